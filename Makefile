@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: GPL-2.0
+# kft: top-level build.
+#   make                 kft.ko for KDIR, and the userspace tools
+#   make check           unit tests, lint, and the VM tests on 6.1 and 6.12
+#   make demo            boot 6.12 in QEMU and run a trace with kft
+#   make lint            sparse, checkpatch, -Werror builds
+#   make install         the tools and man pages (PREFIX, DESTDIR)
+KDIR ?= /lib/modules/$(shell uname -r)/build
+PREFIX ?= /usr/local
+BUILD := $(CURDIR)/build
+
+CC ?= cc
+WARN := -Wall -Wextra -Werror
+CFLAGS ?= -O2 -g
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+GUEST_HELPERS := $(BUILD)/guest/kftio
+
+.PHONY: all module userspace guest-helpers unit unit-build lint check demo clean install
+
+all: module userspace
+
+module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/module modules
+
+userspace:
+
+# Programs run inside the test VM: static, so the initramfs needs no libc.
+guest-helpers: $(GUEST_HELPERS)
+
+$(BUILD)/guest/%: tests/helpers/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -static -O2 $(WARN) -o $@ $<
+
+# Unit tests: each tests/unit/test_X.c is a program, linked with the
+# framework and the userspace sources it tests, built with sanitizers.
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(wildcard tests/unit/test_*.c))
+UNIT_LIB := tests/unit/unit.c
+
+unit-build: $(UNIT_TESTS)
+
+$(BUILD)/unit/test_%: tests/unit/test_%.c $(UNIT_LIB) tests/unit/unit.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) $(SAN) -Itests/unit -o $@ $< $(UNIT_LIB) $(UNIT_DEPS_$*)
+
+unit:
+	@scripts/unit
+
+lint:
+	@scripts/lint
+
+check:
+	@scripts/check
+
+demo:
+	@scripts/vm/run -d 6.12
+
+clean:
+	rm -rf $(BUILD)
+	-$(MAKE) -C $(KDIR) M=$(CURDIR)/module clean 2>/dev/null
