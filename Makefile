@@ -37,11 +37,14 @@ $(BUILD)/guest/%: tests/helpers/%.c
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(wildcard tests/unit/test_*.c))
 UNIT_LIB := tests/unit/unit.c
 
+UNIT_DEPS_config := module/kft_config.c
+
 unit-build: $(UNIT_TESTS)
 
-$(BUILD)/unit/test_%: tests/unit/test_%.c $(UNIT_LIB) tests/unit/unit.h
+.SECONDEXPANSION:
+$(BUILD)/unit/test_%: tests/unit/test_%.c $(UNIT_LIB) tests/unit/unit.h $$(UNIT_DEPS_$$*)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) $(SAN) -Itests/unit -o $@ $< $(UNIT_LIB) $(UNIT_DEPS_$*)
+	$(CC) $(CFLAGS) $(WARN) $(SAN) -Itests/unit -Imodule -Iuserspace/lib -o $@ $< $(UNIT_LIB) $(UNIT_DEPS_$*)
 
 unit:
 	@scripts/unit

@@ -1,0 +1,517 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kft configuration language (see Documentation/kft.rst):
+ *
+ *	input     := command | [ "new" ] "begin" statement* "end"
+ *	command   := "prime" | "start" | "stop" | "clear"	(written alone)
+ *	statement := "trigger" ("start" | "stop") ("entry" FUNC | "exit" FUNC | "time" NUM)
+ *		   | "filter" ("mintime" NUM | "maxtime" NUM | "noints" | "onlyints"
+ *			       | "funclist" FUNC+ "fend")
+ *		   | "logentries" NUM | "autorepeat"
+ *
+ * Words are separated by white space; '#' starts a comment that runs to the
+ * end of the line. Keywords match exactly (no prefixes). Every statement may
+ * appear once. The first error ends the parse and is reported with its line
+ * and column; the caller keeps its previous state.
+ */
+#include "kft_config.h"
+
+#ifdef __KERNEL__
+#include <linux/string.h>
+#else
+#include <string.h>
+#endif
+
+#undef C
+#define C(sym, msg) msg
+static const char *const kft_parse_messages[] = { KFT_PARSE_ERRORS };
+#undef C
+
+struct kft_lexer {
+	char *p;
+	char *end;
+	struct kft_pos pos;
+	bool in_comment;	/* a token ended at '#', overwritten by its NUL */
+};
+
+struct kft_token {
+	char *s;		/* NUL-terminated; NULL at the end of the input */
+	struct kft_pos pos;
+};
+
+struct kft_parser {
+	struct kft_lexer lx;
+	struct kft_token tok;	/* the current token */
+	struct kft_config *cfg;
+	struct kft_func_ref *funcs;
+	unsigned int max_funcs;
+	struct kft_parse_error *err;
+	/* Where each statement was seen (line 0: not yet), for duplicates. */
+	struct kft_pos seen_start, seen_stop, seen_min, seen_max, seen_noints,
+		       seen_onlyints, seen_funclist, seen_logentries, seen_autorepeat;
+};
+
+const char *kft_parse_strerror(enum kft_parse_err code)
+{
+	if ((unsigned int)code >= KFT_ERR_COUNT)
+		return "unknown error";
+	return kft_parse_messages[code];
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static void lex_advance(struct kft_lexer *lx)
+{
+	if (*lx->p == '\n') {
+		lx->pos.line++;
+		lx->pos.col = 1;
+	} else {
+		lx->pos.col++;
+	}
+	lx->p++;
+}
+
+static void lex_skip_comment(struct kft_lexer *lx)
+{
+	while (lx->p < lx->end && *lx->p != '\n')
+		lex_advance(lx);
+	lx->in_comment = false;
+}
+
+/* Moves to the next word. Returns -1 on a forbidden byte (left at lx->p). */
+static int lex_next(struct kft_lexer *lx, struct kft_token *t)
+{
+	if (lx->in_comment)
+		lex_skip_comment(lx);
+	for (;;) {
+		while (lx->p < lx->end && is_space(*lx->p))
+			lex_advance(lx);
+		if (lx->p < lx->end && *lx->p == '#') {
+			lex_skip_comment(lx);
+			continue;
+		}
+		break;
+	}
+	t->pos = lx->pos;
+	if (lx->p >= lx->end) {
+		t->s = NULL;
+		return 0;
+	}
+	t->s = lx->p;
+	while (lx->p < lx->end && !is_space(*lx->p) && *lx->p != '#') {
+		unsigned char c = *lx->p;
+
+		if (c < 0x20 || c >= 0x7f) {
+			t->pos = lx->pos;
+			return -1;
+		}
+		lex_advance(lx);
+	}
+	if (lx->p < lx->end) {
+		/* Terminate the word in place; remember a '#' we overwrite. */
+		lx->in_comment = *lx->p == '#';
+		if (*lx->p == '\n') {
+			lx->pos.line++;
+			lx->pos.col = 1;
+		} else {
+			lx->pos.col++;
+		}
+		*lx->p++ = '\0';
+	} else {
+		/* The caller gives one spare byte past the end for this NUL. */
+		*lx->p = '\0';
+	}
+	return 0;
+}
+
+static int fail_at(struct kft_parser *ps, enum kft_parse_err code,
+		   struct kft_pos pos, const char *word)
+{
+	struct kft_parse_error *err = ps->err;
+
+	err->code = code;
+	err->pos = pos;
+	err->at_eof = false;
+	err->token[0] = '\0';
+	if (word) {
+		strncpy(err->token, word, sizeof(err->token) - 1);
+		err->token[sizeof(err->token) - 1] = '\0';
+	}
+	return -1;
+}
+
+/* An error about the current token; at the end of input, it is "incomplete". */
+static int fail(struct kft_parser *ps, enum kft_parse_err code)
+{
+	fail_at(ps, code, ps->tok.pos, ps->tok.s);
+	ps->err->at_eof = !ps->tok.s;
+	return -1;
+}
+
+static int next(struct kft_parser *ps)
+{
+	if (lex_next(&ps->lx, &ps->tok)) {
+		ps->tok.s = NULL;
+		return fail_at(ps, KFT_ERR_BAD_CHAR, ps->tok.pos, NULL);
+	}
+	return 0;
+}
+
+static bool tok_is(const struct kft_parser *ps, const char *word)
+{
+	return ps->tok.s && !strcmp(ps->tok.s, word);
+}
+
+/* Marks a statement as seen at the current token; fails on a second time. */
+static int once(struct kft_parser *ps, struct kft_pos *seen, struct kft_pos at)
+{
+	if (seen->line)
+		return fail_at(ps, KFT_ERR_DUPLICATE, at, NULL);
+	*seen = at;
+	return 0;
+}
+
+static int parse_number(struct kft_parser *ps, unsigned long long min,
+			unsigned long long max, unsigned long long *out)
+{
+	unsigned long long v = 0;
+	const char *s;
+
+	if (next(ps))
+		return -1;
+	if (!ps->tok.s)
+		return fail(ps, KFT_ERR_MISSING_NUMBER);
+	for (s = ps->tok.s; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return fail(ps, KFT_ERR_BAD_NUMBER);
+		if (v > (max - (*s - '0')) / 10)
+			return fail(ps, KFT_ERR_NUMBER_RANGE);
+		v = v * 10 + (*s - '0');
+	}
+	if (v < min)
+		return fail(ps, KFT_ERR_NUMBER_RANGE);
+	*out = v;
+	return 0;
+}
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static bool parse_hex_address(const char *s, unsigned long *addr)
+{
+	unsigned long v = 0;
+	int digits = 0, d;
+
+	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+		return false;
+	for (s += 2; *s; s++, digits++) {
+		d = hex_digit(*s);
+		if (d < 0 || digits == (int)(2 * sizeof(long)))
+			return false;
+		v = (v << 4) | d;
+	}
+	*addr = v;
+	return digits > 0 && v != 0;
+}
+
+static bool is_name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '$';
+}
+
+static bool is_glob_char(char c)
+{
+	return c == '*' || c == '?' || c == '[' || c == ']' || c == '!';
+}
+
+/*
+ * name, glob or module:name: symbol characters, at most one ':', and glob
+ * characters (with '-' for ranges inside brackets).
+ */
+static bool valid_function_name(const char *s, bool *is_glob)
+{
+	bool in_bracket = false;
+	int colons = 0;
+
+	*is_glob = false;
+	if (*s >= '0' && *s <= '9')
+		return false;
+	for (; *s; s++) {
+		if (*s == ':') {
+			if (++colons > 1 || !s[1] || in_bracket)
+				return false;
+		} else if (is_glob_char(*s)) {
+			*is_glob = true;
+			in_bracket = *s == '[' || (in_bracket && *s != ']');
+		} else if (!is_name_char(*s) && !(in_bracket && *s == '-')) {
+			return false;
+		}
+	}
+	return !in_bracket;
+}
+
+/* The current token as a function reference. */
+static int take_function(struct kft_parser *ps, struct kft_func_ref *ref)
+{
+	const char *s = ps->tok.s;
+
+	ref->text = s;
+	ref->pos = ps->tok.pos;
+	ref->addr = 0;
+	ref->is_glob = false;
+	ref->is_addr = s[0] >= '0' && s[0] <= '9';
+	if (ref->is_addr ? !parse_hex_address(s, &ref->addr)
+			 : !valid_function_name(s, &ref->is_glob) || *s == ':')
+		return fail(ps, KFT_ERR_BAD_FUNCTION);
+	return 0;
+}
+
+static int parse_function(struct kft_parser *ps, struct kft_func_ref *ref)
+{
+	if (next(ps))
+		return -1;
+	/* "end" is no kernel function: the function was left out. */
+	if (!ps->tok.s || tok_is(ps, "end"))
+		return fail(ps, KFT_ERR_MISSING_FUNCTION);
+	return take_function(ps, ref);
+}
+
+static int parse_trigger(struct kft_parser *ps)
+{
+	struct kft_pos at = ps->tok.pos;
+	struct kft_trigger *trig;
+	struct kft_pos *seen;
+	bool is_start;
+
+	if (next(ps))
+		return -1;
+	if (!tok_is(ps, "start") && !tok_is(ps, "stop"))
+		return fail(ps, KFT_ERR_EXPECTED_START_STOP);
+	is_start = tok_is(ps, "start");
+	trig = is_start ? &ps->cfg->start : &ps->cfg->stop;
+	seen = is_start ? &ps->seen_start : &ps->seen_stop;
+	if (once(ps, seen, at))
+		return -1;
+	if (next(ps))
+		return -1;
+	if (tok_is(ps, "entry") || tok_is(ps, "exit")) {
+		trig->kind = tok_is(ps, "entry") ? KFT_TRIGGER_ENTRY : KFT_TRIGGER_EXIT;
+		return parse_function(ps, &trig->func);
+	}
+	if (tok_is(ps, "time")) {
+		trig->kind = KFT_TRIGGER_TIME;
+		/* A stop after 0 us would stop at once: it must be at least 1. */
+		return parse_number(ps, is_start ? 0 : 1, KFT_MAX_TIME_US, &trig->time_us);
+	}
+	return fail(ps, KFT_ERR_EXPECTED_TRIGGER_KIND);
+}
+
+static int parse_funclist(struct kft_parser *ps)
+{
+	struct kft_pos at = ps->tok.pos;
+	struct kft_config *cfg = ps->cfg;
+
+	cfg->has_funclist = true;
+	for (;;) {
+		if (next(ps))
+			return -1;
+		if (!ps->tok.s) {
+			fail_at(ps, KFT_ERR_MISSING_FEND, at, "funclist");
+			ps->err->at_eof = true;
+			return -1;
+		}
+		/* "end" is no kernel function: the list was left open. */
+		if (tok_is(ps, "end"))
+			return fail_at(ps, KFT_ERR_MISSING_FEND, at, "funclist");
+		if (tok_is(ps, "fend"))
+			break;
+		if (cfg->nr_funcs >= ps->max_funcs)
+			return fail(ps, KFT_ERR_TOO_LONG);
+		if (take_function(ps, &ps->funcs[cfg->nr_funcs]))
+			return -1;
+		cfg->nr_funcs++;
+	}
+	if (!cfg->nr_funcs)
+		return fail_at(ps, KFT_ERR_EMPTY_FUNCLIST, at, "funclist");
+	return 0;
+}
+
+static int parse_filter(struct kft_parser *ps)
+{
+	struct kft_config *cfg = ps->cfg;
+	struct kft_pos at = ps->tok.pos;
+
+	if (next(ps))
+		return -1;
+	if (tok_is(ps, "mintime"))
+		return once(ps, &ps->seen_min, at) ?:
+		       parse_number(ps, 0, KFT_MAX_TIME_US, &cfg->mintime_us);
+	if (tok_is(ps, "maxtime"))
+		return once(ps, &ps->seen_max, at) ?:
+		       parse_number(ps, 0, KFT_MAX_TIME_US, &cfg->maxtime_us);
+	if (tok_is(ps, "noints")) {
+		cfg->noints = true;
+		return once(ps, &ps->seen_noints, at);
+	}
+	if (tok_is(ps, "onlyints")) {
+		cfg->onlyints = true;
+		return once(ps, &ps->seen_onlyints, at);
+	}
+	if (tok_is(ps, "funclist"))
+		return once(ps, &ps->seen_funclist, at) ?: parse_funclist(ps);
+	return fail(ps, KFT_ERR_EXPECTED_FILTER);
+}
+
+static int parse_logentries(struct kft_parser *ps)
+{
+	unsigned long long n;
+
+	if (once(ps, &ps->seen_logentries, ps->tok.pos) ||
+	    parse_number(ps, 1, KFT_MAX_LOGENTRIES, &n))
+		return -1;
+	ps->cfg->logentries = n;
+	return 0;
+}
+
+static bool is_command_word(const struct kft_parser *ps)
+{
+	return tok_is(ps, "prime") || tok_is(ps, "start") ||
+	       tok_is(ps, "stop") || tok_is(ps, "clear");
+}
+
+static int parse_statement(struct kft_parser *ps)
+{
+	if (tok_is(ps, "trigger"))
+		return parse_trigger(ps);
+	if (tok_is(ps, "filter"))
+		return parse_filter(ps);
+	if (tok_is(ps, "logentries"))
+		return parse_logentries(ps);
+	if (tok_is(ps, "autorepeat")) {
+		ps->cfg->autorepeat = true;
+		return once(ps, &ps->seen_autorepeat, ps->tok.pos);
+	}
+	if (tok_is(ps, "watch"))
+		return fail(ps, KFT_ERR_UNSUPPORTED);
+	if (tok_is(ps, "begin"))
+		return fail(ps, KFT_ERR_NESTED_BEGIN);
+	if (tok_is(ps, "new"))
+		return fail(ps, KFT_ERR_MISPLACED_NEW);
+	if (is_command_word(ps))
+		return fail(ps, KFT_ERR_COMMAND_NOT_ALONE);
+	return fail(ps, KFT_ERR_UNKNOWN_STATEMENT);
+}
+
+/* Checks that need the whole block; reported at the later statement. */
+static int check_block(struct kft_parser *ps)
+{
+	const struct kft_config *cfg = ps->cfg;
+	struct kft_pos later;
+
+	if (cfg->noints && cfg->onlyints) {
+		later = ps->seen_noints.line > ps->seen_onlyints.line ||
+			(ps->seen_noints.line == ps->seen_onlyints.line &&
+			 ps->seen_noints.col > ps->seen_onlyints.col) ?
+			ps->seen_noints : ps->seen_onlyints;
+		return fail_at(ps, KFT_ERR_INTS_CONFLICT, later, NULL);
+	}
+	if (cfg->mintime_us && cfg->maxtime_us && cfg->mintime_us > cfg->maxtime_us) {
+		later = ps->seen_min.line > ps->seen_max.line ||
+			(ps->seen_min.line == ps->seen_max.line &&
+			 ps->seen_min.col > ps->seen_max.col) ?
+			ps->seen_min : ps->seen_max;
+		return fail_at(ps, KFT_ERR_MIN_OVER_MAX, later, NULL);
+	}
+	return 0;
+}
+
+static int parse_block(struct kft_parser *ps)
+{
+	if (tok_is(ps, "new") && next(ps))
+		return -1;
+	if (!tok_is(ps, "begin"))
+		return fail(ps, KFT_ERR_EXPECTED_BEGIN);
+	for (;;) {
+		if (next(ps))
+			return -1;
+		if (!ps->tok.s)
+			return fail(ps, KFT_ERR_MISSING_END);
+		if (tok_is(ps, "end"))
+			break;
+		if (parse_statement(ps))
+			return -1;
+	}
+	if (next(ps))
+		return -1;
+	if (ps->tok.s)
+		return fail(ps, KFT_ERR_AFTER_END);
+	return check_block(ps);
+}
+
+static int parse_command(struct kft_parser *ps, enum kft_command *cmd)
+{
+	*cmd = tok_is(ps, "prime") ? KFT_CMD_PRIME :
+	       tok_is(ps, "start") ? KFT_CMD_START :
+	       tok_is(ps, "stop") ? KFT_CMD_STOP : KFT_CMD_CLEAR;
+	if (next(ps))
+		return -1;
+	if (ps->tok.s)
+		return fail(ps, KFT_ERR_COMMAND_NOT_ALONE);
+	return 0;
+}
+
+/**
+ * kft_config_parse() - parse a command or a configuration block
+ * @text:	the input; modified in place. text[len] must be writable.
+ * @len:	its length in bytes
+ * @cmd:	set to the command, or KFT_CMD_CONFIG for a block
+ * @cfg:	filled for a block
+ * @funcs:	room for the funclist, at least kft_config_max_funcs(len)
+ * @max_funcs:	its size
+ * @err:	set on failure
+ *
+ * Return: 0, or -1 with @err set.
+ */
+int kft_config_parse(char *text, size_t len, enum kft_command *cmd,
+		     struct kft_config *cfg, struct kft_func_ref *funcs,
+		     unsigned int max_funcs, struct kft_parse_error *err)
+{
+	struct kft_parser ps = {
+		.lx = { .p = text, .end = text + len, .pos = { 1, 1 } },
+		.cfg = cfg, .funcs = funcs, .max_funcs = max_funcs, .err = err,
+	};
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->logentries = KFT_DEFAULT_LOGENTRIES;
+	cfg->funcs = funcs;
+	err->code = KFT_ERR_NONE;
+	err->at_eof = false;
+	err->token[0] = '\0';
+	if (len > KFT_CONFIG_MAX_BYTES)
+		return fail_at(&ps, KFT_ERR_TOO_LONG, ps.lx.pos, NULL);
+	if (next(&ps))
+		return -1;
+	if (!ps.tok.s)
+		return fail_at(&ps, KFT_ERR_EMPTY, ps.tok.pos, NULL);
+	if (is_command_word(&ps))
+		return parse_command(&ps, cmd);
+	*cmd = KFT_CMD_CONFIG;
+	return parse_block(&ps);
+}
+
+bool kft_parse_incomplete(const struct kft_parse_error *err)
+{
+	return err->at_eof;
+}
