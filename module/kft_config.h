@@ -55,6 +55,8 @@
 	C(GLOB_NEEDS_FPROBE, "globs need fprobe, which this kernel lacks: name each function"), \
 	C(NO_RUN, "no run configured"),				\
 	C(BUSY, "the run is primed or running"),			\
+	C(NOT_ACTIVE, "the run is not primed or running"),		\
+	C(MODULE_GLOB, "a glob cannot take a module prefix"),		\
 	C(NO_MEMORY, "not enough memory for the log"),			\
 	C(ATTACH_FAILED, "could not attach to the functions")
 

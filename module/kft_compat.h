@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one place that knows how this kernel hooks function exits: fprobe
+ * where the kernel has CONFIG_FPROBE (6.12), kretprobes otherwise (6.1).
+ *
+ * A struct kft_fhook attaches to a set of functions and calls
+ * kft_hook_entry()/kft_hook_exit() (kft_hooks.c) around each call, with
+ * a struct kft_call of per-call storage.
+ */
+#ifndef KFT_COMPAT_H
+#define KFT_COMPAT_H
+
+#include <linux/fprobe.h>
+#include <linux/kprobes.h>
+
+#include "kft_config.h"
+
+struct kft_run;
+
+/* What a function hook is for: the hot path switches on it (no indirect call). */
+enum kft_hook_role {
+	KFT_HOOK_TRACE,		/* the traced functions: record calls */
+	KFT_HOOK_START_EXIT,	/* trigger start exit F */
+	KFT_HOOK_STOP_EXIT,	/* trigger stop exit F */
+};
+
+/* Per-call storage between a function's entry and its exit. */
+struct kft_call {
+	u64 entry_ns;			/* 0: entered before the run started */
+	struct kft_record *rec;		/* reserved at entry (no time filter) */
+	s32 pid;
+	u16 cpu;
+};
+
+#if IS_ENABLED(CONFIG_FPROBE)
+#define KFT_HAVE_FPROBE 1
+struct kft_fhook {
+	struct fprobe fp;
+	struct kft_run *run;
+	enum kft_hook_role role;
+	bool attached;
+};
+#else
+#define KFT_HAVE_FPROBE 0
+/* One kretprobe per function; without fprobe, sets must stay small. */
+#define KFT_MAX_KRETPROBES 512
+struct kft_krp {
+	struct kretprobe rp;
+	struct kft_fhook *hook;
+	const struct kft_func_ref *ref;	/* what it was written as */
+};
+
+struct kft_fhook {
+	struct kft_krp *krps;
+	struct kretprobe **rps;
+	unsigned int nr;
+	struct kft_run *run;
+	enum kft_hook_role role;
+	bool attached;
+};
+#endif
+
+unsigned long kft_lookup_symbol(const char *name);
+int kft_fhook_attach(struct kft_fhook *hook, struct kft_run *run,
+		     enum kft_hook_role role, const struct kft_func_ref *funcs,
+		     unsigned int nr_funcs, struct kft_parse_error *err);
+void kft_fhook_detach(struct kft_fhook *hook);
+/* Calls the mechanism missed (no free per-call slot, recursion). */
+unsigned long kft_fhook_missed(const struct kft_fhook *hook);
+/* Stop calling the handlers now; safe in any context. */
+void kft_fhook_quiesce(struct kft_fhook *hook);
+
+#endif

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The traced path: what runs inside every traced function's entry and exit,
+ * and the start/stop transitions that triggers cause from any context.
+ *
+ * Everything here is notrace and unprobeable, takes no lock, never sleeps
+ * and never prints. Recursion is stopped before us by ftrace and fprobe
+ * (ftrace_test_recursion_trylock) or kprobes, which count what they drop.
+ *
+ * Recording a call:
+ *   entry: state RUNNING? context filter (noints/onlyints), take the time,
+ *          pid and CPU into the per-call storage. With no time filter the
+ *          record is reserved now (delta -1 until the exit fills it in), so
+ *          calls still open at the stop show as -1.
+ *   exit:  duration = now - entry; time filter; reserve a record and fill
+ *          it. A rejected call costs no slot.
+ * A slot is reserved with one atomic increment of the log's counter; when it
+ * passes the capacity the run stops with "log full", and the counter goes on
+ * counting what was lost.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kprobes.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "kft_run.h"
+
+static notrace struct kft_record *kft_log_reserve(struct kft_run *run)
+{
+	long slot = atomic_long_inc_return(&run->log.reserved) - 1;
+
+	if (unlikely(slot >= run->log.capacity)) {
+		kft_run_stop(run, KFT_REASON_LOG_FULL);
+		return NULL;
+	}
+	return &run->log.records[slot];
+}
+NOKPROBE_SYMBOL(kft_log_reserve);
+
+/* Fills a reserved record; the function address goes last (see kft_log.c). */
+static notrace void kft_record_fill(struct kft_record *rec, unsigned long func,
+				   unsigned long ret_ip,
+				   const struct kft_call *call, u64 info)
+{
+	long off = (long)(ret_ip - func);
+
+	rec->entry_ns = call->entry_ns;
+	rec->caller_off = off == (s32)off ? (s32)off : KFT_REC_CALLER_UNKNOWN;
+	rec->pid = call->pid;
+	rec->info = info;
+	smp_store_release(&rec->func, func);
+}
+NOKPROBE_SYMBOL(kft_record_fill);
+
+/**
+ * kft_hook_entry() - a hooked function was entered
+ * @hook:	the hook (its role says what for)
+ * @ip:		the function, as the mechanism reports it
+ * @ret_ip:	where it will return to
+ * @call:	per-call storage, handed to kft_hook_exit()
+ *
+ * Return: 0 to see the exit, non-zero to skip it.
+ */
+notrace int kft_hook_entry(struct kft_fhook *hook, unsigned long ip,
+			   unsigned long ret_ip, struct kft_call *call)
+{
+	struct kft_run *run = hook->run;
+	int state = READ_ONCE(run->state);
+	struct kft_record *rec;
+	bool irq;
+
+	if (hook->role != KFT_HOOK_TRACE)
+		return state != KFT_PRIMED && state != KFT_RUNNING;
+	if (state != KFT_RUNNING) {
+		/* Entered before the start: its exit counts as "not found". */
+		call->entry_ns = 0;
+		return state != KFT_PRIMED;
+	}
+	irq = !in_task();
+	if (irq ? run->cfg.noints : run->cfg.onlyints) {
+		this_cpu_inc(run->counters->filtered_ints);
+		return 1;
+	}
+	call->entry_ns = local_clock();
+	call->pid = irq ? -1 : current->pid;
+	call->cpu = raw_smp_processor_id();
+	call->rec = NULL;
+	if (run->log_at_entry) {
+		rec = kft_log_reserve(run);
+		if (!rec)
+			return 1;
+		kft_record_fill(rec, ip, ret_ip, call,
+				kft_rec_info_open(call->cpu));
+		call->rec = rec;
+	}
+	return 0;
+}
+NOKPROBE_SYMBOL(kft_hook_entry);
+
+/**
+ * kft_hook_exit() - a hooked function returned
+ * @hook:	the hook
+ * @ip:		the function
+ * @ret_ip:	the return address
+ * @call:	what kft_hook_entry() stored
+ */
+notrace void kft_hook_exit(struct kft_fhook *hook, unsigned long ip,
+			   unsigned long ret_ip, struct kft_call *call)
+{
+	struct kft_run *run = hook->run;
+	struct kft_record *rec;
+	u64 now, dur, deadline;
+
+	if (hook->role == KFT_HOOK_START_EXIT) {
+		kft_run_start(run, KFT_REASON_EXIT);
+		return;
+	}
+	if (hook->role == KFT_HOOK_STOP_EXIT) {
+		kft_run_stop(run, KFT_REASON_EXIT);
+		return;
+	}
+	if (READ_ONCE(run->state) != KFT_RUNNING)
+		return;
+	if (!call->entry_ns) {
+		this_cpu_inc(run->counters->not_found);
+		return;
+	}
+	now = local_clock();
+	dur = now - call->entry_ns;
+	if (call->rec) {
+		/*
+		 * The return address seen at entry can be the exit hook's
+		 * trampoline (a tail call from a hooked caller); this one is real.
+		 */
+		long off = (long)(ret_ip - ip);
+
+		WRITE_ONCE(call->rec->caller_off,
+			   off == (s32)off ? (s32)off : KFT_REC_CALLER_UNKNOWN);
+		WRITE_ONCE(call->rec->info, kft_rec_info(dur, call->cpu));
+	} else if ((run->mintime_ns && dur < run->mintime_ns) ||
+		   (run->maxtime_ns && dur > run->maxtime_ns)) {
+		this_cpu_inc(run->counters->filtered_time);
+		return;
+	} else {
+		rec = kft_log_reserve(run);
+		if (!rec)
+			return;
+		kft_record_fill(rec, ip, ret_ip, call, kft_rec_info(dur, call->cpu));
+	}
+	/* The hrtimer stops the run too; this makes the stop exact. */
+	deadline = READ_ONCE(run->stop_deadline_ns);
+	if (deadline && now >= deadline)
+		kft_run_stop(run, KFT_REASON_TIME);
+}
+NOKPROBE_SYMBOL(kft_hook_exit);
+
+/**
+ * kft_run_start() - PRIMED -> RUNNING, from any context
+ * @run:	the run
+ * @why:	the reason shown in the log header
+ */
+notrace void kft_run_start(struct kft_run *run, enum kft_reason why)
+{
+	u64 now = local_clock();
+
+	if (cmpxchg(&run->state, KFT_PRIMED, KFT_RUNNING) != KFT_PRIMED)
+		return;
+	run->start_ns = now;
+	run->start_reason = why;
+	run->starts++;
+	if (!run->first_start_ns)
+		run->first_start_ns = now;
+	if (run->cfg.stop.kind == KFT_TRIGGER_TIME) {
+		WRITE_ONCE(run->stop_deadline_ns,
+			   now + run->cfg.stop.time_us * NSEC_PER_USEC);
+		/* Arming an hrtimer takes locks: leave it to irq_work. */
+		irq_work_queue(&run->timer_work);
+	}
+}
+NOKPROBE_SYMBOL(kft_run_start);
+
+/**
+ * kft_run_stop() - RUNNING -> COMPLETE (or back to PRIMED), from any context
+ * @run:	the run
+ * @why:	the reason shown in the log header
+ *
+ * With autorepeat, a stop trigger re-primes the run; a full log and the
+ * stop command end it.
+ */
+notrace void kft_run_stop(struct kft_run *run, enum kft_reason why)
+{
+	int next = KFT_COMPLETE;
+
+	if (run->cfg.autorepeat && why != KFT_REASON_LOG_FULL && why != KFT_REASON_USER)
+		next = KFT_PRIMED;
+	if (cmpxchg(&run->state, KFT_RUNNING, KFT_STOPPING) != KFT_RUNNING)
+		return;
+	run->stop_ns = local_clock();
+	run->stop_reason = why;
+	WRITE_ONCE(run->stop_deadline_ns, 0);
+	smp_store_release(&run->state, next);
+	/* Cancel the stop timer, or arm the start timer again. */
+	irq_work_queue(&run->timer_work);
+}
+NOKPROBE_SYMBOL(kft_run_stop);
+
+static notrace void kft_entry_trigger_fn(unsigned long ip, unsigned long parent_ip,
+					 struct ftrace_ops *op,
+					 struct ftrace_regs *fregs)
+{
+	struct kft_entry_trigger *t = container_of(op, struct kft_entry_trigger, ops);
+
+	if (t->is_start)
+		kft_run_start(t->run, KFT_REASON_ENTRY);
+	else
+		kft_run_stop(t->run, KFT_REASON_ENTRY);
+}
+NOKPROBE_SYMBOL(kft_entry_trigger_fn);
+
+/* Below: attaching, in process context under kft_mutex. */
+
+static int kft_func_error(struct kft_parse_error *err, enum kft_parse_err code,
+			  const struct kft_func_ref *f)
+{
+	err->code = code;
+	err->pos = f->pos;
+	err->at_eof = false;
+	strscpy(err->token, f->text, sizeof(err->token));
+	return -EINVAL;
+}
+
+/**
+ * kft_ftrace_filter_add() - add one function reference to an ops' filter
+ * @ops:	the ftrace_ops (not yet registered)
+ * @f:		a name, glob, module:name or address
+ * @addr:	set to the address for an address or module:name, else 0
+ * @err:	set when nothing traceable matches
+ *
+ * Names and globs go through ftrace's own matching, which knows what is
+ * traceable, in vmlinux and in loaded modules.
+ */
+int kft_ftrace_filter_add(struct ftrace_ops *ops, const struct kft_func_ref *f,
+			  unsigned long *addr, struct kft_parse_error *err)
+{
+	unsigned char *pattern;
+	int ret;
+
+	*addr = 0;
+	if (!f->is_addr && strchr(f->text, ':')) {
+		if (f->is_glob)
+			return kft_func_error(err, KFT_ERR_MODULE_GLOB, f);
+		*addr = kft_lookup_symbol(f->text);
+		if (!*addr)
+			return kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, f);
+	} else if (f->is_addr) {
+		*addr = f->addr;
+	}
+	if (*addr) {
+		ret = ftrace_set_filter_ip(ops, *addr, 0, 0);
+	} else {
+		/* ftrace may write into the pattern: give it a copy. */
+		pattern = kstrdup(f->text, GFP_KERNEL);
+		if (!pattern)
+			return -ENOMEM;
+		ret = ftrace_set_filter(ops, pattern, strlen(pattern), 0);
+		kfree(pattern);
+	}
+	if (ret == -ENOMEM)
+		return ret;
+	return ret ? kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, f) : 0;
+}
+
+int kft_entry_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run,
+			     bool is_start, const struct kft_func_ref *func,
+			     struct kft_parse_error *err)
+{
+	unsigned long addr;
+	int ret;
+
+	t->run = run;
+	t->is_start = is_start;
+	t->ops.func = kft_entry_trigger_fn;
+	ret = kft_ftrace_filter_add(&t->ops, func, &addr, err);
+	if (ret)
+		goto err_free_filter;
+	ret = register_ftrace_function(&t->ops);
+	if (ret) {
+		kft_func_error(err, KFT_ERR_ATTACH_FAILED, func);
+		goto err_free_filter;
+	}
+	t->attached = true;
+	return 0;
+
+err_free_filter:
+	ftrace_free_filter(&t->ops);
+	return ret;
+}
+
+void kft_entry_trigger_detach(struct kft_entry_trigger *t)
+{
+	if (!t->attached)
+		return;
+	unregister_ftrace_function(&t->ops);
+	ftrace_free_filter(&t->ops);
+	t->attached = false;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The trace log: one array of fixed-size binary records, filled without
+ * locks (a slot is reserved with one atomic increment) and formatted only
+ * when read.
+ */
+#ifndef KFT_LOG_H
+#define KFT_LOG_H
+
+#include <linux/atomic.h>
+#include <linux/build_bug.h>
+#include <linux/types.h>
+
+/*
+ * One call, 32 bytes. info packs the duration (ns, 47 bits: 39 hours), the
+ * CPU the call entered on (14 bits) and flags.
+ */
+struct kft_record {
+	u64 entry_ns;		/* local_clock() at entry */
+	unsigned long func;	/* as the hook saw it; 0 while being written */
+	s32 caller_off;		/* return address - func */
+	s32 pid;		/* -1 in interrupt context */
+	u64 info;
+};
+static_assert(sizeof(struct kft_record) == 32);
+
+#define KFT_REC_DUR_BITS	47
+#define KFT_REC_DUR_MASK	((1ULL << KFT_REC_DUR_BITS) - 1)
+#define KFT_REC_DUR_OPEN	KFT_REC_DUR_MASK	/* no exit seen: delta -1 */
+#define KFT_REC_CPU_SHIFT	KFT_REC_DUR_BITS
+#define KFT_REC_CPU_MASK	((1ULL << 14) - 1)
+#define KFT_REC_CALLER_UNKNOWN	S32_MIN
+
+static inline u64 kft_rec_info(u64 dur_ns, unsigned int cpu)
+{
+	if (dur_ns >= KFT_REC_DUR_OPEN)
+		dur_ns = KFT_REC_DUR_OPEN - 1;
+	return dur_ns | ((u64)(cpu & KFT_REC_CPU_MASK) << KFT_REC_CPU_SHIFT);
+}
+
+/* A call whose exit has not been seen: delta -1. */
+static inline u64 kft_rec_info_open(unsigned int cpu)
+{
+	return KFT_REC_DUR_OPEN | ((u64)(cpu & KFT_REC_CPU_MASK) << KFT_REC_CPU_SHIFT);
+}
+
+static inline u64 kft_rec_dur(const struct kft_record *r)
+{
+	return r->info & KFT_REC_DUR_MASK;
+}
+
+static inline unsigned int kft_rec_cpu(const struct kft_record *r)
+{
+	return (r->info >> KFT_REC_CPU_SHIFT) & KFT_REC_CPU_MASK;
+}
+
+struct kft_log {
+	struct kft_record *records;
+	unsigned long capacity;
+	/* Slots handed out; past capacity it keeps counting what was lost. */
+	atomic_long_t reserved;
+};
+
+/* A sorted view of the log for one reader. */
+struct kft_log_view {
+	u32 *order;		/* record indexes in entry-time order */
+	unsigned long nr;
+};
+
+int kft_log_alloc(struct kft_log *log, unsigned long capacity);
+void kft_log_free(struct kft_log *log);
+void kft_log_reset(struct kft_log *log);
+unsigned long kft_log_stored(const struct kft_log *log);
+unsigned long kft_log_lost(const struct kft_log *log);
+int kft_log_view_build(const struct kft_log *log, struct kft_log_view *view);
+void kft_log_view_free(struct kft_log_view *view);
+
+#endif

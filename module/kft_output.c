@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The text of /proc/kft (a run's state) and /proc/kft_data (its log), in
+ * the original KFT's formats (Documentation/kft.rst), with kft's additions
+ * after the original lines. Formatting happens here, when read, never on
+ * the traced path.
+ */
+#include <linux/kallsyms.h>
+#include <linux/kernel.h>
+#include <linux/seq_file.h>
+
+#include "kft_run.h"
+
+static const char *kft_not(bool yes)
+{
+	return yes ? "" : "not ";
+}
+
+static void kft_output_trigger(struct seq_file *m, const char *which,
+			       const struct kft_trigger *t)
+{
+	switch (t->kind) {
+	case KFT_TRIGGER_ENTRY:
+	case KFT_TRIGGER_EXIT:
+		seq_printf(m, "  trigger %s %s %s\n", which,
+			   t->kind == KFT_TRIGGER_ENTRY ? "entry" : "exit", t->func.text);
+		break;
+	case KFT_TRIGGER_TIME:
+		seq_printf(m, "  trigger %s time %llu\n", which, t->time_us);
+		break;
+	default:
+		seq_printf(m, "  trigger %s not set\n", which);
+	}
+}
+
+static void kft_output_config(struct seq_file *m, const struct kft_config *cfg)
+{
+	unsigned int i;
+	int mode = 0;
+
+	if (cfg->start.kind == KFT_TRIGGER_TIME || cfg->stop.kind == KFT_TRIGGER_TIME)
+		mode |= 1;
+	if (cfg->autorepeat)
+		mode |= 2;
+	seq_printf(m, "config:\n  mode %d\n", mode);
+	kft_output_trigger(m, "start", &cfg->start);
+	kft_output_trigger(m, "stop", &cfg->stop);
+	seq_printf(m, "  filter mintime %llu\n  filter maxtime %llu\n",
+		   cfg->mintime_us, cfg->maxtime_us);
+	if (cfg->noints)
+		seq_puts(m, "  filter noints\n");
+	if (cfg->onlyints)
+		seq_puts(m, "  filter onlyints\n");
+	if (cfg->has_funclist) {
+		seq_puts(m, "  filter funclist");
+		for (i = 0; i < cfg->nr_funcs; i++)
+			seq_printf(m, " %s", cfg->funcs[i].text);
+		seq_puts(m, " fend\n");
+	}
+	seq_printf(m, "  logentries %lu\n", cfg->logentries);
+	if (cfg->autorepeat)
+		seq_puts(m, "  autorepeat\n");
+}
+
+/**
+ * kft_output_status() - /proc/kft for a run
+ * @m:		the seq_file
+ * @run:	the run (kft_mutex held)
+ */
+void kft_output_status(struct seq_file *m, struct kft_run *run)
+{
+	int state = READ_ONCE(run->state);
+	bool primed = state != KFT_CONFIGURED;
+	bool running = state == KFT_RUNNING || state == KFT_STOPPING;
+	bool complete = state == KFT_COMPLETE;
+	struct kft_counters c;
+	unsigned long stored = kft_log_stored(&run->log);
+
+	seq_printf(m, "status: run id %u, %sprimed, %striggered, %scomplete\n\n",
+		   run->id, kft_not(primed),
+		   kft_not(running || (complete && run->starts)), kft_not(complete));
+	kft_output_config(m, &run->cfg);
+
+	kft_run_sum_counters(run, &c);
+	seq_printf(m, "\ncounters:\n"
+		   "  entries recorded %lu\n"
+		   "  filtered by time %lu\n"
+		   "  filtered by context %lu\n"
+		   "  exits without entry %lu\n"
+		   "  missed %lu\n"
+		   "  lost to full log %lu\n"
+		   "  starts %u\n",
+		   stored, c.filtered_time, c.filtered_ints, c.not_found,
+		   kft_run_missed(run), kft_log_lost(&run->log), run->starts);
+	seq_printf(m, "log: %lu of %lu entries used, %zu bytes each, %lu bytes\n",
+		   stored, run->log.capacity, sizeof(struct kft_record),
+		   run->log.capacity * sizeof(struct kft_record));
+	seq_printf(m, "hooks: %s\n", KFT_HAVE_FPROBE ? "fprobe" : "kretprobes");
+}
+
+static void kft_output_reason(struct seq_file *m, struct kft_run *run, bool start)
+{
+	const struct kft_trigger *t = start ? &run->cfg.start : &run->cfg.stop;
+	int why = start ? run->start_reason : run->stop_reason;
+
+	switch (why) {
+	case KFT_REASON_USER:
+		seq_puts(m, "user action");
+		break;
+	case KFT_REASON_TIME:
+		seq_printf(m, "time at %llu usec from %s", t->time_us,
+			   start ? "boot" : "start trigger");
+		break;
+	case KFT_REASON_ENTRY:
+		seq_printf(m, "entry to function %s", t->func.text);
+		break;
+	case KFT_REASON_EXIT:
+		seq_printf(m, "exit from function %s", t->func.text);
+		break;
+	case KFT_REASON_LOG_FULL:
+		seq_puts(m, "log full");
+		break;
+	}
+}
+
+/**
+ * kft_output_log_header() - /proc/kft_data up to the rows
+ * @m:		the seq_file
+ * @run:	the run
+ * @rows:	how many rows follow
+ */
+void kft_output_log_header(struct seq_file *m, struct kft_run *run,
+			   unsigned long rows)
+{
+	const struct kft_config *cfg = &run->cfg;
+	struct kft_counters c;
+
+	seq_printf(m, "\nKernel Instrumentation Run ID %u\n\n", run->id);
+	if (run->start_reason) {
+		seq_printf(m, "Logging started at %llu usec by ",
+			   div_u64(run->start_ns, NSEC_PER_USEC));
+		kft_output_reason(m, run, true);
+		seq_putc(m, '\n');
+	} else {
+		seq_puts(m, "Logging not started\n");
+	}
+	if (run->stop_reason && READ_ONCE(run->state) != KFT_RUNNING) {
+		seq_printf(m, "Logging stopped at %llu usec by ",
+			   div_u64(run->stop_ns, NSEC_PER_USEC));
+		kft_output_reason(m, run, false);
+		seq_putc(m, '\n');
+	} else {
+		seq_puts(m, "Logging not stopped\n");
+	}
+
+	kft_run_sum_counters(run, &c);
+	seq_puts(m, "\nFilter Counters:\n\n");
+	if (cfg->mintime_us || cfg->maxtime_us)
+		seq_printf(m, "Execution time filter count = %lu\n", c.filtered_time);
+	if (cfg->noints)
+		seq_printf(m, "No Interrupt functions filter count = %lu\n", c.filtered_ints);
+	if (cfg->onlyints)
+		seq_printf(m, "Only Interrupt functions filter count = %lu\n", c.filtered_ints);
+	seq_printf(m, "Total entries filtered = %lu\n", c.filtered_time + c.filtered_ints);
+	seq_printf(m, "Entries not found = %lu\n", c.not_found);
+	seq_printf(m, "\nNumber of entries after filters = %lu\n\n", rows);
+	seq_puts(m, " Entry    Delta     PID        Function                        Caller\n");
+	seq_puts(m, "-------- -------- -------- ----------------                 ------------\n");
+}
+
+/*
+ * The hooks see the ftrace location, which with IBT is 4 bytes into the
+ * function: the log shows the function's own address, as the original did.
+ */
+static unsigned long kft_function_start(unsigned long ip)
+{
+	char sym[KSYM_SYMBOL_LEN];
+	unsigned long off;
+	char *plus, *slash;
+
+	sprint_symbol(sym, ip);
+	plus = strchr(sym, '+');
+	slash = plus ? strchr(plus, '/') : NULL;
+	if (!slash)
+		return ip;
+	*slash = '\0';
+	if (kstrtoul(plus + 1, 16, &off) || off > 16)
+		return ip;
+	return ip - off;
+}
+
+/**
+ * kft_output_log_row() - one call
+ * @m:		the seq_file
+ * @run:	the run
+ * @rec:	the record
+ */
+void kft_output_log_row(struct seq_file *m, struct kft_run *run,
+			const struct kft_record *rec)
+{
+	u64 dur = kft_rec_dur(rec);
+	s64 delta = dur == KFT_REC_DUR_OPEN ? -1 : (s64)div_u64(dur, NSEC_PER_USEC);
+	u64 rel = rec->entry_ns > run->first_start_ns ?
+		  rec->entry_ns - run->first_start_ns : 0;
+	unsigned long caller = rec->caller_off == KFT_REC_CALLER_UNKNOWN ?
+			       0 : rec->func + rec->caller_off;
+	char pid[24];
+
+	snprintf(pid, sizeof(pid), "%d.%u", rec->pid, kft_rec_cpu(rec));
+	seq_printf(m, "%8llu %8lld %8s  0x%016lx               0x%016lx\n",
+		   div_u64(rel, NSEC_PER_USEC), delta, pid,
+		   kft_function_start(rec->func), caller);
+}

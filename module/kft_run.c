@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A run's life: created from a parsed configuration (memory, hooks), primed,
+ * started and stopped by commands and triggers, destroyed by `clear`, by
+ * the next configuration or by rmmod. All of it under kft_mutex, except the
+ * transitions in kft_hooks.c, which happen in any context.
+ *
+ * Time triggers use one hrtimer: while primed it waits for the start time
+ * (absolute, since boot), while running for the stop time (relative to the
+ * start). Starts and stops that happen in hooks queue an irq_work, which
+ * (re)arms or cancels the timer from a context where that is safe.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/mm.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
+
+#include "kft_run.h"
+
+DEFINE_MUTEX(kft_mutex);
+
+static void kft_timer_arm(struct kft_run *run)
+{
+	int state = READ_ONCE(run->state);
+	u64 deadline = READ_ONCE(run->stop_deadline_ns), now;
+
+	if (state == KFT_RUNNING && deadline) {
+		now = local_clock();
+		hrtimer_start(&run->timer, ns_to_ktime(deadline > now ? deadline - now : 0),
+			      HRTIMER_MODE_REL);
+	} else if (state == KFT_PRIMED && run->cfg.start.kind == KFT_TRIGGER_TIME) {
+		hrtimer_start(&run->timer,
+			      ns_to_ktime(run->cfg.start.time_us * NSEC_PER_USEC),
+			      HRTIMER_MODE_ABS);
+	} else {
+		hrtimer_try_to_cancel(&run->timer);
+	}
+}
+
+static void kft_timer_work(struct irq_work *work)
+{
+	kft_timer_arm(container_of(work, struct kft_run, timer_work));
+}
+
+static enum hrtimer_restart kft_timer_fn(struct hrtimer *timer)
+{
+	struct kft_run *run = container_of(timer, struct kft_run, timer);
+
+	switch (READ_ONCE(run->state)) {
+	case KFT_PRIMED:
+		if (run->cfg.start.kind == KFT_TRIGGER_TIME)
+			kft_run_start(run, KFT_REASON_TIME);
+		break;
+	case KFT_RUNNING:
+		if (READ_ONCE(run->stop_deadline_ns))
+			kft_run_stop(run, KFT_REASON_TIME);
+		break;
+	}
+	return HRTIMER_NORESTART;
+}
+
+static void kft_run_release(struct kref *ref)
+{
+	struct kft_run *run = container_of(ref, struct kft_run, ref);
+
+	kft_log_free(&run->log);
+	free_percpu(run->counters);
+	kvfree(run->cfg.funcs);
+	kvfree(run->text);
+	kfree(run);
+}
+
+void kft_run_put(struct kft_run *run)
+{
+	kref_put(&run->ref, kft_run_release);
+}
+
+/* Hooks in the order that makes triggers run first at a shared entry. */
+static int kft_run_attach(struct kft_run *run, struct kft_parse_error *err)
+{
+	struct kft_config *cfg = &run->cfg;
+	int ret;
+
+	ret = kft_fhook_attach(&run->trace, run, KFT_HOOK_TRACE, cfg->funcs,
+			       cfg->nr_funcs, err);
+	if (ret)
+		return ret;
+	if (cfg->start.kind == KFT_TRIGGER_EXIT) {
+		ret = kft_fhook_attach(&run->start_exit, run, KFT_HOOK_START_EXIT,
+				       &cfg->start.func, 1, err);
+		if (ret)
+			goto err_detach_trace;
+	}
+	if (cfg->stop.kind == KFT_TRIGGER_EXIT) {
+		ret = kft_fhook_attach(&run->stop_exit, run, KFT_HOOK_STOP_EXIT,
+				       &cfg->stop.func, 1, err);
+		if (ret)
+			goto err_detach_start_exit;
+	}
+	/* ftrace calls the newest ops first: entry triggers go last. */
+	if (cfg->start.kind == KFT_TRIGGER_ENTRY) {
+		ret = kft_entry_trigger_attach(&run->start_entry, run, true,
+					       &cfg->start.func, err);
+		if (ret)
+			goto err_detach_stop_exit;
+	}
+	if (cfg->stop.kind == KFT_TRIGGER_ENTRY) {
+		ret = kft_entry_trigger_attach(&run->stop_entry, run, false,
+					       &cfg->stop.func, err);
+		if (ret)
+			goto err_detach_start_entry;
+	}
+	return 0;
+
+err_detach_start_entry:
+	kft_entry_trigger_detach(&run->start_entry);
+err_detach_stop_exit:
+	kft_fhook_detach(&run->stop_exit);
+err_detach_start_exit:
+	kft_fhook_detach(&run->start_exit);
+err_detach_trace:
+	kft_fhook_detach(&run->trace);
+	return ret;
+}
+
+static void kft_run_detach(struct kft_run *run)
+{
+	kft_fhook_quiesce(&run->trace);
+	kft_entry_trigger_detach(&run->stop_entry);
+	kft_entry_trigger_detach(&run->start_entry);
+	kft_fhook_detach(&run->stop_exit);
+	kft_fhook_detach(&run->start_exit);
+	kft_fhook_detach(&run->trace);
+}
+
+static void kft_error_at(struct kft_parse_error *err, enum kft_parse_err code)
+{
+	err->code = code;
+	err->pos = (struct kft_pos){ 1, 1 };
+	err->at_eof = false;
+	err->token[0] = '\0';
+}
+
+/**
+ * kft_run_create() - a configured run, hooks attached but idle
+ * @text:	the configuration text the config's strings point into; the
+ *		run owns it (and cfg->funcs) from now on, also on failure
+ * @cfg:	the parsed configuration
+ * @id:		the run id
+ * @err:	where it failed
+ *
+ * Return: the run, or an ERR_PTR.
+ */
+struct kft_run *kft_run_create(char *text, const struct kft_config *cfg,
+			       unsigned int id, struct kft_parse_error *err)
+{
+	struct kft_run *run;
+	int ret = -ENOMEM;
+
+	lockdep_assert_held(&kft_mutex);
+	run = kzalloc(sizeof(*run), GFP_KERNEL);
+	if (!run)
+		goto err_free_text;
+	kref_init(&run->ref);
+	run->id = id;
+	run->state = KFT_CONFIGURED;
+	run->text = text;
+	run->cfg = *cfg;
+	run->mintime_ns = cfg->mintime_us * NSEC_PER_USEC;
+	run->maxtime_ns = cfg->maxtime_us * NSEC_PER_USEC;
+	run->log_at_entry = !cfg->mintime_us && !cfg->maxtime_us;
+	hrtimer_init(&run->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	run->timer.function = kft_timer_fn;
+	init_irq_work(&run->timer_work, kft_timer_work);
+
+	run->counters = alloc_percpu(struct kft_counters);
+	if (!run->counters || kft_log_alloc(&run->log, cfg->logentries)) {
+		kft_error_at(err, KFT_ERR_NO_MEMORY);
+		goto err_put_run;
+	}
+	ret = kft_run_attach(run, err);
+	if (ret)
+		goto err_put_run;
+	return run;
+
+err_put_run:
+	kft_run_put(run);
+	return ERR_PTR(ret);
+err_free_text:
+	kvfree(cfg->funcs);
+	kvfree(text);
+	return ERR_PTR(ret);
+}
+
+/* Detaches everything and drops the creator's reference. */
+void kft_run_destroy(struct kft_run *run)
+{
+	lockdep_assert_held(&kft_mutex);
+	WRITE_ONCE(run->state, KFT_DEAD);
+	kft_run_detach(run);
+	/* Hooks are gone and DEAD stops transitions: nothing queues again. */
+	irq_work_sync(&run->timer_work);
+	hrtimer_cancel(&run->timer);
+	kft_run_put(run);
+}
+
+static void kft_run_reset(struct kft_run *run)
+{
+	int cpu;
+
+	kft_log_reset(&run->log);
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(run->counters, cpu), 0, sizeof(struct kft_counters));
+	run->first_start_ns = 0;
+	run->start_ns = 0;
+	run->stop_ns = 0;
+	run->start_reason = KFT_REASON_NONE;
+	run->stop_reason = KFT_REASON_NONE;
+	run->starts = 0;
+}
+
+/**
+ * kft_run_prime() - wait for the start trigger
+ * @run:	a configured or complete run; a complete one starts afresh
+ *
+ * Return: 0, or -EBUSY while primed or running.
+ */
+int kft_run_prime(struct kft_run *run)
+{
+	int state = READ_ONCE(run->state);
+
+	lockdep_assert_held(&kft_mutex);
+	if (state != KFT_CONFIGURED && state != KFT_COMPLETE)
+		return -EBUSY;
+	/*
+	 * The hooks write nothing outside PRIMED/RUNNING, but one may be past
+	 * its state check still: they run with preemption off, so after a
+	 * grace period none is.
+	 */
+	if (state == KFT_COMPLETE)
+		synchronize_rcu();
+	kft_run_reset(run);
+	smp_store_release(&run->state, KFT_PRIMED);
+	kft_timer_arm(run);
+	return 0;
+}
+
+int kft_run_force_start(struct kft_run *run)
+{
+	int ret = 0;
+
+	lockdep_assert_held(&kft_mutex);
+	if (READ_ONCE(run->state) != KFT_PRIMED)
+		ret = kft_run_prime(run);
+	if (!ret)
+		kft_run_start(run, KFT_REASON_USER);
+	return ret;
+}
+
+int kft_run_force_stop(struct kft_run *run)
+{
+	lockdep_assert_held(&kft_mutex);
+	if (cmpxchg(&run->state, KFT_PRIMED, KFT_COMPLETE) == KFT_PRIMED) {
+		run->stop_reason = KFT_REASON_USER;
+		run->stop_ns = local_clock();
+		hrtimer_cancel(&run->timer);
+		return 0;
+	}
+	if (READ_ONCE(run->state) != KFT_RUNNING)
+		return -EINVAL;
+	kft_run_stop(run, KFT_REASON_USER);
+	return 0;
+}
+
+void kft_run_sum_counters(struct kft_run *run, struct kft_counters *sum)
+{
+	const struct kft_counters *c;
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		c = per_cpu_ptr(run->counters, cpu);
+		sum->filtered_time += READ_ONCE(c->filtered_time);
+		sum->filtered_ints += READ_ONCE(c->filtered_ints);
+		sum->not_found += READ_ONCE(c->not_found);
+	}
+}
+
+unsigned long kft_run_missed(struct kft_run *run)
+{
+	return kft_fhook_missed(&run->trace) + kft_fhook_missed(&run->start_exit) +
+	       kft_fhook_missed(&run->stop_exit);
+}

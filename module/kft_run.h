@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A logging run: its configuration, state machine, hooks, counters and log.
+ *
+ * States (run->state):
+ *	CONFIGURED --prime--> PRIMED --start trigger--> RUNNING --stop--> COMPLETE
+ *	`start` goes to RUNNING from CONFIGURED or PRIMED; with autorepeat a stop
+ *	trigger (not log full, not the `stop` command) goes back to PRIMED.
+ * Transitions out of PRIMED and RUNNING happen in any context (hooks,
+ * timers) with cmpxchg; the others under kft_mutex.
+ */
+#ifndef KFT_RUN_H
+#define KFT_RUN_H
+
+#include <linux/ftrace.h>
+#include <linux/hrtimer.h>
+#include <linux/irq_work.h>
+#include <linux/kref.h>
+#include <linux/mutex.h>
+
+#include "kft_compat.h"
+#include "kft_config.h"
+#include "kft_log.h"
+
+enum kft_state {
+	KFT_CONFIGURED,
+	KFT_PRIMED,
+	KFT_RUNNING,
+	KFT_STOPPING,		/* transient: a stop is being recorded */
+	KFT_COMPLETE,
+	KFT_DEAD,		/* being torn down: hooks do nothing */
+};
+
+enum kft_reason {
+	KFT_REASON_NONE,
+	KFT_REASON_USER,	/* the start or stop command */
+	KFT_REASON_TIME,
+	KFT_REASON_ENTRY,
+	KFT_REASON_EXIT,
+	KFT_REASON_LOG_FULL,
+};
+
+/* Per-CPU, summed when read. */
+struct kft_counters {
+	unsigned long filtered_time;	/* failed mintime/maxtime */
+	unsigned long filtered_ints;	/* failed noints/onlyints */
+	unsigned long not_found;	/* exits whose entry was before the start */
+};
+
+/* An entry trigger: an ftrace_ops on one function. */
+struct kft_entry_trigger {
+	struct ftrace_ops ops;
+	struct kft_run *run;
+	bool is_start;
+	bool attached;
+};
+
+struct kft_run {
+	struct kref ref;
+	unsigned int id;
+	int state;			/* enum kft_state */
+
+	/* The configuration; its strings point into text. */
+	struct kft_config cfg;
+	char *text;
+	u64 mintime_ns;
+	u64 maxtime_ns;
+	bool log_at_entry;		/* no time filter: reserve at entry, show -1 */
+
+	/* Timeline, local_clock() ns. */
+	u64 first_start_ns;		/* row times are relative to this */
+	u64 start_ns;
+	u64 stop_ns;
+	u64 stop_deadline_ns;		/* 0: no time stop pending */
+	int start_reason;		/* enum kft_reason */
+	int stop_reason;
+	unsigned int starts;		/* how many times it started (autorepeat) */
+
+	struct kft_log log;
+	struct kft_counters __percpu *counters;
+
+	/* Hooks, attached at install, active while primed or running. */
+	struct kft_fhook trace;
+	struct kft_fhook start_exit;
+	struct kft_fhook stop_exit;
+	struct kft_entry_trigger start_entry;
+	struct kft_entry_trigger stop_entry;
+
+	/* Time triggers: the hrtimer is armed from process or irq_work context. */
+	struct hrtimer timer;
+	struct irq_work timer_work;
+};
+
+extern struct mutex kft_mutex;
+
+/* kft_run.c: lifecycle, under kft_mutex. */
+struct kft_run *kft_run_create(char *text, const struct kft_config *cfg,
+			       unsigned int id, struct kft_parse_error *err);
+void kft_run_destroy(struct kft_run *run);
+void kft_run_put(struct kft_run *run);
+int kft_run_prime(struct kft_run *run);
+int kft_run_force_start(struct kft_run *run);
+int kft_run_force_stop(struct kft_run *run);
+void kft_run_sum_counters(struct kft_run *run, struct kft_counters *sum);
+unsigned long kft_run_missed(struct kft_run *run);
+
+/* kft_hooks.c: the traced path. */
+int kft_hook_entry(struct kft_fhook *hook, unsigned long ip,
+		   unsigned long ret_ip, struct kft_call *call);
+void kft_hook_exit(struct kft_fhook *hook, unsigned long ip,
+		   unsigned long ret_ip, struct kft_call *call);
+void kft_run_start(struct kft_run *run, enum kft_reason why);
+void kft_run_stop(struct kft_run *run, enum kft_reason why);
+int kft_ftrace_filter_add(struct ftrace_ops *ops, const struct kft_func_ref *f,
+			  unsigned long *addr, struct kft_parse_error *err);
+int kft_entry_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run,
+			     bool is_start, const struct kft_func_ref *func,
+			     struct kft_parse_error *err);
+void kft_entry_trigger_detach(struct kft_entry_trigger *t);
+
+/* kft_output.c */
+struct seq_file;
+void kft_output_status(struct seq_file *m, struct kft_run *run);
+void kft_output_log_header(struct seq_file *m, struct kft_run *run,
+			   unsigned long rows);
+void kft_output_log_row(struct seq_file *m, struct kft_run *run,
+			const struct kft_record *rec);
+
+#endif

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kft_test: functions of known shape and duration for kft's in-guest tests.
+ *
+ *	echo "NAME [COUNT]" >/proc/kft_test
+ *
+ * calls NAME COUNT times (default 1) from the writing task, or, for NAME
+ * irq_leaf and irq_busy_20us, from hard interrupt context (irq_work).
+ * Names:
+ *	leaf		returns at once
+ *	busy_20us	spins 20 us
+ *	busy_2ms	spins 2 ms
+ *	outer		calls middle twice; middle calls leaf 3 times and busy_20us
+ *	start_marker, stop_marker	return at once; for triggers
+ * Durations are spun on local_clock(), kft's own clock, so they hold under
+ * emulation too (interrupts may only make them longer).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/completion.h>
+#include <linux/irq_work.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/proc_fs.h>
+#include <linux/sched/clock.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+static noinline void kft_test_spin_ns(u64 ns)
+{
+	u64 start = local_clock();
+
+	while (local_clock() - start < ns)
+		cpu_relax();
+}
+
+static noinline void kft_test_leaf(void)
+{
+	barrier();
+}
+
+static noinline void kft_test_busy_20us(void)
+{
+	kft_test_spin_ns(20 * NSEC_PER_USEC);
+}
+
+static noinline void kft_test_busy_2ms(void)
+{
+	kft_test_spin_ns(2 * NSEC_PER_MSEC);
+}
+
+static noinline void kft_test_middle(void)
+{
+	kft_test_leaf();
+	kft_test_leaf();
+	kft_test_leaf();
+	kft_test_busy_20us();
+}
+
+static noinline void kft_test_outer(void)
+{
+	kft_test_middle();
+	kft_test_middle();
+}
+
+static noinline void kft_test_start_marker(void)
+{
+	barrier();
+}
+
+static noinline void kft_test_stop_marker(void)
+{
+	barrier();
+}
+
+struct kft_test_irq {
+	struct irq_work work;
+	struct completion done;
+	void (*fn)(void);
+};
+
+static void kft_test_irq_fn(struct irq_work *work)
+{
+	struct kft_test_irq *t = container_of(work, struct kft_test_irq, work);
+
+	t->fn();
+	complete(&t->done);
+}
+
+/* Runs fn in hard interrupt context and waits for it. */
+static void kft_test_in_irq(void (*fn)(void))
+{
+	struct kft_test_irq t = { .fn = fn };
+
+	init_completion(&t.done);
+	t.work = IRQ_WORK_INIT_HARD(kft_test_irq_fn);
+	irq_work_queue(&t.work);
+	wait_for_completion(&t.done);
+	irq_work_sync(&t.work);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+	bool in_irq;
+} kft_test_calls[] = {
+	{ "leaf", kft_test_leaf, false },
+	{ "busy_20us", kft_test_busy_20us, false },
+	{ "busy_2ms", kft_test_busy_2ms, false },
+	{ "outer", kft_test_outer, false },
+	{ "start_marker", kft_test_start_marker, false },
+	{ "stop_marker", kft_test_stop_marker, false },
+	{ "irq_leaf", kft_test_leaf, true },
+	{ "irq_busy_20us", kft_test_busy_20us, true },
+};
+
+static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	char buf[64], name[32];
+	unsigned int n = 1, i, k;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (sscanf(buf, "%31s %u", name, &n) < 1 || n > 1000000)
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(kft_test_calls); i++) {
+		if (strcmp(name, kft_test_calls[i].name))
+			continue;
+		for (k = 0; k < n; k++) {
+			if (kft_test_calls[i].in_irq)
+				kft_test_in_irq(kft_test_calls[i].fn);
+			else
+				kft_test_calls[i].fn();
+			cond_resched();
+		}
+		return count;
+	}
+	return -ENOENT;
+}
+
+static const struct proc_ops kft_test_ops = {
+	.proc_write = kft_test_write,
+};
+
+static int __init kft_test_init(void)
+{
+	return proc_create("kft_test", 0200, NULL, &kft_test_ops) ? 0 : -ENOMEM;
+}
+
+static void __exit kft_test_exit(void)
+{
+	remove_proc_entry("kft_test", NULL);
+}
+
+module_init(kft_test_init);
+module_exit(kft_test_exit);
+
+MODULE_DESCRIPTION("Functions of known duration for kft's tests");
+MODULE_LICENSE("GPL");
