@@ -202,6 +202,30 @@ struct kft_glob_expansion {
 typedef int (*kft_sym_cb)(void *, const char *, struct module *, unsigned long);
 typedef int (*kft_each_sym_fn)(kft_sym_cb, void *);
 
+/* A function listed twice (or matched by two globs) gets one kretprobe. */
+static bool kft_krp_known(const struct kft_glob_expansion *g,
+			  const struct kft_krp_target *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < g->nr; i++) {
+		if (t->addr ? g->targets[i].addr == t->addr :
+		    !g->targets[i].addr && !strcmp(g->targets[i].ref->text, t->ref->text))
+			return true;
+	}
+	return false;
+}
+
+static int kft_krp_add(struct kft_glob_expansion *g, struct kft_krp_target t)
+{
+	if (kft_krp_known(g, &t))
+		return 0;
+	if (g->nr == g->max)
+		return -E2BIG;
+	g->targets[g->nr++] = t;
+	return 0;
+}
+
 static int kft_glob_collect(void *data, const char *name, struct module *mod,
 			    unsigned long addr)
 {
@@ -209,10 +233,7 @@ static int kft_glob_collect(void *data, const char *name, struct module *mod,
 
 	if (!glob_match(g->ref->text, name))
 		return 0;
-	if (g->nr == g->max)
-		return -E2BIG;
-	g->targets[g->nr++] = (struct kft_krp_target){ g->ref, addr, true };
-	return 0;
+	return kft_krp_add(g, (struct kft_krp_target){ g->ref, addr, true });
 }
 
 /*
@@ -261,10 +282,9 @@ static int kft_krp_targets(const struct kft_func_ref *funcs, unsigned int nr_fun
 				return kft_hook_error(err, KFT_ERR_TOO_MANY_FUNCTIONS, &funcs[i]);
 			continue;
 		}
-		if (g.nr == g.max)
+		if (kft_krp_add(&g, (struct kft_krp_target){
+				&funcs[i], funcs[i].is_addr ? funcs[i].addr : 0, false }))
 			return kft_hook_error(err, KFT_ERR_TOO_MANY_FUNCTIONS, &funcs[i]);
-		targets[g.nr++] = (struct kft_krp_target){
-			&funcs[i], funcs[i].is_addr ? funcs[i].addr : 0, false };
 	}
 	*nr = g.nr;
 	return 0;

@@ -135,6 +135,7 @@ static int fail_at(struct kft_parser *ps, enum kft_parse_err code,
 	err->code = code;
 	err->pos = pos;
 	err->at_eof = false;
+	err->at_last_word = false;
 	err->token[0] = '\0';
 	if (word) {
 		strncpy(err->token, word, sizeof(err->token) - 1);
@@ -148,6 +149,8 @@ static int fail(struct kft_parser *ps, enum kft_parse_err code)
 {
 	fail_at(ps, code, ps->tok.pos, ps->tok.s);
 	ps->err->at_eof = !ps->tok.s;
+	ps->err->at_last_word = ps->tok.s &&
+				ps->tok.s + strlen(ps->tok.s) == ps->lx.end;
 	return -1;
 }
 
@@ -455,8 +458,12 @@ static int parse_block(struct kft_parser *ps)
 	}
 	if (next(ps))
 		return -1;
-	if (ps->tok.s)
-		return fail(ps, KFT_ERR_AFTER_END);
+	if (ps->tok.s) {
+		/* Any word here is wrong, however it ends: final at once. */
+		fail(ps, KFT_ERR_AFTER_END);
+		ps->err->at_last_word = false;
+		return -1;
+	}
 	return check_block(ps);
 }
 
@@ -467,8 +474,11 @@ static int parse_command(struct kft_parser *ps, enum kft_command *cmd)
 	       tok_is(ps, "stop") ? KFT_CMD_STOP : KFT_CMD_CLEAR;
 	if (next(ps))
 		return -1;
-	if (ps->tok.s)
-		return fail(ps, KFT_ERR_COMMAND_NOT_ALONE);
+	if (ps->tok.s) {
+		fail(ps, KFT_ERR_COMMAND_NOT_ALONE);
+		ps->err->at_last_word = false;
+		return -1;
+	}
 	return 0;
 }
 
@@ -498,13 +508,14 @@ int kft_config_parse(char *text, size_t len, enum kft_command *cmd,
 	cfg->funcs = funcs;
 	err->code = KFT_ERR_NONE;
 	err->at_eof = false;
+	err->at_last_word = false;
 	err->token[0] = '\0';
 	if (len > KFT_CONFIG_MAX_BYTES)
 		return fail_at(&ps, KFT_ERR_TOO_LONG, ps.lx.pos, NULL);
 	if (next(&ps))
 		return -1;
 	if (!ps.tok.s)
-		return fail_at(&ps, KFT_ERR_EMPTY, ps.tok.pos, NULL);
+		return fail(&ps, KFT_ERR_EMPTY);	/* incomplete: text may follow */
 	if (is_command_word(&ps))
 		return parse_command(&ps, cmd);
 	*cmd = KFT_CMD_CONFIG;
@@ -514,4 +525,9 @@ int kft_config_parse(char *text, size_t len, enum kft_command *cmd,
 bool kft_parse_incomplete(const struct kft_parse_error *err)
 {
 	return err->at_eof;
+}
+
+bool kft_parse_may_continue(const struct kft_parse_error *err)
+{
+	return err->at_eof || err->at_last_word;
 }

@@ -119,6 +119,7 @@ struct kft_parse_error {
 	enum kft_parse_err code;
 	struct kft_pos pos;
 	bool at_eof;			/* found because the input ended */
+	bool at_last_word;		/* the offending word ends the input */
 	char token[48];			/* the offending word, may be empty */
 };
 
@@ -134,5 +135,8 @@ int kft_config_parse(char *text, size_t len, enum kft_command *cmd,
 const char *kft_parse_strerror(enum kft_parse_err code);
 /* True when more text could still complete the input (a block not ended). */
 bool kft_parse_incomplete(const struct kft_parse_error *err);
+/* True when more text could change the verdict: incomplete, or the error is
+ * in the last word, which the next write may continue. */
+bool kft_parse_may_continue(const struct kft_parse_error *err);
 
 #endif

@@ -9,11 +9,13 @@
  * run attaches hooks to arbitrary kernel functions.
  *
  * A configuration may arrive in several write() calls (a shell writing line
- * by line, a pipe): each open file collects its text, and every complete
- * line is parsed again with what came before. A command or a block that is
- * complete takes effect at once; an error fails that write with the whole
- * input dropped; text that only lacks its end waits for more, and is
- * judged when the file is closed.
+ * by line, a pipe): each open file collects its text and parses all of it
+ * after every write. A command or a block that is complete takes effect at
+ * once. Text that only lacks its end waits for more; so does text that does
+ * not end a line and fails in its last word (the next write may finish the
+ * word). Any other error fails that write, with the whole input dropped. What is still
+ * waiting when the file is closed is judged then: close() cannot return the
+ * error, so it shows in /proc/kft and in the kernel log.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -85,11 +87,18 @@ static int kft_apply_command(enum kft_command cmd)
 	}
 }
 
+/* How far a parse error is final while more text may come. */
+enum kft_wait {
+	KFT_WAIT_NONE,		/* the file is being closed: every error counts */
+	KFT_WAIT_INCOMPLETE,	/* whole lines: only a missing end waits */
+	KFT_WAIT_LAST_WORD,	/* a line in progress: so does an error in its last word */
+};
+
 /*
  * Parses text (a private copy, which a new run keeps) and applies it.
- * Return: 0, -EAGAIN when the text lacks only its end, or an error.
+ * Return: 0, -EAGAIN when the text should wait for more, or an error.
  */
-static int kft_apply(char *text, size_t len, bool final)
+static int kft_apply(char *text, size_t len, enum kft_wait wait)
 {
 	unsigned int max = kft_config_max_funcs(len);
 	struct kft_parse_error err;
@@ -107,7 +116,8 @@ static int kft_apply(char *text, size_t len, bool final)
 	mutex_lock(&kft_mutex);
 	if (kft_config_parse(text, len, &cmd, &cfg, funcs, max, &err)) {
 		ret = -EINVAL;
-		if (kft_parse_incomplete(&err) && !final)
+		if ((wait == KFT_WAIT_LAST_WORD && kft_parse_may_continue(&err)) ||
+		    (wait == KFT_WAIT_INCOMPLETE && kft_parse_incomplete(&err)))
 			ret = -EAGAIN;
 		else
 			kft_report(&err);
@@ -141,38 +151,24 @@ out_free:
 	return ret;
 }
 
-/* Applies buf[0..len) from a private copy; keeps nothing on success or error. */
-static int kft_apply_copy(const char *buf, size_t len, bool final)
+/* Applies what the writer has collected; drops it unless it must wait. */
+static int kft_writer_flush(struct kft_writer *w, bool closing)
 {
-	char *text = kvmalloc(len + 1, GFP_KERNEL);
-
-	if (!text)
-		return -ENOMEM;
-	memcpy(text, buf, len);
-	text[len] = '\0';
-	return kft_apply(text, len, final);
-}
-
-static int kft_writer_flush(struct kft_writer *w, bool final)
-{
-	size_t upto = w->len;
+	enum kft_wait wait = KFT_WAIT_NONE;
+	char *text;
 	int ret;
 
-	/* Before the end, only whole lines: a write may split a word. */
-	if (!final) {
-		while (upto && w->buf[upto - 1] != '\n')
-			upto--;
-		if (!upto)
-			return 0;
-	}
-	ret = kft_apply_copy(w->buf, upto, final);
-	if (ret == -EAGAIN)
-		return 0;
-	memmove(w->buf, w->buf + upto, w->len - upto);
-	w->len -= upto;
-	if (ret)
-		w->len = 0;	/* the input was rejected: drop all of it */
-	return ret;
+	if (!closing)
+		wait = w->buf[w->len - 1] == '\n' ? KFT_WAIT_INCOMPLETE : KFT_WAIT_LAST_WORD;
+	text = kvmalloc(w->len + 1, GFP_KERNEL);
+	if (!text)
+		return -ENOMEM;
+	memcpy(text, w->buf, w->len);
+	text[w->len] = '\0';
+	ret = kft_apply(text, w->len, wait);
+	if (ret != -EAGAIN)
+		w->len = 0;
+	return ret == -EAGAIN ? 0 : ret;
 }
 
 static ssize_t kft_ctl_write(struct file *file, const char __user *ubuf,
@@ -195,6 +191,8 @@ static ssize_t kft_ctl_write(struct file *file, const char __user *ubuf,
 	if (copy_from_user(w->buf + w->len, ubuf, count))
 		return -EFAULT;
 	w->len += count;
+	if (!w->len)
+		return 0;
 	ret = kft_writer_flush(w, false);
 	return ret ? ret : count;
 }

@@ -19,9 +19,11 @@
 
 static const char usage[] =
 	"usage: kftio [-u UID] [-d] read FILE\n"
-	"       kftio [-u UID] [-d] write FILE TEXT\n"
+	"       kftio [-u UID] [-d] [-c N] write FILE TEXT|@PATH\n"
 	"  -u UID  switch to this uid and gid before opening\n"
 	"  -d      drop CAP_SYS_ADMIN (stay root otherwise)\n"
+	"  -c N    write in chunks of N bytes, through the one open file\n"
+	"  @PATH   write the contents of PATH\n"
 	"Prints 'ok' (after the file's content, for read) or 'STEP: ERRNO'.\n"
 	"Exit status: 0 ok, 1 the operation failed, 2 usage or setup error.\n";
 
@@ -75,14 +77,48 @@ static int do_read(const char *path)
 	return 0;
 }
 
-static int do_write(const char *path, const char *text)
+/* TEXT, or the contents of the file named after '@'. */
+static char *load_text(const char *arg, size_t *len)
 {
-	int fd = open(path, O_WRONLY);
+	static char buf[1 << 20];
+	ssize_t n;
+	int fd;
 
+	if (arg[0] != '@') {
+		*len = strlen(arg);
+		return (char *)arg;
+	}
+	fd = open(arg + 1, O_RDONLY);
+	if (fd < 0)
+		return NULL;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n < 0)
+		return NULL;
+	*len = n;
+	return buf;
+}
+
+static int do_write(const char *path, const char *arg, size_t chunk)
+{
+	size_t len, off, n;
+	char *text = load_text(arg, &len);
+	int fd;
+
+	if (!text) {
+		perror("kftio: text");
+		return 2;
+	}
+	fd = open(path, O_WRONLY);
 	if (fd < 0)
 		return report("open");
-	if (write(fd, text, strlen(text)) < 0)
-		return report("write");
+	for (off = 0; off < len || len == 0; off += n) {
+		n = chunk && len - off > chunk ? chunk : len - off;
+		if (write(fd, text + off, n) < 0)
+			return report("write");
+		if (len == 0)
+			break;
+	}
 	if (close(fd))
 		return report("close");
 	puts("ok");
@@ -91,11 +127,11 @@ static int do_write(const char *path, const char *text)
 
 int main(int argc, char **argv)
 {
-	long uid = 0;
+	long uid = 0, chunk = 0;
 	int drop = 0, opt;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "u:d")) != -1) {
+	while ((opt = getopt(argc, argv, "u:dc:")) != -1) {
 		switch (opt) {
 		case 'u':
 			errno = 0;
@@ -107,6 +143,14 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			drop = 1;
+			break;
+		case 'c':
+			errno = 0;
+			chunk = strtol(optarg, &end, 10);
+			if (errno || *end || chunk <= 0) {
+				fprintf(stderr, "kftio: bad chunk size '%s'\n", optarg);
+				return 2;
+			}
 			break;
 		default:
 			fputs(usage, stderr);
@@ -122,7 +166,7 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[0], "read"))
 		return do_read(argv[1]);
 	if (argc == 3 && !strcmp(argv[0], "write"))
-		return do_write(argv[1], argv[2]);
+		return do_write(argv[1], argv[2], chunk);
 	fputs(usage, stderr);
 	return 2;
 }

@@ -31,3 +31,79 @@ assert_eq() {
 file_mode() {
 	stat -c %a "$1"
 }
+
+# kft and the test module (functions of known duration, tests/modules).
+kft_load_all() {
+	kft_load "$@"
+	insmod /kft/kft_test.ko || fail "insmod kft_test.ko"
+}
+
+kft_unload_all() {
+	rmmod kft_test || fail "rmmod kft_test"
+	kft_unload
+}
+
+# kft_write TEXT: one write() to /proc/kft; prints "ok" or "write: ERRNO".
+kft_write() {
+	kftio write /proc/kft "$1" | tail -n 1
+}
+
+# kft_config TEXT: a configuration that must be accepted.
+kft_config() {
+	r=$(kft_write "$1")
+	[ "$r" = ok ] || fail "configuration rejected ($r): $(grep '^error:' /proc/kft)"
+}
+
+# kft_cmd WORD: a command that must succeed.
+kft_cmd() {
+	r=$(kft_write "$1")
+	[ "$r" = ok ] || fail "command '$1' failed ($r): $(grep '^error:' /proc/kft)"
+}
+
+# call NAME [COUNT]: run a test function (see tests/modules/kft_test.c).
+call() {
+	echo "$1 ${2:-1}" >/proc/kft_test || fail "call $1 $2"
+}
+
+# The address of a function, as /proc/kft_data prints it.
+ksym() {
+	a=$(awk -v n="$1" '$3 == n { print "0x" $1; exit }' /proc/kallsyms)
+	[ -n "$a" ] || fail "no symbol $1 in /proc/kallsyms"
+	echo "$a"
+}
+
+# The log's rows (after the dashed line), into a file.
+kft_rows() {
+	awk 'f { print } /^--------/ { f = 1 }' /proc/kft_data >"$1"
+}
+
+# rows_of FILE ADDR: the rows of one function.
+# (String comparison: awk would compare hex numbers as doubles.)
+rows_of() {
+	awk -v a="$2" '$4 "" == a ""' "$1"
+}
+
+# in_function ADDR FUNCTION: ADDR lies within FUNCTION (first 4 KiB).
+in_function() {
+	f=$(ksym "$2")
+	d=$(($1 - f))
+	[ $d -ge 0 ] && [ $d -lt 4096 ]
+}
+
+# A header line of /proc/kft_data that starts with $1.
+log_line() {
+	grep "^$1" /proc/kft_data || true
+}
+
+# A counter line of /proc/kft ("  NAME N"): prints N.
+counter() {
+	awk -v n="$1" '{ line = $0; sub(/^ +/, "", line) } index(line, n " ") == 1 { print $NF }' /proc/kft
+}
+
+kft_status() {
+	head -n 1 /proc/kft
+}
+
+has_fprobe() {
+	grep -q '^hooks: fprobe' /proc/kft
+}

@@ -25,8 +25,8 @@ static const struct parse_case cases[] = {
 	BAD("prime start", COMMAND_NOT_ALONE, 1, 7),
 	BAD("prim", EXPECTED_BEGIN, 1, 1),
 	BAD("primed", EXPECTED_BEGIN, 1, 1),
-	BAD("", EMPTY, 1, 1),
-	BAD("  \n # only a comment\n", EMPTY, 3, 1),
+	INCOMPLETE("", EMPTY, 1, 1),
+	INCOMPLETE("  \n # only a comment\n", EMPTY, 3, 1),
 	/* Blocks. */
 	OK("new\nbegin\nend\n"),
 	OK("begin end"),
@@ -325,6 +325,37 @@ static void test_error_token(void)
 	free(funcs);
 }
 
+/* Whether the next write could change the verdict on unterminated text. */
+static void test_may_continue(void)
+{
+	static const struct { const char *text; bool may; } cases[] = {
+		{ "new begin filter noin", true },	/* "noints" split */
+		{ "pri", true },			/* "prime" split */
+		{ "new begin filter mintime 5", true },	/* incomplete */
+		{ "new begin trig start entry f end", false },
+		{ "new begin filter noin end", false },
+		{ "new begin end x", false },		/* any word after end is wrong */
+		{ "prime now", false },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct kft_func_ref *funcs;
+		struct kft_parse_error err;
+		struct kft_config cfg;
+		enum kft_command cmd;
+		char *buf;
+
+		CHECK(parse(cases[i].text, &cmd, &cfg, &funcs, &err, &buf) == -1,
+		      "\"%s\" parsed", cases[i].text);
+		CHECK(kft_parse_may_continue(&err) == cases[i].may,
+		      "\"%s\": may continue %d, expected %d", cases[i].text,
+		      kft_parse_may_continue(&err), cases[i].may);
+		free(buf);
+		free(funcs);
+	}
+}
+
 static void test_every_error_has_a_message(void)
 {
 	int code;
@@ -337,4 +368,4 @@ static void test_every_error_has_a_message(void)
 
 UNIT_MAIN(test_table, test_commands, test_full_config_fields, test_defaults,
 	  test_time_triggers, test_oversized, test_largest_funclist, test_error_token,
-	  test_every_error_has_a_message)
+	  test_every_error_has_a_message, test_may_continue)
