@@ -364,7 +364,8 @@ static int __init kft_init(void)
 		goto err;
 	if (!proc_create(KFT_PROC_DATA, 0400, NULL, &kft_data_ops))
 		goto err_remove_ctl;
-	pr_info("loaded\n");
+	pr_info("loaded, function exits through %s\n",
+		KFT_HAVE_FPROBE ? "fprobe" : "kretprobes");
 	return 0;
 
 err_remove_ctl:

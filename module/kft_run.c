@@ -79,12 +79,35 @@ void kft_run_put(struct kft_run *run)
 	kref_put(&run->ref, kft_run_release);
 }
 
+/*
+ * The trigger functions are checked before anything attaches, so that the
+ * first mistake of a block is the one reported (triggers come first in
+ * every sample of the language).
+ */
+static int kft_run_check_trigger(const struct kft_trigger *t,
+				 struct kft_parse_error *err)
+{
+	struct ftrace_ops scratch = {};
+	unsigned long addr;
+	int ret;
+
+	if (t->kind != KFT_TRIGGER_ENTRY && t->kind != KFT_TRIGGER_EXIT)
+		return 0;
+	ret = kft_ftrace_filter_add(&scratch, &t->func, &addr, err);
+	ftrace_free_filter(&scratch);
+	return ret;
+}
+
 /* Hooks in the order that makes triggers run first at a shared entry. */
 static int kft_run_attach(struct kft_run *run, struct kft_parse_error *err)
 {
 	struct kft_config *cfg = &run->cfg;
 	int ret;
 
+	ret = kft_run_check_trigger(&cfg->start, err) ?:
+	      kft_run_check_trigger(&cfg->stop, err);
+	if (ret)
+		return ret;
 	ret = kft_fhook_attach(&run->trace, run, KFT_HOOK_TRACE, cfg->funcs,
 			       cfg->nr_funcs, err);
 	if (ret)
@@ -202,7 +225,11 @@ void kft_run_destroy(struct kft_run *run)
 	lockdep_assert_held(&kft_mutex);
 	WRITE_ONCE(run->state, KFT_DEAD);
 	kft_run_detach(run);
-	/* Hooks are gone and DEAD stops transitions: nothing queues again. */
+	/*
+	 * Handlers run with preemption off: after a grace period none is still
+	 * inside one. DEAD stops transitions, so nothing queues again.
+	 */
+	synchronize_rcu();
 	irq_work_sync(&run->timer_work);
 	hrtimer_cancel(&run->timer);
 	kft_run_put(run);

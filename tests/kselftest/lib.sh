@@ -104,6 +104,7 @@ kft_status() {
 	head -n 1 /proc/kft
 }
 
+# kft hooks exits with fprobe where the kernel has it, kretprobes otherwise.
 has_fprobe() {
-	grep -q '^hooks: fprobe' /proc/kft
+	grep -qw register_fprobe /proc/kallsyms
 }
