@@ -24,7 +24,6 @@
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
-#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -86,7 +85,7 @@ notrace int kft_hook_entry(struct kft_fhook *hook, unsigned long ip,
 		this_cpu_inc(run->counters->filtered_ints);
 		return 1;
 	}
-	call->entry_ns = local_clock();
+	call->entry_ns = kft_now();
 	call->pid = irq ? -1 : current->pid;
 	call->cpu = raw_smp_processor_id();
 	call->rec = NULL;
@@ -130,7 +129,7 @@ notrace void kft_hook_exit(struct kft_fhook *hook, unsigned long ip,
 		this_cpu_inc(run->counters->not_found);
 		return;
 	}
-	now = local_clock();
+	now = kft_now();
 	dur = now - call->entry_ns;
 	if (call->rec) {
 		/*
@@ -166,7 +165,7 @@ NOKPROBE_SYMBOL(kft_hook_exit);
  */
 notrace void kft_run_start(struct kft_run *run, enum kft_reason why)
 {
-	u64 now = local_clock();
+	u64 now = kft_now();
 
 	if (cmpxchg(&run->state, KFT_PRIMED, KFT_RUNNING) != KFT_PRIMED)
 		return;
@@ -200,7 +199,7 @@ notrace void kft_run_stop(struct kft_run *run, enum kft_reason why)
 		next = KFT_PRIMED;
 	if (cmpxchg(&run->state, KFT_RUNNING, KFT_STOPPING) != KFT_RUNNING)
 		return;
-	run->stop_ns = local_clock();
+	run->stop_ns = kft_now();
 	run->stop_reason = why;
 	WRITE_ONCE(run->stop_deadline_ns, 0);
 	smp_store_release(&run->state, next);

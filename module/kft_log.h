@@ -16,7 +16,7 @@
  * CPU the call entered on (14 bits) and flags.
  */
 struct kft_record {
-	u64 entry_ns;		/* local_clock() at entry */
+	u64 entry_ns;		/* kft_now() at entry */
 	unsigned long func;	/* as the hook saw it; 0 while being written */
 	s32 caller_off;		/* return address - func */
 	s32 pid;		/* -1 in interrupt context */

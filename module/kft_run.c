@@ -16,7 +16,6 @@
 #include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
-#include <linux/sched/clock.h>
 #include <linux/slab.h>
 
 #include "kft_run.h"
@@ -29,7 +28,7 @@ static void kft_timer_arm(struct kft_run *run)
 	u64 deadline = READ_ONCE(run->stop_deadline_ns), now;
 
 	if (state == KFT_RUNNING && deadline) {
-		now = local_clock();
+		now = kft_now();
 		hrtimer_start(&run->timer, ns_to_ktime(deadline > now ? deadline - now : 0),
 			      HRTIMER_MODE_REL);
 	} else if (state == KFT_PRIMED && run->cfg.start.kind == KFT_TRIGGER_TIME) {
@@ -293,7 +292,7 @@ int kft_run_force_stop(struct kft_run *run)
 	lockdep_assert_held(&kft_mutex);
 	if (cmpxchg(&run->state, KFT_PRIMED, KFT_COMPLETE) == KFT_PRIMED) {
 		run->stop_reason = KFT_REASON_USER;
-		run->stop_ns = local_clock();
+		run->stop_ns = kft_now();
 		hrtimer_cancel(&run->timer);
 		return 0;
 	}

@@ -17,6 +17,7 @@
 #include <linux/irq_work.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
+#include <linux/trace_clock.h>
 
 #include "kft_compat.h"
 #include "kft_config.h"
@@ -67,7 +68,7 @@ struct kft_run {
 	u64 maxtime_ns;
 	bool log_at_entry;		/* no time filter: reserve at entry, show -1 */
 
-	/* Timeline, local_clock() ns. */
+	/* Timeline, kft_now() ns. */
 	u64 first_start_ns;		/* row times are relative to this */
 	u64 start_ns;
 	u64 stop_ns;
@@ -92,6 +93,16 @@ struct kft_run {
 };
 
 extern struct mutex kft_mutex;
+
+/*
+ * kft's clock, ns: the one ftrace's "local" clock uses. Not local_clock(),
+ * which is itself traceable on some kernels: calling it from a hook would
+ * re-enter ftrace on every record.
+ */
+static inline u64 kft_now(void)
+{
+	return trace_clock_local();
+}
 
 /* kft_run.c: lifecycle, under kft_mutex. */
 struct kft_run *kft_run_create(char *text, const struct kft_config *cfg,
