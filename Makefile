@@ -57,6 +57,7 @@ check:
 
 demo:
 	@scripts/vm/run -d 6.12
+	@echo "== the log and the guest's symbols are in build/vm/*/files/"
 
 clean:
 	rm -rf $(BUILD)

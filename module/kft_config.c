@@ -17,15 +17,54 @@
 #include "kft_config.h"
 
 #ifdef __KERNEL__
+#include <linux/kernel.h>
 #include <linux/string.h>
 #else
 #include <string.h>
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
 
-#undef C
-#define C(sym, msg) msg
-static const char *const kft_parse_messages[] = { KFT_PARSE_ERRORS };
-#undef C
+/* The messages are stable: tests and users match them. */
+static const char *const kft_parse_messages[] = {
+	[KFT_ERR_NONE] = "no error",
+	[KFT_ERR_EMPTY] = "empty configuration",
+	[KFT_ERR_TOO_LONG] = "configuration larger than 65536 bytes",
+	[KFT_ERR_BAD_CHAR] = "invalid character",
+	[KFT_ERR_UNKNOWN_STATEMENT] = "unknown statement",
+	[KFT_ERR_EXPECTED_BEGIN] = "expected 'begin'",
+	[KFT_ERR_MISSING_END] = "missing 'end'",
+	[KFT_ERR_AFTER_END] = "statement after 'end'",
+	[KFT_ERR_NESTED_BEGIN] = "'begin' inside a block",
+	[KFT_ERR_MISPLACED_NEW] = "'new' must be the first statement",
+	[KFT_ERR_COMMAND_NOT_ALONE] = "a command must be written alone",
+	[KFT_ERR_EXPECTED_START_STOP] = "expected 'start' or 'stop'",
+	[KFT_ERR_EXPECTED_TRIGGER_KIND] = "expected 'entry', 'exit' or 'time'",
+	[KFT_ERR_EXPECTED_FILTER] = "expected 'mintime', 'maxtime', 'noints', 'onlyints' or 'funclist'",
+	[KFT_ERR_MISSING_FUNCTION] = "missing function",
+	[KFT_ERR_BAD_FUNCTION] = "malformed function name or address",
+	[KFT_ERR_MISSING_NUMBER] = "missing number",
+	[KFT_ERR_BAD_NUMBER] = "malformed number",
+	[KFT_ERR_NUMBER_RANGE] = "number out of range",
+	[KFT_ERR_MISSING_FEND] = "missing 'fend' to close the funclist",
+	[KFT_ERR_EMPTY_FUNCLIST] = "empty funclist",
+	[KFT_ERR_DUPLICATE] = "duplicate statement",
+	[KFT_ERR_INTS_CONFLICT] = "'noints' and 'onlyints' exclude each other",
+	[KFT_ERR_MIN_OVER_MAX] = "mintime is greater than maxtime",
+	[KFT_ERR_UNSUPPORTED] = "not supported by this version of kft",
+	[KFT_ERR_UNKNOWN_FUNCTION] = "no traceable function matches",
+	[KFT_ERR_NEEDS_FPROBE] = "tracing every function needs fprobe, which this kernel lacks: use 'filter funclist'",
+	[KFT_ERR_TOO_MANY_FUNCTIONS] = "too many functions for kretprobes on this kernel",
+	[KFT_ERR_GLOB_NEEDS_FPROBE] = "globs need fprobe, which this kernel lacks: name each function",
+	[KFT_ERR_NO_RUN] = "no run configured",
+	[KFT_ERR_BUSY] = "the run is primed or running",
+	[KFT_ERR_NOT_ACTIVE] = "the run is not primed or running",
+	[KFT_ERR_MODULE_GLOB] = "a glob cannot take a module prefix",
+	[KFT_ERR_NO_MEMORY] = "not enough memory for the log",
+	[KFT_ERR_ATTACH_FAILED] = "could not attach to the functions",
+};
+
+_Static_assert(ARRAY_SIZE(kft_parse_messages) == KFT_ERR_COUNT,
+	       "a parse error without a message");
 
 struct kft_lexer {
 	char *p;
@@ -137,9 +176,13 @@ static int fail_at(struct kft_parser *ps, enum kft_parse_err code,
 	err->at_eof = false;
 	err->at_last_word = false;
 	err->token[0] = '\0';
+	/* A bounded copy (strscpy is not in userspace, strncpy is frowned on). */
 	if (word) {
-		strncpy(err->token, word, sizeof(err->token) - 1);
-		err->token[sizeof(err->token) - 1] = '\0';
+		size_t i;
+
+		for (i = 0; word[i] && i < sizeof(err->token) - 1; i++)
+			err->token[i] = word[i];
+		err->token[i] = '\0';
 	}
 	return -1;
 }

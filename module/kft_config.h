@@ -22,48 +22,45 @@
 #define KFT_MAX_LOGENTRIES	16777216UL		/* 512 MiB of records */
 #define KFT_DEFAULT_LOGENTRIES	20000UL		/* the original's default */
 
-/* Every parse error: symbol, message. Messages are stable: tests use them. */
-#define KFT_PARSE_ERRORS						\
-	C(NONE, "no error"),						\
-	C(EMPTY, "empty configuration"),				\
-	C(TOO_LONG, "configuration larger than 65536 bytes"),		\
-	C(BAD_CHAR, "invalid character"),				\
-	C(UNKNOWN_STATEMENT, "unknown statement"),			\
-	C(EXPECTED_BEGIN, "expected 'begin'"),				\
-	C(MISSING_END, "missing 'end'"),				\
-	C(AFTER_END, "statement after 'end'"),				\
-	C(NESTED_BEGIN, "'begin' inside a block"),			\
-	C(MISPLACED_NEW, "'new' must be the first statement"),		\
-	C(COMMAND_NOT_ALONE, "a command must be written alone"),	\
-	C(EXPECTED_START_STOP, "expected 'start' or 'stop'"),		\
-	C(EXPECTED_TRIGGER_KIND, "expected 'entry', 'exit' or 'time'"),\
-	C(EXPECTED_FILTER, "expected 'mintime', 'maxtime', 'noints', 'onlyints' or 'funclist'"), \
-	C(MISSING_FUNCTION, "missing function"),			\
-	C(BAD_FUNCTION, "malformed function name or address"),		\
-	C(MISSING_NUMBER, "missing number"),				\
-	C(BAD_NUMBER, "malformed number"),				\
-	C(NUMBER_RANGE, "number out of range"),			\
-	C(MISSING_FEND, "missing 'fend' to close the funclist"),	\
-	C(EMPTY_FUNCLIST, "empty funclist"),				\
-	C(DUPLICATE, "duplicate statement"),				\
-	C(INTS_CONFLICT, "'noints' and 'onlyints' exclude each other"),\
-	C(MIN_OVER_MAX, "mintime is greater than maxtime"),		\
-	C(UNSUPPORTED, "not supported by this version of kft"),	\
-	C(UNKNOWN_FUNCTION, "no traceable function matches"),		\
-	C(NEEDS_FPROBE, "tracing every function needs fprobe, which this kernel lacks: use 'filter funclist'"), \
-	C(TOO_MANY_FUNCTIONS, "too many functions for kretprobes on this kernel"), \
-	C(GLOB_NEEDS_FPROBE, "globs need fprobe, which this kernel lacks: name each function"), \
-	C(NO_RUN, "no run configured"),				\
-	C(BUSY, "the run is primed or running"),			\
-	C(NOT_ACTIVE, "the run is not primed or running"),		\
-	C(MODULE_GLOB, "a glob cannot take a module prefix"),		\
-	C(NO_MEMORY, "not enough memory for the log"),			\
-	C(ATTACH_FAILED, "could not attach to the functions")
-
-#undef C
-#define C(sym, msg) KFT_ERR_##sym
-enum kft_parse_err { KFT_PARSE_ERRORS, KFT_ERR_COUNT };
-#undef C
+/* Every error a configuration can get; messages in kft_config.c. */
+enum kft_parse_err {
+	KFT_ERR_NONE,
+	KFT_ERR_EMPTY,
+	KFT_ERR_TOO_LONG,
+	KFT_ERR_BAD_CHAR,
+	KFT_ERR_UNKNOWN_STATEMENT,
+	KFT_ERR_EXPECTED_BEGIN,
+	KFT_ERR_MISSING_END,
+	KFT_ERR_AFTER_END,
+	KFT_ERR_NESTED_BEGIN,
+	KFT_ERR_MISPLACED_NEW,
+	KFT_ERR_COMMAND_NOT_ALONE,
+	KFT_ERR_EXPECTED_START_STOP,
+	KFT_ERR_EXPECTED_TRIGGER_KIND,
+	KFT_ERR_EXPECTED_FILTER,
+	KFT_ERR_MISSING_FUNCTION,
+	KFT_ERR_BAD_FUNCTION,
+	KFT_ERR_MISSING_NUMBER,
+	KFT_ERR_BAD_NUMBER,
+	KFT_ERR_NUMBER_RANGE,
+	KFT_ERR_MISSING_FEND,
+	KFT_ERR_EMPTY_FUNCLIST,
+	KFT_ERR_DUPLICATE,
+	KFT_ERR_INTS_CONFLICT,
+	KFT_ERR_MIN_OVER_MAX,
+	KFT_ERR_UNSUPPORTED,
+	KFT_ERR_UNKNOWN_FUNCTION,
+	KFT_ERR_NEEDS_FPROBE,
+	KFT_ERR_TOO_MANY_FUNCTIONS,
+	KFT_ERR_GLOB_NEEDS_FPROBE,
+	KFT_ERR_NO_RUN,
+	KFT_ERR_BUSY,
+	KFT_ERR_NOT_ACTIVE,
+	KFT_ERR_MODULE_GLOB,
+	KFT_ERR_NO_MEMORY,
+	KFT_ERR_ATTACH_FAILED,
+	KFT_ERR_COUNT,
+};
 
 /* 1-based; col counts bytes. */
 struct kft_pos {
@@ -135,8 +132,10 @@ int kft_config_parse(char *text, size_t len, enum kft_command *cmd,
 const char *kft_parse_strerror(enum kft_parse_err code);
 /* True when more text could still complete the input (a block not ended). */
 bool kft_parse_incomplete(const struct kft_parse_error *err);
-/* True when more text could change the verdict: incomplete, or the error is
- * in the last word, which the next write may continue. */
+/*
+ * True when more text could change the verdict: incomplete, or the error is
+ * in the last word, which the next write may continue.
+ */
 bool kft_parse_may_continue(const struct kft_parse_error *err);
 
 #endif

@@ -52,9 +52,25 @@ static notrace void kft_record_fill(struct kft_record *rec, unsigned long func,
 	rec->caller_off = off == (s32)off ? (s32)off : KFT_REC_CALLER_UNKNOWN;
 	rec->pid = call->pid;
 	rec->info = info;
+	/* Pairs with smp_load_acquire() in kft_log_view_build(). */
 	smp_store_release(&rec->func, func);
 }
 NOKPROBE_SYMBOL(kft_record_fill);
+
+/*
+ * Completes a record reserved at entry. The return address seen at entry can
+ * be the exit hook's trampoline (a tail call from a hooked caller); the one
+ * seen at exit is real.
+ */
+static notrace void kft_record_close(struct kft_record *rec, unsigned long func,
+				    unsigned long ret_ip, u64 dur, unsigned int cpu)
+{
+	long off = (long)(ret_ip - func);
+
+	WRITE_ONCE(rec->caller_off, off == (s32)off ? (s32)off : KFT_REC_CALLER_UNKNOWN);
+	WRITE_ONCE(rec->info, kft_rec_info(dur, cpu));
+}
+NOKPROBE_SYMBOL(kft_record_close);
 
 /**
  * kft_hook_entry() - a hooked function was entered
@@ -132,20 +148,13 @@ notrace void kft_hook_exit(struct kft_fhook *hook, unsigned long ip,
 	now = kft_now();
 	dur = now - call->entry_ns;
 	if (call->rec) {
-		/*
-		 * The return address seen at entry can be the exit hook's
-		 * trampoline (a tail call from a hooked caller); this one is real.
-		 */
-		long off = (long)(ret_ip - ip);
-
-		WRITE_ONCE(call->rec->caller_off,
-			   off == (s32)off ? (s32)off : KFT_REC_CALLER_UNKNOWN);
-		WRITE_ONCE(call->rec->info, kft_rec_info(dur, call->cpu));
-	} else if ((run->mintime_ns && dur < run->mintime_ns) ||
-		   (run->maxtime_ns && dur > run->maxtime_ns)) {
-		this_cpu_inc(run->counters->filtered_time);
-		return;
+		kft_record_close(call->rec, ip, ret_ip, dur, call->cpu);
 	} else {
+		if ((run->mintime_ns && dur < run->mintime_ns) ||
+		    (run->maxtime_ns && dur > run->maxtime_ns)) {
+			this_cpu_inc(run->counters->filtered_time);
+			return;
+		}
 		rec = kft_log_reserve(run);
 		if (!rec)
 			return;
@@ -202,6 +211,7 @@ notrace void kft_run_stop(struct kft_run *run, enum kft_reason why)
 	run->stop_ns = kft_now();
 	run->stop_reason = why;
 	WRITE_ONCE(run->stop_deadline_ns, 0);
+	/* The stop time and reason are visible before the new state. */
 	smp_store_release(&run->state, next);
 	/* Cancel the stop timer, or arm the start timer again. */
 	irq_work_queue(&run->timer_work);

@@ -82,9 +82,11 @@ int kft_log_view_build(const struct kft_log *log, struct kft_log_view *view)
 	view->order = kvmalloc_array(max(stored, 1UL), sizeof(u32), GFP_KERNEL);
 	if (!view->order)
 		return -ENOMEM;
-	for (i = 0; i < stored; i++)
+	for (i = 0; i < stored; i++) {
+		/* Pairs with smp_store_release() in kft_record_fill(). */
 		if (smp_load_acquire(&log->records[i].func))
 			view->order[view->nr++] = i;
+	}
 	sort_r(view->order, view->nr, sizeof(u32), kft_log_cmp_entry, NULL,
 	       log->records);
 	return 0;

@@ -270,6 +270,7 @@ int kft_run_prime(struct kft_run *run)
 	if (state == KFT_COMPLETE)
 		synchronize_rcu();
 	kft_run_reset(run);
+	/* The emptied log and counters are visible before the hooks act. */
 	smp_store_release(&run->state, KFT_PRIMED);
 	kft_timer_arm(run);
 	return 0;

@@ -12,8 +12,9 @@
  *	busy_2ms	spins 2 ms
  *	outer		calls middle twice; middle calls leaf 3 times and busy_20us
  *	start_marker, stop_marker	return at once; for triggers
- * Durations are spun on local_clock(), kft's own clock, so they hold under
- * emulation too (interrupts may only make them longer).
+ * Durations are spun on the clocksource (ktime_get_mono_fast_ns()), which
+ * advances also with interrupts off on this CPU; interrupts may only make
+ * a call longer.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -22,15 +23,15 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/proc_fs.h>
-#include <linux/sched/clock.h>
+#include <linux/timekeeping.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
 static noinline void kft_test_spin_ns(u64 ns)
 {
-	u64 start = local_clock();
+	u64 start = ktime_get_mono_fast_ns();
 
-	while (local_clock() - start < ns)
+	while (ktime_get_mono_fast_ns() - start < ns)
 		cpu_relax();
 }
 
