@@ -23,7 +23,29 @@ all: module userspace
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/module modules
 
-userspace:
+# The userspace tools: addr2sym, sym2addr, kd.
+LIB_SRC := userspace/lib/ksyms.c userspace/lib/kftlog.c userspace/lib/symbolize.c
+KD_SRC := $(wildcard userspace/kd/*.c)
+TOOLS := $(BUILD)/bin/addr2sym $(BUILD)/bin/sym2addr $(BUILD)/bin/kd
+TOOL_CFLAGS = $(CFLAGS) $(WARN) -Iuserspace -Iuserspace/lib -Iuserspace/kd
+
+userspace: $(TOOLS)
+
+$(BUILD)/bin/addr2sym: userspace/addr2sym.c userspace/addr2sym.h $(LIB_SRC) $(wildcard userspace/lib/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(TOOL_CFLAGS) -o $@ userspace/addr2sym.c $(LIB_SRC)
+
+$(BUILD)/bin/sym2addr: userspace/sym2addr.c $(LIB_SRC) $(wildcard userspace/lib/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(TOOL_CFLAGS) -o $@ userspace/sym2addr.c $(LIB_SRC)
+
+$(BUILD)/bin/kd: $(KD_SRC) userspace/kd/kd.h $(LIB_SRC) $(wildcard userspace/lib/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(TOOL_CFLAGS) -o $@ $(KD_SRC) $(LIB_SRC)
+
+install: $(TOOLS)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
 
 # Programs run inside the test VM: static, so the initramfs needs no libc.
 guest-helpers: $(GUEST_HELPERS)
@@ -38,13 +60,16 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(wildcard tests/unit/te
 UNIT_LIB := tests/unit/unit.c
 
 UNIT_DEPS_config := module/kft_config.c
+UNIT_DEPS_ksyms := $(LIB_SRC) userspace/addr2sym.c
+UNIT_DEPS_kd := $(LIB_SRC) $(KD_SRC)
 
 unit-build: $(UNIT_TESTS)
 
 .SECONDEXPANSION:
 $(BUILD)/unit/test_%: tests/unit/test_%.c $(UNIT_LIB) tests/unit/unit.h $$(UNIT_DEPS_$$*)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) $(SAN) -Itests/unit -Imodule -Iuserspace/lib -o $@ $< $(UNIT_LIB) $(UNIT_DEPS_$*)
+	$(CC) $(CFLAGS) $(WARN) $(SAN) -DKD_NO_MAIN -DADDR2SYM_NO_MAIN -Itests/unit -Imodule \
+		-Iuserspace -Iuserspace/lib -Iuserspace/kd -o $@ $< $(UNIT_LIB) $(UNIT_DEPS_$*)
 
 unit:
 	@scripts/unit

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kd on small hand-made logs whose answers are worked out by hand: nesting,
+ * two pids with the same functions, an interrupt, open calls (-1), stack
+ * watch rows (-2), a malformed line, ties at microsecond boundaries, raw
+ * addresses with a map. Every mode and the option parser.
+ */
+#include <stdlib.h>
+#include "unit.h"
+#include "kd.h"
+
+#define HEADER "\nKernel Instrumentation Run ID 1\n\nNumber of entries after filters = 7\n\n" \
+	" Entry    Delta     PID        Function                        Caller\n" \
+	"-------- -------- -------- ----------------                 ------------\n"
+
+/* outer(0-100) > middle(5-55) > leaf(10-30); open_fn(60-) in outer; another
+ * pid's other(12-42); irq_fn in interrupt context on CPU 0; a stack row. */
+static const char log_basic[] = HEADER
+	"       0      100     10.0  outer                            start_kernel+0x10\n"
+	"       5       50     10.0  middle                           outer+0x5\n"
+	"      10       20     10.0  leaf                             middle+0x8\n"
+	"      12       30     20.1  other                            sys_x+0x3\n"
+	"      30       10     -1.0  irq_fn                           common_irq+0x2\n"
+	"\n"
+	"this line is not a row\n"
+	"      60       -1     10.0  open_fn                          outer+0x9\n"
+	"      70       -2     10.0  stack_fn                         outer+0x9\n";
+
+static char *run(const char *log_text, const struct kd_params *p, const char *map_text)
+{
+	struct ksyms *ks = map_text ? ksyms__parse(map_text, strlen(map_text)) : NULL;
+	FILE *warn = fopen("/dev/null", "w");
+	struct kftlog *log = kftlog__parse(log_text, strlen(log_text), "test", warn);
+	struct kd_tree tree;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	fclose(warn);
+	if (kd_tree_build(&tree, log, ks) == 0) {
+		if (p->mode == KD_SUMMARY)
+			kd_summary(f, &tree, p);
+		else if (p->mode == KD_CALLTREE)
+			kd_calltree(f, &tree, p);
+		else if (p->mode == KD_FOLDED)
+			kd_folded(f, &tree);
+		else
+			kd_json(f, &tree);
+		kd_tree_free(&tree);
+	}
+	fclose(f);
+	kftlog__free(log);
+	ksyms__free(ks);
+	return out;
+}
+
+static struct kd_params params(enum kd_mode mode)
+{
+	struct kd_params p = { .mode = mode, .max_depth = 20, .name_width = 40 };
+
+	return p;
+}
+
+static void test_malformed_lines_are_counted(void)
+{
+	struct kftlog *log = kftlog__parse(log_basic, strlen(log_basic), "test", NULL);
+
+	CHECK(log->nr == 7, "%zu rows, expected 7 (the blank line is no row)", log->nr);
+	CHECK(log->warnings == 1, "%zu warnings, expected 1", log->warnings);
+	CHECK(log->rows[4].pid == -1 && log->rows[4].cpu == 0, "irq row pid %d cpu %d",
+	      log->rows[4].pid, log->rows[4].cpu);
+	kftlog__free(log);
+}
+
+static void test_summary(void)
+{
+	struct kd_params p = params(KD_SUMMARY);
+	char *out = run(log_basic, &p, NULL);
+
+	CHECK_STR(out,
+		"Function                            Count     Time  Average    Local\n"
+		"----------------------------------- ----- -------- -------- --------\n"
+		"outer                                   1      100      100       50\n"
+		"middle                                  1       50       50       30\n"
+		"other                                   1       30       30       30\n"
+		"leaf                                    1       20       20       20\n"
+		"irq_fn                                  1       10       10       10\n"
+		"open_fn                                 1        0        0        0\n",
+		"summary, default columns");
+	free(out);
+}
+
+static void test_summary_long_sorted_by_name_top(void)
+{
+	struct kd_params p = params(KD_SUMMARY);
+	char *out;
+
+	p.long_fields = 1;
+	p.sort = 'F';
+	p.top = 3;
+	out = run(log_basic, &p, NULL);
+	CHECK_STR(out,
+		"Function                            Count     Time  Average    Local Sub-time Max-sub                             Ms count\n"
+		"----------------------------------- ----- -------- -------- -------- -------- ----------------------------------- --------\n"
+		"irq_fn                                  1       10       10       10        0 -                                          0\n"
+		"leaf                                    1       20       20       20        0 -                                          0\n"
+		"middle                                  1       50       50       30       20 leaf                                       1\n",
+		"summary -l -s F -n 3");
+	free(out);
+}
+
+static void test_summary_fields_and_threshold(void)
+{
+	struct kd_params p = params(KD_SUMMARY);
+	char *out;
+
+	p.fields = "Fru";
+	p.min_time = 25;
+	out = run(log_basic, &p, NULL);
+	CHECK_STR(out,
+		"Function                            Range             Sub-list\n"
+		"----------------------------------- ----------------- --------\n"
+		"outer                               100-100           middle,open_fn\n"
+		"middle                              50-50             leaf\n"
+		"other                               30-30             -\n",
+		"summary -f Fru -t 25");
+	free(out);
+}
+
+static void test_calltree(void)
+{
+	struct kd_params p = params(KD_CALLTREE);
+	char *out;
+
+	p.long_fields = 1;
+	out = run(log_basic, &p, NULL);
+	CHECK_STR(out,
+		" Entry      Duration   Local          Pid Trace\n"
+		"---------- ---------- ---------- -------- ---------------------------------\n"
+		"         0        100         50     10.0 outer\n"
+		"         5         50         30     10.0 |  middle\n"
+		"        10         20         20     10.0 |  |  leaf\n"
+		"        60         -1          -     10.0 |  open_fn\n"
+		"        12         30         30     20.1 other\n"
+		"        30         10         10     -1.0 irq_fn\n",
+		"calltree -l");
+	free(out);
+}
+
+static void test_calltree_depth_width_interlace(void)
+{
+	struct kd_params p = params(KD_CALLTREE);
+	char *out;
+
+	p.max_depth = 2;
+	p.name_width = 3;
+	p.interlace = 1;
+	out = run(log_basic, &p, NULL);
+	CHECK_STR(out,
+		"Trace\n"
+		"---------------------------------\n"
+		"* out\n"
+		"* |  mid\n"
+		"+ oth\n"
+		"----------- !!!! start --------------\n"
+		"# irq\n"
+		"----------- !!!! end ----------------\n"
+		"* |  ope\n",
+		"calltree -i -d 2 -m 3");
+	free(out);
+}
+
+static void test_two_pids_same_function(void)
+{
+	/* pid 1's f contains pid 2's f in time: still not its parent. */
+	static const char log[] = HEADER
+		"       0      100      1.0  f                                x+0x1\n"
+		"      10       20      2.1  f                                y+0x1\n"
+		"      15        5      2.1  g                                f+0x4\n";
+	struct kd_params p = params(KD_SUMMARY);
+	char *out;
+
+	p.fields = "Fctsl";
+	out = run(log, &p, NULL);
+	CHECK_STR(out,
+		"Function                            Count     Time Sub-time    Local\n"
+		"----------------------------------- ----- -------- -------- --------\n"
+		"f                                       2      120        5      115\n"
+		"g                                       1        5        0        5\n",
+		"two pids");
+	free(out);
+}
+
+static void test_microsecond_ties_use_the_caller(void)
+{
+	/* b starts as a ends (same us) and a is its caller: a's child.
+	 * c starts as b ends, but its caller is x: not b's child, a's. */
+	static const char log[] = HEADER
+		"       0       10      5.0  a                                x+0x1\n"
+		"       5        5      5.0  b                                a+0x3\n"
+		"      10        0      5.0  c                                a+0x8\n";
+	struct kd_params p = params(KD_CALLTREE);
+	char *out = run(log, &p, NULL);
+
+	CHECK_STR(out,
+		"Trace\n---------------------------------\n"
+		"a\n|  b\n|  c\n", "ties");
+	free(out);
+}
+
+static void test_tail_call_keeps_time_nesting(void)
+{
+	/* h tail-calls k: k's return address is in h's caller. */
+	static const char log[] = HEADER
+		"       0       50      5.0  top                              x+0x1\n"
+		"       1       40      5.0  h                                top+0x3\n"
+		"       2       30      5.0  k                                top+0x3\n";
+	struct kd_params p = params(KD_CALLTREE);
+	char *out = run(log, &p, NULL);
+
+	CHECK_STR(out, "Trace\n---------------------------------\ntop\n|  h\n|  |  k\n",
+		  "tail call");
+	free(out);
+}
+
+static void test_folded(void)
+{
+	struct kd_params p = params(KD_FOLDED);
+	char *out = run(log_basic, &p, NULL);
+
+	CHECK_STR(out,
+		"irq_fn 10\n"
+		"other 30\n"
+		"outer 50\n"
+		"outer;middle 30\n"
+		"outer;middle;leaf 20\n",
+		"folded");
+	free(out);
+}
+
+static void test_raw_addresses_with_a_map(void)
+{
+	static const char map[] =
+		"ffffffff81000000 T outer\n"
+		"ffffffff81000100 T inner\n"
+		"ffffffff81000200 T other\n";
+	static const char raw[] = HEADER
+		"       0      100     10.0  0xffffffff81000000               0xffffffff81000210\n"
+		"       5       50     10.0  0xffffffff81000100               0xffffffff81000005\n";
+	struct kd_params p = params(KD_FOLDED);
+	char *out = run(raw, &p, map);
+
+	CHECK_STR(out, "outer 50\nouter;inner 50\n", "raw log through a map");
+	free(out);
+	/* Without a map, names are the addresses. */
+	out = run(raw, &p, NULL);
+	CHECK_STR(out, "0xffffffff81000000 50\n0xffffffff81000000;0xffffffff81000100 50\n",
+		  "raw log, no map");
+	free(out);
+}
+
+static void test_json_events(void)
+{
+	struct kd_params p = params(KD_JSON);
+	char *out = run(log_basic, &p, NULL);
+
+	CHECK(strstr(out, "{\"name\":\"outer\",\"ph\":\"X\",\"ts\":0,\"dur\":100,\"pid\":1,\"tid\":10,"
+			  "\"args\":{\"cpu\":0,\"caller\":\"start_kernel+0x10\"}}") != NULL,
+	      "outer event missing:\n%s", out);
+	CHECK(strstr(out, "{\"name\":\"open_fn\",\"ph\":\"B\",\"ts\":60") != NULL, "open call as B");
+	CHECK(strstr(out, "\"tid\":1000000,\"args\":{\"name\":\"irq cpu0\"}") != NULL, "irq lane");
+	CHECK(!strstr(out, "stack_fn"), "a stack row became an event");
+	free(out);
+}
+
+static void test_parse_args(void)
+{
+	static const struct {
+		const char *args[6];
+		int ok;
+		const char *err;
+	} cases[] = {
+		{ { "kd", "-c", "-l", "-d", "5", NULL }, 1, "" },
+		{ { "kd", "-m", "30", "-c", NULL }, 1, "" },
+		{ { "kd", "-m", "kallsyms.txt", NULL }, 1, "" },
+		{ { "kd", "-f", "Fx", NULL }, 0, "-f: no column 'x' in this mode (Fctarslmnu)" },
+		{ { "kd", "-c", "-f", "etz", NULL }, 0, "-f: no column 'z' in this mode (etlp)" },
+		{ { "kd", "-s", "m", NULL }, 0, "-s: cannot sort by 'm' (F c t a s l)" },
+		{ { "kd", "-n", "x", NULL }, 0, "-n: bad number 'x'" },
+		{ { "kd", "-d", "0", NULL }, 0, "-d: bad number '0'" },
+		{ { "kd", "--bogus", NULL }, 0, "unknown option '--bogus'" },
+		{ { "kd", "a", "b", NULL }, 0, "more than one FILE" },
+	};
+	struct kd_params p;
+	char err[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *argv[6] = { 0 };
+		int argc = 0, ret;
+
+		while (cases[i].args[argc]) {
+			argv[argc] = (char *)cases[i].args[argc];
+			argc++;
+		}
+		err[0] = '\0';
+		ret = kd_parse_args(argc, argv, &p, err, sizeof(err));
+		CHECK((ret == 0) == cases[i].ok, "case %zu: returned %d (%s)", i, ret, err);
+		if (!cases[i].ok)
+			CHECK_STR(err, cases[i].err, "error message");
+	}
+	/* -m: a number is the width, anything else the map. */
+	{
+		char a0[] = "kd", a1[] = "-m", a2[] = "30", a3[] = "map.txt";
+		char *w[] = { a0, a1, a2, NULL }, *m[] = { a0, a1, a3, NULL };
+
+		kd_parse_args(3, w, &p, err, sizeof(err));
+		CHECK(p.name_width == 30 && !p.map, "-m 30: width %d", p.name_width);
+		kd_parse_args(3, m, &p, err, sizeof(err));
+		CHECK(p.map && !strcmp(p.map, "map.txt") && p.name_width == 40, "-m map.txt");
+	}
+}
+
+UNIT_MAIN(test_malformed_lines_are_counted, test_summary, test_summary_long_sorted_by_name_top,
+	  test_summary_fields_and_threshold, test_calltree, test_calltree_depth_width_interlace,
+	  test_two_pids_same_function, test_microsecond_ties_use_the_caller,
+	  test_tail_call_keeps_time_nesting, test_folded, test_raw_addresses_with_a_map,
+	  test_json_events, test_parse_args)

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Symbol tables, the symbolizer, and addr2sym's options. */
+#include <stdlib.h>
+#include "unit.h"
+#include "ksyms.h"
+#include "symbolize.h"
+#include "addr2sym.h"
+
+static const char map[] =
+	"ffffffff81000000 T _stext\n"
+	"ffffffff81000000 T startup_64\n"
+	"ffffffff81001000 t do_one_thing\n"
+	"ffffffff81002000 T vfs_read\n"
+	"ffffffff81002000 A an_absolute\n"
+	"this line is not a symbol\n"
+	"ffffffffc0001000 t ext4_file_read_iter\t[ext4]\n"
+	"ffffffffc0002000 t helper\t[ext4]\n"
+	"ffffffffc0003000 t helper\t[xfs]\n";
+
+static struct ksyms *load(void)
+{
+	return ksyms__parse(map, sizeof(map) - 1);
+}
+
+static void test_load_skips_malformed_and_absolute(void)
+{
+	struct ksyms *ks = load();
+
+	CHECK(ks->nr == 7, "loaded %zu symbols, expected 7", ks->nr);
+	CHECK(ks->skipped == 2, "skipped %zu lines, expected 2", ks->skipped);
+	ksyms__free(ks);
+}
+
+static void test_map_addr(void)
+{
+	static const struct { unsigned long long addr; const char *expected; } cases[] = {
+		{ 0xffffffff81002000ULL, "vfs_read" },
+		{ 0xffffffff81002010ULL, "vfs_read+0x10" },
+		{ 0xffffffff81000004ULL, "_stext+0x4" },	/* first of equals */
+		{ 0xffffffffc0001abcULL, "ext4:ext4_file_read_iter+0xabc" },
+		{ 0xffffffffc0003000ULL, "xfs:helper" },
+	};
+	struct ksyms *ks = load();
+	char buf[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct ksym *s = ksyms__map_addr(ks, cases[i].addr);
+
+		CHECK_STR(s ? ksyms__format(s, cases[i].addr, buf, sizeof(buf)) : NULL,
+			  cases[i].expected, "address to symbol");
+	}
+	CHECK(!ksyms__map_addr(ks, 0xffffffff80000000ULL), "below the first symbol");
+	CHECK(!ksyms__map_addr(ks, 0xffffffffd0000000ULL), "far past the last symbol");
+	ksyms__free(ks);
+}
+
+static void test_find_name(void)
+{
+	struct ksyms *ks = load();
+	const struct ksym *s;
+
+	s = ksyms__find_name(ks, "vfs_read");
+	CHECK(s && s->addr == 0xffffffff81002000ULL, "vfs_read");
+	s = ksyms__find_name(ks, "xfs:helper");
+	CHECK(s && s->addr == 0xffffffffc0003000ULL, "xfs:helper");
+	s = ksyms__find_name(ks, "ext4:helper");
+	CHECK(s && s->addr == 0xffffffffc0002000ULL, "ext4:helper");
+	CHECK(!ksyms__find_name(ks, "btrfs:helper"), "btrfs:helper is no symbol");
+	CHECK(!ksyms__find_name(ks, "nothing"), "nothing");
+	ksyms__free(ks);
+}
+
+static void test_symbolize_line(void)
+{
+	static const struct { const char *in, *out; } cases[] = {
+		/* A kft row: columns stay where they were. */
+		{ "       3       60    33.1  0xffffffff81002000               0xffffffff81001010\n",
+		  "       3       60    33.1  vfs_read                         do_one_thing+0x10 \n" },
+		/* Upper case, no 0x with 16 digits, 8-digit and short ones left alone. */
+		{ "at 0XFFFFFFFF81002004 and ffffffff81001000 but not 12345678 or 0x10",
+		  "at vfs_read+0x4       and do_one_thing     but not 12345678 or 0x10" },
+		/* Inside a word, or followed by one: not an address. */
+		{ "id_ffffffff81002000 0xffffffff81002000z", "id_ffffffff81002000 0xffffffff81002000z" },
+		/* A module symbol is one word. */
+		{ "0xffffffffc0001000 x", "ext4:ext4_file_read_iter x" },
+		{ "", "" },
+	};
+	struct ksyms *ks = load();
+	char out[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		symbolize_line(ks, cases[i].in, out, sizeof(out));
+		CHECK_STR(out, cases[i].out, cases[i].in);
+	}
+	/* A short buffer is cut, never overrun. */
+	symbolize_line(ks, cases[0].in, out, 10);
+	CHECK(strlen(out) == 9, "cut to %zu bytes", strlen(out));
+	ksyms__free(ks);
+}
+
+static void test_addr2sym_args(void)
+{
+	char a0[] = "addr2sym", a1[] = "-m", a2[] = "map.txt", a3[] = "log", a4[] = "-x";
+	char *ok[] = { a0, a1, a2, a3, NULL };
+	char *bad[] = { a0, a4, NULL };
+	char *two[] = { a0, a3, a3, NULL };
+	struct addr2sym_params p;
+	char err[128];
+
+	CHECK(addr2sym__parse_args(4, ok, &p, err, sizeof(err)) == 0, "valid: %s", err);
+	CHECK_STR(p.map, "map.txt", "map");
+	CHECK_STR(p.file, "log", "file");
+	CHECK(addr2sym__parse_args(2, bad, &p, err, sizeof(err)) == -1, "-x accepted");
+	CHECK_STR(err, "unknown option '-x'", "message");
+	CHECK(addr2sym__parse_args(3, two, &p, err, sizeof(err)) == -1, "two files accepted");
+	CHECK(addr2sym__parse_args(1, ok, &p, err, sizeof(err)) == 0 && !p.file &&
+	      !strcmp(p.map, "/proc/kallsyms"), "defaults");
+}
+
+UNIT_MAIN(test_load_skips_malformed_and_absolute, test_map_addr, test_find_name,
+	  test_symbolize_line, test_addr2sym_args)

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kd --json: Chrome Trace Event Format, for Perfetto UI and chrome://tracing.
+ * One complete event ("ph":"X") per call with a known duration, a begin
+ * event ("ph":"B", never ended) for a call still open at the stop; ts and
+ * dur in microseconds. Tasks are threads (tid = pid) of process 1 ("kernel");
+ * interrupt context is one thread per CPU, named "irq cpuN".
+ */
+#include <string.h>
+
+#include "kd.h"
+
+static void kd_json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(out, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(out, "\\u%04x", *s);
+		else
+			fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static long kd_tid(const struct kd_call *c)
+{
+	return c->thread >= 0 ? c->thread : 1000000L + (-2 - c->thread);
+}
+
+int kd_json(FILE *out, const struct kd_tree *t)
+{
+	size_t i, k;
+
+	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", out);
+	fputs("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,"
+	      "\"args\":{\"name\":\"kernel\"}}", out);
+	/* A name for each thread, once. */
+	for (i = 0; i < t->nr; i++) {
+		for (k = 0; k < i && t->calls[k].thread != t->calls[i].thread; k++)
+			;
+		if (k < i)
+			continue;
+		fprintf(out, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%ld,"
+			"\"args\":{\"name\":", kd_tid(&t->calls[i]));
+		if (t->calls[i].thread >= 0)
+			fprintf(out, "\"pid %d\"}}", t->calls[i].thread);
+		else
+			fprintf(out, "\"irq cpu%d\"}}", -2 - t->calls[i].thread);
+	}
+	for (i = 0; i < t->nr; i++) {
+		const struct kd_call *c = &t->calls[i];
+
+		fputs(",\n{\"name\":", out);
+		kd_json_string(out, c->name);
+		if (c->row->delta >= 0)
+			fprintf(out, ",\"ph\":\"X\",\"ts\":%lld,\"dur\":%lld",
+				c->row->entry, c->row->delta);
+		else
+			fprintf(out, ",\"ph\":\"B\",\"ts\":%lld", c->row->entry);
+		fprintf(out, ",\"pid\":1,\"tid\":%ld,\"args\":{\"cpu\":%d,\"caller\":",
+			kd_tid(c), c->row->cpu);
+		kd_json_string(out, c->row->caller);
+		fputs("}}", out);
+	}
+	fputs("\n]}\n", out);
+	return 0;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* kd, the kft log analyzer: shared types. */
+#ifndef KFT_KD_H
+#define KFT_KD_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "kftlog.h"
+#include "ksyms.h"
+
+enum kd_mode { KD_SUMMARY, KD_CALLTREE, KD_FOLDED, KD_JSON };
+
+struct kd_params {
+	enum kd_mode mode;
+	const char *file;	/* NULL: standard input */
+	const char *map;	/* -m: symbolize raw addresses */
+	const char *fields;	/* -f letters; NULL: the mode's default */
+	int long_fields;	/* -l */
+	long long top;		/* -n; 0: all */
+	long long min_time;	/* -t: only functions with more total time */
+	char sort;		/* -s letter */
+	int interlace;		/* -i */
+	int max_depth;		/* -d */
+	int name_width;		/* -w (the original's -m in call-tree mode) */
+	int verbose;		/* -V */
+	int help;
+};
+
+/* One call of the log, placed in the call tree. */
+struct kd_call {
+	const struct kftlog_row *row;
+	const char *name;	/* the function */
+	const char *caller_fn;	/* the caller's function, NULL if unknown */
+	int thread;		/* pid, or -2 - cpu for interrupt context */
+	long parent;		/* index, -1 for a root */
+	int depth;
+	long long sub;		/* time in children (their known durations) */
+};
+
+struct kd_tree {
+	struct kd_call *calls;	/* in log (entry) order */
+	size_t nr;
+	char *names;		/* storage for symbolized names */
+	size_t names_len, names_cap;
+};
+
+int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t errlen);
+void kd_usage(FILE *out);
+
+int kd_tree_build(struct kd_tree *t, const struct kftlog *log, const struct ksyms *ks);
+void kd_tree_free(struct kd_tree *t);
+/* A call's known duration, 0 for open calls. */
+long long kd_call_time(const struct kd_call *c);
+
+int kd_summary(FILE *out, const struct kd_tree *t, const struct kd_params *p);
+int kd_calltree(FILE *out, const struct kd_tree *t, const struct kd_params *p);
+int kd_folded(FILE *out, const struct kd_tree *t);
+int kd_json(FILE *out, const struct kd_tree *t);
+
+#endif

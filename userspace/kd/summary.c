@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kd's summary: one row per function, with the columns the -f letters name:
+ *	F function  c count  t total time  a average  r range (min-max)
+ *	s sub-time (in children)  l local time (total - sub-time)
+ *	m the child with the most total time  n its calls from here
+ *	u every child
+ * Calls without a known duration (-1) count as calls but add no time.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kd.h"
+
+struct kd_child {
+	const char *name;
+	long long time;
+	long long count;
+};
+
+struct kd_func {
+	const char *name;
+	long long count, time, sub, min, max, timed;
+	struct kd_child *children;
+	size_t nchildren;
+};
+
+struct kd_funcs {
+	struct kd_func *slots;	/* open addressing, by name */
+	size_t cap, nr;
+};
+
+static unsigned long kd_hash(const char *s)
+{
+	unsigned long h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+static int kd_funcs_grow(struct kd_funcs *f);
+
+static struct kd_func *kd_funcs_get(struct kd_funcs *f, const char *name)
+{
+	size_t i;
+
+	if ((f->nr + 1) * 2 > f->cap && kd_funcs_grow(f))
+		return NULL;
+	for (i = kd_hash(name) & (f->cap - 1); f->slots[i].name; i = (i + 1) & (f->cap - 1))
+		if (!strcmp(f->slots[i].name, name))
+			return &f->slots[i];
+	f->slots[i].name = name;
+	f->slots[i].min = -1;
+	f->nr++;
+	return &f->slots[i];
+}
+
+static int kd_funcs_grow(struct kd_funcs *f)
+{
+	struct kd_funcs bigger = { .cap = f->cap ? f->cap * 2 : 1024 };
+	size_t i, k;
+
+	bigger.slots = calloc(bigger.cap, sizeof(*bigger.slots));
+	if (!bigger.slots)
+		return -1;
+	for (i = 0; i < f->cap; i++) {
+		if (!f->slots[i].name)
+			continue;
+		for (k = kd_hash(f->slots[i].name) & (bigger.cap - 1); bigger.slots[k].name;
+		     k = (k + 1) & (bigger.cap - 1))
+			;
+		bigger.slots[k] = f->slots[i];
+	}
+	bigger.nr = f->nr;
+	free(f->slots);
+	*f = bigger;
+	return 0;
+}
+
+static int kd_add_child(struct kd_func *parent, const struct kd_call *c)
+{
+	struct kd_child *ch;
+	size_t i;
+
+	for (i = 0; i < parent->nchildren; i++)
+		if (!strcmp(parent->children[i].name, c->name))
+			break;
+	if (i == parent->nchildren) {
+		ch = realloc(parent->children, (i + 1) * sizeof(*ch));
+		if (!ch)
+			return -1;
+		parent->children = ch;
+		ch[i] = (struct kd_child){ c->name, 0, 0 };
+		parent->nchildren++;
+	}
+	parent->children[i].time += kd_call_time(c);
+	parent->children[i].count++;
+	return 0;
+}
+
+static int kd_collect(struct kd_funcs *f, const struct kd_tree *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++) {
+		const struct kd_call *c = &t->calls[i];
+		struct kd_func *fn = kd_funcs_get(f, c->name);
+
+		if (!fn)
+			return -1;
+		fn->count++;
+		if (c->row->delta >= 0) {
+			fn->time += c->row->delta;
+			fn->sub += c->sub;
+			fn->timed++;
+			if (fn->min < 0 || c->row->delta < fn->min)
+				fn->min = c->row->delta;
+			if (c->row->delta > fn->max)
+				fn->max = c->row->delta;
+		}
+		if (c->parent >= 0) {
+			fn = kd_funcs_get(f, t->calls[c->parent].name);
+			if (!fn || kd_add_child(fn, c))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static long long kd_local(const struct kd_func *f)
+{
+	return f->time > f->sub ? f->time - f->sub : 0;
+}
+
+static long long kd_average(const struct kd_func *f)
+{
+	return f->timed ? f->time / f->timed : 0;
+}
+
+static const struct kd_child *kd_max_child(const struct kd_func *f)
+{
+	const struct kd_child *best = NULL;
+	size_t i;
+
+	for (i = 0; i < f->nchildren; i++)
+		if (!best || f->children[i].time > best->time)
+			best = &f->children[i];
+	return best;
+}
+
+static char kd_sort_key;
+
+/* Names ascending; numbers descending, then by name for a stable order. */
+static int kd_cmp(const void *a, const void *b)
+{
+	const struct kd_func *x = *(struct kd_func *const *)a;
+	const struct kd_func *y = *(struct kd_func *const *)b;
+	long long vx, vy;
+
+	switch (kd_sort_key) {
+	case 'F':
+		return strcmp(x->name, y->name);
+	case 'c':
+		vx = x->count, vy = y->count;
+		break;
+	case 'a':
+		vx = kd_average(x), vy = kd_average(y);
+		break;
+	case 's':
+		vx = x->sub, vy = y->sub;
+		break;
+	case 'l':
+		vx = kd_local(x), vy = kd_local(y);
+		break;
+	default:
+		vx = x->time, vy = y->time;
+	}
+	if (vx != vy)
+		return vx > vy ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static void kd_header(FILE *out, const char *fields)
+{
+	static const struct { char letter; const char *title; int width; } cols[] = {
+		{ 'F', "Function", -35 }, { 'c', "Count", 5 }, { 't', "Time", 8 },
+		{ 'a', "Average", 8 }, { 'r', "Range", -17 }, { 's', "Sub-time", 8 },
+		{ 'l', "Local", 8 }, { 'm', "Max-sub", -35 }, { 'n', "Ms count", 8 },
+		{ 'u', "Sub-list", -8 },
+	};
+	const char *f;
+	size_t i;
+	int w, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (f = fields; *f; f++) {
+			for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+				if (cols[i].letter != *f)
+					continue;
+				w = cols[i].width < 0 ? -cols[i].width : cols[i].width;
+				if (f != fields)
+					fputc(' ', out);
+				if (pass == 0)
+					fprintf(out, "%*s", cols[i].width, cols[i].title);
+				else
+					for (int k = 0; k < w; k++)
+						fputc('-', out);
+			}
+		}
+		fputc('\n', out);
+	}
+}
+
+static void kd_row(FILE *out, const struct kd_func *fn, const char *fields)
+{
+	const struct kd_child *mc = kd_max_child(fn);
+	char range[64];
+	const char *f;
+	size_t i;
+
+	for (f = fields; *f; f++) {
+		if (f != fields)
+			fputc(' ', out);
+		switch (*f) {
+		case 'F': fprintf(out, "%-35s", fn->name); break;
+		case 'c': fprintf(out, "%5lld", fn->count); break;
+		case 't': fprintf(out, "%8lld", fn->time); break;
+		case 'a': fprintf(out, "%8lld", kd_average(fn)); break;
+		case 'r':
+			snprintf(range, sizeof(range), "%lld-%lld", fn->min < 0 ? 0 : fn->min, fn->max);
+			fprintf(out, "%-17s", range);
+			break;
+		case 's': fprintf(out, "%8lld", fn->sub); break;
+		case 'l': fprintf(out, "%8lld", kd_local(fn)); break;
+		case 'm': fprintf(out, "%-35s", mc ? mc->name : "-"); break;
+		case 'n': fprintf(out, "%8lld", mc ? mc->count : 0); break;
+		case 'u':
+			for (i = 0; i < fn->nchildren; i++)
+				fprintf(out, "%s%s", i ? "," : "", fn->children[i].name);
+			if (!fn->nchildren)
+				fputc('-', out);
+			break;
+		}
+	}
+	fputc('\n', out);
+}
+
+int kd_summary(FILE *out, const struct kd_tree *t, const struct kd_params *p)
+{
+	const char *fields = p->fields ? p->fields : p->long_fields ? "Fctalsmn" : "Fctal";
+	struct kd_funcs funcs = { 0 };
+	struct kd_func **order;
+	size_t i, n = 0;
+	int ret = -1;
+
+	if (kd_collect(&funcs, t))
+		goto out;
+	order = malloc((funcs.nr ? funcs.nr : 1) * sizeof(*order));
+	if (!order)
+		goto out;
+	for (i = 0; i < funcs.cap; i++)
+		if (funcs.slots[i].name && (!p->min_time || funcs.slots[i].time > p->min_time))
+			order[n++] = &funcs.slots[i];
+	kd_sort_key = p->sort ? p->sort : 't';
+	qsort(order, n, sizeof(*order), kd_cmp);
+	kd_header(out, fields);
+	for (i = 0; i < n && (!p->top || (long long)i < p->top); i++)
+		kd_row(out, order[i], fields);
+	free(order);
+	ret = 0;
+out:
+	for (i = 0; i < funcs.cap; i++)
+		free(funcs.slots[i].children);
+	free(funcs.slots);
+	return ret;
+}

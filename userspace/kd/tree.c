@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Rebuilding who called whom from a flat log. Rows come in entry order;
+ * each thread (a pid, or one CPU's interrupts) keeps a stack of the calls
+ * still open at the current row. On one thread calls nest exactly in time,
+ * so a row's parent is the innermost call of its thread that contains it.
+ * Times are whole microseconds: a call that starts in the microsecond the
+ * previous one ends is ambiguous, and there the caller decides (a call's
+ * return address lies in its parent, or in the grandparent after a tail
+ * call). The original kd matched parents by name alone, across threads.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kd.h"
+#include "symbolize.h"
+
+struct kd_stack {
+	int thread;
+	long *calls;
+	size_t nr, cap;
+};
+
+long long kd_call_time(const struct kd_call *c)
+{
+	return c->row->delta > 0 ? c->row->delta : 0;
+}
+
+static const char *kd_store(struct kd_tree *t, const char *s, size_t len)
+{
+	/* Offsets, not pointers: the storage grows. Resolved after building. */
+	size_t off = t->names_len;
+
+	if (t->names_len + len + 1 > t->names_cap) {
+		size_t cap = t->names_cap ? t->names_cap * 2 : 1 << 16;
+		char *more;
+
+		while (cap < t->names_len + len + 1)
+			cap *= 2;
+		more = realloc(t->names, cap);
+		if (!more)
+			return NULL;
+		t->names = more;
+		t->names_cap = cap;
+	}
+	memcpy(t->names + off, s, len);
+	t->names[off + len] = '\0';
+	t->names_len += len + 1;
+	return (const char *)(off + 1);	/* never NULL */
+}
+
+/* The function of a symbol or address word: "name+0x10" -> "name". */
+static const char *kd_function_of(struct kd_tree *t, const char *word,
+				  const struct ksyms *ks)
+{
+	char buf[512];
+	const char *sym = ks ? symbolize_word(ks, word, buf, sizeof(buf)) : NULL;
+	const char *s = sym ? sym : word;
+	size_t len = strcspn(s, "+");
+
+	if (!sym && (!strncmp(word, "0x", 2) || !strncmp(word, "0X", 2)))
+		return NULL;	/* a raw address: no function known */
+	return kd_store(t, s, len);
+}
+
+static struct kd_stack *kd_stack_of(struct kd_stack **stacks, size_t *nr, int thread)
+{
+	struct kd_stack *more;
+	size_t i;
+
+	for (i = 0; i < *nr; i++)
+		if ((*stacks)[i].thread == thread)
+			return &(*stacks)[i];
+	more = realloc(*stacks, (*nr + 1) * sizeof(**stacks));
+	if (!more)
+		return NULL;
+	*stacks = more;
+	memset(&more[*nr], 0, sizeof(*more));
+	more[*nr].thread = thread;
+	return &more[(*nr)++];
+}
+
+static int kd_is_caller(const struct kd_call *p, const struct kd_call *r)
+{
+	return r->caller_fn && p->name && !strcmp(p->name, r->caller_fn);
+}
+
+/* Does call p contain r, which starts at or after it? */
+static int kd_contains(const struct kd_call *p, const struct kd_call *r)
+{
+	long long end = p->row->entry + p->row->delta;
+
+	if (p->row->delta < 0 || r->row->entry < end)
+		return 1;	/* open until the stop, or strictly inside */
+	return r->row->entry == end && kd_is_caller(p, r);
+}
+
+static void kd_place(struct kd_tree *t, struct kd_stack *st, long i)
+{
+	struct kd_call *c = &t->calls[i];
+
+	while (st->nr && !kd_contains(&t->calls[st->calls[st->nr - 1]], c))
+		st->nr--;
+	c->parent = st->nr ? st->calls[st->nr - 1] : -1;
+	c->depth = (int)st->nr;
+	if (c->parent >= 0)
+		t->calls[c->parent].sub += kd_call_time(c);
+}
+
+static int kd_push(struct kd_stack *st, long i)
+{
+	if (st->nr == st->cap) {
+		size_t cap = st->cap ? st->cap * 2 : 64;
+		long *more = realloc(st->calls, cap * sizeof(*more));
+
+		if (!more)
+			return -1;
+		st->calls = more;
+		st->cap = cap;
+	}
+	st->calls[st->nr++] = i;
+	return 0;
+}
+
+static void kd_resolve_names(struct kd_tree *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++) {
+		t->calls[i].name = t->names + ((size_t)t->calls[i].name - 1);
+		if (t->calls[i].caller_fn)
+			t->calls[i].caller_fn = t->names + ((size_t)t->calls[i].caller_fn - 1);
+	}
+}
+
+int kd_tree_build(struct kd_tree *t, const struct kftlog *log, const struct ksyms *ks)
+{
+	struct kd_stack *stacks = NULL, *st;
+	size_t nstacks = 0, i;
+	int ret = -1;
+
+	memset(t, 0, sizeof(*t));
+	t->calls = calloc(log->nr ? log->nr : 1, sizeof(*t->calls));
+	if (!t->calls)
+		return -1;
+	/* Names first (stored as offsets), then the tree on resolved names. */
+	for (i = 0; i < log->nr; i++) {
+		const struct kftlog_row *r = &log->rows[i];
+		struct kd_call *c = &t->calls[t->nr];
+
+		if (r->delta == KFTLOG_DELTA_STACK)
+			continue;	/* a stack watch row is no call */
+		c->row = r;
+		c->thread = r->pid >= 0 ? r->pid : -2 - (r->cpu > 0 ? r->cpu : 0);
+		c->name = kd_store(t, r->func, strlen(r->func));
+		if (ks) {
+			const char *f = kd_function_of(t, r->func, ks);
+
+			c->name = f ? f : c->name;
+		}
+		c->caller_fn = kd_function_of(t, r->caller, ks);
+		if (!c->name)
+			goto out;
+		t->nr++;
+	}
+	kd_resolve_names(t);
+	for (i = 0; i < t->nr; i++) {
+		st = kd_stack_of(&stacks, &nstacks, t->calls[i].thread);
+		if (!st)
+			goto out;
+		kd_place(t, st, (long)i);
+		if (kd_push(st, (long)i))
+			goto out;
+	}
+	ret = 0;
+out:
+	for (i = 0; i < nstacks; i++)
+		free(stacks[i].calls);
+	free(stacks);
+	return ret;
+}
+
+void kd_tree_free(struct kd_tree *t)
+{
+	free(t->calls);
+	free(t->names);
+	memset(t, 0, sizeof(*t));
+}

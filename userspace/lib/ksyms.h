@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel symbols from a System.map or a copy of /proc/kallsyms:
+ *	ADDRESS TYPE NAME [MODULE]
+ * loaded once, then looked up by address (binary search) or by name.
+ */
+#ifndef KFT_KSYMS_H
+#define KFT_KSYMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ksym {
+	uint64_t addr;
+	const char *name;
+	const char *module;	/* NULL for vmlinux */
+};
+
+struct ksyms {
+	struct ksym *syms;	/* by address */
+	size_t nr;
+	struct ksym **by_name;	/* by name, for ksyms__find_name() */
+	char *strings;		/* the names, one allocation */
+	size_t skipped;		/* malformed lines */
+};
+
+/* Loads a map file; NULL with errno set on failure. */
+struct ksyms *ksyms__load(const char *path);
+/* Parses map text in memory (for tests); text is not kept. */
+struct ksyms *ksyms__parse(const char *text, size_t len);
+void ksyms__free(struct ksyms *ks);
+/* The symbol containing addr: the last at or below it; NULL if none or past
+ * the end of the text (more than 1 MiB beyond the last symbol). */
+const struct ksym *ksyms__map_addr(const struct ksyms *ks, uint64_t addr);
+/* A symbol by name ("name" or "module:name"); NULL if none. */
+const struct ksym *ksyms__find_name(const struct ksyms *ks, const char *name);
+/*
+ * "name" or "name+0xoff", as "module:name..." in a module (one word, so log
+ * columns still split on white space, and the config language reads it).
+ */
+char *ksyms__format(const struct ksym *sym, uint64_t addr, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sym2addr: function names in a kft configuration to 0x addresses, for
+ * kernels whose /proc/kft takes only addresses (the original KFT). Lines,
+ * comments and spacing are kept; keywords, numbers, globs and addresses are
+ * left alone.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ksyms.h"
+
+static const char *const sym2addr_usage[] = {
+	"usage: sym2addr [-m MAP] FILE",
+	"",
+	"Writes the kft configuration FILE to standard output with every function",
+	"name (after 'trigger start|stop entry|exit' and in 'filter funclist ...",
+	"fend') replaced by its address. Globs, addresses, keywords, numbers and",
+	"comments are kept as they are. A name not in MAP is an error:",
+	"FILE:LINE: unknown function NAME.",
+	"",
+	"  -m MAP   System.map or a copy of /proc/kallsyms (default: /proc/kallsyms)",
+	"  -h       this help",
+	"",
+	"Example:",
+	"  sym2addr -m kallsyms.txt trace.config >/proc/kft",
+	NULL,
+};
+
+enum sym2addr_state { WORDS, FUNCTION_NEXT, FUNCLIST };
+
+struct sym2addr {
+	const struct ksyms *ks;
+	const char *file;
+	enum sym2addr_state state;
+	int errors;
+};
+
+static int is_function_name(const char *w)
+{
+	if (isdigit((unsigned char)w[0]))
+		return 0;	/* an address or a number */
+	return !strpbrk(w, "*?[");
+}
+
+/* One word: printed as it is or as an address; updates the state. */
+static void sym2addr_word(struct sym2addr *s, const char *w, unsigned int line)
+{
+	const struct ksym *sym;
+	int is_func = s->state == FUNCTION_NEXT ||
+		      (s->state == FUNCLIST && strcmp(w, "fend"));
+
+	if (is_func && is_function_name(w)) {
+		sym = ksyms__find_name(s->ks, w);
+		if (sym) {
+			printf("0x%" PRIx64, sym->addr);
+		} else {
+			fprintf(stderr, "%s:%u: unknown function %s\n", s->file, line, w);
+			s->errors++;
+			fputs(w, stdout);
+		}
+	} else {
+		fputs(w, stdout);
+	}
+	if (s->state == FUNCTION_NEXT)
+		s->state = WORDS;
+	else if (s->state == FUNCLIST && !strcmp(w, "fend"))
+		s->state = WORDS;
+	else if (s->state == WORDS && (!strcmp(w, "entry") || !strcmp(w, "exit")))
+		s->state = FUNCTION_NEXT;
+	else if (s->state == WORDS && !strcmp(w, "funclist"))
+		s->state = FUNCLIST;
+}
+
+static void sym2addr_line(struct sym2addr *s, char *line, unsigned int lineno)
+{
+	char *p = line, *start, saved;
+
+	while (*p) {
+		if (*p == '#') {
+			fputs(p, stdout);	/* the comment, and the newline */
+			return;
+		}
+		if (isspace((unsigned char)*p)) {
+			putchar(*p++);
+			continue;
+		}
+		start = p;
+		while (*p && !isspace((unsigned char)*p) && *p != '#')
+			p++;
+		saved = *p;
+		*p = '\0';
+		sym2addr_word(s, start, lineno);
+		*p = saved;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *map = "/proc/kallsyms";
+	struct sym2addr s = { 0 };
+	unsigned int lineno = 0;
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *in;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "m:h")) != -1) {
+		if (opt == 'm') {
+			map = optarg;
+		} else if (opt == 'h') {
+			for (opt = 0; sym2addr_usage[opt]; opt++)
+				puts(sym2addr_usage[opt]);
+			return 0;
+		} else {
+			for (opt = 0; sym2addr_usage[opt]; opt++)
+				fprintf(stderr, "%s\n", sym2addr_usage[opt]);
+			return 2;
+		}
+	}
+	if (argc - optind != 1) {
+		fprintf(stderr, "sym2addr: one FILE expected\n");
+		return 2;
+	}
+	s.file = argv[optind];
+	in = fopen(s.file, "r");
+	if (!in) {
+		fprintf(stderr, "sym2addr: %s: %s\n", s.file, strerror(errno));
+		return 1;
+	}
+	s.ks = ksyms__load(map);
+	if (!s.ks) {
+		fprintf(stderr, "sym2addr: %s: %s\n", map, strerror(errno));
+		return 1;
+	}
+	while (getline(&line, &cap, in) >= 0)
+		sym2addr_line(&s, line, ++lineno);
+	free(line);
+	fclose(in);
+	ksyms__free((struct ksyms *)s.ks);
+	return s.errors ? 1 : 0;
+}
