@@ -16,7 +16,7 @@ SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recove
 
 GUEST_HELPERS := $(BUILD)/guest/kftio
 
-.PHONY: all module userspace guest-helpers unit unit-build lint check demo clean install
+.PHONY: all bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install
 
 all: module userspace
 
@@ -43,9 +43,18 @@ $(BUILD)/bin/kd: $(KD_SRC) userspace/kd/kd.h $(LIB_SRC) $(wildcard userspace/lib
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) -o $@ $(KD_SRC) $(LIB_SRC)
 
+# The same tools with ASan and UBSan, for tests/tools/run.
+SAN_TOOLS := $(BUILD)/san/addr2sym $(BUILD)/san/sym2addr $(BUILD)/san/kd
+tools-san: $(SAN_TOOLS)
+
+$(BUILD)/san/%: $(BUILD)/bin/%
+	@mkdir -p $(dir $@)
+	$(CC) $(TOOL_CFLAGS) $(SAN) -o $@ $(if $(filter kd,$*),$(KD_SRC),userspace/$*.c) $(LIB_SRC)
+
 install: $(TOOLS)
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 0644 Documentation/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
 # Programs run inside the test VM: static, so the initramfs needs no libc.
 guest-helpers: $(GUEST_HELPERS)
@@ -80,9 +89,14 @@ lint:
 check:
 	@scripts/check
 
-demo:
+# The demo: a trace in the VM, then analyzed here with the guest's symbols.
+demo: userspace
 	@scripts/vm/run -d 6.12
-	@echo "== the log and the guest's symbols are in build/vm/*/files/"
+	@scripts/demo-analyze 6.12
+
+# Benchmarks: figures, not tests.
+bench-kd:
+	@scripts/bench-kd
 
 clean:
 	rm -rf $(BUILD)

@@ -131,26 +131,48 @@ static int kd_interlaced(FILE *out, const struct kd_tree *t, const struct kd_par
 	return 0;
 }
 
+static const struct kd_tree *kd_sorting;
+
+static int kd_cmp_thread_order(const void *a, const void *b)
+{
+	const struct kd_call *x = &kd_sorting->calls[*(const size_t *)a];
+	const struct kd_call *y = &kd_sorting->calls[*(const size_t *)b];
+
+	if (x->thread_first != y->thread_first)
+		return x->thread_first < y->thread_first ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/* Call indexes grouped by thread (threads by first call), each in order. */
+static size_t *kd_thread_order(const struct kd_tree *t)
+{
+	size_t *order = malloc((t->nr ? t->nr : 1) * sizeof(*order));
+	size_t i;
+
+	if (!order)
+		return NULL;
+	for (i = 0; i < t->nr; i++)
+		order[i] = i;
+	kd_sorting = t;
+	qsort(order, t->nr, sizeof(*order), kd_cmp_thread_order);
+	return order;
+}
+
 int kd_calltree(FILE *out, const struct kd_tree *t, const struct kd_params *p)
 {
 	const char *fields = p->fields ? p->fields : p->long_fields ? "etlp" : "";
-	size_t i, k;
+	size_t *order, i;
 
 	kd_tree_header(out, fields);
 	if (p->interlace)
 		return kd_interlaced(out, t, p, fields);
 	/* Thread by thread, in order of first appearance. */
-	for (i = 0; i < t->nr; i++) {
-		int seen = 0;
-
-		for (k = 0; k < i && !seen; k++)
-			seen = t->calls[k].thread == t->calls[i].thread;
-		if (seen)
-			continue;
-		for (k = i; k < t->nr; k++)
-			if (t->calls[k].thread == t->calls[i].thread &&
-			    t->calls[k].depth < p->max_depth)
-				kd_line(out, &t->calls[k], fields, p->name_width, 0);
-	}
+	order = kd_thread_order(t);
+	if (!order)
+		return -1;
+	for (i = 0; i < t->nr; i++)
+		if (t->calls[order[i]].depth < p->max_depth)
+			kd_line(out, &t->calls[order[i]], fields, p->name_width, 0);
+	free(order);
 	return 0;
 }

@@ -31,16 +31,14 @@ static long kd_tid(const struct kd_call *c)
 
 int kd_json(FILE *out, const struct kd_tree *t)
 {
-	size_t i, k;
+	size_t i;
 
 	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", out);
 	fputs("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,"
 	      "\"args\":{\"name\":\"kernel\"}}", out);
 	/* A name for each thread, once. */
 	for (i = 0; i < t->nr; i++) {
-		for (k = 0; k < i && t->calls[k].thread != t->calls[i].thread; k++)
-			;
-		if (k < i)
+		if (t->calls[i].thread_first != (long)i)
 			continue;
 		fprintf(out, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%ld,"
 			"\"args\":{\"name\":", kd_tid(&t->calls[i]));

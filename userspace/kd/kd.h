@@ -33,6 +33,7 @@ struct kd_call {
 	const char *name;	/* the function */
 	const char *caller_fn;	/* the caller's function, NULL if unknown */
 	int thread;		/* pid, or -2 - cpu for interrupt context */
+	long thread_first;	/* the first call of the same thread */
 	long parent;		/* index, -1 for a root */
 	int depth;
 	long long sub;		/* time in children (their known durations) */

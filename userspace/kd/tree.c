@@ -17,8 +17,16 @@
 
 struct kd_stack {
 	int thread;
+	long first;		/* the thread's first call */
 	long *calls;
 	size_t nr, cap;
+};
+
+/* The threads' stacks, by thread (open addressing: logs may hold many). */
+struct kd_stacks {
+	struct kd_stack *slots;
+	size_t cap, nr;
+	int *used;
 };
 
 long long kd_call_time(const struct kd_call *c)
@@ -63,21 +71,54 @@ static const char *kd_function_of(struct kd_tree *t, const char *word,
 	return kd_store(t, s, len);
 }
 
-static struct kd_stack *kd_stack_of(struct kd_stack **stacks, size_t *nr, int thread)
+static size_t kd_slot(const struct kd_stacks *ss, int thread)
 {
-	struct kd_stack *more;
+	size_t i = ((unsigned int)thread * 2654435761u) & (ss->cap - 1);
+
+	while (ss->used[i] && ss->slots[i].thread != thread)
+		i = (i + 1) & (ss->cap - 1);
+	return i;
+}
+
+static int kd_stacks_grow(struct kd_stacks *ss)
+{
+	struct kd_stacks bigger = { .cap = ss->cap ? ss->cap * 2 : 64, .nr = ss->nr };
+	size_t i, k;
+
+	bigger.slots = calloc(bigger.cap, sizeof(*bigger.slots));
+	bigger.used = calloc(bigger.cap, sizeof(*bigger.used));
+	if (!bigger.slots || !bigger.used) {
+		free(bigger.slots);
+		free(bigger.used);
+		return -1;
+	}
+	for (i = 0; i < ss->cap; i++) {
+		if (!ss->used[i])
+			continue;
+		k = kd_slot(&bigger, ss->slots[i].thread);
+		bigger.slots[k] = ss->slots[i];
+		bigger.used[k] = 1;
+	}
+	free(ss->slots);
+	free(ss->used);
+	*ss = bigger;
+	return 0;
+}
+
+/* The stack of a thread, made on its first call (index first). */
+static struct kd_stack *kd_stack_of(struct kd_stacks *ss, int thread, long first)
+{
 	size_t i;
 
-	for (i = 0; i < *nr; i++)
-		if ((*stacks)[i].thread == thread)
-			return &(*stacks)[i];
-	more = realloc(*stacks, (*nr + 1) * sizeof(**stacks));
-	if (!more)
+	if ((ss->nr + 1) * 2 > ss->cap && kd_stacks_grow(ss))
 		return NULL;
-	*stacks = more;
-	memset(&more[*nr], 0, sizeof(*more));
-	more[*nr].thread = thread;
-	return &more[(*nr)++];
+	i = kd_slot(ss, thread);
+	if (!ss->used[i]) {
+		ss->used[i] = 1;
+		ss->slots[i] = (struct kd_stack){ .thread = thread, .first = first };
+		ss->nr++;
+	}
+	return &ss->slots[i];
 }
 
 static int kd_is_caller(const struct kd_call *p, const struct kd_call *r)
@@ -135,8 +176,9 @@ static void kd_resolve_names(struct kd_tree *t)
 
 int kd_tree_build(struct kd_tree *t, const struct kftlog *log, const struct ksyms *ks)
 {
-	struct kd_stack *stacks = NULL, *st;
-	size_t nstacks = 0, i;
+	struct kd_stacks stacks = { 0 };
+	struct kd_stack *st;
+	size_t i;
 	int ret = -1;
 
 	memset(t, 0, sizeof(*t));
@@ -165,18 +207,20 @@ int kd_tree_build(struct kd_tree *t, const struct kftlog *log, const struct ksym
 	}
 	kd_resolve_names(t);
 	for (i = 0; i < t->nr; i++) {
-		st = kd_stack_of(&stacks, &nstacks, t->calls[i].thread);
+		st = kd_stack_of(&stacks, t->calls[i].thread, (long)i);
 		if (!st)
 			goto out;
+		t->calls[i].thread_first = st->first;
 		kd_place(t, st, (long)i);
 		if (kd_push(st, (long)i))
 			goto out;
 	}
 	ret = 0;
 out:
-	for (i = 0; i < nstacks; i++)
-		free(stacks[i].calls);
-	free(stacks);
+	for (i = 0; i < stacks.cap; i++)
+		free(stacks.slots[i].calls);
+	free(stacks.slots);
+	free(stacks.used);
 	return ret;
 }
 
