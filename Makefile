@@ -14,7 +14,7 @@ WARN := -Wall -Wextra -Werror
 CFLAGS ?= -O2 -g
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-GUEST_HELPERS := $(BUILD)/guest/kftio
+GUEST_HELPERS := $(BUILD)/guest/kftio $(BUILD)/guest/addr2sym $(BUILD)/guest/kd
 
 .PHONY: all bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install
 
@@ -62,6 +62,11 @@ guest-helpers: $(GUEST_HELPERS)
 $(BUILD)/guest/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -static -O2 $(WARN) -o $@ $<
+
+# The analyzers in the guest too: the log goes through them where it is made.
+$(BUILD)/guest/addr2sym $(BUILD)/guest/kd: $(BUILD)/guest/%: $(BUILD)/bin/%
+	@mkdir -p $(dir $@)
+	$(CC) -static $(TOOL_CFLAGS) -o $@ $(if $(filter kd,$*),$(KD_SRC),userspace/$*.c) $(LIB_SRC)
 
 # Unit tests: each tests/unit/test_X.c is a program, linked with the
 # framework and the userspace sources it tests, built with sanitizers.

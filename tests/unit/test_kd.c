@@ -44,8 +44,10 @@ static char *run(const char *log_text, const struct kd_params *p, const char *ma
 			kd_calltree(f, &tree, p);
 		else if (p->mode == KD_FOLDED)
 			kd_folded(f, &tree);
-		else
+		else if (p->mode == KD_JSON)
 			kd_json(f, &tree);
+		else
+			kd_svg(f, &tree);
 		kd_tree_free(&tree);
 	}
 	fclose(f);
@@ -273,6 +275,29 @@ static void test_json_events(void)
 	free(out);
 }
 
+static size_t count(const char *s, const char *what)
+{
+	size_t n = 0;
+
+	for (; (s = strstr(s, what)); s++)
+		n++;
+	return n;
+}
+
+static void test_svg_lanes_and_bars(void)
+{
+	struct kd_params p = params(KD_SVG);
+	char *out = run(log_basic, &p, NULL);
+
+	/* 6 calls (the stack row is none), 3 lanes: pid 10, pid 20, irq cpu0. */
+	CHECK(count(out, "<rect x=") == 6, "%zu bars, expected 6", count(out, "<rect x="));
+	CHECK(strstr(out, ">pid 10</text>") && strstr(out, ">pid 20</text>") &&
+	      strstr(out, ">irq cpu0</text>"), "lane titles");
+	CHECK(count(out, "stroke-dasharray") == 1, "one open call drawn dashed");
+	CHECK(strstr(out, "<title>middle entry 5 us, 50 us</title>") != NULL, "tooltip");
+	free(out);
+}
+
 static void test_parse_args(void)
 {
 	static const struct {
@@ -325,4 +350,4 @@ UNIT_MAIN(test_malformed_lines_are_counted, test_summary, test_summary_long_sort
 	  test_summary_fields_and_threshold, test_calltree, test_calltree_depth_width_interlace,
 	  test_two_pids_same_function, test_microsecond_ties_use_the_caller,
 	  test_tail_call_keeps_time_nesting, test_folded, test_raw_addresses_with_a_map,
-	  test_json_events, test_parse_args)
+	  test_json_events, test_svg_lanes_and_bars, test_parse_args)

@@ -9,7 +9,7 @@
 #include "kftlog.h"
 #include "ksyms.h"
 
-enum kd_mode { KD_SUMMARY, KD_CALLTREE, KD_FOLDED, KD_JSON };
+enum kd_mode { KD_SUMMARY, KD_CALLTREE, KD_FOLDED, KD_JSON, KD_SVG };
 
 struct kd_params {
 	enum kd_mode mode;
@@ -58,5 +58,6 @@ int kd_summary(FILE *out, const struct kd_tree *t, const struct kd_params *p);
 int kd_calltree(FILE *out, const struct kd_tree *t, const struct kd_params *p);
 int kd_folded(FILE *out, const struct kd_tree *t);
 int kd_json(FILE *out, const struct kd_tree *t);
+int kd_svg(FILE *out, const struct kd_tree *t);
 
 #endif

@@ -22,6 +22,7 @@ static const char *const kd_usage_text[] = {
 	"  -c             call tree: one line per call, indented by depth",
 	"  --folded       flame-graph stacks: 'root;child;leaf LOCAL_US'",
 	"  --json         Chrome trace events (Perfetto UI, chrome://tracing)",
+	"  --svg          a timeline picture: a lane per thread, a bar per call",
 	"Summary:",
 	"  -f LETTERS     columns: F function, c count, t time, a average,",
 	"                 r range, s sub-time, l local, m max child, n its calls,",
@@ -48,6 +49,7 @@ static const char *const kd_usage_text[] = {
 	"  kd -c -l -m kallsyms.txt kft.log   call tree, raw log, guest symbols",
 	"  kd --folded kft.log | flamegraph.pl >kft.svg",
 	"  kd --json kft.log >kft.json        then open it in ui.perfetto.dev",
+	"  kd --svg kft.log >kft-timeline.svg open it in a browser",
 	NULL,
 };
 
@@ -102,6 +104,7 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 	static const struct option longs[] = {
 		{ "folded", no_argument, NULL, 'F' },
 		{ "json", no_argument, NULL, 'J' },
+		{ "svg", no_argument, NULL, 'G' },
 		{ "map", required_argument, NULL, 'M' },
 		{ "width", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
@@ -120,6 +123,7 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 		case 'c': p->mode = KD_CALLTREE; break;
 		case 'F': p->mode = KD_FOLDED; break;
 		case 'J': p->mode = KD_JSON; break;
+		case 'G': p->mode = KD_SVG; break;
 		case 'f': p->fields = optarg; break;
 		case 'l': p->long_fields = 1; break;
 		case 'i': p->interlace = 1; break;
@@ -201,6 +205,7 @@ static int kd_run(const struct kd_params *p)
 	case KD_CALLTREE: ret = kd_calltree(stdout, &tree, p); break;
 	case KD_FOLDED: ret = kd_folded(stdout, &tree); break;
 	case KD_JSON: ret = kd_json(stdout, &tree); break;
+	case KD_SVG: ret = kd_svg(stdout, &tree); break;
 	}
 	ret = ret ? 1 : 0;
 	kd_tree_free(&tree);
