@@ -24,7 +24,7 @@ module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/module modules
 
 # The userspace tools: addr2sym, sym2addr, kd.
-LIB_SRC := userspace/lib/ksyms.c userspace/lib/kftlog.c userspace/lib/symbolize.c
+LIB_SRC := userspace/lib/ksyms.c userspace/lib/kftlog.c userspace/lib/symbolize.c userspace/lib/readall.c
 KD_SRC := $(wildcard userspace/kd/*.c)
 TOOLS := $(BUILD)/bin/addr2sym $(BUILD)/bin/sym2addr $(BUILD)/bin/kd
 TOOL_CFLAGS = $(CFLAGS) $(WARN) -Iuserspace -Iuserspace/lib -Iuserspace/kd

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kftlog.h"
+#include "readall.h"
 
 static int parse_ll(const char *s, long long *v)
 {
@@ -120,25 +121,12 @@ err:
 
 struct kftlog *kftlog__read(FILE *in, const char *name, FILE *warn)
 {
-	size_t len = 0, cap = 1 << 16, n;
 	struct kftlog *log = NULL;
-	char *text = malloc(cap);
+	size_t len;
+	char *text = read_all(in, &len);
 
-	while (text && (n = fread(text + len, 1, cap - len, in)) > 0) {
-		len += n;
-		if (len == cap) {
-			char *more = realloc(text, cap * 2);
-
-			if (!more)
-				break;
-			text = more;
-			cap *= 2;
-		}
-	}
-	if (text && !ferror(in) && len < cap)
+	if (text)
 		log = kftlog__parse(text, len, name, warn);
-	else
-		errno = errno ? errno : ENOMEM;
 	free(text);
 	return log;
 }

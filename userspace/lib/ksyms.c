@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ksyms.h"
+#include "readall.h"
 
 /* Symbols of types that are not code or data (absolute, weak undefined). */
 static int ksyms__wanted_type(char type)
@@ -113,29 +114,16 @@ err:
 struct ksyms *ksyms__load(const char *path)
 {
 	struct ksyms *ks = NULL;
-	size_t len = 0, cap = 1 << 20, n;
-	char *text = malloc(cap);
 	FILE *f = fopen(path, "r");
+	char *text;
+	size_t len;
 
-	if (!f || !text)
-		goto out;
-	/* /proc/kallsyms has no size: read until the end. */
-	while ((n = fread(text + len, 1, cap - len, f)) > 0) {
-		len += n;
-		if (len == cap) {
-			char *more = realloc(text, cap * 2);
-
-			if (!more)
-				goto out;
-			text = more;
-			cap *= 2;
-		}
-	}
-	if (!ferror(f))
+	if (!f)
+		return NULL;
+	text = read_all(f, &len);
+	fclose(f);
+	if (text)
 		ks = ksyms__parse(text, len);
-out:
-	if (f)
-		fclose(f);
 	free(text);
 	return ks;
 }
