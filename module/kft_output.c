@@ -123,6 +123,14 @@ static void kft_output_reason(struct seq_file *m, struct kft_run *run, bool star
 	}
 }
 
+/* A kft_now() time as CLOCK_MONOTONIC microseconds, like the triggers. */
+static u64 kft_output_since_boot_us(const struct kft_run *run, u64 t)
+{
+	s64 mono = (s64)t + run->mono_offset_ns;
+
+	return mono > 0 ? div_u64(mono, NSEC_PER_USEC) : 0;
+}
+
 /**
  * kft_output_log_header() - /proc/kft_data up to the rows
  * @m:		the seq_file
@@ -138,7 +146,7 @@ void kft_output_log_header(struct seq_file *m, struct kft_run *run,
 	seq_printf(m, "\nKernel Instrumentation Run ID %u\n\n", run->id);
 	if (run->start_reason) {
 		seq_printf(m, "Logging started at %llu usec by ",
-			   div_u64(run->start_ns, NSEC_PER_USEC));
+			   kft_output_since_boot_us(run, run->start_ns));
 		kft_output_reason(m, run, true);
 		seq_putc(m, '\n');
 	} else {
@@ -146,7 +154,7 @@ void kft_output_log_header(struct seq_file *m, struct kft_run *run,
 	}
 	if (run->stop_reason && READ_ONCE(run->state) != KFT_RUNNING) {
 		seq_printf(m, "Logging stopped at %llu usec by ",
-			   div_u64(run->stop_ns, NSEC_PER_USEC));
+			   kft_output_since_boot_us(run, run->stop_ns));
 		kft_output_reason(m, run, false);
 		seq_putc(m, '\n');
 	} else {

@@ -270,6 +270,11 @@ int kft_run_prime(struct kft_run *run)
 	if (state == KFT_COMPLETE)
 		synchronize_rcu();
 	kft_run_reset(run);
+	/*
+	 * The header shows times on CLOCK_MONOTONIC, the base of time triggers
+	 * and /proc/uptime; kft_now() is sched_clock, off by a per-boot offset.
+	 */
+	run->mono_offset_ns = (s64)(ktime_get_ns() - kft_now());
 	/* The emptied log and counters are visible before the hooks act. */
 	smp_store_release(&run->state, KFT_PRIMED);
 	kft_timer_arm(run);

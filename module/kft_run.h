@@ -69,6 +69,7 @@ struct kft_run {
 	bool log_at_entry;		/* no time filter: reserve at entry, show -1 */
 
 	/* Timeline, kft_now() ns. */
+	s64 mono_offset_ns;		/* CLOCK_MONOTONIC - kft_now(), at prime */
 	u64 first_start_ns;		/* row times are relative to this */
 	u64 start_ns;
 	u64 stop_ns;
