@@ -3,6 +3,7 @@
 #   make                 kft.ko for KDIR, and the userspace tools
 #   make check           unit tests, lint, and the VM tests on 6.1 and 6.12
 #   make demo            boot 6.12 in QEMU and run a trace with kft
+#   make bench           overhead per traced call, kft vs ftrace and kprobes
 #   make lint            sparse, checkpatch, -Werror builds
 #   make install         the tools and man pages (PREFIX, DESTDIR)
 KDIR ?= /lib/modules/$(shell uname -r)/build
@@ -14,9 +15,9 @@ WARN := -Wall -Wextra -Werror
 CFLAGS ?= -O2 -g
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-GUEST_HELPERS := $(BUILD)/guest/kftio $(BUILD)/guest/addr2sym $(BUILD)/guest/kd
+GUEST_HELPERS := $(BUILD)/guest/kftio $(BUILD)/guest/elapsed $(BUILD)/guest/addr2sym $(BUILD)/guest/kd
 
-.PHONY: all bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install
+.PHONY: all bench bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install
 
 all: module userspace
 
@@ -100,6 +101,11 @@ demo: userspace
 	@scripts/demo-analyze 6.12
 
 # Benchmarks: figures, not tests.
+# bench: the cost per traced call of kft, ftrace and kprobes on both
+# kernels, under QEMU -icount; writes Documentation/performance.md.
+bench: guest-helpers
+	@scripts/bench
+
 bench-kd:
 	@scripts/bench-kd
 

@@ -160,9 +160,14 @@ static notrace int kft_krp_entry(struct kretprobe_instance *ri, struct pt_regs *
 {
 	struct kft_krp *k = container_of(get_kretprobe(ri), struct kft_krp, rp);
 
-	/* At entry the return address is on top of the stack (x86). */
+	/*
+	 * At entry the return address is on top of the stack (x86), a stack
+	 * the probed function is running on: read it directly.
+	 * regs_get_kernel_stack_nth() would go through
+	 * copy_from_kernel_nofault(), about 100 instructions per call.
+	 */
 	return kft_hook_entry(k->hook, (unsigned long)k->rp.kp.addr,
-			      regs_get_kernel_stack_nth(regs, 0),
+			      *(unsigned long *)kernel_stack_pointer(regs),
 			      (struct kft_call *)ri->data);
 }
 NOKPROBE_SYMBOL(kft_krp_entry);

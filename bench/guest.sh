@@ -1,0 +1,202 @@
+#!/bin/sh
+# The overhead benchmark, inside the guest (booted by scripts/bench with
+# -icount shift=0,sleep=off -smp 1: a guest nanosecond is one instruction).
+#
+# For each mechanism, in one boot: switch it on for kft_bench_target(), let
+# /proc/kft_bench time rounds of calls, check that the mechanism really saw
+# the calls (or really rejected them), switch it off. Prints
+#	cost KEY MIN MEDIAN MAX		instructions per call
+#	scale KEY VALUE			the scale measurements (kernels with fprobe)
+#	info TEXT
+# and "bench: failed: WHY" (then stops) when a check fails: a figure from a
+# mechanism that did not fire would be a lie.
+CALLS=${CALLS:-10000}		# calls per round
+ROUNDS=${ROUNDS:-11}		# rounds; the median is reported
+TOTAL=$((CALLS * (ROUNDS + 1)))	# with the warm-up round
+T=/sys/kernel/tracing
+export PATH=/kft/bin:$PATH
+
+die() {
+	echo "bench: failed: $*"
+	exit 1
+}
+
+bench() {
+	echo "$*" >/proc/kft_bench || die "echo $* >/proc/kft_bench"
+}
+
+# measure KEY [run|clock]: time the rounds; the result line, and the hits
+# in $hits.
+measure() {
+	bench "${2:-run} $CALLS $ROUNDS"
+	set -- "$1" $(cat /proc/kft_bench)
+	# rounds R calls K ns/call min MIN median MED max MAX hits H
+	echo "cost $1 $8 ${10} ${12}"
+	hits=${14}
+}
+
+kft() {
+	r=$(kftio write /proc/kft "$1" | tail -n 1)
+	[ "$r" = ok ] || die "kft: '$1': $r: $(grep '^error:' /proc/kft)"
+}
+
+kft_counter() {
+	awk -v n="$1" '{ l = $0; sub(/^ +/, "", l) } index(l, n " ") == 1 { print $NF }' /proc/kft
+}
+
+kft_rows() {
+	awk 'f { n++ } /^--------/ { f = 1 } END { print n + 0 }' /proc/kft_data
+}
+
+tracer() {
+	echo "$1" >$T/current_tracer || die "current_tracer $1"
+}
+
+has_fprobe() {
+	grep -qw register_fprobe /proc/kallsyms
+}
+
+insmod /kft/kft_bench.ko || die "insmod kft_bench"
+[ -d $T/events ] || die "no tracefs at $T"
+echo "info kernel $(uname -r)"
+echo "info calls per round $CALLS, rounds $ROUNDS"
+
+measure bare
+[ "$hits" = 0 ] || die "bare: $hits hits"
+measure clock clock
+
+bench "ops on"
+measure ftrace_ops_noop
+bench "ops off"
+[ "$hits" = "$TOTAL" ] || die "ftrace_ops: $hits hits for $TOTAL calls"
+
+bench "exit on"
+if has_fprobe; then key=fprobe_noop; else key=kretprobe_noop; fi
+measure $key
+bench "exit off"
+[ "$hits" = $((2 * TOTAL)) ] || die "$key: $hits hits for $TOTAL calls"
+
+# kft: rejecting every call (no call lasts 1 s), recording every call, and
+# a function outside its traced set.
+insmod /kft/kft.ko || die "insmod kft"
+kft "new begin filter mintime 1000000 filter funclist kft_bench_target fend end"
+kft start
+measure kft_mintime_reject
+kft stop
+n=$(kft_counter "filtered by time")
+[ "$n" = "$TOTAL" ] || die "kft mintime: $n calls filtered for $TOTAL"
+[ "$(kft_rows)" = 0 ] || die "kft mintime: rows recorded"
+
+kft "new begin logentries $((TOTAL + 1000)) filter funclist kft_bench_target fend end"
+kft start
+measure kft_record
+kft stop
+n=$(kft_rows)
+[ "$n" = "$TOTAL" ] || die "kft record: $n rows for $TOTAL calls"
+
+kft "new begin logentries 1000 filter funclist kft_bench_other fend end"
+kft start
+measure kft_outside
+grep -q kft_bench_other $T/enabled_functions || die "kft outside: kft_bench_other not hooked"
+kft stop
+kft clear
+rmmod kft || die "rmmod kft"
+
+# ftrace's function_graph: with tracing_thresh (records nothing), then
+# recording every call; the function tracer; kprobe events.
+echo 1 >$T/tracing_on
+echo kft_bench_target >$T/set_ftrace_filter || die "set_ftrace_filter"
+echo 1000000 >$T/tracing_thresh
+tracer function_graph
+measure fgraph_thresh
+# (Changing the tracer empties the trace: look before.)
+grep -q kft_bench_target $T/trace && die "fgraph thresh: calls recorded"
+grep -q kft_bench_target $T/enabled_functions || die "fgraph thresh: not hooked"
+tracer nop
+echo 0 >$T/tracing_thresh
+echo >$T/trace
+tracer function_graph
+measure fgraph_record
+grep -q kft_bench_target $T/trace || die "fgraph record: nothing in the trace"
+tracer nop
+echo >$T/trace
+tracer function
+measure function
+grep -q kft_bench_target $T/trace || die "function: nothing in the trace"
+tracer nop
+echo >$T/set_ftrace_filter
+echo >$T/trace
+
+echo 'p:kftb_entry kft_bench:kft_bench_target' >>$T/kprobe_events || die "kprobe event"
+echo 1 >$T/events/kprobes/kftb_entry/enable
+measure kprobe_event
+n=$(awk '$1 == "kftb_entry" { print $2 }' $T/kprobe_profile)
+[ "$n" = "$TOTAL" ] || die "kprobe event: $n hits for $TOTAL calls"
+echo 'r:kftb_exit kft_bench:kft_bench_target' >>$T/kprobe_events || die "kretprobe event"
+echo 1 >$T/events/kprobes/kftb_exit/enable
+measure kprobe_kretprobe_events
+echo 0 >$T/events/kprobes/kftb_entry/enable
+echo 0 >$T/events/kprobes/kftb_exit/enable
+n=$(awk '$1 == "kftb_exit" { print $2 }' $T/kprobe_profile)
+[ "$n" = "$TOTAL" ] || die "kretprobe event: $n hits for $TOTAL calls"
+echo >$T/kprobe_events
+echo >$T/trace
+rmmod kft_bench || die "rmmod kft_bench"
+
+# Memory: a record's size as kft reports it, and what hooking functions
+# costs (slab + vmalloc + percpu, before and after, less the log).
+kmem_kb() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	sleep 1		# RCU-freed objects
+	awk '/^(Slab|VmallocUsed|Percpu):/ { kb += $2 } END { print kb }' /proc/meminfo
+}
+insmod /kft/kft.ko || die "insmod kft"
+kft "new begin logentries 1000 filter funclist vfs_read fend end"
+echo "scale record_bytes $(sed -n 's/^log: .*entries used, \([0-9]*\) bytes each.*/\1/p' /proc/kft)"
+kft clear
+if has_fprobe; then funcs='*'; else funcs='vfs_*'; fi
+m0=$(kmem_kb)
+kft "new begin filter mintime 1000 logentries 1000 filter funclist $funcs fend end"
+m1=$(kmem_kb)
+if has_fprobe; then
+	n=$(grep -c . $T/enabled_functions)
+else
+	n=$(grep -c '\[FTRACE\]' /sys/kernel/debug/kprobes/list)
+fi
+kft clear
+echo "scale memory_funcs $n"
+echo "scale memory_kb $((m1 - m0 - 32))"	# less the 32 KB log
+rmmod kft || die "rmmod kft"
+
+has_fprobe || { echo "info no fprobe: kft cannot trace every function here"; exit 0; }
+
+# Scale: every traceable function, kft with mintime 1000 (1 ms) against
+# function_graph with tracing_thresh 1000 (us), on a fixed workload.
+workload() {
+	elapsed sh -c 'i=0; while [ $i -lt 20 ]; do /bin/true; cat /proc/version >/dev/null; ls / >/dev/null; i=$((i + 1)); done' 2>&1 |
+		sed -n 's/^elapsed_ns //p'
+}
+elapsed_of() {
+	"$@" 2>&1 | sed -n 's/^elapsed_ns //p'
+}
+workload >/dev/null	# page cache, dentries
+echo "scale workload_none $(workload)"
+
+insmod /kft/kft.ko || die "insmod kft"
+echo "scale traceable_functions $(wc -l <$T/available_filter_functions)"
+echo "new begin filter mintime 1000 logentries 100000 end" >/tmp/all.cfg
+echo "scale kft_attach_ns $(elapsed_of elapsed kftio write /proc/kft @/tmp/all.cfg)"
+echo "scale kft_hooked $(wc -l <$T/enabled_functions)"
+kft start
+echo "scale workload_kft $(workload)"
+kft stop
+echo "scale kft_missed $(kft_counter missed)"
+echo "scale kft_detach_ns $(elapsed_of elapsed kftio write /proc/kft clear)"
+rmmod kft || die "rmmod kft"
+
+echo 1000 >$T/tracing_thresh
+echo "scale fgraph_attach_ns $(elapsed_of elapsed sh -c "echo function_graph >$T/current_tracer")"
+echo "scale workload_fgraph $(workload)"
+echo "scale fgraph_detach_ns $(elapsed_of elapsed sh -c "echo nop >$T/current_tracer")"
+echo 0 >$T/tracing_thresh

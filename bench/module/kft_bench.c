@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kft_bench: the cost of one call of a traced function, for the overhead
+ * benchmark (bench/guest.sh, Documentation/performance.md).
+ *
+ *	echo "run K R" >/proc/kft_bench		R rounds of K calls
+ *	cat /proc/kft_bench
+ *	rounds R calls K ns/call min MIN median MED max MAX hits H
+ *
+ * calls kft_bench_target() K times per round with interrupts off (nothing
+ * else runs inside a round) and reports the guest nanoseconds per call of
+ * the rounds, in thousandths. Under QEMU with -icount shift=0 guest time is
+ * the count of executed instructions, so these are instructions per call.
+ * A first round, not counted, warms up what the tracer does once.
+ *
+ *	echo "clock K R" >/proc/kft_bench
+ *
+ * times trace_clock_local() the same way: kft reads it twice per call.
+ *
+ * The floors of what kft is built on, switched on and off here:
+ *	echo "ops on|off"  >/proc/kft_bench	a no-op ftrace_ops on the target
+ *	echo "exit on|off" >/proc/kft_bench	a no-op fprobe (kernels with
+ *						CONFIG_FPROBE) or kretprobe
+ * H counts the callbacks these ran since the last "run", so the script can
+ * tell a hook that costs little from one that never fired.
+ *
+ * kft_bench_other() is never called here: it is what kft traces when the
+ * benchmark measures a function outside kft's traced set.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ftrace.h>
+#include <linux/irqflags.h>
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/timekeeping.h>
+#include <linux/trace_clock.h>
+#include <linux/uaccess.h>
+#ifdef CONFIG_FPROBE
+#include <linux/fprobe.h>
+#endif
+
+#define KFT_BENCH_MAX_ROUNDS 1000
+
+/* Traced, never inlined or cloned: every iteration is one real call. */
+static noinline __attribute__((__noipa__)) int kft_bench_target(int x)
+{
+	return x + 1;
+}
+
+static noinline __used __attribute__((__noipa__)) int kft_bench_other(int x)
+{
+	return x - 1;
+}
+
+static DEFINE_MUTEX(kft_bench_mutex);
+static atomic_long_t kft_bench_hits;
+static unsigned int kft_bench_calls, kft_bench_rounds;
+static u64 kft_bench_min, kft_bench_median, kft_bench_max;	/* 1/1000 ns per call */
+static int kft_bench_sink;
+
+/* One round: K calls, interrupts off; guest ns. */
+static notrace u64 kft_bench_round(unsigned int calls, bool clock)
+{
+	unsigned long flags;
+	unsigned int i;
+	u64 t0, t1;
+	int acc = 0;
+
+	local_irq_save(flags);
+	t0 = ktime_get_ns();
+	if (clock) {
+		for (i = 0; i < calls; i++)
+			acc += (int)trace_clock_local();
+	} else {
+		for (i = 0; i < calls; i++)
+			acc = kft_bench_target(acc);
+	}
+	t1 = ktime_get_ns();
+	local_irq_restore(flags);
+	WRITE_ONCE(kft_bench_sink, acc);
+	return t1 - t0;
+}
+
+static int kft_bench_cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int kft_bench_run(unsigned int calls, unsigned int rounds, bool clock)
+{
+	u64 *ns;
+	unsigned int r;
+
+	if (!calls || !rounds || rounds > KFT_BENCH_MAX_ROUNDS)
+		return -EINVAL;
+	ns = kcalloc(rounds, sizeof(*ns), GFP_KERNEL);
+	if (!ns)
+		return -ENOMEM;
+	atomic_long_set(&kft_bench_hits, 0);
+	kft_bench_round(calls, clock);
+	for (r = 0; r < rounds; r++) {
+		ns[r] = div_u64(kft_bench_round(calls, clock) * 1000, calls);
+		cond_resched();
+	}
+	sort(ns, rounds, sizeof(*ns), kft_bench_cmp_u64, NULL);
+	kft_bench_calls = calls;
+	kft_bench_rounds = rounds;
+	kft_bench_min = ns[0];
+	kft_bench_median = ns[rounds / 2];
+	kft_bench_max = ns[rounds - 1];
+	kfree(ns);
+	return 0;
+}
+
+/* The floor of entry-only work: a callback that does nothing but count. */
+static notrace void kft_bench_ops_fn(unsigned long ip, unsigned long parent_ip,
+				     struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	atomic_long_inc(&kft_bench_hits);
+}
+
+static struct ftrace_ops kft_bench_ops = {
+	.func = kft_bench_ops_fn,
+};
+
+static bool kft_bench_ops_on;
+
+static int kft_bench_ops_set(bool on)
+{
+	int ret;
+
+	if (on == kft_bench_ops_on)
+		return 0;
+	if (!on) {
+		unregister_ftrace_function(&kft_bench_ops);
+		ftrace_free_filter(&kft_bench_ops);
+		kft_bench_ops_on = false;
+		return 0;
+	}
+	ret = ftrace_set_filter_ip(&kft_bench_ops, (unsigned long)kft_bench_target, 0, 0);
+	if (!ret)
+		ret = register_ftrace_function(&kft_bench_ops);
+	if (ret) {
+		ftrace_free_filter(&kft_bench_ops);
+		return ret;
+	}
+	kft_bench_ops_on = true;
+	return 0;
+}
+
+/*
+ * The floor of entry+exit work: kft's own mechanism (kft_compat.c) with
+ * handlers that only count.
+ */
+#ifdef CONFIG_FPROBE
+
+static notrace int kft_bench_fp_entry(struct fprobe *fp, unsigned long ip,
+				      unsigned long ret_ip, struct pt_regs *regs,
+				      void *data)
+{
+	atomic_long_inc(&kft_bench_hits);
+	return 0;
+}
+
+static notrace void kft_bench_fp_exit(struct fprobe *fp, unsigned long ip,
+				      unsigned long ret_ip, struct pt_regs *regs,
+				      void *data)
+{
+	atomic_long_inc(&kft_bench_hits);
+}
+
+static struct fprobe kft_bench_fp;
+
+static int kft_bench_exit_attach(void)
+{
+	unsigned long addr = (unsigned long)kft_bench_target;
+
+	memset(&kft_bench_fp, 0, sizeof(kft_bench_fp));
+	kft_bench_fp.entry_handler = kft_bench_fp_entry;
+	kft_bench_fp.exit_handler = kft_bench_fp_exit;
+	kft_bench_fp.entry_data_size = 32;	/* as kft's per-call storage */
+	return register_fprobe_ips(&kft_bench_fp, &addr, 1);
+}
+
+static void kft_bench_exit_detach(void)
+{
+	unregister_fprobe(&kft_bench_fp);
+}
+
+#else
+
+static notrace int kft_bench_krp_entry(struct kretprobe_instance *ri,
+				       struct pt_regs *regs)
+{
+	atomic_long_inc(&kft_bench_hits);
+	return 0;
+}
+
+static notrace int kft_bench_krp_exit(struct kretprobe_instance *ri,
+				      struct pt_regs *regs)
+{
+	atomic_long_inc(&kft_bench_hits);
+	return 0;
+}
+
+static struct kretprobe kft_bench_krp;
+
+static int kft_bench_exit_attach(void)
+{
+	memset(&kft_bench_krp, 0, sizeof(kft_bench_krp));
+	kft_bench_krp.kp.addr = (kprobe_opcode_t *)kft_bench_target;
+	kft_bench_krp.entry_handler = kft_bench_krp_entry;
+	kft_bench_krp.handler = kft_bench_krp_exit;
+	kft_bench_krp.data_size = 32;
+	kft_bench_krp.maxactive = 1152;
+	return register_kretprobe(&kft_bench_krp);
+}
+
+static void kft_bench_exit_detach(void)
+{
+	unregister_kretprobe(&kft_bench_krp);
+}
+
+#endif
+
+static bool kft_bench_exit_on;
+
+static int kft_bench_exit_set(bool on)
+{
+	int ret = 0;
+
+	if (on == kft_bench_exit_on)
+		return 0;
+	if (on)
+		ret = kft_bench_exit_attach();
+	else
+		kft_bench_exit_detach();
+	if (!ret)
+		kft_bench_exit_on = on;
+	return ret;
+}
+
+static int kft_bench_onoff(const char *arg, bool *on)
+{
+	if (!strcmp(arg, "on"))
+		*on = true;
+	else if (!strcmp(arg, "off"))
+		*on = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static int kft_bench_command(char *line)
+{
+	unsigned int calls, rounds;
+	char what[8], arg[8];
+	bool on;
+
+	if (sscanf(line, "run %u %u", &calls, &rounds) == 2)
+		return kft_bench_run(calls, rounds, false);
+	if (sscanf(line, "clock %u %u", &calls, &rounds) == 2)
+		return kft_bench_run(calls, rounds, true);
+	if (sscanf(line, "%7s %7s", what, arg) != 2 || kft_bench_onoff(arg, &on))
+		return -EINVAL;
+	if (!strcmp(what, "ops"))
+		return kft_bench_ops_set(on);
+	if (!strcmp(what, "exit"))
+		return kft_bench_exit_set(on);
+	return -EINVAL;
+}
+
+static ssize_t kft_bench_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	char line[64];
+	int ret;
+
+	if (count >= sizeof(line))
+		return -EINVAL;
+	if (copy_from_user(line, ubuf, count))
+		return -EFAULT;
+	line[count] = '\0';
+	strim(line);
+	mutex_lock(&kft_bench_mutex);
+	ret = kft_bench_command(line);
+	mutex_unlock(&kft_bench_mutex);
+	return ret ? ret : count;
+}
+
+static int kft_bench_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&kft_bench_mutex);
+	seq_printf(m, "rounds %u calls %u ns/call min %llu.%03llu median %llu.%03llu max %llu.%03llu hits %ld\n",
+		   kft_bench_rounds, kft_bench_calls,
+		   kft_bench_min / 1000, kft_bench_min % 1000,
+		   kft_bench_median / 1000, kft_bench_median % 1000,
+		   kft_bench_max / 1000, kft_bench_max % 1000,
+		   atomic_long_read(&kft_bench_hits));
+	mutex_unlock(&kft_bench_mutex);
+	return 0;
+}
+
+static int kft_bench_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, kft_bench_show, NULL);
+}
+
+static const struct proc_ops kft_bench_proc_ops = {
+	.proc_open = kft_bench_open,
+	.proc_read = seq_read,
+	.proc_write = kft_bench_write,
+	.proc_lseek = seq_lseek,
+	.proc_release = single_release,
+};
+
+static int __init kft_bench_init(void)
+{
+	if (!proc_create("kft_bench", 0600, NULL, &kft_bench_proc_ops))
+		return -ENOMEM;
+	return 0;
+}
+
+static void __exit kft_bench_exit(void)
+{
+	remove_proc_entry("kft_bench", NULL);
+	kft_bench_ops_set(false);
+	kft_bench_exit_set(false);
+}
+
+module_init(kft_bench_init);
+module_exit(kft_bench_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("kft overhead benchmark: calls of a traced function");
