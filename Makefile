@@ -103,7 +103,7 @@ demo: userspace
 # Benchmarks: figures, not tests.
 # bench: the cost per traced call of kft, ftrace and kprobes on both
 # kernels, under QEMU -icount; writes Documentation/performance.md.
-bench: guest-helpers
+bench:
 	@scripts/bench
 
 bench-kd:
