@@ -16,6 +16,8 @@ SCALE=${SCALE:-1}		# 0: skip memory and every-function scale
 TOTAL=$((CALLS * (ROUNDS + 1)))	# with the warm-up round
 T=/sys/kernel/tracing
 export PATH=/kft/bin:$PATH
+# The tests' helpers: counter (a /proc/kft counter), has_fprobe.
+. /kft/tests/lib.sh
 
 die() {
 	echo "bench: failed: $*"
@@ -41,20 +43,12 @@ kft() {
 	[ "$r" = ok ] || die "kft: '$1': $r: $(grep '^error:' /proc/kft)"
 }
 
-kft_counter() {
-	awk -v n="$1" '{ l = $0; sub(/^ +/, "", l) } index(l, n " ") == 1 { print $NF }' /proc/kft
-}
-
-kft_rows() {
+kft_row_count() {
 	awk 'f { n++ } /^--------/ { f = 1 } END { print n + 0 }' /proc/kft_data
 }
 
 tracer() {
 	echo "$1" >$T/current_tracer || die "current_tracer $1"
-}
-
-has_fprobe() {
-	grep -qw register_fprobe /proc/kallsyms
 }
 
 insmod /kft/kft_bench.ko || die "insmod kft_bench"
@@ -84,15 +78,15 @@ kft "new begin filter mintime 1000000 filter funclist kft_bench_target fend end"
 kft start
 measure kft_mintime_reject
 kft stop
-n=$(kft_counter "filtered by time")
+n=$(counter "filtered by time")
 [ "$n" = "$TOTAL" ] || die "kft mintime: $n calls filtered for $TOTAL"
-[ "$(kft_rows)" = 0 ] || die "kft mintime: rows recorded"
+[ "$(kft_row_count)" = 0 ] || die "kft mintime: rows recorded"
 
 kft "new begin logentries $((TOTAL + 1000)) filter funclist kft_bench_target fend end"
 kft start
 measure kft_record
 kft stop
-n=$(kft_rows)
+n=$(kft_row_count)
 [ "$n" = "$TOTAL" ] || die "kft record: $n rows for $TOTAL calls"
 
 kft "new begin logentries 1000 filter funclist kft_bench_other fend end"
@@ -194,7 +188,7 @@ echo "scale kft_hooked $(wc -l <$T/enabled_functions)"
 kft start
 echo "scale workload_kft $(workload)"
 kft stop
-echo "scale kft_missed $(kft_counter missed)"
+echo "scale kft_missed $(counter missed)"
 echo "scale kft_detach_ns $(elapsed_of elapsed kftio write /proc/kft clear)"
 rmmod kft || die "rmmod kft"
 
