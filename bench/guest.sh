@@ -82,6 +82,15 @@ n=$(counter "filtered by time")
 [ "$n" = "$TOTAL" ] || die "kft mintime: $n calls filtered for $TOTAL"
 [ "$(kft_row_count)" = 0 ] || die "kft mintime: rows recorded"
 
+# onlyints: every call (task context here) is rejected at entry, and its
+# exit is not hooked at all.
+kft "new begin filter onlyints filter funclist kft_bench_target fend end"
+kft start
+measure kft_context_reject
+kft stop
+n=$(counter "filtered by context")
+[ "$n" = "$TOTAL" ] || die "kft onlyints: $n calls filtered for $TOTAL"
+
 kft "new begin logentries $((TOTAL + 1000)) filter funclist kft_bench_target fend end"
 kft start
 measure kft_record
