@@ -129,6 +129,48 @@ static void test_summary_fields_and_threshold(void)
 	free(out);
 }
 
+/*
+ * A function with 300 distinct callees (the child index grows several
+ * times): child_I is called I % 3 + 1 times, child_257 five times, each call
+ * 1 us. The list keeps first-call order; the biggest child is child_257.
+ */
+static void test_summary_many_children(void)
+{
+	struct kd_params p = params(KD_SUMMARY);
+	size_t cap = 64 * 1024, len = 0;
+	char *log_text = malloc(cap), *expect = malloc(cap), *out;
+	size_t elen = 0;
+	int i, pass, t = 1, calls = 0;
+
+	len += snprintf(log_text + len, cap - len, "%s       0   100000     10.0  root  x+0x1\n", HEADER);
+	for (pass = 0; pass < 5; pass++)
+		for (i = 0; i < 300; i++) {
+			if (pass > i % 3 && !(i == 257 && pass < 5))
+				continue;
+			len += snprintf(log_text + len, cap - len,
+					"%8d        1     10.0  child_%d  root+0x4\n", t, i);
+			t += 2;
+			calls++;
+		}
+	CHECK(len < cap && calls == 300 + 200 + 100 + 2, "%d calls", calls);
+	p.fields = "Fsmnu";
+	p.top = 1;
+	out = run(log_text, &p, NULL);
+	elen += snprintf(expect + elen, cap - elen,
+			 "%-35s %8s %-35s %8s Sub-list\n"
+			 "----------------------------------- -------- "
+			 "----------------------------------- -------- --------\n"
+			 "%-35s %8d %-35s %8d ",
+			 "Function", "Sub-time", "Max-sub", "Ms count", "root", calls, "child_257", 5);
+	for (i = 0; i < 300; i++)
+		elen += snprintf(expect + elen, cap - elen, "%schild_%d", i ? "," : "", i);
+	snprintf(expect + elen, cap - elen, "\n");
+	CHECK_STR(out, expect, "summary -f Fsmnu of a function with 300 callees");
+	free(out);
+	free(expect);
+	free(log_text);
+}
+
 static void test_calltree(void)
 {
 	struct kd_params p = params(KD_CALLTREE);
@@ -347,7 +389,7 @@ static void test_parse_args(void)
 }
 
 UNIT_MAIN(test_malformed_lines_are_counted, test_summary, test_summary_long_sorted_by_name_top,
-	  test_summary_fields_and_threshold, test_calltree, test_calltree_depth_width_interlace,
+	  test_summary_fields_and_threshold, test_summary_many_children, test_calltree, test_calltree_depth_width_interlace,
 	  test_two_pids_same_function, test_microsecond_ties_use_the_caller,
 	  test_tail_call_keeps_time_nesting, test_folded, test_raw_addresses_with_a_map,
 	  test_json_events, test_svg_lanes_and_bars, test_parse_args)

@@ -21,8 +21,15 @@ struct kd_child {
 struct kd_func {
 	const char *name;
 	long long count, time, sub, min, max, timed;
-	struct kd_child *children;
-	size_t nchildren;
+	struct kd_child *children;	/* in order of first call */
+	size_t nchildren, children_cap;
+	/*
+	 * Open addressing over children[] by name (index + 1; 0 is free), so a
+	 * function with thousands of distinct callees (a syscall entry in an
+	 * every-function trace) does not cost a scan per call.
+	 */
+	size_t *child_slots;
+	size_t child_slots_cap;
 };
 
 struct kd_funcs {
@@ -78,24 +85,64 @@ static int kd_funcs_grow(struct kd_funcs *f)
 	return 0;
 }
 
-static int kd_add_child(struct kd_func *parent, const struct kd_call *c)
+static int kd_child_slots_grow(struct kd_func *parent)
+{
+	size_t cap = parent->child_slots_cap ? parent->child_slots_cap * 2 : 16;
+	size_t *slots = calloc(cap, sizeof(*slots));
+	size_t i, k;
+
+	if (!slots)
+		return -1;
+	for (i = 0; i < parent->nchildren; i++) {
+		for (k = kd_hash(parent->children[i].name) & (cap - 1); slots[k];
+		     k = (k + 1) & (cap - 1))
+			;
+		slots[k] = i + 1;
+	}
+	free(parent->child_slots);
+	parent->child_slots = slots;
+	parent->child_slots_cap = cap;
+	return 0;
+}
+
+/* The parent's entry for a child name, created empty when new. */
+static struct kd_child *kd_child_get(struct kd_func *parent, const char *name)
 {
 	struct kd_child *ch;
-	size_t i;
+	size_t k;
 
-	for (i = 0; i < parent->nchildren; i++)
-		if (!strcmp(parent->children[i].name, c->name))
-			break;
-	if (i == parent->nchildren) {
-		ch = realloc(parent->children, (i + 1) * sizeof(*ch));
-		if (!ch)
-			return -1;
-		parent->children = ch;
-		ch[i] = (struct kd_child){ c->name, 0, 0 };
-		parent->nchildren++;
+	if ((parent->nchildren + 1) * 2 > parent->child_slots_cap &&
+	    kd_child_slots_grow(parent))
+		return NULL;
+	for (k = kd_hash(name) & (parent->child_slots_cap - 1); parent->child_slots[k];
+	     k = (k + 1) & (parent->child_slots_cap - 1)) {
+		ch = &parent->children[parent->child_slots[k] - 1];
+		if (!strcmp(ch->name, name))
+			return ch;
 	}
-	parent->children[i].time += kd_call_time(c);
-	parent->children[i].count++;
+	if (parent->nchildren == parent->children_cap) {
+		size_t cap = parent->children_cap ? parent->children_cap * 2 : 4;
+
+		ch = realloc(parent->children, cap * sizeof(*ch));
+		if (!ch)
+			return NULL;
+		parent->children = ch;
+		parent->children_cap = cap;
+	}
+	ch = &parent->children[parent->nchildren++];
+	*ch = (struct kd_child){ name, 0, 0 };
+	parent->child_slots[k] = parent->nchildren;
+	return ch;
+}
+
+static int kd_add_child(struct kd_func *parent, const struct kd_call *c)
+{
+	struct kd_child *ch = kd_child_get(parent, c->name);
+
+	if (!ch)
+		return -1;
+	ch->time += kd_call_time(c);
+	ch->count++;
 	return 0;
 }
 
@@ -270,8 +317,10 @@ int kd_summary(FILE *out, const struct kd_tree *t, const struct kd_params *p)
 	free(order);
 	ret = 0;
 out:
-	for (i = 0; i < funcs.cap; i++)
+	for (i = 0; i < funcs.cap; i++) {
 		free(funcs.slots[i].children);
+		free(funcs.slots[i].child_slots);
+	}
 	free(funcs.slots);
 	return ret;
 }
