@@ -71,38 +71,34 @@ measure $key
 bench "exit off"
 [ "$hits" = $((2 * TOTAL)) ] || die "$key: $hits hits for $TOTAL calls"
 
-# kft: rejecting every call (no call lasts 1 s), recording every call, and
-# a function outside its traced set.
+# kft_measure KEY CONFIG: a kft run with this configuration (what goes
+# between begin and end) around the measurement.
+kft_measure() {
+	kft "new begin $2 end"
+	kft start
+	measure "$1"
+	kft stop
+}
+
+# kft: rejecting every call by time (no call lasts 1 s) and by context (the
+# calls come from a task: rejected at entry, exit not hooked), recording
+# every call, and a function outside its traced set.
 insmod /kft/kft.ko || die "insmod kft"
-kft "new begin filter mintime 1000000 filter funclist kft_bench_target fend end"
-kft start
-measure kft_mintime_reject
-kft stop
+kft_measure kft_mintime_reject "filter mintime 1000000 filter funclist kft_bench_target fend"
 n=$(counter "filtered by time")
 [ "$n" = "$TOTAL" ] || die "kft mintime: $n calls filtered for $TOTAL"
 [ "$(kft_row_count)" = 0 ] || die "kft mintime: rows recorded"
 
-# onlyints: every call (task context here) is rejected at entry, and its
-# exit is not hooked at all.
-kft "new begin filter onlyints filter funclist kft_bench_target fend end"
-kft start
-measure kft_context_reject
-kft stop
+kft_measure kft_context_reject "filter onlyints filter funclist kft_bench_target fend"
 n=$(counter "filtered by context")
 [ "$n" = "$TOTAL" ] || die "kft onlyints: $n calls filtered for $TOTAL"
 
-kft "new begin logentries $((TOTAL + 1000)) filter funclist kft_bench_target fend end"
-kft start
-measure kft_record
-kft stop
+kft_measure kft_record "logentries $((TOTAL + 1000)) filter funclist kft_bench_target fend"
 n=$(kft_row_count)
 [ "$n" = "$TOTAL" ] || die "kft record: $n rows for $TOTAL calls"
 
-kft "new begin logentries 1000 filter funclist kft_bench_other fend end"
-kft start
-measure kft_outside
+kft_measure kft_outside "logentries 1000 filter funclist kft_bench_other fend"
 grep -q kft_bench_other $T/enabled_functions || die "kft outside: kft_bench_other not hooked"
-kft stop
 kft clear
 rmmod kft || die "rmmod kft"
 
