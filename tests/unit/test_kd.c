@@ -267,6 +267,31 @@ static void test_tail_call_keeps_time_nesting(void)
 	free(out);
 }
 
+/* Times near LLONG_MAX (a corrupt or hand-made log) saturate, never wrap. */
+static void test_huge_times_saturate(void)
+{
+	static const char log[] = HEADER
+		"       0 9000000000000000000  1.0  f                         x+0x1\n"
+		"       1 9000000000000000000  1.0  g                         f+0x1\n"
+		"       9 9000000000000000000  2.0  f                         x+0x1\n";
+	struct kd_params p = params(KD_SUMMARY);
+	char *out;
+
+	p.fields = "Fts";
+	out = run(log, &p, NULL);
+	CHECK_STR(out,
+		"Function                                Time Sub-time\n"
+		"----------------------------------- -------- --------\n"
+		"f                                   9223372036854775807 9000000000000000000\n"
+		"g                                   9000000000000000000        0\n",
+		"summary of huge times");
+	free(out);
+	p = params(KD_FOLDED);
+	out = run(log, &p, NULL);
+	CHECK_STR(out, "f 9000000000000000000\nf;g 9000000000000000000\n", "folded");
+	free(out);
+}
+
 static void test_folded(void)
 {
 	struct kd_params p = params(KD_FOLDED);
@@ -391,5 +416,5 @@ static void test_parse_args(void)
 UNIT_MAIN(test_malformed_lines_are_counted, test_summary, test_summary_long_sorted_by_name_top,
 	  test_summary_fields_and_threshold, test_summary_many_children, test_calltree, test_calltree_depth_width_interlace,
 	  test_two_pids_same_function, test_microsecond_ties_use_the_caller,
-	  test_tail_call_keeps_time_nesting, test_folded, test_raw_addresses_with_a_map,
+	  test_tail_call_keeps_time_nesting, test_huge_times_saturate, test_folded, test_raw_addresses_with_a_map,
 	  test_json_events, test_svg_lanes_and_bars, test_parse_args)

@@ -72,7 +72,7 @@ int kd_folded(FILE *out, const struct kd_tree *t)
 		long long w = 0;
 
 		for (k = i; k < n && !strcmp(lines[k].stack, lines[i].stack); k++)
-			w += lines[k].weight;
+			w = kd_time_add(w, lines[k].weight);
 		fprintf(out, "%s %lld\n", lines[i].stack, w);
 	}
 	ret = 0;

@@ -53,6 +53,13 @@ int kd_tree_build(struct kd_tree *t, const struct kftlog *log, const struct ksym
 void kd_tree_free(struct kd_tree *t);
 /* A call's known duration, 0 for open calls. */
 long long kd_call_time(const struct kd_call *c);
+/*
+ * Times are whatever the log says, up to LLONG_MAX: sums and ends saturate
+ * at LLONG_MAX instead of overflowing (a hand-made or corrupt log).
+ */
+long long kd_time_add(long long a, long long b);
+/* Where a call with a known duration ends: entry + delta, saturated. */
+long long kd_call_end(const struct kd_call *c);
 
 int kd_summary(FILE *out, const struct kd_tree *t, const struct kd_params *p);
 int kd_calltree(FILE *out, const struct kd_tree *t, const struct kd_params *p);

@@ -141,7 +141,7 @@ static int kd_add_child(struct kd_func *parent, const struct kd_call *c)
 
 	if (!ch)
 		return -1;
-	ch->time += kd_call_time(c);
+	ch->time = kd_time_add(ch->time, kd_call_time(c));
 	ch->count++;
 	return 0;
 }
@@ -158,8 +158,8 @@ static int kd_collect(struct kd_funcs *f, const struct kd_tree *t)
 			return -1;
 		fn->count++;
 		if (c->row->delta >= 0) {
-			fn->time += c->row->delta;
-			fn->sub += c->sub;
+			fn->time = kd_time_add(fn->time, c->row->delta);
+			fn->sub = kd_time_add(fn->sub, c->sub);
 			fn->timed++;
 			if (fn->min < 0 || c->row->delta < fn->min)
 				fn->min = c->row->delta;

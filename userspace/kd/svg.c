@@ -54,7 +54,8 @@ static void svg_axis(FILE *out, long long t0, long long span)
 
 	for (i = 0; i <= 10; i++) {
 		double x = SVG_LEFT + i * SVG_WIDTH / 10;
-		long long t = t0 + span * i / 10;
+		/* span * i would overflow on a huge span: split it. */
+		long long t = t0 + span / 10 * i + span % 10 * i / 10;
 
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"100%%\" "
 			"stroke=\"#ddd\"/>\n", x, SVG_TOP - 6, x);
@@ -108,7 +109,7 @@ int kd_svg(FILE *out, const struct kd_tree *t)
 	}
 	for (i = 0; i < t->nr; i++) {
 		const struct kd_call *c = &t->calls[i];
-		long long end = c->row->entry + (c->row->delta > 0 ? c->row->delta : 0);
+		long long end = kd_call_end(c);
 
 		if (i == 0 || c->row->entry < t0)
 			t0 = c->row->entry;

@@ -9,6 +9,7 @@
  * return address lies in its parent, or in the grandparent after a tail
  * call). The original kd matched parents by name alone, across threads.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,18 @@ struct kd_stacks {
 long long kd_call_time(const struct kd_call *c)
 {
 	return c->row->delta > 0 ? c->row->delta : 0;
+}
+
+long long kd_time_add(long long a, long long b)
+{
+	long long sum;
+
+	return __builtin_add_overflow(a, b, &sum) ? LLONG_MAX : sum;
+}
+
+long long kd_call_end(const struct kd_call *c)
+{
+	return kd_time_add(c->row->entry, kd_call_time(c));
 }
 
 static const char *kd_store(struct kd_tree *t, const char *s, size_t len)
@@ -129,7 +142,7 @@ static int kd_is_caller(const struct kd_call *p, const struct kd_call *r)
 /* Does call p contain r, which starts at or after it? */
 static int kd_contains(const struct kd_call *p, const struct kd_call *r)
 {
-	long long end = p->row->entry + p->row->delta;
+	long long end = kd_call_end(p);
 
 	if (p->row->delta < 0 || r->row->entry < end)
 		return 1;	/* open until the stop, or strictly inside */
@@ -145,7 +158,7 @@ static void kd_place(struct kd_tree *t, struct kd_stack *st, long i)
 	c->parent = st->nr ? st->calls[st->nr - 1] : -1;
 	c->depth = (int)st->nr;
 	if (c->parent >= 0)
-		t->calls[c->parent].sub += kd_call_time(c);
+		t->calls[c->parent].sub = kd_time_add(t->calls[c->parent].sub, kd_call_time(c));
 }
 
 static int kd_push(struct kd_stack *st, long i)
