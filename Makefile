@@ -25,7 +25,7 @@ module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/module modules
 
 # The userspace tools: addr2sym, sym2addr, kd.
-LIB_SRC := userspace/lib/ksyms.c userspace/lib/kftlog.c userspace/lib/symbolize.c userspace/lib/readall.c
+LIB_SRC := $(wildcard userspace/lib/*.c)
 KD_SRC := $(wildcard userspace/kd/*.c)
 TOOLS := $(BUILD)/bin/addr2sym $(BUILD)/bin/sym2addr $(BUILD)/bin/kd
 TOOL_CFLAGS = $(CFLAGS) $(WARN) -Iuserspace -Iuserspace/lib -Iuserspace/kd
@@ -77,6 +77,7 @@ UNIT_LIB := tests/unit/unit.c
 UNIT_DEPS_config := module/kft_config.c
 UNIT_DEPS_ksyms := $(LIB_SRC) userspace/addr2sym.c
 UNIT_DEPS_kd := $(LIB_SRC) $(KD_SRC)
+UNIT_DEPS_stream := $(LIB_SRC)
 
 unit-build: $(UNIT_TESTS)
 

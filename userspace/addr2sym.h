@@ -8,6 +8,7 @@
 struct addr2sym_params {
 	const char *map;
 	const char *file;	/* NULL: standard input */
+	int any_text;		/* -a: not only kft logs */
 	int help;
 };
 

@@ -13,7 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "closeout.h"
 #include "ksyms.h"
+#include "linereader.h"
+
+/* /proc/kft takes 64 KiB: a longer line is no configuration. */
+#define SYM2ADDR_LINE_MAX	(64 * 1024 + 2)
 
 static const char *const sym2addr_usage[] = {
 	"usage: sym2addr [-m MAP] FILE",
@@ -100,13 +105,29 @@ static void sym2addr_line(struct sym2addr *s, char *line, unsigned int lineno)
 	}
 }
 
+/* Every line of in, in bounded memory: a configuration is at most 64 KiB. */
+static void sym2addr_file(struct sym2addr *s, FILE *in)
+{
+	char *line = malloc(SYM2ADDR_LINE_MAX);
+	enum line_status st = LINE_ERROR;
+	unsigned int lineno = 0;
+	size_t len;
+
+	while (line && (st = line_read(in, line, SYM2ADDR_LINE_MAX, &len)) == LINE_WHOLE &&
+	       strlen(line) == len)
+		sym2addr_line(s, line, ++lineno);
+	free(line);
+	if (st == LINE_EOF)
+		return;
+	fprintf(stderr, "%s:%u: %s\n", s->file, lineno + 1, st == LINE_ERROR ? strerror(errno) :
+		"a NUL byte or a line over 64 KiB: no kft configuration");
+	s->errors++;
+}
+
 int main(int argc, char **argv)
 {
 	const char *map = "/proc/kallsyms";
 	struct sym2addr s = { 0 };
-	unsigned int lineno = 0;
-	char *line = NULL;
-	size_t cap = 0;
 	FILE *in;
 	int opt;
 
@@ -135,13 +156,13 @@ int main(int argc, char **argv)
 	}
 	s.ks = ksyms__load(map);
 	if (!s.ks) {
-		fprintf(stderr, "sym2addr: %s: %s\n", map, strerror(errno));
+		fprintf(stderr, "sym2addr: %s: %s\n", map, ksyms__strerror(errno));
 		return 1;
 	}
-	while (getline(&line, &cap, in) >= 0)
-		sym2addr_line(&s, line, ++lineno);
-	free(line);
+	sym2addr_file(&s, in);
 	fclose(in);
 	ksyms__free((struct ksyms *)s.ks);
+	if (close_stdout("sym2addr"))
+		return 1;
 	return s.errors ? 1 : 0;
 }

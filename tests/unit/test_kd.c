@@ -38,16 +38,7 @@ static char *run(const char *log_text, const struct kd_params *p, const char *ma
 
 	fclose(warn);
 	if (kd_tree_build(&tree, log, ks) == 0) {
-		if (p->mode == KD_SUMMARY)
-			kd_summary(f, &tree, p);
-		else if (p->mode == KD_CALLTREE)
-			kd_calltree(f, &tree, p);
-		else if (p->mode == KD_FOLDED)
-			kd_folded(f, &tree);
-		else if (p->mode == KD_JSON)
-			kd_json(f, &tree);
-		else
-			kd_svg(f, &tree);
+		kd_output(f, &tree, p);
 		kd_tree_free(&tree);
 	}
 	fclose(f);
@@ -68,7 +59,7 @@ static void test_malformed_lines_are_counted(void)
 	struct kftlog *log = kftlog__parse(log_basic, strlen(log_basic), "test", NULL);
 
 	CHECK(log->nr == 7, "%zu rows, expected 7 (the blank line is no row)", log->nr);
-	CHECK(log->warnings == 1, "%zu warnings, expected 1", log->warnings);
+	CHECK(log->scan.malformed == 1, "%zu malformed, expected 1", log->scan.malformed);
 	CHECK(log->rows[4].pid == -1 && log->rows[4].cpu == 0, "irq row pid %d cpu %d",
 	      log->rows[4].pid, log->rows[4].cpu);
 	kftlog__free(log);

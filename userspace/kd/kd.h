@@ -8,6 +8,7 @@
 
 #include "kftlog.h"
 #include "ksyms.h"
+#include "strtab.h"
 
 enum kd_mode { KD_SUMMARY, KD_CALLTREE, KD_FOLDED, KD_JSON, KD_SVG };
 
@@ -24,6 +25,7 @@ struct kd_params {
 	int max_depth;		/* -d */
 	int name_width;		/* -w (the original's -m in call-tree mode) */
 	int verbose;		/* -V */
+	size_t max_rows;	/* --max-rows: more rows are an error */
 	int help;
 };
 
@@ -42,8 +44,7 @@ struct kd_call {
 struct kd_tree {
 	struct kd_call *calls;	/* in log (entry) order */
 	size_t nr;
-	char *names;		/* storage for symbolized names */
-	size_t names_len, names_cap;
+	struct strtab names;	/* callers' functions, symbolized names */
 };
 
 int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t errlen);
@@ -66,5 +67,7 @@ int kd_calltree(FILE *out, const struct kd_tree *t, const struct kd_params *p);
 int kd_folded(FILE *out, const struct kd_tree *t);
 int kd_json(FILE *out, const struct kd_tree *t);
 int kd_svg(FILE *out, const struct kd_tree *t);
+/* The output of p's mode. */
+int kd_output(FILE *out, const struct kd_tree *t, const struct kd_params *p);
 
 #endif

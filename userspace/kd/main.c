@@ -40,6 +40,8 @@ static const char *const kd_usage_text[] = {
 	"Both:",
 	"  -m MAP, --map MAP  symbolize raw addresses with MAP (System.map or",
 	"                 /proc/kallsyms); -m with a number is the width",
+	"  --max-rows N   keep at most N rows (default 16777216, the largest log",
+	"                 kft keeps); a longer log is an error",
 	"  -V             verbose: say what was read",
 	"  -h             this help",
 	"",
@@ -107,6 +109,7 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 		{ "svg", no_argument, NULL, 'G' },
 		{ "map", required_argument, NULL, 'M' },
 		{ "width", required_argument, NULL, 'W' },
+		{ "max-rows", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -116,6 +119,7 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 	memset(p, 0, sizeof(*p));
 	p->max_depth = 20;
 	p->name_width = 40;
+	p->max_rows = KFTLOG_MAX_ROWS;
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "+cf:ln:t:s:id:m:Vh", longs, NULL)) != -1) {
@@ -136,6 +140,13 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 				return -1;
 			}
 			p->sort = optarg[0];
+			break;
+		case 'R':
+			if (kd_number(optarg, 1, &v)) {
+				snprintf(err, errlen, "--max-rows: bad number '%s'", optarg);
+				return -1;
+			}
+			p->max_rows = (size_t)v;
 			break;
 		case 'n': case 't': case 'd': case 'W':
 			if (kd_number(optarg, opt == 'd' || opt == 'W' ? 1 : 0, &v)) {
@@ -170,52 +181,78 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 	return kd_check_fields(p, err, errlen);
 }
 
+int kd_output(FILE *out, const struct kd_tree *t, const struct kd_params *p)
+{
+	switch (p->mode) {
+	case KD_CALLTREE: return kd_calltree(out, t, p);
+	case KD_FOLDED: return kd_folded(out, t);
+	case KD_JSON: return kd_json(out, t);
+	case KD_SVG: return kd_svg(out, t);
+	default: return kd_summary(out, t, p);
+	}
+}
+
 /* The program proper: the unit tests link the rest without it. */
 #ifndef KD_NO_MAIN
-static int kd_run(const struct kd_params *p)
+#include "closeout.h"
+
+/* The log of p's FILE, or NULL after saying why. */
+static struct kftlog *kd_read_log(const struct kd_params *p, const char *name)
 {
 	FILE *in = p->file ? fopen(p->file, "r") : stdin;
+	struct kftlog *log;
+
+	if (!in) {
+		fprintf(stderr, "kd: %s: %s\n", name, strerror(errno));
+		return NULL;
+	}
+	log = kftlog__read(in, name, stderr, p->max_rows);
+	if (!log && errno == EFBIG)
+		fprintf(stderr, "kd: %s: over kd's limit of %zu rows (or of %zu bytes of "
+			"distinct names): --max-rows N raises it\n", name, p->max_rows,
+			p->max_rows * KFTLOG_NAME_BYTES_PER_ROW);
+	else if (!log)
+		fprintf(stderr, "kd: %s: %s\n", name, strerror(errno));
+	if (in != stdin)
+		fclose(in);
+	if (log && !kftlog_scan_is_log(&log->scan)) {
+		fprintf(stderr, "kd: no kft log rows found in %s\n", name);
+		kftlog__free(log);
+		return NULL;
+	}
+	if (log && p->verbose)
+		fprintf(stderr, "kd: %s: %zu rows, %zu skipped\n", name, log->nr,
+			log->scan.malformed);
+	return log;
+}
+
+static int kd_run(const struct kd_params *p)
+{
 	const char *name = p->file ? p->file : "(stdin)";
 	struct ksyms *ks = NULL;
 	struct kftlog *log;
 	struct kd_tree tree;
 	int ret = 1;
 
-	if (!in) {
-		fprintf(stderr, "kd: %s: %s\n", p->file, strerror(errno));
+	if (p->map && !(ks = ksyms__load(p->map))) {
+		fprintf(stderr, "kd: %s: %s\n", p->map, ksyms__strerror(errno));
 		return 1;
 	}
-	if (p->map && !(ks = ksyms__load(p->map))) {
-		fprintf(stderr, "kd: %s: %s\n", p->map, strerror(errno));
-		goto out_close;
-	}
-	log = kftlog__read(in, name, stderr);
-	if (!log) {
-		fprintf(stderr, "kd: %s: %s\n", name, strerror(errno));
+	log = kd_read_log(p, name);
+	if (!log)
 		goto out_ksyms;
-	}
-	if (p->verbose)
-		fprintf(stderr, "kd: %s: %zu rows, %zu skipped\n", name, log->nr, log->warnings);
 	if (kd_tree_build(&tree, log, ks)) {
 		fprintf(stderr, "kd: out of memory\n");
 		goto out_log;
 	}
-	switch (p->mode) {
-	case KD_SUMMARY: ret = kd_summary(stdout, &tree, p); break;
-	case KD_CALLTREE: ret = kd_calltree(stdout, &tree, p); break;
-	case KD_FOLDED: ret = kd_folded(stdout, &tree); break;
-	case KD_JSON: ret = kd_json(stdout, &tree); break;
-	case KD_SVG: ret = kd_svg(stdout, &tree); break;
-	}
-	ret = ret ? 1 : 0;
+	ret = kd_output(stdout, &tree, p) ? 1 : 0;
+	if (close_stdout("kd"))
+		ret = 1;
 	kd_tree_free(&tree);
 out_log:
 	kftlog__free(log);
 out_ksyms:
 	ksyms__free(ks);
-out_close:
-	if (in != stdin)
-		fclose(in);
 	return ret;
 }
 

@@ -9,6 +9,7 @@
  * return address lies in its parent, or in the grandparent after a tail
  * call). The original kd matched parents by name alone, across threads.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,41 +48,21 @@ long long kd_call_end(const struct kd_call *c)
 	return kd_time_add(c->row->entry, kd_call_time(c));
 }
 
-static const char *kd_store(struct kd_tree *t, const char *s, size_t len)
-{
-	/* Offsets, not pointers: the storage grows. Resolved after building. */
-	size_t off = t->names_len;
-
-	if (t->names_len + len + 1 > t->names_cap) {
-		size_t cap = t->names_cap ? t->names_cap * 2 : 1 << 16;
-		char *more;
-
-		while (cap < t->names_len + len + 1)
-			cap *= 2;
-		more = realloc(t->names, cap);
-		if (!more)
-			return NULL;
-		t->names = more;
-		t->names_cap = cap;
-	}
-	memcpy(t->names + off, s, len);
-	t->names[off + len] = '\0';
-	t->names_len += len + 1;
-	return (const char *)(off + 1);	/* never NULL */
-}
-
-/* The function of a symbol or address word: "name+0x10" -> "name". */
+/*
+ * The function of a symbol or address word: "name+0x10" -> "name"; NULL
+ * for a raw address without a symbol, and with errno set on failure.
+ */
 static const char *kd_function_of(struct kd_tree *t, const char *word,
 				  const struct ksyms *ks)
 {
 	char buf[512];
 	const char *sym = ks ? symbolize_word(ks, word, buf, sizeof(buf)) : NULL;
 	const char *s = sym ? sym : word;
-	size_t len = strcspn(s, "+");
 
+	errno = 0;
 	if (!sym && (!strncmp(word, "0x", 2) || !strncmp(word, "0X", 2)))
 		return NULL;	/* a raw address: no function known */
-	return kd_store(t, s, len);
+	return strtab__intern(&t->names, s, strcspn(s, "+"));
 }
 
 static size_t kd_slot(const struct kd_stacks *ss, int thread)
@@ -176,15 +157,29 @@ static int kd_push(struct kd_stack *st, long i)
 	return 0;
 }
 
-static void kd_resolve_names(struct kd_tree *t)
+/* Each row's call, named; stack watch rows are no calls. */
+static int kd_tree_calls(struct kd_tree *t, const struct kftlog *log, const struct ksyms *ks)
 {
 	size_t i;
 
-	for (i = 0; i < t->nr; i++) {
-		t->calls[i].name = t->names + ((size_t)t->calls[i].name - 1);
-		if (t->calls[i].caller_fn)
-			t->calls[i].caller_fn = t->names + ((size_t)t->calls[i].caller_fn - 1);
+	for (i = 0; i < log->nr; i++) {
+		const struct kftlog_row *r = &log->rows[i];
+		struct kd_call *c = &t->calls[t->nr];
+		const char *f = NULL;
+
+		if (r->delta == KFTLOG_DELTA_STACK)
+			continue;
+		c->row = r;
+		c->thread = r->pid >= 0 ? r->pid : -2 - (r->cpu > 0 ? r->cpu : 0);
+		if (ks && !(f = kd_function_of(t, r->func, ks)) && errno)
+			return -1;
+		c->name = f ? f : r->func;
+		c->caller_fn = kd_function_of(t, r->caller, ks);
+		if (!c->caller_fn && errno)
+			return -1;
+		t->nr++;
 	}
+	return 0;
 }
 
 int kd_tree_build(struct kd_tree *t, const struct kftlog *log, const struct ksyms *ks)
@@ -196,29 +191,8 @@ int kd_tree_build(struct kd_tree *t, const struct kftlog *log, const struct ksym
 
 	memset(t, 0, sizeof(*t));
 	t->calls = calloc(log->nr ? log->nr : 1, sizeof(*t->calls));
-	if (!t->calls)
-		return -1;
-	/* Names first (stored as offsets), then the tree on resolved names. */
-	for (i = 0; i < log->nr; i++) {
-		const struct kftlog_row *r = &log->rows[i];
-		struct kd_call *c = &t->calls[t->nr];
-
-		if (r->delta == KFTLOG_DELTA_STACK)
-			continue;	/* a stack watch row is no call */
-		c->row = r;
-		c->thread = r->pid >= 0 ? r->pid : -2 - (r->cpu > 0 ? r->cpu : 0);
-		c->name = kd_store(t, r->func, strlen(r->func));
-		if (ks) {
-			const char *f = kd_function_of(t, r->func, ks);
-
-			c->name = f ? f : c->name;
-		}
-		c->caller_fn = kd_function_of(t, r->caller, ks);
-		if (!c->name)
-			goto out;
-		t->nr++;
-	}
-	kd_resolve_names(t);
+	if (!t->calls || kd_tree_calls(t, log, ks))
+		goto out;
 	for (i = 0; i < t->nr; i++) {
 		st = kd_stack_of(&stacks, t->calls[i].thread, (long)i);
 		if (!st)
@@ -234,12 +208,14 @@ out:
 		free(stacks.slots[i].calls);
 	free(stacks.slots);
 	free(stacks.used);
+	if (ret)
+		kd_tree_free(t);
 	return ret;
 }
 
 void kd_tree_free(struct kd_tree *t)
 {
 	free(t->calls);
-	free(t->names);
+	strtab__free(&t->names);
 	memset(t, 0, sizeof(*t));
 }

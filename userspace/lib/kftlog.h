@@ -4,6 +4,9 @@
  * follow the first line starting with "--------":
  *	ENTRY DELTA PID[.CPU] FUNCTION CALLER
  * FUNCTION and CALLER are hex addresses, or symbols (after addr2sym).
+ *
+ * Logs are read as streams, a line at a time: only the parsed rows are
+ * kept, each name once, and at most max_rows of them.
  */
 #ifndef KFT_KFTLOG_H
 #define KFT_KFTLOG_H
@@ -12,8 +15,17 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "strtab.h"
+
 #define KFTLOG_DELTA_OPEN	(-1)	/* no exit seen */
 #define KFTLOG_DELTA_STACK	(-2)	/* a stack watch row */
+
+/* kd's default row limit: the largest log the module keeps (logentries). */
+#define KFTLOG_MAX_ROWS		16777216
+/* A longer line is no row (a row is two names of at most ~600 bytes). */
+#define KFTLOG_LINE_MAX		4096
+/* The distinct names a log may hold, in bytes per row of the limit. */
+#define KFTLOG_NAME_BYTES_PER_ROW 64
 
 struct kftlog_row {
 	long long entry;	/* us since the start */
@@ -22,21 +34,58 @@ struct kftlog_row {
 	int cpu;		/* -1: not in the log */
 	const char *func;	/* as written (symbol or address) */
 	const char *caller;
-	unsigned int line;	/* in the file */
 };
+
+/* The words of a row's names, pointing into the line. */
+struct kftlog_names {
+	const char *func, *caller;
+	size_t func_len, caller_len;
+};
+
+/* What a stream of lines has been so far. */
+struct kftlog_scan {
+	unsigned int lineno;
+	int in_rows;		/* past the "--------" line */
+	size_t rows;		/* well-formed rows */
+	size_t malformed;	/* lines after "--------" that are no row */
+	size_t text_lines;	/* lines that are not blank */
+};
+
+enum kftlog_line {
+	KFTLOG_TEXT,		/* the header, or a blank line */
+	KFTLOG_ROW,		/* a row: in row and names */
+	KFTLOG_MALFORMED,	/* after the header, but no row */
+};
+
+/*
+ * Classifies the next line (len bytes, with or without its newline; NULL: a
+ * line too long to be a row), parsing a row into row and names.
+ */
+enum kftlog_line kftlog_scan_line(struct kftlog_scan *s, const char *line, size_t len,
+				  struct kftlog_row *row, struct kftlog_names *names);
+/*
+ * Whether the lines scanned make a kft log: some row, or a header and no
+ * malformed row (a run that logged nothing), or no text at all (an empty
+ * file). Binary data or a symbol table given as a log is none.
+ */
+int kftlog_scan_is_log(const struct kftlog_scan *s);
 
 struct kftlog {
 	struct kftlog_row *rows;
-	size_t nr;
-	char *strings;		/* the text the row strings point into */
-	size_t warnings;	/* malformed lines skipped */
+	size_t nr, cap;
+	struct strtab names;	/* the row strings */
+	struct kftlog_scan scan;
+	size_t max_rows;
 };
 
 /*
  * Reads a log; malformed rows are skipped with a warning on warn (NULL:
- * silent) naming the line. NULL with errno set on failure.
+ * silent) naming the line, the first few of them, then a count. NULL with
+ * errno set on failure: EFBIG past max_rows rows or their names' share
+ * (KFTLOG_NAME_BYTES_PER_ROW a row).
  */
-struct kftlog *kftlog__read(FILE *in, const char *name, FILE *warn);
+struct kftlog *kftlog__read(FILE *in, const char *name, FILE *warn, size_t max_rows);
+/* The same on text in memory (tests, fuzzers), with the default limit. */
 struct kftlog *kftlog__parse(const char *text, size_t len, const char *name, FILE *warn);
 void kftlog__free(struct kftlog *log);
 

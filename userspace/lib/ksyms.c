@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Kernel symbol tables: see ksyms.h. */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -7,7 +8,7 @@
 #include <string.h>
 
 #include "ksyms.h"
-#include "readall.h"
+#include "linereader.h"
 
 /* Symbols of types that are not code or data (absolute, weak undefined). */
 static int ksyms__wanted_type(char type)
@@ -43,7 +44,8 @@ static int parse_line(char *line, struct ksym *sym)
 	type = strtok(end, " \t\n");
 	name = strtok(NULL, " \t\n");
 	mod = strtok(NULL, " \t\n");
-	if (!type || !name || type[1] || !ksyms__wanted_type(type[0]))
+	if (!type || !name || type[1] || !isalpha((unsigned char)type[0]) ||
+	    !ksyms__wanted_type(type[0]))
 		return -1;
 	sym->name = name;
 	sym->module = NULL;
@@ -68,64 +70,127 @@ static int ksyms__index(struct ksyms *ks)
 	return 0;
 }
 
-struct ksyms *ksyms__parse(const char *text, size_t len)
+/* One line into the table; malformed lines are counted and skipped. */
+static int ksyms__line(struct ksyms *ks, size_t *cap, char *line)
+{
+	const char *module;
+	struct ksym sym;
+
+	if (!*line)
+		return 0;
+	if (parse_line(line, &sym)) {
+		ks->skipped++;
+		return 0;
+	}
+	if (ks->nr == KSYMS_MAX_SYMS) {
+		errno = EFBIG;
+		return -1;
+	}
+	if (ks->nr == *cap) {
+		size_t n = *cap ? *cap * 2 : 1024;
+		struct ksym *more = realloc(ks->syms, n * sizeof(*more));
+
+		if (!more)
+			return -1;
+		ks->syms = more;
+		*cap = n;
+	}
+	module = sym.module;
+	sym.name = strtab__add(&ks->names, sym.name, strlen(sym.name));
+	/* Module names repeat for each of their symbols: one copy each. */
+	sym.module = sym.name && module ?
+		     strtab__intern(&ks->names, module, strlen(module)) : NULL;
+	if (!sym.name || (module && !sym.module))
+		return -1;
+	ks->syms[ks->nr++] = sym;
+	return 0;
+}
+
+/* Every line of in; a line too long for a symbol is skipped. */
+static int ksyms__lines(struct ksyms *ks, FILE *in)
+{
+	char *line = malloc(KSYMS_LINE_MAX);
+	enum line_status st;
+	size_t len, cap = 0;
+	int too_long = 0, ret = -1;
+
+	if (!line)
+		return -1;
+	while ((st = line_read(in, line, KSYMS_LINE_MAX, &len)) == LINE_WHOLE ||
+	       st == LINE_PART) {
+		if (st == LINE_PART || too_long) {
+			ks->skipped += st == LINE_PART && !too_long;
+			too_long = st == LINE_PART;
+			continue;
+		}
+		if (ksyms__line(ks, &cap, line))
+			goto out;
+	}
+	ret = st == LINE_ERROR ? -1 : 0;
+out:
+	free(line);
+	return ret;
+}
+
+struct ksyms *ksyms__read(FILE *in)
 {
 	struct ksyms *ks = calloc(1, sizeof(*ks));
-	size_t cap = 1024, lines = 0;
-	char *p, *nl;
+	int err;
 
 	if (!ks)
 		return NULL;
-	ks->strings = malloc(len + 1);
-	ks->syms = malloc(cap * sizeof(*ks->syms));
-	if (!ks->strings || !ks->syms)
+	ks->names.limit = KSYMS_MAX_NAME_BYTES;
+	if (ksyms__lines(ks, in))
 		goto err;
-	memcpy(ks->strings, text, len);
-	ks->strings[len] = '\0';
-	for (p = ks->strings; *p; p = nl + 1) {
-		nl = strchr(p, '\n');
-		if (nl)
-			*nl = '\0';
-		lines++;
-		if (ks->nr == cap) {
-			struct ksym *more = realloc(ks->syms, 2 * cap * sizeof(*more));
-
-			if (!more)
-				goto err;
-			ks->syms = more;
-			cap *= 2;
-		}
-		if (*p && parse_line(p, &ks->syms[ks->nr]) == 0)
-			ks->nr++;
-		else if (*p)
-			ks->skipped++;
-		if (!nl)
-			break;
+	if (!ks->nr) {
+		errno = ENODATA;
+		goto err;
 	}
 	if (ksyms__index(ks))
 		goto err;
 	return ks;
 err:
+	err = errno;
 	ksyms__free(ks);
-	errno = ENOMEM;
+	errno = err;
 	return NULL;
+}
+
+/* ksyms__read(f), then f closed, keeping the errno of a failure. */
+static struct ksyms *ksyms__read_close(FILE *f)
+{
+	struct ksyms *ks;
+	int err;
+
+	if (!f)
+		return NULL;
+	ks = ksyms__read(f);
+	err = errno;
+	fclose(f);
+	errno = err;
+	return ks;
 }
 
 struct ksyms *ksyms__load(const char *path)
 {
-	struct ksyms *ks = NULL;
-	FILE *f = fopen(path, "r");
-	char *text;
-	size_t len;
+	return ksyms__read_close(fopen(path, "r"));
+}
 
-	if (!f)
-		return NULL;
-	text = read_all(f, &len);
-	fclose(f);
-	if (text)
-		ks = ksyms__parse(text, len);
-	free(text);
-	return ks;
+struct ksyms *ksyms__parse(const char *text, size_t len)
+{
+	return ksyms__read_close(fmemopen((void *)text, len, "r"));
+}
+
+const char *ksyms__strerror(int errnum)
+{
+	switch (errnum) {
+	case EFBIG:
+		return "more than 4194304 symbols or 256 MiB of names: not a symbol table";
+	case ENODATA:
+		return "no symbols in it (not a System.map or /proc/kallsyms)";
+	default:
+		return strerror(errnum);
+	}
 }
 
 void ksyms__free(struct ksyms *ks)
@@ -134,7 +199,7 @@ void ksyms__free(struct ksyms *ks)
 		return;
 	free(ks->syms);
 	free(ks->by_name);
-	free(ks->strings);
+	strtab__free(&ks->names);
 	free(ks);
 }
 

@@ -9,6 +9,18 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#include "strtab.h"
+
+/*
+ * Bounds on what a map may hold, far above any kernel's (about 200,000
+ * symbols, 10 MiB of names with every module loaded): a file past them is
+ * no symbol table, and is refused before it takes the machine's memory.
+ */
+#define KSYMS_MAX_SYMS		(4 << 20)
+#define KSYMS_MAX_NAME_BYTES	(256 << 20)
+#define KSYMS_LINE_MAX		1024	/* a longer line is skipped */
 
 struct ksym {
 	uint64_t addr;
@@ -20,14 +32,20 @@ struct ksyms {
 	struct ksym *syms;	/* by address */
 	size_t nr;
 	struct ksym **by_name;	/* by name, for ksyms__find_name() */
-	char *strings;		/* the names, one allocation */
+	struct strtab names;	/* the names and module names */
 	size_t skipped;		/* malformed lines */
 };
 
-/* Loads a map file; NULL with errno set on failure. */
+/*
+ * Loads a map file, a line at a time; NULL with errno set on failure:
+ * EFBIG past the bounds above, ENODATA when no line is a symbol.
+ */
 struct ksyms *ksyms__load(const char *path);
-/* Parses map text in memory (for tests); text is not kept. */
+struct ksyms *ksyms__read(FILE *in);
+/* Parses map text in memory (tests, fuzzers); text is not kept. */
 struct ksyms *ksyms__parse(const char *text, size_t len);
+/* A message for ksyms__load's errno: its own cases, else strerror(). */
+const char *ksyms__strerror(int errnum);
 void ksyms__free(struct ksyms *ks);
 /* The symbol containing addr: the last at or below it; NULL if none or past
  * the end of the text (more than 1 MiB beyond the last symbol). */

@@ -47,34 +47,85 @@ const char *symbolize_word(const struct ksyms *ks, const char *word, char *buf, 
 	return sym ? ksyms__format(sym, addr, buf, size) : NULL;
 }
 
-int symbolize_line(const struct ksyms *ks, const char *line, char *out, size_t size)
+/*
+ * Where symbolized text goes: a buffer, cut when full; with a stream f, the
+ * buffer is a staging area written out when full, so never cut.
+ */
+struct symbolize_sink {
+	char *buf;
+	size_t size, o;
+	FILE *f;
+	char last;		/* the last character written */
+};
+
+static int sink_full(const struct symbolize_sink *s)
 {
-	size_t o = 0, len, w;
+	return !s->f && s->o + 1 >= s->size;
+}
+
+static void sink_flush(struct symbolize_sink *s)
+{
+	fwrite(s->buf, 1, s->o, s->f);
+	s->o = 0;
+}
+
+static void sink_put(struct symbolize_sink *s, char c)
+{
+	if (s->f && s->o == s->size)
+		sink_flush(s);
+	if (!sink_full(s))
+		s->buf[s->o++] = c;
+	s->last = c;
+}
+
+/* Copies line to s, addresses replaced; the number replaced. */
+static int symbolize_to(const struct ksyms *ks, const char *line, struct symbolize_sink *s)
+{
+	size_t len, w;
 	const struct ksym *sym;
 	int replaced = 0;
 	char name[512];
 	uint64_t addr;
 
-	if (!size)
-		return 0;
-	while (*line && o + 1 < size) {
+	while (*line && !sink_full(s)) {
 		len = 0;
-		if (!(o && is_word_char(out[o - 1])))
+		if (!is_word_char(s->last))
 			len = address_length(line, &addr);
 		sym = len ? ksyms__map_addr(ks, addr) : NULL;
 		if (!sym) {
-			out[o++] = *line++;
+			sink_put(s, *line++);
 			continue;
 		}
 		ksyms__format(sym, addr, name, sizeof(name));
-		for (w = 0; name[w] && o + 1 < size; w++)
-			out[o++] = name[w];
+		for (w = 0; name[w] && !sink_full(s); w++)
+			sink_put(s, name[w]);
 		/* Keep the columns: pad to the width of the address. */
-		for (; w < len && o + 1 < size; w++)
-			out[o++] = ' ';
+		for (; w < len && !sink_full(s); w++)
+			sink_put(s, ' ');
 		line += len;
 		replaced++;
 	}
-	out[o] = '\0';
+	return replaced;
+}
+
+int symbolize_line(const struct ksyms *ks, const char *line, char *out, size_t size)
+{
+	struct symbolize_sink s = { .buf = out, .size = size };
+	int replaced;
+
+	if (!size)
+		return 0;
+	replaced = symbolize_to(ks, line, &s);
+	out[s.o] = '\0';
+	return replaced;
+}
+
+int symbolize_fputs(const struct ksyms *ks, const char *line, FILE *out)
+{
+	char buf[4096];
+	struct symbolize_sink s = { .buf = buf, .size = sizeof(buf), .f = out };
+	int replaced = symbolize_to(ks, line, &s);
+
+	sink_flush(&s);
 	return replaced;
 }

@@ -4,6 +4,7 @@
 #define KFT_SYMBOLIZE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "ksyms.h"
 
 /*
@@ -15,6 +16,8 @@
  * every symbol stays as it is. Returns the number of addresses replaced.
  */
 int symbolize_line(const struct ksyms *ks, const char *line, char *out, size_t size);
+/* The same, written to out, never cut. */
+int symbolize_fputs(const struct ksyms *ks, const char *line, FILE *out);
 
 /* The symbol for one address word, or NULL: "0xffffffff81000000" -> name. */
 const char *symbolize_word(const struct ksyms *ks, const char *word, char *buf, size_t size);

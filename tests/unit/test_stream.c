@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading input in bounded memory: lines in parts, the string table and
+ * its limit, what counts as a kft log, the row limit, maps that are no
+ * symbol table, and symbolizing to a stream.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include "unit.h"
+#include "kftlog.h"
+#include "ksyms.h"
+#include "linereader.h"
+#include "strtab.h"
+#include "symbolize.h"
+
+static void test_line_read_parts(void)
+{
+	static const char text[] = "ab\nabcdefgh\nx\0y\nend";
+	FILE *in = fmemopen((void *)text, sizeof(text) - 1, "r");
+	static const struct { enum line_status st; size_t len; const char *s; } want[] = {
+		{ LINE_WHOLE, 3, "ab\n" },
+		{ LINE_PART, 4, "abcd" },	/* a 5-byte buffer: 4 bytes at a time */
+		{ LINE_PART, 4, "efgh" },
+		{ LINE_WHOLE, 1, "\n" },
+		{ LINE_WHOLE, 4, "x" },		/* "x\0y\n": the NUL is counted */
+		{ LINE_WHOLE, 3, "end" },	/* no newline at the end */
+		{ LINE_EOF, 0, "" },
+	};
+	char buf[5];
+	size_t i, len;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		enum line_status st = line_read(in, buf, sizeof(buf), &len);
+
+		CHECK(st == want[i].st && len == want[i].len, "read %zu: status %d len %zu, "
+		      "expected %d %zu", i, st, len, want[i].st, want[i].len);
+		CHECK_STR(buf, want[i].s, "line text");
+	}
+	fclose(in);
+}
+
+static void test_strtab_interns_and_limits(void)
+{
+	struct strtab st = { .limit = 100 * 1024 };
+	const char *a = strtab__intern(&st, "vfs_read+0x4", 8), *b;
+	char big[70 * 1024];
+	int i;
+
+	/* Many distinct strings: the slots grow, earlier pointers stay. */
+	for (i = 0; i < 5000; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "fn_%d", i);
+		CHECK(strtab__intern(&st, name, strlen(name)), "intern %s", name);
+	}
+	b = strtab__intern(&st, "vfs_read", 8);
+	CHECK(a == b && !strcmp(a, "vfs_read"), "one copy of vfs_read: %p %p", (void *)a, (void *)b);
+	CHECK(strtab__add(&st, "a\0b", 3) && !strcmp(strtab__add(&st, "a\0b", 3), "a"),
+	      "a string ends at a NUL byte");
+	memset(big, 'x', sizeof(big));
+	CHECK(!strtab__add(&st, big, sizeof(big)) && errno == EFBIG, "past the limit: errno %d", errno);
+	strtab__free(&st);
+}
+
+/* Which inputs are kft logs (kd and addr2sym fail on the others). */
+static void test_what_is_a_log(void)
+{
+	static const struct { const char *text; int is_log; } cases[] = {
+		{ "", 1 },
+		{ "\n \n", 1 },
+		{ "Run ID 1\n-------- --------\n", 1 },			/* no rows logged */
+		{ "--------\n0 5 1.0 f c\n", 1 },
+		{ "--------\n0 5 1.0 f c\nbad\n", 1 },			/* a row and a bad one */
+		{ "--------\nbad\n", 0 },				/* only malformed rows */
+		{ "ffffffff81000000 T outer\n", 0 },			/* a symbol table */
+		{ "\x7f" "ELF\x01\x02\x80\n\xff\xfe", 0 },		/* binary */
+		{ "0 5 1.0 f c\n", 0 },					/* rows but no header */
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct kftlog *log = kftlog__parse(cases[i].text, strlen(cases[i].text), "t", NULL);
+
+		CHECK(log && kftlog_scan_is_log(&log->scan) == cases[i].is_log,
+		      "\"%s\": is a log %d, expected %d", cases[i].text,
+		      log ? kftlog_scan_is_log(&log->scan) : -1, cases[i].is_log);
+		kftlog__free(log);
+	}
+}
+
+static void test_long_line_is_malformed(void)
+{
+	size_t len = KFTLOG_LINE_MAX * 3;
+	char *text = malloc(len + 64);
+	struct kftlog *log;
+
+	strcpy(text, "--------\n0 5 1.0 f ");
+	memset(text + strlen(text), 'x', len);
+	strcpy(text + len, "\n1 2 1.0 g f+0x1\n");
+	log = kftlog__parse(text, strlen(text), "t", NULL);
+	CHECK(log && log->nr == 1 && log->scan.malformed == 1 && !strcmp(log->rows[0].func, "g"),
+	      "rows %zu malformed %zu", log ? log->nr : 0, log ? log->scan.malformed : 0);
+	kftlog__free(log);
+	free(text);
+}
+
+static void test_row_limit(void)
+{
+	static const char text[] = "--------\n0 5 1.0 f c\n1 2 1.0 g f\n2 1 1.0 h g\n";
+	FILE *in = fmemopen((void *)text, sizeof(text) - 1, "r");
+	struct kftlog *log = kftlog__read(in, "t", NULL, 2);
+
+	CHECK(!log && errno == EFBIG, "3 rows with a limit of 2: errno %d", errno);
+	kftlog__free(log);
+	rewind(in);
+	log = kftlog__read(in, "t", NULL, 3);
+	CHECK(log && log->nr == 3 && log->rows[1].caller == log->rows[0].func,
+	      "3 rows with a limit of 3, names interned");
+	kftlog__free(log);
+	fclose(in);
+}
+
+static void test_map_without_symbols(void)
+{
+	static const char log[] = "--------\n0 5 1.0 f c\n";
+	char *huge = malloc(KSYMS_LINE_MAX * 2 + 64);
+	struct ksyms *ks;
+
+	CHECK(!ksyms__parse(log, strlen(log)) && errno == ENODATA, "a log as a map: errno %d", errno);
+	CHECK(!strcmp(ksyms__strerror(ENODATA), "no symbols in it (not a System.map or /proc/kallsyms)"),
+	      "message");
+	/* An over-long line is skipped, the next one read. */
+	memset(huge, 'f', KSYMS_LINE_MAX * 2);
+	strcpy(huge + KSYMS_LINE_MAX * 2, " T x\nffffffff81000000 T outer\n");
+	ks = ksyms__parse(huge, strlen(huge));
+	CHECK(ks && ks->nr == 1 && ks->skipped == 1 && !strcmp(ks->syms[0].name, "outer"),
+	      "long line skipped: %zu symbols, %zu skipped", ks ? ks->nr : 0, ks ? ks->skipped : 0);
+	ksyms__free(ks);
+	free(huge);
+}
+
+/* symbolize_fputs writes what symbolize_line would, however long. */
+static void test_symbolize_to_a_stream(void)
+{
+	static const char map[] = "ffffffff81000000 T outer\nffffffffc0000000 t modfn\t[mymod]\n";
+	struct ksyms *ks = ksyms__parse(map, strlen(map));
+	size_t n = 3000, i, len = 0;
+	char *line = malloc(n * 19 + 1), *out = NULL, *expect = malloc(n * 19 + 1);
+	FILE *f = open_memstream(&out, &len);
+
+	for (i = 0; i < n; i++) {
+		memcpy(line + i * 19, i % 2 ? "0xffffffffc0000004 " : "0xffffffff81000010 ", 19);
+		memcpy(expect + i * 19, i % 2 ? "mymod:modfn+0x4    " : "outer+0x10         ", 19);
+	}
+	line[n * 19] = expect[n * 19] = '\0';
+	CHECK(symbolize_fputs(ks, line, f) == (int)n, "replaced");
+	fclose(f);
+	CHECK(len == n * 19 && !strcmp(out, expect), "%zu bytes, expected %zu", len, n * 19);
+	free(out);
+	free(line);
+	free(expect);
+	ksyms__free(ks);
+}
+
+UNIT_MAIN(test_line_read_parts, test_strtab_interns_and_limits, test_what_is_a_log,
+	  test_long_line_is_malformed, test_row_limit, test_map_without_symbols,
+	  test_symbolize_to_a_stream)

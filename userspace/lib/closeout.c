@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Checking standard output at exit: see closeout.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "closeout.h"
+
+int close_stdout(const char *prog)
+{
+	int failed;
+
+	errno = 0;
+	/* ferror: an earlier write failed, and later ones may have succeeded. */
+	failed = ferror(stdout);
+	failed |= fflush(stdout) != 0;
+	if (!failed)
+		return 0;
+	if (errno)
+		fprintf(stderr, "%s: write error: %s\n", prog, strerror(errno));
+	else
+		fprintf(stderr, "%s: write error\n", prog);
+	return -1;
+}

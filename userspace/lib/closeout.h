@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KFT_CLOSEOUT_H
+#define KFT_CLOSEOUT_H
+
+/*
+ * Flushes standard output and says whether everything written to it got
+ * out: a full disk (kd ... >/dev/full) or an output error must make a tool
+ * fail, not exit 0 with half a file. On failure prints "PROG: write error:
+ * REASON" and returns -1.
+ */
+int close_stdout(const char *prog);
+
+#endif

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Bounded line reading: see linereader.h. */
+#include <errno.h>
+
+#include "linereader.h"
+
+enum line_status line_read(FILE *in, char *buf, size_t size, size_t *len)
+{
+	size_t n = 0;
+	int c = EOF;
+
+	/* getc_unlocked: one caller per stream, and a call per byte is cheap. */
+	while (n + 1 < size && c != '\n' && (c = getc_unlocked(in)) != EOF)
+		buf[n++] = (char)c;
+	buf[n] = '\0';
+	*len = n;
+	if (c == EOF && ferror(in)) {
+		if (!errno)
+			errno = EIO;
+		return LINE_ERROR;
+	}
+	if (c == EOF && n == 0)
+		return LINE_EOF;
+	return n + 1 == size && c != '\n' ? LINE_PART : LINE_WHOLE;
+}

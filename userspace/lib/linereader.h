@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reading text line by line in bounded memory: a line longer than the
+ * caller's buffer comes in parts, so no input (a 5 GB file without a
+ * newline) makes a reader grow without end.
+ */
+#ifndef KFT_LINEREADER_H
+#define KFT_LINEREADER_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum line_status {
+	LINE_EOF,	/* nothing more */
+	LINE_ERROR,	/* a read error; errno set */
+	LINE_WHOLE,	/* the line, or the last part of a long one */
+	LINE_PART,	/* size - 1 bytes of a line that goes on */
+};
+
+/*
+ * Reads up to and including the next newline into buf, at most size - 1
+ * bytes, NUL-terminated (a NUL byte in the input stays in buf: len counts
+ * it). A WHOLE line ends with its newline, unless the input ended without
+ * one. size must be at least 2. A PART may be followed by EOF.
+ */
+enum line_status line_read(FILE *in, char *buf, size_t size, size_t *len);
+
+#endif
