@@ -13,7 +13,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpumask.h>
-#include <linux/glob.h>
 #include <linux/kprobes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -66,6 +65,16 @@ static int kft_hook_error(struct kft_parse_error *err, enum kft_parse_err code,
 
 #if KFT_HAVE_FPROBE
 
+/*
+ * Never called, and traceable (not notrace), so it has an ftrace location.
+ * Every funclist's filter holds it: removing a going module's functions can
+ * then never leave the filter empty, which to ftrace means every function.
+ */
+static noinline void kft_filter_sentinel(void)
+{
+	barrier();
+}
+
 static notrace int kft_fprobe_entry(struct fprobe *fp, unsigned long entry_ip,
 				    unsigned long ret_ip, struct pt_regs *regs,
 				    void *data)
@@ -107,6 +116,11 @@ static int kft_fprobe_register(struct kft_fhook *hook,
 		}
 		if (i == 0)
 			first_addr = addr;
+	}
+	ret = ftrace_set_filter_ip(&hook->fp.ops, (unsigned long)kft_filter_sentinel, 0, 0);
+	if (ret) {
+		ftrace_free_filter(&hook->fp.ops);
+		return ret;
 	}
 	if (first_addr)
 		return register_fprobe_ips(&hook->fp, &first_addr, 1);
@@ -154,6 +168,21 @@ void kft_fhook_quiesce(struct kft_fhook *hook)
 		disable_fprobe(&hook->fp);
 }
 
+/*
+ * ftrace keeps a going module's addresses in an fprobe's filter, and would
+ * hook whatever is loaded there next: take them out, one by one (a removal
+ * of an address the filter lacks fails, and would fail a batch).
+ */
+unsigned int kft_fhook_drop_module(struct kft_fhook *hook, struct module *mod,
+				   const unsigned long *addrs, unsigned int nr)
+{
+	unsigned int i, dropped = 0;
+
+	for (i = 0; hook->attached && i < nr; i++)
+		dropped += !ftrace_set_filter_ip(&hook->fp.ops, addrs[i], 1, 0);
+	return dropped;
+}
+
 #else /* kretprobes */
 
 static notrace int kft_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -194,104 +223,49 @@ static void kft_krp_free(struct kft_fhook *hook)
 struct kft_krp_target {
 	const struct kft_func_ref *ref;
 	unsigned long addr;		/* 0: by ref->text */
-	bool from_glob;			/* may fail quietly: data symbols match too */
 };
 
-struct kft_glob_expansion {
-	const struct kft_func_ref *ref;
-	struct kft_krp_target *targets;
-	unsigned int nr;
-	unsigned int max;
-};
-
-typedef int (*kft_sym_cb)(void *, const char *, struct module *, unsigned long);
-typedef int (*kft_each_sym_fn)(kft_sym_cb, void *);
-
-/* A function listed twice (or matched by two globs) gets one kretprobe. */
-static bool kft_krp_known(const struct kft_glob_expansion *g,
+/* A function listed twice gets one kretprobe. */
+static bool kft_krp_known(const struct kft_krp_target *targets, unsigned int nr,
 			  const struct kft_krp_target *t)
 {
 	unsigned int i;
 
-	for (i = 0; i < g->nr; i++) {
-		if (t->addr ? g->targets[i].addr == t->addr :
-		    !g->targets[i].addr && !strcmp(g->targets[i].ref->text, t->ref->text))
+	for (i = 0; i < nr; i++) {
+		if (t->addr ? targets[i].addr == t->addr :
+		    !targets[i].addr && !strcmp(targets[i].ref->text, t->ref->text))
 			return true;
 	}
 	return false;
 }
 
-static int kft_krp_add(struct kft_glob_expansion *g, struct kft_krp_target t)
-{
-	if (kft_krp_known(g, &t))
-		return 0;
-	if (g->nr == g->max)
-		return -E2BIG;
-	g->targets[g->nr++] = t;
-	return 0;
-}
-
-static int kft_glob_collect(void *data, const char *name, struct module *mod,
-			    unsigned long addr)
-{
-	struct kft_glob_expansion *g = data;
-
-	if (!glob_match(g->ref->text, name))
-		return 0;
-	return kft_krp_add(g, (struct kft_krp_target){ g->ref, addr, true });
-}
-
 /*
- * Kernels without fprobe do not export a way to walk the symbol table; the
- * walkers are found by name through kallsyms_lookup_name, itself found
- * through kprobes (the route out-of-tree tracers take since 5.7).
+ * Every reference as a kretprobe target. Globs are refused: without fprobe
+ * the kernel exports no way to walk its symbols, and calling an unexported
+ * walker found by name would depend on its signature (which changes between
+ * kernels) and break under IBT. Userspace can expand a glob from
+ * /proc/kallsyms.
  */
-static int kft_glob_expand(struct kft_glob_expansion *g)
-{
-	static const char *const walkers[] = {
-		"kallsyms_on_each_symbol", "module_kallsyms_on_each_symbol",
-	};
-	unsigned long (*lookup)(const char *name);
-	kft_each_sym_fn walk;
-	unsigned int i;
-	int ret;
-
-	lookup = (void *)kft_lookup_symbol("kallsyms_lookup_name");
-	if (!lookup)
-		return -ENOENT;
-	for (i = 0; i < ARRAY_SIZE(walkers); i++) {
-		walk = (kft_each_sym_fn)lookup(walkers[i]);
-		if (!walk)
-			return -ENOENT;
-		ret = walk(kft_glob_collect, g);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-/* Every reference as kretprobe targets; globs expanded. */
 static int kft_krp_targets(const struct kft_func_ref *funcs, unsigned int nr_funcs,
 			   struct kft_krp_target *targets, unsigned int *nr,
 			   struct kft_parse_error *err)
 {
-	struct kft_glob_expansion g = { .targets = targets, .max = KFT_MAX_KRETPROBES };
+	struct kft_krp_target t;
 	unsigned int i;
 
+	*nr = 0;
 	for (i = 0; i < nr_funcs; i++) {
-		g.ref = &funcs[i];
-		if (funcs[i].is_glob) {
-			if (strchr(funcs[i].text, ':'))
-				return kft_hook_error(err, KFT_ERR_MODULE_GLOB, &funcs[i]);
-			if (kft_glob_expand(&g) == -E2BIG)
-				return kft_hook_error(err, KFT_ERR_TOO_MANY_FUNCTIONS, &funcs[i]);
+		if (funcs[i].is_glob)
+			return kft_hook_error(err, KFT_ERR_GLOB_NEEDS_FPROBE, &funcs[i]);
+		if (funcs[i].is_addr && kft_check_function_start(&funcs[i], err))
+			return -EINVAL;
+		t = (struct kft_krp_target){ &funcs[i], funcs[i].is_addr ? funcs[i].addr : 0 };
+		if (kft_krp_known(targets, *nr, &t))
 			continue;
-		}
-		if (kft_krp_add(&g, (struct kft_krp_target){
-				&funcs[i], funcs[i].is_addr ? funcs[i].addr : 0, false }))
+		if (*nr == KFT_MAX_KRETPROBES)
 			return kft_hook_error(err, KFT_ERR_TOO_MANY_FUNCTIONS, &funcs[i]);
+		targets[(*nr)++] = t;
 	}
-	*nr = g.nr;
 	return 0;
 }
 
@@ -308,24 +282,6 @@ static int kft_krp_register(struct kft_fhook *hook, struct kft_krp *k,
 	k->rp.data_size = sizeof(struct kft_call);
 	k->rp.maxactive = kft_max_active(hook->role, nr) / nr + 16;
 	return register_kretprobe(&k->rp);
-}
-
-/* Each glob must have matched at least one function that took a probe. */
-static int kft_krp_check_globs(struct kft_fhook *hook, const struct kft_func_ref *funcs,
-			       unsigned int nr_funcs, struct kft_parse_error *err)
-{
-	unsigned int i, k;
-
-	for (i = 0; i < nr_funcs; i++) {
-		if (!funcs[i].is_glob)
-			continue;
-		for (k = 0; k < hook->nr; k++)
-			if (hook->krps[k].ref == &funcs[i])
-				break;
-		if (k == hook->nr)
-			return kft_hook_error(err, KFT_ERR_UNKNOWN_FUNCTION, &funcs[i]);
-	}
-	return 0;
 }
 
 int kft_fhook_attach(struct kft_fhook *hook, struct kft_run *run,
@@ -354,19 +310,14 @@ int kft_fhook_attach(struct kft_fhook *hook, struct kft_run *run,
 	for (i = 0; i < nr; i++) {
 		struct kft_krp *k = &hook->krps[hook->nr];
 
-		if (!kft_krp_register(hook, k, &targets[i], nr)) {
-			k->ref = targets[i].ref;
-			hook->rps[hook->nr++] = &k->rp;
-		} else if (!targets[i].from_glob) {
+		if (kft_krp_register(hook, k, &targets[i], nr)) {
 			ret = kft_hook_error(err, KFT_ERR_UNKNOWN_FUNCTION, targets[i].ref);
 			goto err_unregister;
-		} else {
-			memset(k, 0, sizeof(*k));
 		}
+		k->ref = targets[i].ref;
+		hook->rps[hook->nr++] = &k->rp;
 	}
-	ret = kft_krp_check_globs(hook, funcs, nr_funcs, err);
-	if (ret)
-		goto err_unregister;
+	ret = 0;
 	hook->attached = true;
 	goto out_free_targets;
 
@@ -405,6 +356,17 @@ unsigned long kft_fhook_missed(const struct kft_fhook *hook)
 void kft_fhook_quiesce(struct kft_fhook *hook)
 {
 	/* The handlers check the run's state; nothing to do here. */
+}
+
+/* kprobes themselves disarm the probes of a going module, for good. */
+unsigned int kft_fhook_drop_module(struct kft_fhook *hook, struct module *mod,
+				   const unsigned long *addrs, unsigned int nr)
+{
+	unsigned int i, dropped = 0;
+
+	for (i = 0; hook->attached && i < hook->nr; i++)
+		dropped += within_module((unsigned long)hook->krps[i].rp.kp.addr, mod);
+	return dropped;
 }
 
 #endif

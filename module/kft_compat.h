@@ -12,8 +12,24 @@
 
 #include <linux/fprobe.h>
 #include <linux/kprobes.h>
+#include <linux/version.h>
 
 #include "kft_config.h"
+
+/*
+ * What the code really supports (tested: Debian's 6.1 and 6.12):
+ * - x86-64: the kretprobe path reads the return address from the x86
+ *   stack at entry, and a log record holds a 64-bit address in 32 bytes.
+ * - fprobe with handlers of the form (fp, entry_ip, ret_ip, pt_regs, data),
+ *   which kernels 6.5 to 6.13 have; older kernels use kretprobes, newer
+ *   ones (fprobe on fgraph, ftrace_regs) are not supported yet.
+ */
+#ifndef CONFIG_X86_64
+#error "kft supports x86-64 only"
+#endif
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0) || LINUX_VERSION_CODE >= KERNEL_VERSION(6, 14, 0)
+#error "kft supports kernels 6.1 to 6.13"
+#endif
 
 struct kft_run;
 
@@ -29,10 +45,11 @@ struct kft_call {
 	u64 entry_ns;			/* 0: entered before the run started */
 	struct kft_record *rec;		/* reserved at entry (no time filter) */
 	s32 pid;
+	u32 gen;			/* the run's generation at entry */
 	u16 cpu;
 };
 
-#if IS_ENABLED(CONFIG_FPROBE)
+#if IS_ENABLED(CONFIG_FPROBE) && LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
 #define KFT_HAVE_FPROBE 1
 struct kft_fhook {
 	struct fprobe fp;
@@ -69,5 +86,8 @@ void kft_fhook_detach(struct kft_fhook *hook);
 unsigned long kft_fhook_missed(const struct kft_fhook *hook);
 /* Stop calling the handlers now; safe in any context. */
 void kft_fhook_quiesce(struct kft_fhook *hook);
+/* Stop hooking these functions of a going module; returns how many were hooked. */
+unsigned int kft_fhook_drop_module(struct kft_fhook *hook, struct module *mod,
+				   const unsigned long *addrs, unsigned int nr);
 
 #endif

@@ -61,6 +61,8 @@ static const char *const kft_parse_messages[] = {
 	[KFT_ERR_MODULE_GLOB] = "a glob cannot take a module prefix",
 	[KFT_ERR_NO_MEMORY] = "not enough memory for the log",
 	[KFT_ERR_ATTACH_FAILED] = "could not attach to the functions",
+	[KFT_ERR_AUTOREPEAT_TIME] = "autorepeat cannot wait again for a start time that has passed: start on entry or exit",
+	[KFT_ERR_NOT_FUNCTION_START] = "address is not the start of a function",
 };
 
 _Static_assert(ARRAY_SIZE(kft_parse_messages) == KFT_ERR_COUNT,
@@ -279,12 +281,15 @@ static bool is_name_char(char c)
 
 static bool is_glob_char(char c)
 {
-	return c == '*' || c == '?' || c == '[' || c == ']' || c == '!';
+	return c == '*' || c == '?' || c == '[' || c == ']';
 }
 
 /*
  * name, glob or module:name: symbol characters, at most one ':', and glob
- * characters (with '-' for ranges inside brackets).
+ * characters: '*', '?', brackets with '-' for ranges and a leading '!' for
+ * a complement ("[!a-c]"). Nothing else: the text reaches ftrace's matcher,
+ * which gives more characters a meaning ('!' in front negates the whole
+ * pattern, ':' brings in commands); only what kft documents may get there.
  */
 static bool valid_function_name(const char *s, bool *is_glob)
 {
@@ -297,6 +302,9 @@ static bool valid_function_name(const char *s, bool *is_glob)
 	for (; *s; s++) {
 		if (*s == ':') {
 			if (++colons > 1 || !s[1] || in_bracket)
+				return false;
+		} else if (*s == '!') {
+			if (!in_bracket || s[-1] != '[')
 				return false;
 		} else if (is_glob_char(*s)) {
 			*is_glob = true;
@@ -460,25 +468,32 @@ static int parse_statement(struct kft_parser *ps)
 	return fail(ps, KFT_ERR_UNKNOWN_STATEMENT);
 }
 
+/* The later of two positions. */
+static struct kft_pos later_of(struct kft_pos a, struct kft_pos b)
+{
+	return a.line > b.line || (a.line == b.line && a.col > b.col) ? a : b;
+}
+
 /* Checks that need the whole block; reported at the later statement. */
 static int check_block(struct kft_parser *ps)
 {
 	const struct kft_config *cfg = ps->cfg;
-	struct kft_pos later;
+
+	/*
+	 * A start time is a moment since boot: once a run has started, it has
+	 * passed, and a repeat would restart at once, forever, from the timer.
+	 */
+	if (cfg->autorepeat && cfg->start.kind == KFT_TRIGGER_TIME)
+		return fail_at(ps, KFT_ERR_AUTOREPEAT_TIME,
+			       later_of(ps->seen_autorepeat, ps->seen_start), NULL);
 
 	if (cfg->noints && cfg->onlyints) {
-		later = ps->seen_noints.line > ps->seen_onlyints.line ||
-			(ps->seen_noints.line == ps->seen_onlyints.line &&
-			 ps->seen_noints.col > ps->seen_onlyints.col) ?
-			ps->seen_noints : ps->seen_onlyints;
-		return fail_at(ps, KFT_ERR_INTS_CONFLICT, later, NULL);
+		return fail_at(ps, KFT_ERR_INTS_CONFLICT,
+			       later_of(ps->seen_noints, ps->seen_onlyints), NULL);
 	}
 	if (cfg->mintime_us && cfg->maxtime_us && cfg->mintime_us > cfg->maxtime_us) {
-		later = ps->seen_min.line > ps->seen_max.line ||
-			(ps->seen_min.line == ps->seen_max.line &&
-			 ps->seen_min.col > ps->seen_max.col) ?
-			ps->seen_min : ps->seen_max;
-		return fail_at(ps, KFT_ERR_MIN_OVER_MAX, later, NULL);
+		return fail_at(ps, KFT_ERR_MIN_OVER_MAX,
+			       later_of(ps->seen_min, ps->seen_max), NULL);
 	}
 	return 0;
 }

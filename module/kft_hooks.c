@@ -28,6 +28,7 @@
 #include <linux/string.h>
 
 #include "kft_run.h"
+#include "kft_symbol.h"
 
 static notrace struct kft_record *kft_log_reserve(struct kft_run *run)
 {
@@ -85,12 +86,14 @@ notrace int kft_hook_entry(struct kft_fhook *hook, unsigned long ip,
 			   unsigned long ret_ip, struct kft_call *call)
 {
 	struct kft_run *run = hook->run;
-	int state = READ_ONCE(run->state);
+	/* Acquire: a new state comes with its generation (kft_run_prime()). */
+	int state = smp_load_acquire(&run->state);
 	struct kft_record *rec;
 	bool irq;
 
 	if (hook->role != KFT_HOOK_TRACE)
 		return state != KFT_PRIMED && state != KFT_RUNNING;
+	call->gen = READ_ONCE(run->gen);
 	if (state != KFT_RUNNING) {
 		/* Entered before the start: its exit counts as "not found". */
 		call->entry_ns = 0;
@@ -139,9 +142,13 @@ notrace void kft_hook_exit(struct kft_fhook *hook, unsigned long ip,
 		kft_run_stop(run, KFT_REASON_EXIT);
 		return;
 	}
-	if (READ_ONCE(run->state) != KFT_RUNNING)
+	/* Acquire: the generation read below is the state's (kft_run_prime()). */
+	if (smp_load_acquire(&run->state) != KFT_RUNNING)
 		return;
-	if (!call->entry_ns) {
+	/* Entered before the start, or in an earlier generation (its record
+	 * slot, if it had one, may now be another call's).
+	 */
+	if (!call->entry_ns || call->gen != READ_ONCE(run->gen)) {
 		this_cpu_inc(run->counters->not_found);
 		return;
 	}
@@ -176,13 +183,13 @@ notrace void kft_run_start(struct kft_run *run, enum kft_reason why)
 {
 	u64 now = kft_now();
 
-	if (cmpxchg(&run->state, KFT_PRIMED, KFT_RUNNING) != KFT_PRIMED)
+	if (!kft_state_move(run, KFT_PRIMED, KFT_RUNNING))
 		return;
-	run->start_ns = now;
-	run->start_reason = why;
+	run->times.start_ns = now;
+	run->times.start_reason = why;
 	run->starts++;
-	if (!run->first_start_ns)
-		run->first_start_ns = now;
+	if (!run->times.first_start_ns)
+		run->times.first_start_ns = now;
 	if (run->cfg.stop.kind == KFT_TRIGGER_TIME) {
 		WRITE_ONCE(run->stop_deadline_ns,
 			   now + run->cfg.stop.time_us * NSEC_PER_USEC);
@@ -206,13 +213,17 @@ notrace void kft_run_stop(struct kft_run *run, enum kft_reason why)
 
 	if (run->cfg.autorepeat && why != KFT_REASON_LOG_FULL && why != KFT_REASON_USER)
 		next = KFT_PRIMED;
-	if (cmpxchg(&run->state, KFT_RUNNING, KFT_STOPPING) != KFT_RUNNING)
+	if (!kft_state_move(run, KFT_RUNNING, KFT_STOPPING))
 		return;
-	run->stop_ns = kft_now();
-	run->stop_reason = why;
+	run->times.stop_ns = kft_now();
+	run->times.stop_reason = why;
 	WRITE_ONCE(run->stop_deadline_ns, 0);
-	/* The stop time and reason are visible before the new state. */
-	smp_store_release(&run->state, next);
+	/*
+	 * The stop time and reason are visible before the new state (a full
+	 * barrier). A run made DEAD meanwhile stays DEAD, and queues nothing.
+	 */
+	if (!kft_state_move(run, KFT_STOPPING, next))
+		return;
 	/* Cancel the stop timer, or arm the start timer again. */
 	irq_work_queue(&run->timer_work);
 }
@@ -244,6 +255,23 @@ static int kft_func_error(struct kft_parse_error *err, enum kft_parse_err code,
 }
 
 /**
+ * kft_check_function_start() - an address must be where a function starts
+ * @f:		an address reference
+ * @err:	set when it is not
+ *
+ * ftrace and kprobes accept any address inside a function's patched call
+ * site as the function; kft takes only the function's own address.
+ */
+int kft_check_function_start(const struct kft_func_ref *f, struct kft_parse_error *err)
+{
+	unsigned long off;
+
+	if (kft_symbol_offset(f->addr, &off) || off)
+		return kft_func_error(err, KFT_ERR_NOT_FUNCTION_START, f);
+	return 0;
+}
+
+/**
  * kft_ftrace_filter_add() - add one function reference to an ops' filter
  * @ops:	the ftrace_ops (not yet registered)
  * @f:		a name, glob, module:name or address
@@ -267,6 +295,9 @@ int kft_ftrace_filter_add(struct ftrace_ops *ops, const struct kft_func_ref *f,
 		if (!*addr)
 			return kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, f);
 	} else if (f->is_addr) {
+		ret = kft_check_function_start(f, err);
+		if (ret)
+			return ret;
 		*addr = f->addr;
 	}
 	if (*addr) {

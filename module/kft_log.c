@@ -7,40 +7,118 @@
  *
  * Records are reserved at exit (or at entry when no time filter is set), so
  * the array is not in entry order: a reader sorts indexes by entry time.
+ *
+ * Memory: the log (up to 512 MiB) and each reader's view (4 bytes a record)
+ * are refused when they would take more than half of the memory the kernel
+ * reports available, and are allocated so that failing is an error for the
+ * writer or reader (__GFP_RETRY_MAYFAIL: no OOM killer), charged to its
+ * memory cgroup.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/vmalloc.h>
 
 #include "kft_log.h"
 
+#define KFT_BIG_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
+
+/**
+ * kft_mem_fits() - may kft take this much memory now?
+ * @bytes:	the size of one allocation
+ *
+ * Return: true when @bytes is at most half of the available memory.
+ */
+bool kft_mem_fits(size_t bytes)
+{
+	long avail_pages = si_mem_available();
+
+	return avail_pages > 0 && DIV_ROUND_UP(bytes, PAGE_SIZE) <= avail_pages / 2;
+}
+
+static void kft_log_buf_release(struct kref *ref)
+{
+	struct kft_log_buf *buf = container_of(ref, struct kft_log_buf, ref);
+
+	vfree(buf->records);
+	kfree(buf);
+}
+
+static struct kft_log_buf *kft_log_buf_alloc(unsigned long capacity)
+{
+	size_t bytes = array_size(capacity, sizeof(struct kft_record));
+	struct kft_log_buf *buf;
+
+	if (!kft_mem_fits(bytes))
+		return NULL;
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return NULL;
+	buf->records = __vmalloc(bytes, KFT_BIG_GFP | __GFP_ZERO);
+	if (!buf->records) {
+		kfree(buf);
+		return NULL;
+	}
+	kref_init(&buf->ref);
+	buf->capacity = capacity;
+	return buf;
+}
+
+static void kft_log_use(struct kft_log *log, struct kft_log_buf *buf)
+{
+	log->buf = buf;
+	log->records = buf->records;
+	log->capacity = buf->capacity;
+	atomic_long_set(&log->reserved, 0);
+}
+
 int kft_log_alloc(struct kft_log *log, unsigned long capacity)
 {
-	log->records = vzalloc(array_size(capacity, sizeof(*log->records)));
-	if (!log->records)
+	struct kft_log_buf *buf = kft_log_buf_alloc(capacity);
+
+	if (!buf)
 		return -ENOMEM;
-	log->capacity = capacity;
-	atomic_long_set(&log->reserved, 0);
+	kft_log_use(log, buf);
 	return 0;
 }
 
 void kft_log_free(struct kft_log *log)
 {
-	vfree(log->records);
+	if (log->buf)
+		kref_put(&log->buf->ref, kft_log_buf_release);
+	log->buf = NULL;
 	log->records = NULL;
 	log->capacity = 0;
 }
 
-/* Empties the log; only while no hook can write (the run is not running). */
-void kft_log_reset(struct kft_log *log)
+/**
+ * kft_log_reset() - empty the log; only while no hook can write to it
+ * @log:	the log
+ *
+ * A buffer that a reader still holds is left to the reader: the log moves
+ * to a new one.
+ *
+ * Return: 0, or -ENOMEM when a new buffer was needed and could not be had
+ * (the log is then unchanged).
+ */
+int kft_log_reset(struct kft_log *log)
 {
-	unsigned long used = min_t(unsigned long, kft_log_stored(log), log->capacity);
+	unsigned long used = kft_log_stored(log);
+	struct kft_log_buf *buf;
 
+	if (kref_read(&log->buf->ref) > 1) {
+		buf = kft_log_buf_alloc(log->capacity);
+		if (!buf)
+			return -ENOMEM;
+		kft_log_free(log);
+		kft_log_use(log, buf);
+		return 0;
+	}
 	memset(log->records, 0, used * sizeof(*log->records));
 	atomic_long_set(&log->reserved, 0);
+	return 0;
 }
 
 unsigned long kft_log_stored(const struct kft_log *log)
@@ -55,41 +133,96 @@ unsigned long kft_log_lost(const struct kft_log *log)
 	return reserved > log->capacity ? reserved - log->capacity : 0;
 }
 
-static int kft_log_cmp_entry(const void *a, const void *b, const void *priv)
+/* Entry time, then reservation order (call order on one CPU). */
+static bool kft_log_before(const struct kft_record *recs, u32 a, u32 b)
 {
-	const struct kft_record *recs = priv;
-	const struct kft_record *ra = &recs[*(const u32 *)a];
-	const struct kft_record *rb = &recs[*(const u32 *)b];
+	if (recs[a].entry_ns != recs[b].entry_ns)
+		return recs[a].entry_ns < recs[b].entry_ns;
+	return a < b;
+}
 
-	if (ra->entry_ns != rb->entry_ns)
-		return ra->entry_ns < rb->entry_ns ? -1 : 1;
-	/* Same time: keep reservation order, which is call order on one CPU. */
-	return *(const u32 *)a < *(const u32 *)b ? -1 : 1;
+static void kft_log_sift_down(const struct kft_record *recs, u32 *order,
+			      unsigned long root, unsigned long n)
+{
+	unsigned long child;
+	u32 tmp;
+
+	while ((child = 2 * root + 1) < n) {
+		if (child + 1 < n && kft_log_before(recs, order[child], order[child + 1]))
+			child++;
+		if (!kft_log_before(recs, order[root], order[child]))
+			return;
+		tmp = order[root];
+		order[root] = order[child];
+		order[child] = tmp;
+		root = child;
+	}
+}
+
+/*
+ * Heapsort, like the kernel's sort(), but with a scheduling point every few
+ * thousand steps and a way out for a reader that is killed: the largest log
+ * takes seconds to sort.
+ */
+static int kft_log_sort(const struct kft_record *recs, u32 *order, unsigned long n)
+{
+	unsigned long i, steps = 0;
+	u32 tmp;
+
+	for (i = n / 2; i-- > 0; steps++) {
+		kft_log_sift_down(recs, order, i, n);
+		if (!(steps & 4095) && (cond_resched(), fatal_signal_pending(current)))
+			return -EINTR;
+	}
+	for (i = n; i-- > 1; steps++) {
+		tmp = order[0];
+		order[0] = order[i];
+		order[i] = tmp;
+		kft_log_sift_down(recs, order, 0, i);
+		if (!(steps & 4095) && (cond_resched(), fatal_signal_pending(current)))
+			return -EINTR;
+	}
+	return 0;
+}
+
+/**
+ * kft_log_view_init() - take a reference on the log's current buffer
+ * @view:	the view
+ * @log:	the log (its owner's lock held, so the buffer stays)
+ */
+void kft_log_view_init(struct kft_log_view *view, struct kft_log *log)
+{
+	kref_get(&log->buf->ref);
+	view->buf = log->buf;
+	view->order = NULL;
+	view->nr = 0;
 }
 
 /**
  * kft_log_view_build() - the complete records, in entry-time order
- * @log:	the log, possibly still being written
- * @view:	filled; free with kft_log_view_free()
+ * @view:	initialized with kft_log_view_init(); free with kft_log_view_free()
+ * @stored:	how many slots were handed out when the view was taken
  *
  * A record still being written (no function address yet) is left out.
+ * Needs no lock: the view holds its buffer.
  */
-int kft_log_view_build(const struct kft_log *log, struct kft_log_view *view)
+int kft_log_view_build(struct kft_log_view *view, unsigned long stored)
 {
-	unsigned long stored = kft_log_stored(log), i;
+	const struct kft_record *recs = view->buf->records;
+	size_t bytes = array_size(max(stored, 1UL), sizeof(u32));
+	unsigned long i;
 
-	view->nr = 0;
-	view->order = kvmalloc_array(max(stored, 1UL), sizeof(u32), GFP_KERNEL);
+	if (!kft_mem_fits(bytes))
+		return -ENOMEM;
+	view->order = kvmalloc(bytes, KFT_BIG_GFP);
 	if (!view->order)
 		return -ENOMEM;
 	for (i = 0; i < stored; i++) {
 		/* Pairs with smp_store_release() in kft_record_fill(). */
-		if (smp_load_acquire(&log->records[i].func))
+		if (smp_load_acquire(&recs[i].func))
 			view->order[view->nr++] = i;
 	}
-	sort_r(view->order, view->nr, sizeof(u32), kft_log_cmp_entry, NULL,
-	       log->records);
-	return 0;
+	return kft_log_sort(recs, view->order, view->nr);
 }
 
 void kft_log_view_free(struct kft_log_view *view)
@@ -97,4 +230,7 @@ void kft_log_view_free(struct kft_log_view *view)
 	kvfree(view->order);
 	view->order = NULL;
 	view->nr = 0;
+	if (view->buf)
+		kref_put(&view->buf->ref, kft_log_buf_release);
+	view->buf = NULL;
 }

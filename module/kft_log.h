@@ -3,12 +3,17 @@
  * The trace log: one array of fixed-size binary records, filled without
  * locks (a slot is reserved with one atomic increment) and formatted only
  * when read.
+ *
+ * The array lives in a reference-counted buffer: a reader of /proc/kft_data
+ * holds the buffer it opened, so priming the run again while a reader has
+ * it open gives the run a fresh buffer instead of emptying the reader's.
  */
 #ifndef KFT_LOG_H
 #define KFT_LOG_H
 
 #include <linux/atomic.h>
 #include <linux/build_bug.h>
+#include <linux/kref.h>
 #include <linux/types.h>
 
 /*
@@ -54,25 +59,36 @@ static inline unsigned int kft_rec_cpu(const struct kft_record *r)
 	return (r->info >> KFT_REC_CPU_SHIFT) & KFT_REC_CPU_MASK;
 }
 
-struct kft_log {
+/* The records' memory, shared by the run and its readers. */
+struct kft_log_buf {
+	struct kref ref;
+	unsigned long capacity;
 	struct kft_record *records;
+};
+
+struct kft_log {
+	struct kft_record *records;	/* buf->records, for the traced path */
 	unsigned long capacity;
 	/* Slots handed out; past capacity it keeps counting what was lost. */
 	atomic_long_t reserved;
+	struct kft_log_buf *buf;
 };
 
-/* A sorted view of the log for one reader. */
+/* A sorted view of one buffer for one reader. */
 struct kft_log_view {
-	u32 *order;		/* record indexes in entry-time order */
+	struct kft_log_buf *buf;	/* a reference held by the view */
+	u32 *order;			/* record indexes in entry-time order */
 	unsigned long nr;
 };
 
+bool kft_mem_fits(size_t bytes);
 int kft_log_alloc(struct kft_log *log, unsigned long capacity);
 void kft_log_free(struct kft_log *log);
-void kft_log_reset(struct kft_log *log);
+int kft_log_reset(struct kft_log *log);
 unsigned long kft_log_stored(const struct kft_log *log);
 unsigned long kft_log_lost(const struct kft_log *log);
-int kft_log_view_build(const struct kft_log *log, struct kft_log_view *view);
+void kft_log_view_init(struct kft_log_view *view, struct kft_log *log);
+int kft_log_view_build(struct kft_log_view *view, unsigned long stored);
 void kft_log_view_free(struct kft_log_view *view);
 
 #endif

@@ -5,8 +5,13 @@
  * Module entry points and the two /proc files:
  *   /proc/kft       (0600) the run's configuration and state; commands
  *   /proc/kft_data  (0400) the trace log
- * Both are root-only by mode; writes also require CAP_SYS_ADMIN, because a
- * run attaches hooks to arbitrary kernel functions.
+ * Both are root-only by mode; writes also require CAP_SYS_ADMIN of the task
+ * that opened the file (as the kernel's own interfaces check it: a file
+ * handed to a less privileged process keeps what its opener could do),
+ * because a run attaches hooks to arbitrary kernel functions. Under kernel
+ * lockdown (confidentiality) neither file opens, as tracefs does not. Raw
+ * kernel addresses are shown only to an opener that may see them in
+ * /proc/kallsyms (see kft_may_show_addrs()).
  *
  * A configuration may arrive in several write() calls (a shell writing line
  * by line, a pipe): each open file collects its text and parses all of it
@@ -23,6 +28,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/proc_fs.h>
+#include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -37,11 +43,22 @@ static struct kft_run *kft_current;
 static unsigned int kft_next_id = 1;
 static struct kft_parse_error kft_last_error;
 
-/* What one open /proc/kft has been sent and not yet applied. */
+/*
+ * What one open /proc/kft has been sent and not yet applied. Its own lock:
+ * write() on one file from two threads is not serialized by the VFS for
+ * every caller (pwrite, io_uring take no f_pos lock).
+ */
 struct kft_writer {
+	struct mutex lock;
 	char *buf;		/* KFT_CONFIG_MAX_BYTES + 1 */
 	size_t len;
 };
+
+/* CAP_SYS_ADMIN of the task that opened the file, not of the caller. */
+static bool kft_may_write(const struct file *file)
+{
+	return file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN);
+}
 
 static void kft_report(const struct kft_parse_error *err)
 {
@@ -75,9 +92,13 @@ static int kft_apply_command(enum kft_command cmd)
 	switch (cmd) {
 	case KFT_CMD_PRIME:
 		ret = kft_run_prime(kft_current);
+		if (ret == -ENOMEM)
+			return kft_command_error(KFT_ERR_NO_MEMORY, ret);
 		return ret ? kft_command_error(KFT_ERR_BUSY, ret) : 0;
 	case KFT_CMD_START:
 		ret = kft_run_force_start(kft_current);
+		if (ret == -ENOMEM)
+			return kft_command_error(KFT_ERR_NO_MEMORY, ret);
 		return ret ? kft_command_error(KFT_ERR_BUSY, ret) : 0;
 	case KFT_CMD_STOP:
 		ret = kft_run_force_stop(kft_current);
@@ -175,10 +196,11 @@ static ssize_t kft_ctl_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
 	struct kft_writer *w = ((struct seq_file *)file->private_data)->private;
-	int ret;
+	ssize_t ret;
 
-	if (!capable(CAP_SYS_ADMIN))
+	if (!kft_may_write(file))
 		return -EPERM;
+	mutex_lock(&w->lock);
 	if (count > KFT_CONFIG_MAX_BYTES - w->len) {
 		struct kft_parse_error err = { .code = KFT_ERR_TOO_LONG, .pos = { 1, 1 } };
 
@@ -186,15 +208,19 @@ static ssize_t kft_ctl_write(struct file *file, const char __user *ubuf,
 		mutex_lock(&kft_mutex);
 		kft_report(&err);
 		mutex_unlock(&kft_mutex);
-		return -EINVAL;
+		ret = -EINVAL;
+		goto out_unlock;
 	}
+	ret = -EFAULT;
 	if (copy_from_user(w->buf + w->len, ubuf, count))
-		return -EFAULT;
+		goto out_unlock;
 	w->len += count;
-	if (!w->len)
-		return 0;
-	ret = kft_writer_flush(w, false);
-	return ret ? ret : count;
+	ret = w->len ? kft_writer_flush(w, false) : 0;
+	if (!ret)
+		ret = count;
+out_unlock:
+	mutex_unlock(&w->lock);
+	return ret;
 }
 
 static void kft_output_error(struct seq_file *m)
@@ -227,6 +253,8 @@ static int kft_ctl_open(struct inode *inode, struct file *file)
 	struct kft_writer *w = NULL;
 	int ret;
 
+	if (security_locked_down(LOCKDOWN_TRACEFS))
+		return -EPERM;
 	if (file->f_mode & FMODE_WRITE) {
 		w = kzalloc(sizeof(*w), GFP_KERNEL);
 		if (w)
@@ -235,6 +263,7 @@ static int kft_ctl_open(struct inode *inode, struct file *file)
 			kfree(w);
 			return -ENOMEM;
 		}
+		mutex_init(&w->lock);
 	}
 	ret = single_open(file, kft_ctl_show, w);
 	if (ret && w) {
@@ -247,14 +276,15 @@ static int kft_ctl_open(struct inode *inode, struct file *file)
 static int kft_ctl_release(struct inode *inode, struct file *file)
 {
 	struct kft_writer *w = ((struct seq_file *)file->private_data)->private;
-	size_t i;
 
 	if (w) {
-		/* What is left is judged now; close() cannot report it. */
-		for (i = 0; i < w->len && isspace(w->buf[i]); i++)
-			;
-		if (i < w->len && capable(CAP_SYS_ADMIN))
+		/*
+		 * What is left is judged now; close() cannot report it. White
+		 * space alone is an empty configuration, reported as such.
+		 */
+		if (w->len && kft_may_write(file))
 			kft_writer_flush(w, true);
+		mutex_destroy(&w->lock);
 		kvfree(w->buf);
 		kfree(w);
 	}
@@ -269,10 +299,18 @@ static const struct proc_ops kft_ctl_ops = {
 	.proc_release	= kft_ctl_release,
 };
 
-/* /proc/kft_data: one reader's snapshot of the run and its sorted log. */
+/*
+ * /proc/kft_data: one reader's snapshot, taken when it opens the file: the
+ * header's times and counters, and a sorted view of the records complete
+ * then, in the log buffer of that moment (which the reader holds: a run
+ * primed again meanwhile writes into a new one).
+ */
 struct kft_reader {
 	struct kft_run *run;
+	struct kft_run_times times;
+	struct kft_counters counters;
 	struct kft_log_view view;
+	bool show_addrs;
 };
 
 static void *kft_data_start(struct seq_file *m, loff_t *pos)
@@ -304,9 +342,11 @@ static int kft_data_show(struct seq_file *m, void *v)
 		return 0;
 	}
 	if (i == 0)
-		kft_output_log_header(m, r->run, r->view.nr);
+		kft_output_log_header(m, r->run, &r->times, &r->counters, r->view.nr);
 	else
-		kft_output_log_row(m, r->run, &r->run->log.records[r->view.order[i - 1]]);
+		kft_output_log_row(m, &r->times,
+				   &r->view.buf->records[r->view.order[i - 1]],
+				   r->show_addrs);
 	return 0;
 }
 
@@ -317,27 +357,33 @@ static const struct seq_operations kft_data_seq_ops = {
 	.show	= kft_data_show,
 };
 
-static int kft_data_open(struct inode *inode, struct file *file)
+/*
+ * Raw addresses for an opener who could read them in /proc/kallsyms: one
+ * with CAP_SYSLOG, while kptr_restrict does not hide them from everyone
+ * (kallsyms_show_value() is not exported: "%pK", formatted in the opener's
+ * context, applies the same sysctl).
+ */
+static bool kft_may_show_addrs(const struct file *file)
 {
-	struct kft_reader *r;
-	int ret;
+	char probe[32];
 
-	r = __seq_open_private(file, &kft_data_seq_ops, sizeof(*r));
-	if (!r)
-		return -ENOMEM;
-	mutex_lock(&kft_mutex);
-	if (kft_current) {
-		ret = kft_log_view_build(&kft_current->log, &r->view);
-		if (ret) {
-			mutex_unlock(&kft_mutex);
-			seq_release_private(inode, file);
-			return ret;
-		}
-		kref_get(&kft_current->ref);
-		r->run = kft_current;
-	}
-	mutex_unlock(&kft_mutex);
-	return 0;
+	if (!file_ns_capable(file, &init_user_ns, CAP_SYSLOG))
+		return false;
+	snprintf(probe, sizeof(probe), "%pK", &kft_current);
+	return strspn(probe, "0") != strlen(probe);
+}
+
+/* Under kft_mutex: what the header shows, and a hold on the records. */
+static unsigned long kft_reader_take(struct kft_reader *r, struct kft_run *run)
+{
+	lockdep_assert_held(&kft_mutex);
+	kref_get(&run->ref);
+	r->run = run;
+	r->times = run->times;
+	r->times.running = READ_ONCE(run->state) == KFT_RUNNING;
+	kft_run_sum_counters(run, &r->counters);
+	kft_log_view_init(&r->view, &run->log);
+	return kft_log_stored(&run->log);
 }
 
 static int kft_data_release(struct inode *inode, struct file *file)
@@ -351,6 +397,33 @@ static int kft_data_release(struct inode *inode, struct file *file)
 	return seq_release_private(inode, file);
 }
 
+static int kft_data_open(struct inode *inode, struct file *file)
+{
+	unsigned long stored = 0;
+	struct kft_reader *r;
+	int ret;
+
+	if (security_locked_down(LOCKDOWN_TRACEFS))
+		return -EPERM;
+	r = __seq_open_private(file, &kft_data_seq_ops, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->show_addrs = kft_may_show_addrs(file);
+	mutex_lock(&kft_mutex);
+	if (kft_current)
+		stored = kft_reader_take(r, kft_current);
+	mutex_unlock(&kft_mutex);
+	/* Sorting takes seconds for a large log: not under the lock. */
+	if (r->run) {
+		ret = kft_log_view_build(&r->view, stored);
+		if (ret) {
+			kft_data_release(inode, file);
+			return ret;
+		}
+	}
+	return 0;
+}
+
 static const struct proc_ops kft_data_ops = {
 	.proc_open	= kft_data_open,
 	.proc_read	= seq_read,
@@ -358,10 +431,37 @@ static const struct proc_ops kft_data_ops = {
 	.proc_release	= kft_data_release,
 };
 
+/*
+ * A module going away takes its functions with it: the run drops what it
+ * hooked there, so that a module loaded later at the same addresses is not
+ * traced, nor fires a trigger, by a run configured for the old one.
+ */
+static int kft_module_notify(struct notifier_block *nb, unsigned long action,
+			     void *data)
+{
+	if (action != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mutex_lock(&kft_mutex);
+	if (kft_current)
+		kft_run_module_going(kft_current, data);
+	mutex_unlock(&kft_mutex);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block kft_module_nb = {
+	.notifier_call = kft_module_notify,
+};
+
 static int __init kft_init(void)
 {
+	int ret;
+
+	ret = register_module_notifier(&kft_module_nb);
+	if (ret)
+		return ret;
+	ret = -ENOMEM;
 	if (!proc_create(KFT_PROC_CTL, 0600, NULL, &kft_ctl_ops))
-		goto err;
+		goto err_unregister_notifier;
 	if (!proc_create(KFT_PROC_DATA, 0400, NULL, &kft_data_ops))
 		goto err_remove_ctl;
 	pr_info("loaded, function exits through %s\n",
@@ -370,8 +470,9 @@ static int __init kft_init(void)
 
 err_remove_ctl:
 	remove_proc_entry(KFT_PROC_CTL, NULL);
-err:
-	return -ENOMEM;
+err_unregister_notifier:
+	unregister_module_notifier(&kft_module_nb);
+	return ret;
 }
 
 static void __exit kft_exit(void)
@@ -379,6 +480,7 @@ static void __exit kft_exit(void)
 	/* Closes every open file first (their release runs now). */
 	remove_proc_entry(KFT_PROC_DATA, NULL);
 	remove_proc_entry(KFT_PROC_CTL, NULL);
+	unregister_module_notifier(&kft_module_nb);
 	mutex_lock(&kft_mutex);
 	if (kft_current)
 		kft_run_destroy(kft_current);

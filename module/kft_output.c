@@ -10,6 +10,7 @@
 #include <linux/seq_file.h>
 
 #include "kft_run.h"
+#include "kft_symbol.h"
 
 static const char *kft_not(bool yes)
 {
@@ -62,6 +63,16 @@ static void kft_output_config(struct seq_file *m, const struct kft_config *cfg)
 		seq_puts(m, "  autorepeat\n");
 }
 
+/* What the run lost to a module unload, if anything. */
+static void kft_output_dropped(struct seq_file *m, const struct kft_dropped *d)
+{
+	if (!d->module[0])
+		return;
+	seq_printf(m, "dropped: module %s unloaded: traced functions %u, start trigger %s, stop trigger %s\n",
+		   d->module, d->functions, d->start_trigger ? "yes" : "no",
+		   d->stop_trigger ? "yes" : "no");
+}
+
 /**
  * kft_output_status() - /proc/kft for a run
  * @m:		the seq_file
@@ -96,12 +107,14 @@ void kft_output_status(struct seq_file *m, struct kft_run *run)
 		   stored, run->log.capacity, sizeof(struct kft_record),
 		   run->log.capacity * sizeof(struct kft_record));
 	seq_printf(m, "hooks: %s\n", KFT_HAVE_FPROBE ? "fprobe" : "kretprobes");
+	kft_output_dropped(m, &run->dropped);
 }
 
-static void kft_output_reason(struct seq_file *m, struct kft_run *run, bool start)
+static void kft_output_reason(struct seq_file *m, const struct kft_run *run,
+			      const struct kft_run_times *times, bool start)
 {
 	const struct kft_trigger *t = start ? &run->cfg.start : &run->cfg.stop;
-	int why = start ? run->start_reason : run->stop_reason;
+	int why = start ? times->start_reason : times->stop_reason;
 
 	switch (why) {
 	case KFT_REASON_USER:
@@ -124,9 +137,9 @@ static void kft_output_reason(struct seq_file *m, struct kft_run *run, bool star
 }
 
 /* A kft_now() time as CLOCK_MONOTONIC microseconds, like the triggers. */
-static u64 kft_output_since_boot_us(const struct kft_run *run, u64 t)
+static u64 kft_output_since_boot_us(const struct kft_run_times *times, u64 t)
 {
-	s64 mono = (s64)t + run->mono_offset_ns;
+	s64 mono = (s64)t + times->mono_offset_ns;
 
 	return mono > 0 ? div_u64(mono, NSEC_PER_USEC) : 0;
 }
@@ -134,43 +147,44 @@ static u64 kft_output_since_boot_us(const struct kft_run *run, u64 t)
 /**
  * kft_output_log_header() - /proc/kft_data up to the rows
  * @m:		the seq_file
- * @run:	the run
+ * @run:	the run (its configuration)
+ * @times:	the run's timeline when the reader opened the file
+ * @c:		its counters then
  * @rows:	how many rows follow
  */
-void kft_output_log_header(struct seq_file *m, struct kft_run *run,
-			   unsigned long rows)
+void kft_output_log_header(struct seq_file *m, const struct kft_run *run,
+			   const struct kft_run_times *times,
+			   const struct kft_counters *c, unsigned long rows)
 {
 	const struct kft_config *cfg = &run->cfg;
-	struct kft_counters c;
 
 	seq_printf(m, "\nKernel Instrumentation Run ID %u\n\n", run->id);
-	if (run->start_reason) {
+	if (times->start_reason) {
 		seq_printf(m, "Logging started at %llu usec by ",
-			   kft_output_since_boot_us(run, run->start_ns));
-		kft_output_reason(m, run, true);
+			   kft_output_since_boot_us(times, times->start_ns));
+		kft_output_reason(m, run, times, true);
 		seq_putc(m, '\n');
 	} else {
 		seq_puts(m, "Logging not started\n");
 	}
-	if (run->stop_reason && READ_ONCE(run->state) != KFT_RUNNING) {
+	if (times->stop_reason && !times->running) {
 		seq_printf(m, "Logging stopped at %llu usec by ",
-			   kft_output_since_boot_us(run, run->stop_ns));
-		kft_output_reason(m, run, false);
+			   kft_output_since_boot_us(times, times->stop_ns));
+		kft_output_reason(m, run, times, false);
 		seq_putc(m, '\n');
 	} else {
 		seq_puts(m, "Logging not stopped\n");
 	}
 
-	kft_run_sum_counters(run, &c);
 	seq_puts(m, "\nFilter Counters:\n\n");
 	if (cfg->mintime_us || cfg->maxtime_us)
-		seq_printf(m, "Execution time filter count = %lu\n", c.filtered_time);
+		seq_printf(m, "Execution time filter count = %lu\n", c->filtered_time);
 	if (cfg->noints)
-		seq_printf(m, "No Interrupt functions filter count = %lu\n", c.filtered_ints);
+		seq_printf(m, "No Interrupt functions filter count = %lu\n", c->filtered_ints);
 	if (cfg->onlyints)
-		seq_printf(m, "Only Interrupt functions filter count = %lu\n", c.filtered_ints);
-	seq_printf(m, "Total entries filtered = %lu\n", c.filtered_time + c.filtered_ints);
-	seq_printf(m, "Entries not found = %lu\n", c.not_found);
+		seq_printf(m, "Only Interrupt functions filter count = %lu\n", c->filtered_ints);
+	seq_printf(m, "Total entries filtered = %lu\n", c->filtered_time + c->filtered_ints);
+	seq_printf(m, "Entries not found = %lu\n", c->not_found);
 	seq_printf(m, "\nNumber of entries after filters = %lu\n\n", rows);
 	seq_puts(m, " Entry    Delta     PID        Function                        Caller\n");
 	seq_puts(m, "-------- -------- -------- ----------------                 ------------\n");
@@ -182,17 +196,9 @@ void kft_output_log_header(struct seq_file *m, struct kft_run *run,
  */
 static unsigned long kft_function_start(unsigned long ip)
 {
-	char sym[KSYM_SYMBOL_LEN];
 	unsigned long off;
-	char *plus, *slash;
 
-	sprint_symbol(sym, ip);
-	plus = strchr(sym, '+');
-	slash = plus ? strchr(plus, '/') : NULL;
-	if (!slash)
-		return ip;
-	*slash = '\0';
-	if (kstrtoul(plus + 1, 16, &off) || off > 16)
+	if (kft_symbol_offset(ip, &off) || off > 16)
 		return ip;
 	return ip - off;
 }
@@ -200,22 +206,25 @@ static unsigned long kft_function_start(unsigned long ip)
 /**
  * kft_output_log_row() - one call
  * @m:		the seq_file
- * @run:	the run
+ * @times:	the run's timeline (rows are relative to its first start)
  * @rec:	the record
+ * @show_addrs:	false: addresses print as zeros, as /proc/kallsyms does
  */
-void kft_output_log_row(struct seq_file *m, struct kft_run *run,
-			const struct kft_record *rec)
+void kft_output_log_row(struct seq_file *m, const struct kft_run_times *times,
+			const struct kft_record *rec, bool show_addrs)
 {
 	u64 dur = kft_rec_dur(rec);
 	s64 delta = dur == KFT_REC_DUR_OPEN ? -1 : (s64)div_u64(dur, NSEC_PER_USEC);
-	u64 rel = rec->entry_ns > run->first_start_ns ?
-		  rec->entry_ns - run->first_start_ns : 0;
+	u64 rel = rec->entry_ns > times->first_start_ns ?
+		  rec->entry_ns - times->first_start_ns : 0;
 	unsigned long caller = rec->caller_off == KFT_REC_CALLER_UNKNOWN ?
 			       0 : rec->func + rec->caller_off;
+	unsigned long func = show_addrs ? kft_function_start(rec->func) : 0;
 	char pid[24];
 
+	if (!show_addrs)
+		caller = 0;
 	snprintf(pid, sizeof(pid), "%d.%u", rec->pid, kft_rec_cpu(rec));
 	seq_printf(m, "%8llu %8lld %8s  0x%016lx               0x%016lx\n",
-		   div_u64(rel, NSEC_PER_USEC), delta, pid,
-		   kft_function_start(rec->func), caller);
+		   div_u64(rel, NSEC_PER_USEC), delta, pid, func, caller);
 }

@@ -18,6 +18,7 @@
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 
+#include "kft_module.h"
 #include "kft_run.h"
 
 DEFINE_MUTEX(kft_mutex);
@@ -218,46 +219,53 @@ err_free_text:
 	return ERR_PTR(ret);
 }
 
-/* Detaches everything and drops the creator's reference. */
+/*
+ * Detaches everything and drops the creator's reference.
+ *
+ * Why this order is enough: DEAD is final (no transition starts from it),
+ * so once it is set no hook, timer or irq_work can start or stop the run,
+ * and only a successful transition queues the irq_work. Hooks and the timer
+ * callback run with preemption off: after the grace period, every
+ * transition that began before DEAD has finished, its irq_work queued.
+ * irq_work_sync() then waits for that work, which sees DEAD and arms
+ * nothing; hrtimer_cancel() last removes a timer that work may have armed
+ * before, and waits for a callback in progress, which queues nothing.
+ */
 void kft_run_destroy(struct kft_run *run)
 {
 	lockdep_assert_held(&kft_mutex);
-	WRITE_ONCE(run->state, KFT_DEAD);
+	xchg(&run->state, KFT_DEAD);
 	kft_run_detach(run);
-	/*
-	 * Handlers run with preemption off: after a grace period none is still
-	 * inside one. DEAD stops transitions, so nothing queues again.
-	 */
 	synchronize_rcu();
 	irq_work_sync(&run->timer_work);
 	hrtimer_cancel(&run->timer);
 	kft_run_put(run);
 }
 
-static void kft_run_reset(struct kft_run *run)
+static int kft_run_reset(struct kft_run *run)
 {
-	int cpu;
+	int cpu, ret;
 
-	kft_log_reset(&run->log);
+	ret = kft_log_reset(&run->log);
+	if (ret)
+		return ret;
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(run->counters, cpu), 0, sizeof(struct kft_counters));
-	run->first_start_ns = 0;
-	run->start_ns = 0;
-	run->stop_ns = 0;
-	run->start_reason = KFT_REASON_NONE;
-	run->stop_reason = KFT_REASON_NONE;
+	memset(&run->times, 0, sizeof(run->times));
 	run->starts = 0;
+	return 0;
 }
 
 /**
  * kft_run_prime() - wait for the start trigger
  * @run:	a configured or complete run; a complete one starts afresh
  *
- * Return: 0, or -EBUSY while primed or running.
+ * Return: 0, -EBUSY while primed or running, -ENOMEM when readers hold the
+ * log and there is no memory for a new one.
  */
 int kft_run_prime(struct kft_run *run)
 {
-	int state = READ_ONCE(run->state);
+	int state = READ_ONCE(run->state), ret;
 
 	lockdep_assert_held(&kft_mutex);
 	if (state != KFT_CONFIGURED && state != KFT_COMPLETE)
@@ -269,14 +277,19 @@ int kft_run_prime(struct kft_run *run)
 	 */
 	if (state == KFT_COMPLETE)
 		synchronize_rcu();
-	kft_run_reset(run);
+	ret = kft_run_reset(run);
+	if (ret)
+		return ret;
 	/*
 	 * The header shows times on CLOCK_MONOTONIC, the base of time triggers
 	 * and /proc/uptime; kft_now() is sched_clock, off by a per-boot offset.
 	 */
-	run->mono_offset_ns = (s64)(ktime_get_ns() - kft_now());
-	/* The emptied log and counters are visible before the hooks act. */
-	smp_store_release(&run->state, KFT_PRIMED);
+	run->times.mono_offset_ns = (s64)(ktime_get_ns() - kft_now());
+	/* Calls still inside a traced function belong to the old generation. */
+	WRITE_ONCE(run->gen, run->gen + 1);
+	/* The emptied log, counters and generation come before the state. */
+	if (!kft_state_move(run, state, KFT_PRIMED))
+		return -EBUSY;
 	kft_timer_arm(run);
 	return 0;
 }
@@ -296,9 +309,9 @@ int kft_run_force_start(struct kft_run *run)
 int kft_run_force_stop(struct kft_run *run)
 {
 	lockdep_assert_held(&kft_mutex);
-	if (cmpxchg(&run->state, KFT_PRIMED, KFT_COMPLETE) == KFT_PRIMED) {
-		run->stop_reason = KFT_REASON_USER;
-		run->stop_ns = kft_now();
+	if (kft_state_move(run, KFT_PRIMED, KFT_COMPLETE)) {
+		run->times.stop_reason = KFT_REASON_USER;
+		run->times.stop_ns = kft_now();
 		hrtimer_cancel(&run->timer);
 		return 0;
 	}
@@ -326,4 +339,61 @@ unsigned long kft_run_missed(struct kft_run *run)
 {
 	return kft_fhook_missed(&run->trace) + kft_fhook_missed(&run->start_exit) +
 	       kft_fhook_missed(&run->stop_exit);
+}
+
+/* Detaches a trigger that names a function of @mod; true if it did. */
+static bool kft_run_drop_trigger(struct kft_run *run, const struct kft_trigger *t,
+				 struct module *mod, unsigned long *addrs,
+				 unsigned int max)
+{
+	bool is_start = t == &run->cfg.start;
+
+	if (t->kind != KFT_TRIGGER_ENTRY && t->kind != KFT_TRIGGER_EXIT)
+		return false;
+	if (!kft_module_collect(mod, &t->func, 1, addrs, max))
+		return false;
+	if (t->kind == KFT_TRIGGER_ENTRY)
+		kft_entry_trigger_detach(is_start ? &run->start_entry : &run->stop_entry);
+	else
+		kft_fhook_detach(is_start ? &run->start_exit : &run->stop_exit);
+	return true;
+}
+
+/**
+ * kft_run_module_going() - drop what the run hooked in a module going away
+ * @run:	the run (kft_mutex held)
+ * @mod:	the module, in its GOING notifier
+ *
+ * Traced functions of the module leave the traced set; a trigger on one of
+ * its functions is removed. The status says what was dropped. A run that
+ * traces every function keeps doing so, the module's functions included.
+ */
+void kft_run_module_going(struct kft_run *run, struct module *mod)
+{
+	unsigned int max = kft_module_functions(mod), n, dropped = 0;
+	bool start, stop;
+	unsigned long *addrs;
+
+	lockdep_assert_held(&kft_mutex);
+	if (!max)
+		return;
+	addrs = kvcalloc(max, sizeof(*addrs), GFP_KERNEL);
+	if (!addrs)
+		return;
+	if (run->cfg.nr_funcs) {
+		n = kft_module_collect(mod, run->cfg.funcs, run->cfg.nr_funcs, addrs, max);
+		dropped = kft_fhook_drop_module(&run->trace, mod, addrs, n);
+	}
+	start = kft_run_drop_trigger(run, &run->cfg.start, mod, addrs, max);
+	stop = kft_run_drop_trigger(run, &run->cfg.stop, mod, addrs, max);
+	kvfree(addrs);
+	if (!dropped && !start && !stop)
+		return;
+	strscpy(run->dropped.module, mod->name, sizeof(run->dropped.module));
+	run->dropped.functions += dropped;
+	run->dropped.start_trigger |= start;
+	run->dropped.stop_trigger |= stop;
+	pr_info("run %u: module %s unloaded: dropped %u traced functions%s%s\n",
+		run->id, mod->name, dropped, start ? ", the start trigger" : "",
+		stop ? ", the stop trigger" : "");
 }

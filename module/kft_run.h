@@ -6,8 +6,17 @@
  *	CONFIGURED --prime--> PRIMED --start trigger--> RUNNING --stop--> COMPLETE
  *	`start` goes to RUNNING from CONFIGURED or PRIMED; with autorepeat a stop
  *	trigger (not log full, not the `stop` command) goes back to PRIMED.
- * Transitions out of PRIMED and RUNNING happen in any context (hooks,
- * timers) with cmpxchg; the others under kft_mutex.
+ * Every change of state goes through kft_state_move() (a compare-and-swap),
+ * from any context; the ones into PRIMED and COMPLETE by command also hold
+ * kft_mutex. KFT_DEAD is final: it is set by kft_run_destroy() with an
+ * exchange and is the "from" of no transition, so a stop or start already
+ * under way can never bring a dying run back.
+ *
+ * Generations: each prime starts a new generation (run->gen). A call
+ * remembers the generation it entered in; its exit does nothing in another
+ * one. A task asleep in a traced function across a prime therefore never
+ * writes into the new log (its record slot may belong to another call by
+ * then).
  */
 #ifndef KFT_RUN_H
 #define KFT_RUN_H
@@ -16,6 +25,7 @@
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/kref.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/trace_clock.h>
 
@@ -56,10 +66,30 @@ struct kft_entry_trigger {
 	bool attached;
 };
 
+/* What the log header shows, copied when a reader opens /proc/kft_data. */
+struct kft_run_times {
+	s64 mono_offset_ns;		/* CLOCK_MONOTONIC - kft_now(), at prime */
+	u64 first_start_ns;		/* row times are relative to this */
+	u64 start_ns;
+	u64 stop_ns;
+	int start_reason;		/* enum kft_reason */
+	int stop_reason;
+	bool running;
+};
+
+/* What a run dropped because a module it hooked was unloaded. */
+struct kft_dropped {
+	char module[MODULE_NAME_LEN];	/* the last such module */
+	unsigned int functions;		/* traced functions no longer traced */
+	bool start_trigger;
+	bool stop_trigger;
+};
+
 struct kft_run {
 	struct kref ref;
 	unsigned int id;
 	int state;			/* enum kft_state */
+	u32 gen;			/* generation: + 1 at every prime */
 
 	/* The configuration; its strings point into text. */
 	struct kft_config cfg;
@@ -69,13 +99,8 @@ struct kft_run {
 	bool log_at_entry;		/* no time filter: reserve at entry, show -1 */
 
 	/* Timeline, kft_now() ns. */
-	s64 mono_offset_ns;		/* CLOCK_MONOTONIC - kft_now(), at prime */
-	u64 first_start_ns;		/* row times are relative to this */
-	u64 start_ns;
-	u64 stop_ns;
+	struct kft_run_times times;
 	u64 stop_deadline_ns;		/* 0: no time stop pending */
-	int start_reason;		/* enum kft_reason */
-	int stop_reason;
 	unsigned int starts;		/* how many times it started (autorepeat) */
 
 	struct kft_log log;
@@ -91,7 +116,22 @@ struct kft_run {
 	/* Time triggers: the hrtimer is armed from process or irq_work context. */
 	struct hrtimer timer;
 	struct irq_work timer_work;
+
+	struct kft_dropped dropped;
 };
+
+/**
+ * kft_state_move() - the one way a run changes state
+ * @run:	the run
+ * @from:	the state it must be in
+ * @to:	the new state
+ *
+ * Return: true if the run was in @from and is now in @to.
+ */
+static __always_inline bool kft_state_move(struct kft_run *run, int from, int to)
+{
+	return cmpxchg(&run->state, from, to) == from;
+}
 
 extern struct mutex kft_mutex;
 
@@ -115,6 +155,7 @@ int kft_run_force_start(struct kft_run *run);
 int kft_run_force_stop(struct kft_run *run);
 void kft_run_sum_counters(struct kft_run *run, struct kft_counters *sum);
 unsigned long kft_run_missed(struct kft_run *run);
+void kft_run_module_going(struct kft_run *run, struct module *mod);
 
 /* kft_hooks.c: the traced path. */
 int kft_hook_entry(struct kft_fhook *hook, unsigned long ip,
@@ -123,6 +164,7 @@ void kft_hook_exit(struct kft_fhook *hook, unsigned long ip,
 		   unsigned long ret_ip, struct kft_call *call);
 void kft_run_start(struct kft_run *run, enum kft_reason why);
 void kft_run_stop(struct kft_run *run, enum kft_reason why);
+int kft_check_function_start(const struct kft_func_ref *f, struct kft_parse_error *err);
 int kft_ftrace_filter_add(struct ftrace_ops *ops, const struct kft_func_ref *f,
 			  unsigned long *addr, struct kft_parse_error *err);
 int kft_entry_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run,
@@ -133,9 +175,10 @@ void kft_entry_trigger_detach(struct kft_entry_trigger *t);
 /* kft_output.c */
 struct seq_file;
 void kft_output_status(struct seq_file *m, struct kft_run *run);
-void kft_output_log_header(struct seq_file *m, struct kft_run *run,
-			   unsigned long rows);
-void kft_output_log_row(struct seq_file *m, struct kft_run *run,
-			const struct kft_record *rec);
+void kft_output_log_header(struct seq_file *m, const struct kft_run *run,
+			   const struct kft_run_times *times,
+			   const struct kft_counters *c, unsigned long rows);
+void kft_output_log_row(struct seq_file *m, const struct kft_run_times *times,
+			const struct kft_record *rec, bool show_addrs);
 
 #endif

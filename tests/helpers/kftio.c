@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <pthread.h>
 #include <linux/capability.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,11 +19,16 @@
 #include <unistd.h>
 
 static const char usage[] =
-	"usage: kftio [-u UID] [-d] read FILE\n"
-	"       kftio [-u UID] [-d] [-c N] write FILE TEXT|@PATH\n"
+	"usage: kftio [-u UID] [-d] [-S] read FILE\n"
+	"       kftio [-u UID] [-d] [-D|-R] [-c N] [-t N] write FILE TEXT|@PATH\n"
 	"  -u UID  switch to this uid and gid before opening\n"
 	"  -d      drop CAP_SYS_ADMIN (stay root otherwise)\n"
+	"  -S      drop CAP_SYSLOG\n"
+	"  -D      open with CAP_SYS_ADMIN effective, write without it\n"
+	"  -R      open without CAP_SYS_ADMIN effective, write with it\n"
 	"  -c N    write in chunks of N bytes, through the one open file\n"
+	"  -t N    N threads write the whole text at once, each with pwrite()\n"
+	"          in its chunks, through the one open file\n"
 	"  @PATH   write the contents of PATH\n"
 	"Prints 'ok' (after the file's content, for read) or 'STEP: ERRNO'.\n"
 	"Exit status: 0 ok, 1 the operation failed, 2 usage or setup error.\n";
@@ -33,21 +39,34 @@ static int report(const char *step)
 	return 1;
 }
 
-static int drop_sys_admin(void)
+/* Drops a capability from every set, for good. */
+static int drop_cap(int cap)
 {
 	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct data[2];
-	int i;
 
-	if (prctl(PR_CAPBSET_DROP, CAP_SYS_ADMIN, 0, 0, 0))
+	if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0))
 		return -1;
 	if (syscall(SYS_capget, &hdr, data))
 		return -1;
-	for (i = 0; i < 2; i++) {
-		data[i].effective &= ~(i == 0 ? CAP_TO_MASK(CAP_SYS_ADMIN) : 0);
-		data[i].permitted &= ~(i == 0 ? CAP_TO_MASK(CAP_SYS_ADMIN) : 0);
-		data[i].inheritable &= ~(i == 0 ? CAP_TO_MASK(CAP_SYS_ADMIN) : 0);
-	}
+	data[CAP_TO_INDEX(cap)].effective &= ~CAP_TO_MASK(cap);
+	data[CAP_TO_INDEX(cap)].permitted &= ~CAP_TO_MASK(cap);
+	data[CAP_TO_INDEX(cap)].inheritable &= ~CAP_TO_MASK(cap);
+	return syscall(SYS_capset, &hdr, data);
+}
+
+/* CAP_SYS_ADMIN in or out of the effective set (it stays permitted). */
+static int effective_sys_admin(int on)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -1;
+	if (on)
+		data[0].effective |= CAP_TO_MASK(CAP_SYS_ADMIN);
+	else
+		data[0].effective &= ~CAP_TO_MASK(CAP_SYS_ADMIN);
 	return syscall(SYS_capset, &hdr, data);
 }
 
@@ -99,19 +118,56 @@ static char *load_text(const char *arg, size_t *len)
 	return buf;
 }
 
-static int do_write(const char *path, const char *arg, size_t chunk)
-{
-	size_t len, off, n;
-	char *text = load_text(arg, &len);
-	int fd;
+/* How write() is done: chunks, threads, and the capability around open. */
+struct write_opts {
+	size_t chunk;		/* 0: all at once */
+	int threads;		/* 0: plain write() from this thread */
+	int cap_switch;		/* 'D', 'R' or 0 */
+};
 
-	if (!text) {
-		perror("kftio: text");
-		return 2;
+struct writer_arg {
+	int fd;
+	const char *text;
+	size_t len, chunk;
+	int err;		/* errno of the first failure */
+};
+
+/* One thread: the whole text, chunk by chunk, with pwrite (no f_pos lock). */
+static void *pwrite_all(void *p)
+{
+	struct writer_arg *a = p;
+	size_t off, n;
+
+	for (off = 0; off < a->len; off += n) {
+		n = a->chunk && a->len - off > a->chunk ? a->chunk : a->len - off;
+		if (pwrite(a->fd, a->text + off, n, 0) < 0 && !a->err)
+			a->err = errno;
 	}
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return report("open");
+	return NULL;
+}
+
+/* Threads racing on one file; failures of single writes are expected. */
+static int write_threads(int fd, const char *text, size_t len,
+			 const struct write_opts *o)
+{
+	struct writer_arg args[16];
+	pthread_t tids[16];
+	int i, n = o->threads > 16 ? 16 : o->threads;
+
+	for (i = 0; i < n; i++) {
+		args[i] = (struct writer_arg){ fd, text, len, o->chunk, 0 };
+		if (pthread_create(&tids[i], NULL, pwrite_all, &args[i]))
+			return report("pthread_create");
+	}
+	for (i = 0; i < n; i++)
+		pthread_join(tids[i], NULL);
+	return 0;
+}
+
+static int write_serial(int fd, const char *text, size_t len, size_t chunk)
+{
+	size_t off, n;
+
 	for (off = 0; off < len || len == 0; off += n) {
 		n = chunk && len - off > chunk ? chunk : len - off;
 		if (write(fd, text + off, n) < 0)
@@ -119,6 +175,32 @@ static int do_write(const char *path, const char *arg, size_t chunk)
 		if (len == 0)
 			break;
 	}
+	return 0;
+}
+
+static int do_write(const char *path, const char *arg, const struct write_opts *o)
+{
+	size_t len;
+	char *text = load_text(arg, &len);
+	int fd, ret;
+
+	if (!text) {
+		perror("kftio: text");
+		return 2;
+	}
+	if (o->cap_switch == 'R' && effective_sys_admin(0))
+		return report("capset");
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return report("open");
+	if (o->cap_switch && effective_sys_admin(o->cap_switch == 'R'))
+		return report("capset");
+	if (o->threads)
+		ret = write_threads(fd, text, len, o);
+	else
+		ret = write_serial(fd, text, len, o->chunk);
+	if (ret)
+		return ret;
 	if (close(fd))
 		return report("close");
 	puts("ok");
@@ -127,11 +209,12 @@ static int do_write(const char *path, const char *arg, size_t chunk)
 
 int main(int argc, char **argv)
 {
+	struct write_opts wo = { 0 };
 	long uid = 0, chunk = 0;
-	int drop = 0, opt;
+	int drop = 0, drop_syslog = 0, opt;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "u:dc:")) != -1) {
+	while ((opt = getopt(argc, argv, "u:dSDRc:t:")) != -1) {
 		switch (opt) {
 		case 'u':
 			errno = 0;
@@ -143,6 +226,20 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			drop = 1;
+			break;
+		case 'S':
+			drop_syslog = 1;
+			break;
+		case 'D':
+		case 'R':
+			wo.cap_switch = opt;
+			break;
+		case 't':
+			wo.threads = atoi(optarg);
+			if (wo.threads <= 0) {
+				fprintf(stderr, "kftio: bad thread count '%s'\n", optarg);
+				return 2;
+			}
 			break;
 		case 'c':
 			errno = 0;
@@ -159,14 +256,16 @@ int main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if ((drop && drop_sys_admin()) || switch_user(uid)) {
+	wo.chunk = chunk;
+	if ((drop && drop_cap(CAP_SYS_ADMIN)) || (drop_syslog && drop_cap(CAP_SYSLOG)) ||
+	    switch_user(uid)) {
 		perror("kftio: setup");
 		return 2;
 	}
 	if (argc == 2 && !strcmp(argv[0], "read"))
 		return do_read(argv[1]);
 	if (argc == 3 && !strcmp(argv[0], "write"))
-		return do_write(argv[1], argv[2], chunk);
+		return do_write(argv[1], argv[2], &wo);
 	fputs(usage, stderr);
 	return 2;
 }

@@ -60,6 +60,9 @@ kft_cmd() {
 	[ "$r" = ok ] || fail "command '$1' failed ($r): $(grep '^error:' /proc/kft)"
 }
 
+# The test module's functions by name: globs need fprobe (not on 6.1).
+KFT_TEST_FUNCS="kft_test_leaf kft_test_busy_20us kft_test_busy_2ms kft_test_middle kft_test_outer kft_test_start_marker kft_test_stop_marker"
+
 # call NAME [COUNT]: run a test function (see tests/modules/kft_test.c).
 call() {
 	echo "$1 ${2:-1}" >/proc/kft_test || fail "call $1 $2"

@@ -19,6 +19,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/irq_work.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -48,6 +49,12 @@ static noinline void kft_test_busy_20us(void)
 static noinline void kft_test_busy_2ms(void)
 {
 	kft_test_spin_ns(2 * NSEC_PER_MSEC);
+}
+
+/* Asleep inside a traced function: a call that outlives a run. */
+static noinline void kft_test_sleep(void)
+{
+	msleep(1500);
 }
 
 static noinline void kft_test_middle(void)
@@ -111,6 +118,7 @@ static const struct {
 	{ "outer", kft_test_outer, false },
 	{ "start_marker", kft_test_start_marker, false },
 	{ "stop_marker", kft_test_stop_marker, false },
+	{ "sleep", kft_test_sleep, false },
 	{ "irq_leaf", kft_test_leaf, true },
 	{ "irq_busy_20us", kft_test_busy_20us, true },
 };

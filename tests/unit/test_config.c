@@ -84,6 +84,16 @@ static const struct parse_case cases[] = {
 	BAD("new begin filter funclist mod: fend end", BAD_FUNCTION, 1, 27),
 	BAD("new begin filter funclist [ab fend end", BAD_FUNCTION, 1, 27),
 	BAD("new begin filter funclist a-[b] fend end", BAD_FUNCTION, 1, 27),
+	/* '!' is ftrace's negation: only a bracket's complement may use it. */
+	OK("new begin filter funclist [!a-c]* vfs_[!r]ead fend end"),
+	BAD("new begin filter funclist !vfs_read fend end", BAD_FUNCTION, 1, 27),
+	BAD("new begin filter funclist vfs! fend end", BAD_FUNCTION, 1, 27),
+	BAD("new begin filter funclist [a!]* fend end", BAD_FUNCTION, 1, 27),
+	BAD("new begin filter funclist ! fend end", BAD_FUNCTION, 1, 27),
+	BAD("new begin trigger start entry !x end", BAD_FUNCTION, 1, 31),
+	BAD("new begin trigger stop exit !x end", BAD_FUNCTION, 1, 29),
+	BAD("new begin filter funclist vfs_read:mod:ext4 fend end", BAD_FUNCTION, 1, 27),
+	BAD("new begin filter funclist \\x fend end", BAD_FUNCTION, 1, 27),
 	/* Functions and addresses. */
 	BAD("new begin trigger start entry end", MISSING_FUNCTION, 1, 31),
 	INCOMPLETE("new begin trigger start entry", MISSING_FUNCTION, 1, 30),
@@ -114,6 +124,10 @@ static const struct parse_case cases[] = {
 	BAD("new begin\nfilter onlyints\nfilter noints\nend", INTS_CONFLICT, 3, 1),
 	BAD("new begin\nfilter mintime 10\nfilter maxtime 5\nend", MIN_OVER_MAX, 3, 1),
 	BAD("new begin\nfilter maxtime 5\nfilter mintime 10\nend", MIN_OVER_MAX, 3, 1),
+	/* A passed start time would restart a repeat at once, forever. */
+	BAD("new begin\nautorepeat\ntrigger start time 5\nend", AUTOREPEAT_TIME, 3, 1),
+	BAD("new begin\ntrigger start time 5\nautorepeat\nend", AUTOREPEAT_TIME, 3, 1),
+	OK("new begin trigger start entry f trigger stop time 5 autorepeat end"),
 	/* Bytes. */
 	BAD("new begin\x01 end", BAD_CHAR, 1, 10),
 	BAD("new begin trigger start entry f\xc3\xa9 end", BAD_CHAR, 1, 32),

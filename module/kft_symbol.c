@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Where an address lies in the kernel's symbols, by the exported
+ * sprint_symbol(): used to check that an address written in a configuration
+ * is a function's start, and to print a function's start in the log.
+ */
+#include <linux/kallsyms.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+
+#include "kft_symbol.h"
+
+/**
+ * kft_symbol_offset() - how far @addr lies into its symbol
+ * @addr:	a kernel address
+ * @off:	set to the offset
+ *
+ * Return: 0, or -ENOENT when @addr is in no symbol.
+ */
+int kft_symbol_offset(unsigned long addr, unsigned long *off)
+{
+	char sym[KSYM_SYMBOL_LEN];
+	char *plus, *slash;
+
+	sprint_symbol(sym, addr);
+	plus = strchr(sym, '+');
+	slash = plus ? strchr(plus, '/') : NULL;
+	if (!slash)
+		return -ENOENT;
+	*slash = '\0';
+	return kstrtoul(plus + 1, 16, off) ? -ENOENT : 0;
+}
