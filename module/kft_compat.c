@@ -154,6 +154,8 @@ void kft_fhook_detach(struct kft_fhook *hook)
 	if (!hook->attached)
 		return;
 	unregister_fprobe(&hook->fp);
+	/* As new, for a later attach (a complete run primed again). */
+	memset(&hook->fp, 0, sizeof(hook->fp));
 	hook->attached = false;
 }
 

@@ -589,3 +589,62 @@ bool kft_parse_may_continue(const struct kft_parse_error *err)
 {
 	return err->at_eof || err->at_last_word;
 }
+
+static bool is_word_byte(char c)
+{
+	unsigned char u = c;
+
+	return !is_space(c) && c != '#' && u >= 0x20 && u < 0x7f;
+}
+
+/*
+ * A keyword can end an input ("end", a command) or make an error that is
+ * reported at an earlier word (a duplicate statement, reported where it
+ * starts); any other word's errors are reported at that word.
+ */
+static bool is_keyword(const char *word, size_t len)
+{
+	static const char *const keywords[] = {
+		"new", "begin", "end", "trigger", "start", "stop", "entry", "exit",
+		"time", "filter", "mintime", "maxtime", "noints", "onlyints",
+		"funclist", "fend", "logentries", "autorepeat", "watch", "prime",
+		"clear",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(keywords); i++) {
+		if (strlen(keywords[i]) == len && !memcmp(word, keywords[i], len))
+			return true;
+	}
+	return false;
+}
+
+/**
+ * kft_config_must_reparse() - does a grown text need parsing again?
+ * @text:	the text so far
+ * @len:	its length
+ * @added:	how many bytes at its end just arrived (at least 1)
+ * @word_start:	where the text's last word begins; kept by the caller
+ *		between calls, updated here
+ *
+ * Return: false only when the text without the new bytes had to wait for
+ * more and the new bytes extend its last word into one that is no keyword:
+ * the verdict is "wait" again (an error in that word is in the last word).
+ */
+bool kft_config_must_reparse(const char *text, size_t len, size_t added,
+			     size_t *word_start)
+{
+	size_t i;
+
+	for (i = len; i > len - added; i--) {
+		if (!is_word_byte(text[i - 1])) {
+			*word_start = i;
+			return true;
+		}
+	}
+	if (len == added) {
+		*word_start = 0;
+		return true;
+	}
+	return is_keyword(text + *word_start, len - *word_start);
+}

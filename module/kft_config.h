@@ -140,4 +140,14 @@ bool kft_parse_incomplete(const struct kft_parse_error *err);
  */
 bool kft_parse_may_continue(const struct kft_parse_error *err);
 
+/*
+ * For writers that send a text in small pieces: after an input that had to
+ * wait for more, a piece that only extends its last word (no white space,
+ * '#' or other byte the lexer stops at) leaves the verdict "wait" unless the
+ * word it makes is a keyword. Parsing again only then keeps byte-by-byte
+ * writing linear instead of quadratic.
+ */
+bool kft_config_must_reparse(const char *text, size_t len, size_t added,
+			     size_t *word_start);
+
 #endif

@@ -347,5 +347,7 @@ void kft_entry_trigger_detach(struct kft_entry_trigger *t)
 		return;
 	unregister_ftrace_function(&t->ops);
 	ftrace_free_filter(&t->ops);
+	/* As new, for a later attach (a complete run primed again). */
+	memset(&t->ops, 0, sizeof(t->ops));
 	t->attached = false;
 }

@@ -52,6 +52,7 @@ struct kft_writer {
 	struct mutex lock;
 	char *buf;		/* KFT_CONFIG_MAX_BYTES + 1 */
 	size_t len;
+	size_t word_start;	/* where the text's last word begins */
 };
 
 /* CAP_SYS_ADMIN of the task that opened the file, not of the caller. */
@@ -77,9 +78,22 @@ static int kft_command_error(enum kft_parse_err code, int ret)
 	return ret;
 }
 
+/* A command's failure: the error it set, or one for its errno. */
+static int kft_command_failed(int ret, struct kft_parse_error *err,
+			      enum kft_parse_err otherwise)
+{
+	if (!ret)
+		return 0;
+	if (err->code != KFT_ERR_NONE) {
+		kft_report(err);
+		return ret;
+	}
+	return kft_command_error(ret == -ENOMEM ? KFT_ERR_NO_MEMORY : otherwise, ret);
+}
+
 static int kft_apply_command(enum kft_command cmd)
 {
-	int ret;
+	struct kft_parse_error err = { .code = KFT_ERR_NONE };
 
 	if (cmd == KFT_CMD_CLEAR) {
 		if (kft_current)
@@ -91,18 +105,13 @@ static int kft_apply_command(enum kft_command cmd)
 		return kft_command_error(KFT_ERR_NO_RUN, -ENOENT);
 	switch (cmd) {
 	case KFT_CMD_PRIME:
-		ret = kft_run_prime(kft_current);
-		if (ret == -ENOMEM)
-			return kft_command_error(KFT_ERR_NO_MEMORY, ret);
-		return ret ? kft_command_error(KFT_ERR_BUSY, ret) : 0;
+		return kft_command_failed(kft_run_prime(kft_current, &err), &err, KFT_ERR_BUSY);
 	case KFT_CMD_START:
-		ret = kft_run_force_start(kft_current);
-		if (ret == -ENOMEM)
-			return kft_command_error(KFT_ERR_NO_MEMORY, ret);
-		return ret ? kft_command_error(KFT_ERR_BUSY, ret) : 0;
+		return kft_command_failed(kft_run_force_start(kft_current, &err), &err,
+					  KFT_ERR_BUSY);
 	case KFT_CMD_STOP:
-		ret = kft_run_force_stop(kft_current);
-		return ret ? kft_command_error(KFT_ERR_NOT_ACTIVE, ret) : 0;
+		return kft_command_failed(kft_run_force_stop(kft_current), &err,
+					  KFT_ERR_NOT_ACTIVE);
 	default:
 		return -EINVAL;
 	}
@@ -215,7 +224,10 @@ static ssize_t kft_ctl_write(struct file *file, const char __user *ubuf,
 	if (copy_from_user(w->buf + w->len, ubuf, count))
 		goto out_unlock;
 	w->len += count;
-	ret = w->len ? kft_writer_flush(w, false) : 0;
+	ret = 0;
+	/* Small pieces of one word: no parse each time (quadratic). */
+	if (count && kft_config_must_reparse(w->buf, w->len, count, &w->word_start))
+		ret = kft_writer_flush(w, false);
 	if (!ret)
 		ret = count;
 out_unlock:
@@ -456,9 +468,12 @@ static int __init kft_init(void)
 {
 	int ret;
 
-	ret = register_module_notifier(&kft_module_nb);
+	ret = kft_run_init();
 	if (ret)
 		return ret;
+	ret = register_module_notifier(&kft_module_nb);
+	if (ret)
+		goto err_run_exit;
 	ret = -ENOMEM;
 	if (!proc_create(KFT_PROC_CTL, 0600, NULL, &kft_ctl_ops))
 		goto err_unregister_notifier;
@@ -472,6 +487,8 @@ err_remove_ctl:
 	remove_proc_entry(KFT_PROC_CTL, NULL);
 err_unregister_notifier:
 	unregister_module_notifier(&kft_module_nb);
+err_run_exit:
+	kft_run_exit();
 	return ret;
 }
 
@@ -486,6 +503,7 @@ static void __exit kft_exit(void)
 		kft_run_destroy(kft_current);
 	kft_current = NULL;
 	mutex_unlock(&kft_mutex);
+	kft_run_exit();
 	pr_info("unloaded\n");
 }
 

@@ -106,7 +106,8 @@ void kft_output_status(struct seq_file *m, struct kft_run *run)
 	seq_printf(m, "log: %lu of %lu entries used, %zu bytes each, %lu bytes\n",
 		   stored, run->log.capacity, sizeof(struct kft_record),
 		   run->log.capacity * sizeof(struct kft_record));
-	seq_printf(m, "hooks: %s\n", KFT_HAVE_FPROBE ? "fprobe" : "kretprobes");
+	seq_printf(m, "hooks: %s%s\n", KFT_HAVE_FPROBE ? "fprobe" : "kretprobes",
+		   run->detached ? ", detached until the next prime" : "");
 	kft_output_dropped(m, &run->dropped);
 }
 

@@ -23,6 +23,22 @@
 
 DEFINE_MUTEX(kft_mutex);
 
+static void kft_run_release(struct kref *ref)
+{
+	struct kft_run *run = container_of(ref, struct kft_run, ref);
+
+	kft_log_free(&run->log);
+	free_percpu(run->counters);
+	kvfree(run->cfg.funcs);
+	kvfree(run->text);
+	kfree(run);
+}
+
+/* Detaches complete runs; drained at module exit. */
+static struct workqueue_struct *kft_wq;
+
+static void kft_run_detach(struct kft_run *run);
+
 static void kft_timer_arm(struct kft_run *run)
 {
 	int state = READ_ONCE(run->state);
@@ -41,9 +57,40 @@ static void kft_timer_arm(struct kft_run *run)
 	}
 }
 
+/*
+ * After a stop: (re)arm the timer, and have a complete run's hooks taken
+ * off from process context. The work holds a reference to the run.
+ */
 static void kft_timer_work(struct irq_work *work)
 {
-	kft_timer_arm(container_of(work, struct kft_run, timer_work));
+	struct kft_run *run = container_of(work, struct kft_run, timer_work);
+
+	kft_timer_arm(run);
+	if (READ_ONCE(run->state) != KFT_COMPLETE || READ_ONCE(run->detached))
+		return;
+	kref_get(&run->ref);
+	if (!queue_work(kft_wq, &run->detach_work))
+		kref_put(&run->ref, kft_run_release);
+}
+
+/* Under kft_mutex: a complete run's hooks off (again on the next prime). */
+static void kft_run_detach_complete(struct kft_run *run)
+{
+	lockdep_assert_held(&kft_mutex);
+	if (READ_ONCE(run->state) != KFT_COMPLETE || run->detached)
+		return;
+	kft_run_detach(run);
+	run->detached = true;
+}
+
+static void kft_run_detach_work(struct work_struct *work)
+{
+	struct kft_run *run = container_of(work, struct kft_run, detach_work);
+
+	mutex_lock(&kft_mutex);
+	kft_run_detach_complete(run);
+	mutex_unlock(&kft_mutex);
+	kft_run_put(run);
 }
 
 static enum hrtimer_restart kft_timer_fn(struct hrtimer *timer)
@@ -61,17 +108,6 @@ static enum hrtimer_restart kft_timer_fn(struct hrtimer *timer)
 		break;
 	}
 	return HRTIMER_NORESTART;
-}
-
-static void kft_run_release(struct kref *ref)
-{
-	struct kft_run *run = container_of(ref, struct kft_run, ref);
-
-	kft_log_free(&run->log);
-	free_percpu(run->counters);
-	kvfree(run->cfg.funcs);
-	kvfree(run->text);
-	kfree(run);
 }
 
 void kft_run_put(struct kft_run *run)
@@ -196,6 +232,7 @@ struct kft_run *kft_run_create(char *text, const struct kft_config *cfg,
 	run->mintime_ns = cfg->mintime_us * NSEC_PER_USEC;
 	run->maxtime_ns = cfg->maxtime_us * NSEC_PER_USEC;
 	run->log_at_entry = !cfg->mintime_us && !cfg->maxtime_us;
+	INIT_WORK(&run->detach_work, kft_run_detach_work);
 	hrtimer_init(&run->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	run->timer.function = kft_timer_fn;
 	init_irq_work(&run->timer_work, kft_timer_work);
@@ -260,16 +297,24 @@ static int kft_run_reset(struct kft_run *run)
  * kft_run_prime() - wait for the start trigger
  * @run:	a configured or complete run; a complete one starts afresh
  *
+ * @err:	set when the hooks of a complete run cannot be taken again
+ *
  * Return: 0, -EBUSY while primed or running, -ENOMEM when readers hold the
- * log and there is no memory for a new one.
+ * log and there is no memory for a new one, or the error of attaching.
  */
-int kft_run_prime(struct kft_run *run)
+int kft_run_prime(struct kft_run *run, struct kft_parse_error *err)
 {
 	int state = READ_ONCE(run->state), ret;
 
 	lockdep_assert_held(&kft_mutex);
 	if (state != KFT_CONFIGURED && state != KFT_COMPLETE)
 		return -EBUSY;
+	if (run->detached) {
+		ret = kft_run_attach(run, err);
+		if (ret)
+			return ret;
+		run->detached = false;
+	}
 	/*
 	 * The hooks write nothing outside PRIMED/RUNNING, but one may be past
 	 * its state check still: they run with preemption off, so after a
@@ -294,13 +339,13 @@ int kft_run_prime(struct kft_run *run)
 	return 0;
 }
 
-int kft_run_force_start(struct kft_run *run)
+int kft_run_force_start(struct kft_run *run, struct kft_parse_error *err)
 {
 	int ret = 0;
 
 	lockdep_assert_held(&kft_mutex);
 	if (READ_ONCE(run->state) != KFT_PRIMED)
-		ret = kft_run_prime(run);
+		ret = kft_run_prime(run, err);
 	if (!ret)
 		kft_run_start(run, KFT_REASON_USER);
 	return ret;
@@ -313,12 +358,26 @@ int kft_run_force_stop(struct kft_run *run)
 		run->times.stop_reason = KFT_REASON_USER;
 		run->times.stop_ns = kft_now();
 		hrtimer_cancel(&run->timer);
+		kft_run_detach_complete(run);
 		return 0;
 	}
 	if (READ_ONCE(run->state) != KFT_RUNNING)
 		return -EINVAL;
 	kft_run_stop(run, KFT_REASON_USER);
+	kft_run_detach_complete(run);
 	return 0;
+}
+
+int kft_run_init(void)
+{
+	kft_wq = alloc_workqueue("kft", 0, 0);
+	return kft_wq ? 0 : -ENOMEM;
+}
+
+/* After the last run is destroyed: waits for pending detach work. */
+void kft_run_exit(void)
+{
+	destroy_workqueue(kft_wq);
 }
 
 void kft_run_sum_counters(struct kft_run *run, struct kft_counters *sum)

@@ -28,6 +28,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/trace_clock.h>
+#include <linux/workqueue.h>
 
 #include "kft_compat.h"
 #include "kft_config.h"
@@ -118,6 +119,13 @@ struct kft_run {
 	struct irq_work timer_work;
 
 	struct kft_dropped dropped;
+
+	/*
+	 * A complete run lets go of its hooks (an idle hook still costs every
+	 * call of every hooked function) and takes them again at prime.
+	 */
+	bool detached;
+	struct work_struct detach_work;
 };
 
 /**
@@ -150,9 +158,11 @@ struct kft_run *kft_run_create(char *text, const struct kft_config *cfg,
 			       unsigned int id, struct kft_parse_error *err);
 void kft_run_destroy(struct kft_run *run);
 void kft_run_put(struct kft_run *run);
-int kft_run_prime(struct kft_run *run);
-int kft_run_force_start(struct kft_run *run);
+int kft_run_prime(struct kft_run *run, struct kft_parse_error *err);
+int kft_run_force_start(struct kft_run *run, struct kft_parse_error *err);
 int kft_run_force_stop(struct kft_run *run);
+int kft_run_init(void);
+void kft_run_exit(void);
 void kft_run_sum_counters(struct kft_run *run, struct kft_counters *sum);
 unsigned long kft_run_missed(struct kft_run *run);
 void kft_run_module_going(struct kft_run *run, struct module *mod);

@@ -370,6 +370,69 @@ static void test_may_continue(void)
 	}
 }
 
+/* The verdict for text[0..len): 1 applies, 0 waits (as the module's writer). */
+static int verdict(const char *text, size_t len)
+{
+	struct kft_func_ref *funcs;
+	struct kft_parse_error err;
+	struct kft_config cfg;
+	enum kft_command cmd;
+	char *buf = malloc(len + 1);
+	int ret;
+
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	funcs = calloc(kft_config_max_funcs(len), sizeof(*funcs));
+	ret = kft_config_parse(buf, len, &cmd, &cfg, funcs, kft_config_max_funcs(len), &err);
+	if (ret) {
+		bool line_done = len && text[len - 1] == '\n';
+
+		ret = line_done ? !kft_parse_incomplete(&err) : !kft_parse_may_continue(&err);
+		ret = ret ? -1 : 0;
+	} else {
+		ret = 1;
+	}
+	free(buf);
+	free(funcs);
+	return ret;
+}
+
+/*
+ * Byte by byte, skipping the parses kft_config_must_reparse() says cannot
+ * change a "wait": the first byte at which the text applies or fails is
+ * the one a parse after every byte finds.
+ */
+static void test_reparse_skips_nothing_that_matters(void)
+{
+	static const char *const texts[] = {
+		"prime", "prime\n", "primex", "stop now", "new begin end",
+		"new\nbegin\n filter funclist abc_def ghi fend\n logentries 77\nend\n",
+		"new begin filter noints filter noints end",
+		"new begin trigger start entry f\x01g end",
+		"begin # a comment with end in it\nend", "new begin ends end",
+		"new begin filter funclist a fend endx",
+		"new begin trigger start time 1 trigger start time 2 end",
+		"new begin filter funclist a\nfend filter funclist b fend end",
+		"new begin logentries 99999999999 end", "new begin filter mintime 5x end",
+		"prime\tstart",
+	};
+	size_t t, len, word_start = 0;
+
+	for (t = 0; t < sizeof(texts) / sizeof(texts[0]); t++) {
+		const char *s = texts[t];
+		size_t n = strlen(s), oracle = 0, fast = 0;
+
+		for (len = 1; len <= n && !oracle; len++)
+			if (verdict(s, len))
+				oracle = len;
+		for (len = 1; len <= n && !fast; len++)
+			if (kft_config_must_reparse(s, len, 1, &word_start) && verdict(s, len))
+				fast = len;
+		CHECK(fast == oracle, "\"%s\": decided at byte %zu, a parse per byte at %zu",
+		      s, fast, oracle);
+	}
+}
+
 static void test_every_error_has_a_message(void)
 {
 	int code;
@@ -382,4 +445,5 @@ static void test_every_error_has_a_message(void)
 
 UNIT_MAIN(test_table, test_commands, test_full_config_fields, test_defaults,
 	  test_time_triggers, test_oversized, test_largest_funclist, test_error_token,
-	  test_every_error_has_a_message, test_may_continue)
+	  test_every_error_has_a_message, test_may_continue,
+	  test_reparse_skips_nothing_that_matters)
