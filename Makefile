@@ -17,7 +17,8 @@ SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recove
 
 GUEST_HELPERS := $(BUILD)/guest/kftio $(BUILD)/guest/elapsed $(BUILD)/guest/addr2sym $(BUILD)/guest/kd
 
-.PHONY: all bench bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install
+.PHONY: all bench bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install \
+	fuzz fuzz-build fuzz-list
 
 all: module userspace
 
@@ -86,6 +87,36 @@ $(BUILD)/unit/test_%: tests/unit/test_%.c $(UNIT_LIB) tests/unit/unit.h $$(UNIT_
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) $(SAN) -DKD_NO_MAIN -DADDR2SYM_NO_MAIN -Itests/unit -Imodule \
 		-Iuserspace -Iuserspace/lib -Iuserspace/kd -o $@ $< $(UNIT_LIB) $(UNIT_DEPS_$*)
+
+# Fuzzers: each tests/fuzz harness is a libFuzzer program (clang), with
+# ASan and UBSan; kd_MODE are one harness built once per kd mode.
+# make fuzz runs each for FUZZ_SECONDS (scripts/fuzz).
+FUZZ_CC ?= clang
+FUZZ_FLAGS := -g -O1 $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer -DKD_NO_MAIN -Imodule -Iuserspace -Iuserspace/lib -Iuserspace/kd
+FUZZ_KD_MODES := summary calltree folded json svg
+FUZZERS := config kftlog ksyms $(addprefix kd_,$(FUZZ_KD_MODES))
+FUZZ_DEPS_config := module/kft_config.c
+FUZZ_DEPS_kftlog := $(LIB_SRC)
+FUZZ_DEPS_ksyms := $(LIB_SRC)
+
+fuzz-build: $(patsubst %,$(BUILD)/fuzz/bin/%,$(FUZZERS))
+
+fuzz-list:
+	@echo $(FUZZERS)
+
+fuzz:
+	@scripts/fuzz
+
+$(BUILD)/fuzz/bin/%: tests/fuzz/fuzz_%.c $$(FUZZ_DEPS_$$*) $(wildcard userspace/*/*.h module/kft_config.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_DEPS_$*)
+
+# kd_MODE: FUZZ_KD_MODE is the enum kd_mode (kd_svg: KD_SVG).
+$(BUILD)/fuzz/bin/kd_%: tests/fuzz/fuzz_kd.c $(LIB_SRC) $(KD_SRC) $(wildcard userspace/*/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -DFUZZ_KD_MODE=KD_$(shell echo $* | tr a-z- A-Z_) -o $@ $< \
+		$(LIB_SRC) $(KD_SRC)
 
 unit:
 	@scripts/unit

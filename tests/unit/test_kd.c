@@ -281,6 +281,15 @@ static void test_huge_times_saturate(void)
 	out = run(log, &p, NULL);
 	CHECK_STR(out, "f 9000000000000000000\nf;g 9000000000000000000\n", "folded");
 	free(out);
+	/* An open call at the largest time: the axis ends there. */
+	p = params(KD_SVG);
+	out = run(HEADER "9223372036854775807 -1 1.0 f x+0x1\n", &p, NULL);
+	CHECK(out && strstr(out, ">9223372036854775807 us</text>"), "svg axis:\n%s", out);
+	free(out);
+	/* A call whose end is past the largest time: its bar ends at the axis's end. */
+	out = run(HEADER "9223372036854775807 9223372036854775807 1.0 f x+0x1\n", &p, NULL);
+	CHECK(out && strstr(out, "width=\"0.50\""), "svg bar:\n%s", out);
+	free(out);
 }
 
 static void test_folded(void)

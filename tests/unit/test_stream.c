@@ -104,6 +104,17 @@ static void test_long_line_is_malformed(void)
 	free(text);
 }
 
+/* A NUL byte in a row (found by fuzzing: an empty caller name). */
+static void test_row_with_a_nul_is_malformed(void)
+{
+	static const char text[] = "--------\n0 5 1.0 f \0c\n1 2 1.0 g f\0\n2 1 1.0 h g\n";
+	struct kftlog *log = kftlog__parse(text, sizeof(text) - 1, "t", NULL);
+
+	CHECK(log && log->nr == 1 && log->scan.malformed == 2 && !strcmp(log->rows[0].func, "h"),
+	      "rows %zu, malformed %zu", log ? log->nr : 0, log ? log->scan.malformed : 0);
+	kftlog__free(log);
+}
+
 static void test_row_limit(void)
 {
 	static const char text[] = "--------\n0 5 1.0 f c\n1 2 1.0 g f\n2 1 1.0 h g\n";
@@ -163,5 +174,5 @@ static void test_symbolize_to_a_stream(void)
 }
 
 UNIT_MAIN(test_line_read_parts, test_strtab_interns_and_limits, test_what_is_a_log,
-	  test_long_line_is_malformed, test_row_limit, test_map_without_symbols,
+	  test_long_line_is_malformed, test_row_with_a_nul_is_malformed, test_row_limit, test_map_without_symbols,
 	  test_symbolize_to_a_stream)

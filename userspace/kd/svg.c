@@ -55,7 +55,7 @@ static void svg_axis(FILE *out, long long t0, long long span)
 	for (i = 0; i <= 10; i++) {
 		double x = SVG_LEFT + i * SVG_WIDTH / 10;
 		/* span * i would overflow on a huge span: split it. */
-		long long t = t0 + span / 10 * i + span % 10 * i / 10;
+		long long t = kd_time_add(t0, span / 10 * i + span % 10 * i / 10);
 
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"100%%\" "
 			"stroke=\"#ddd\"/>\n", x, SVG_TOP - 6, x);
@@ -156,7 +156,8 @@ int kd_svg(FILE *out, const struct kd_tree *t)
 		const struct kd_call *c = &t->calls[i];
 		int open = c->row->delta < 0;
 		double x = SVG_LEFT + (double)(c->row->entry - t0) * scale;
-		double w = (open ? (double)(t1 - c->row->entry) : (double)c->row->delta) * scale;
+		/* To the end as saturated, so never wider than the axis. */
+		double w = (double)((open ? t1 : kd_call_end(c)) - c->row->entry) * scale;
 
 		svg_bar(out, c, x, w < 0.5 ? 0.5 : w,
 			lanes[lane_of[i]].y + c->depth * SVG_ROW, open);

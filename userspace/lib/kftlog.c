@@ -79,7 +79,8 @@ static int parse_row(const char *line, size_t len, struct kftlog_row *row,
 {
 	struct kftlog_word w[5];
 
-	if (split_words(line, len, w, 5) != 5 ||
+	/* A NUL byte would cut a name short, or empty it: no row has one. */
+	if (memchr(line, '\0', len) || split_words(line, len, w, 5) != 5 ||
 	    parse_ll(&w[0], &row->entry) || row->entry < 0 ||
 	    parse_ll(&w[1], &row->delta) || row->delta < KFTLOG_DELTA_STACK ||
 	    parse_pid(&w[2], &row->pid, &row->cpu))

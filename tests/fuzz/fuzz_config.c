@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer harness: the configuration language parser (module/kft_config.c,
+ * plain C, the same file the module builds). The bytes are what a writer of
+ * /proc/kft sends; the module hands the parser a NUL-terminated copy, and so
+ * does this. Whatever the input, the parser must return, and what it
+ * returns must hold together: the checks below trap when it does not.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kft_config.h"
+
+/* A broken promise of the parser's interface: a crash for the fuzzer. */
+#define FUZZ_ASSERT(cond) do { if (!(cond)) __builtin_trap(); } while (0)
+
+/* Every function reference points into the text, NUL-terminated there. */
+static void fuzz_check_func(const struct kft_func_ref *f, const char *text, size_t len)
+{
+	if (f->is_addr)
+		return;
+	FUZZ_ASSERT(f->text >= text && f->text < text + len + 1);
+	FUZZ_ASSERT(strnlen(f->text, text + len + 1 - f->text) < (size_t)(text + len + 1 - f->text));
+	FUZZ_ASSERT(f->pos.line >= 1 && f->pos.col >= 1);
+}
+
+static void fuzz_check_config(const struct kft_config *cfg, unsigned int max,
+			      const char *text, size_t len)
+{
+	unsigned int i;
+
+	FUZZ_ASSERT(cfg->nr_funcs <= max);
+	FUZZ_ASSERT(!(cfg->noints && cfg->onlyints));
+	for (i = 0; i < cfg->nr_funcs; i++)
+		fuzz_check_func(&cfg->funcs[i], text, len);
+	if (cfg->start.kind == KFT_TRIGGER_ENTRY || cfg->start.kind == KFT_TRIGGER_EXIT)
+		fuzz_check_func(&cfg->start.func, text, len);
+	if (cfg->stop.kind == KFT_TRIGGER_ENTRY || cfg->stop.kind == KFT_TRIGGER_EXIT)
+		fuzz_check_func(&cfg->stop.func, text, len);
+}
+
+static void fuzz_check_error(const struct kft_parse_error *err)
+{
+	FUZZ_ASSERT(err->code > KFT_ERR_NONE && err->code < KFT_ERR_COUNT);
+	FUZZ_ASSERT(err->pos.line >= 1 && err->pos.col >= 1);
+	FUZZ_ASSERT(memchr(err->token, '\0', sizeof(err->token)));
+	FUZZ_ASSERT(strcmp(kft_parse_strerror(err->code), "unknown error"));
+	/* Incomplete implies that more text may change the verdict. */
+	FUZZ_ASSERT(!kft_parse_incomplete(err) || kft_parse_may_continue(err));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	unsigned int max = kft_config_max_funcs(size);
+	struct kft_func_ref *funcs = calloc(max, sizeof(*funcs));
+	char *text = malloc(size + 1);
+	struct kft_parse_error err;
+	struct kft_config cfg;
+	enum kft_command cmd;
+
+	if (!funcs || !text)
+		goto out;
+	memcpy(text, data, size);
+	text[size] = '\0';
+	if (kft_config_parse(text, size, &cmd, &cfg, funcs, max, &err) == 0) {
+		if (cmd == KFT_CMD_CONFIG)
+			fuzz_check_config(&cfg, max, text, size);
+	} else {
+		fuzz_check_error(&err);
+	}
+out:
+	free(text);
+	free(funcs);
+	return 0;
+}

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer harness: kd on arbitrary logs, one build per mode (FUZZ_KD_MODE
+ * is its enum kd_mode, e.g. KD_SVG). The first byte picks a set of the mode's
+ * options and whether a small symbol table symbolizes raw addresses; the
+ * rest is the log, parsed, built into the call tree and written out in
+ * that mode to /dev/null, as kd does.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kd.h"
+
+#define FUZZ_ASSERT(cond) do { if (!(cond)) __builtin_trap(); } while (0)
+
+/* Option sets of every mode; those of other modes are skipped. */
+static const char *const fuzz_options[][6] = {
+	{ "" }, { "-l" }, { "-f", "Fctarslmnu", "-s", "l" }, { "-f", "uF", "-s", "a", "-n", "3" },
+	{ "-s", "F", "-t", "5" }, { "-s", "c" }, { "-s", "s", "-f", "mnr" },
+	{ "-c" }, { "-c", "-l" }, { "-c", "-l", "-i" }, { "-c", "-f", "etlp", "-d", "2" },
+	{ "-c", "-i", "-d", "1", "-m", "3" },
+	{ "--folded" }, { "--json" }, { "--svg" },
+};
+
+static const char fuzz_map[] =
+	"ffffffff81000000 T outer\n"
+	"ffffffff81000100 T middle\n"
+	"ffffffff81000200 t leaf\n"
+	"ffffffffc0000000 t modfn\t[mymod]\n";
+
+static FILE *fuzz_null;
+static struct ksyms *fuzz_ks;
+
+/* The option sets of this build's mode, parsed as kd parses them, in p[]. */
+static size_t fuzz_mode_params(struct kd_params *p, size_t max)
+{
+	size_t i, n = 0;
+	char err[128];
+
+	for (i = 0; i < sizeof(fuzz_options) / sizeof(fuzz_options[0]) && n < max; i++) {
+		char *argv[8] = { (char *)"kd" };
+		int argc = 1;
+
+		while (argc < 7 && fuzz_options[i][argc - 1] && fuzz_options[i][argc - 1][0]) {
+			argv[argc] = (char *)fuzz_options[i][argc - 1];
+			argc++;
+		}
+		FUZZ_ASSERT(kd_parse_args(argc, argv, &p[n], err, sizeof(err)) == 0);
+		if (p[n].mode == FUZZ_KD_MODE)
+			n++;
+	}
+	return n;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct kd_params params[16];
+	static size_t nparams;
+	const struct kd_params *p;
+	struct kftlog *log;
+	struct kd_tree tree;
+
+	if (!fuzz_null) {
+		fuzz_null = fopen("/dev/null", "w");
+		fuzz_ks = ksyms__parse(fuzz_map, sizeof(fuzz_map) - 1);
+		nparams = fuzz_mode_params(params, 16);
+		FUZZ_ASSERT(fuzz_null && fuzz_ks && nparams);
+	}
+	if (size < 1)
+		return 0;
+	p = &params[data[0] % nparams];
+	log = kftlog__parse((const char *)data + 1, size - 1, "fuzz", NULL);
+	if (!log)
+		return 0;
+	if (kd_tree_build(&tree, log, data[0] & 0x80 ? fuzz_ks : NULL) == 0) {
+		FUZZ_ASSERT(kd_output(fuzz_null, &tree, p) == 0);
+		kd_tree_free(&tree);
+	}
+	kftlog__free(log);
+	return 0;
+}
