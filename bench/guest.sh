@@ -78,7 +78,7 @@ kft_measure() {
 	kft start
 	measure "$1"
 	# What is hooked, seen while running: a complete run detaches.
-	cat $T/enabled_functions >$T.hooked 2>/dev/null || true
+	cat $T/enabled_functions >/tmp/kft-hooked
 	kft stop
 }
 
@@ -100,7 +100,7 @@ n=$(kft_row_count)
 [ "$n" = "$TOTAL" ] || die "kft record: $n rows for $TOTAL calls"
 
 kft_measure kft_outside "logentries 1000 filter funclist kft_bench_other fend"
-grep -q kft_bench_other $T.hooked || die "kft outside: kft_bench_other not hooked"
+grep -q kft_bench_other /tmp/kft-hooked || die "kft outside: kft_bench_other not hooked"
 kft clear
 rmmod kft || die "rmmod kft"
 
