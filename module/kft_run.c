@@ -336,8 +336,11 @@ int kft_run_prime(struct kft_run *run, struct kft_parse_error *err)
 	if (state == KFT_COMPLETE)
 		synchronize_rcu();
 	ret = kft_run_reset(run);
-	if (ret)
+	if (ret) {
+		/* Still complete: let go of the hooks just taken again. */
+		kft_run_detach_complete(run);
 		return ret;
+	}
 	/*
 	 * The header shows times on CLOCK_MONOTONIC, the base of time triggers
 	 * and /proc/uptime; kft_now() is sched_clock, off by a per-boot offset.
