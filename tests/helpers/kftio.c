@@ -19,11 +19,12 @@
 #include <unistd.h>
 
 static const char usage[] =
-	"usage: kftio [-u UID] [-d] [-S] read FILE\n"
+	"usage: kftio [-u UID] [-d] [-S] [-m MARKS] read FILE\n"
 	"       kftio [-u UID] [-d] [-D|-R] [-c N] [-t N] write FILE TEXT|@PATH\n"
 	"  -u UID  switch to this uid and gid before opening\n"
 	"  -d      drop CAP_SYS_ADMIN (stay root otherwise)\n"
 	"  -S      drop CAP_SYSLOG\n"
+	"  -m MARKS  append \"opened\" to the file MARKS once open() returned\n"
 	"  -D      open with CAP_SYS_ADMIN effective, write without it\n"
 	"  -R      open without CAP_SYS_ADMIN effective, write with it\n"
 	"  -c N    write in chunks of N bytes, through the one open file\n"
@@ -79,7 +80,21 @@ static int switch_user(long uid)
 	return 0;
 }
 
-static int do_read(const char *path)
+/* Appends a line to FILE (if any): an event other processes can order by. */
+static void mark(const char *file, const char *what)
+{
+	int fd;
+
+	if (!file)
+		return;
+	fd = open(file, O_WRONLY | O_APPEND | O_CREAT, 0644);
+	if (fd < 0 || write(fd, what, strlen(what)) < 0)
+		perror("kftio: mark");
+	if (fd >= 0)
+		close(fd);
+}
+
+static int do_read(const char *path, const char *marks)
 {
 	char buf[4096];
 	ssize_t n;
@@ -87,6 +102,7 @@ static int do_read(const char *path)
 
 	if (fd < 0)
 		return report("open");
+	mark(marks, "opened\n");
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
 		fwrite(buf, 1, n, stdout);
 	if (n < 0)
@@ -212,9 +228,10 @@ int main(int argc, char **argv)
 	struct write_opts wo = { 0 };
 	long uid = 0, chunk = 0;
 	int drop = 0, drop_syslog = 0, opt;
+	const char *marks = NULL;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "u:dSDRc:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "u:dSDRc:t:m:")) != -1) {
 		switch (opt) {
 		case 'u':
 			errno = 0;
@@ -229,6 +246,9 @@ int main(int argc, char **argv)
 			break;
 		case 'S':
 			drop_syslog = 1;
+			break;
+		case 'm':
+			marks = optarg;
 			break;
 		case 'D':
 		case 'R':
@@ -263,7 +283,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (argc == 2 && !strcmp(argv[0], "read"))
-		return do_read(argv[1]);
+		return do_read(argv[1], marks);
 	if (argc == 3 && !strcmp(argv[0], "write"))
 		return do_write(argv[1], argv[2], &wo);
 	fputs(usage, stderr);
