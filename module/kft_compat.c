@@ -93,6 +93,45 @@ static notrace void kft_fprobe_exit(struct fprobe *fp, unsigned long entry_ip,
 NOKPROBE_SYMBOL(kft_fprobe_exit);
 
 /*
+ * Functions fprobe's exit path calls outside ftrace's recursion guard: in
+ * 6.12, rethook_trampoline_handler() reads each handler through
+ * rcu_dereference_check(..., rcu_read_lock_any_held()), and on kernels with
+ * lockdep (CONFIG_DEBUG_LOCK_ALLOC) that function is traceable. Hooked, its
+ * return runs the trampoline again, which calls it again: a recursion that
+ * only the end of the stack stops (seen on the debug kernel, KASAN in
+ * arch_rethook_prepare()). "Every function" leaves them out.
+ */
+static const char *const kft_fprobe_unsafe[] = {
+	"rcu_read_lock_any_held",
+	"rcu_read_lock_held_common",		/* what it calls, when not inlined */
+	"rcu_lockdep_current_cpu_online",
+};
+
+/*
+ * Every function but those above (each is added to the notrace filter,
+ * which register_fprobe() keeps; a kernel without one says -EINVAL).
+ */
+static int kft_fprobe_register_all(struct kft_fhook *hook)
+{
+	unsigned char *name;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(kft_fprobe_unsafe); i++) {
+		name = kstrdup(kft_fprobe_unsafe[i], GFP_KERNEL);
+		if (!name)
+			return -ENOMEM;
+		ret = ftrace_set_notrace(&hook->fp.ops, name, strlen(name), 0);
+		kfree(name);
+		if (ret == -ENOMEM) {
+			ftrace_free_filter(&hook->fp.ops);
+			return ret;
+		}
+	}
+	return register_fprobe(&hook->fp, "*", NULL);
+}
+
+/*
  * register_fprobe() and register_fprobe_ips() add to the filter already in
  * fp->ops without resetting it: every reference goes in first, one by one
  * (so an unknown one is reported where it was written), and the first one
@@ -107,7 +146,7 @@ static int kft_fprobe_register(struct kft_fhook *hook,
 	int ret;
 
 	if (!nr_funcs)
-		return register_fprobe(&hook->fp, "*", NULL);
+		return kft_fprobe_register_all(hook);
 	for (i = 0; i < nr_funcs; i++) {
 		ret = kft_ftrace_filter_add(&hook->fp.ops, &funcs[i], &addr, err);
 		if (ret) {
