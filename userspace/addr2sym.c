@@ -11,7 +11,6 @@
 #include "closeout.h"
 #include "kftlog.h"
 #include "ksyms.h"
-#include "linereader.h"
 #include "symbolize.h"
 #include "addr2sym.h"
 
@@ -81,65 +80,15 @@ int addr2sym__parse_args(int argc, char **argv, struct addr2sym_params *p,
 
 /* The program proper: the unit tests link the rest without it. */
 #ifndef ADDR2SYM_NO_MAIN
-#define ADDR2SYM_LINE_MAX	(64 * 1024)
-
-/* One line, symbolized; a NUL byte in it is copied too. */
-static void addr2sym__line(const struct ksyms *ks, const char *line, size_t len)
-{
-	const char *p = line;
-
-	for (;;) {
-		symbolize_fputs(ks, p, stdout);
-		p += strlen(p);
-		if (p == line + len)
-			break;
-		putchar(*p++);
-	}
-}
-
-/*
- * Streams in to stdout a line at a time, the parts of an over-long line as
- * they are; scans the lines as a kft log. -1 on a read or write error.
- */
-static int addr2sym__filter(const struct ksyms *ks, FILE *in, char *line,
-			    struct kftlog_scan *scan)
-{
-	struct kftlog_names names;
-	struct kftlog_row row;
-	enum line_status st;
-	int in_long = 0;
-	size_t len;
-
-	while ((st = line_read(in, line, ADDR2SYM_LINE_MAX, &len)) == LINE_WHOLE ||
-	       st == LINE_PART) {
-		if (st == LINE_PART || in_long)
-			fwrite(line, 1, len, stdout);
-		else
-			addr2sym__line(ks, line, len);
-		/* One row tells it is a log: the scan stops there. */
-		if (st == LINE_WHOLE && !scan->rows)
-			kftlog_scan_line(scan, in_long ? NULL : line, len, &row, &names);
-		in_long = st == LINE_PART;
-		if (ferror(stdout))
-			return -1;	/* close_stdout() says why */
-	}
-	if (in_long && !scan->rows)
-		kftlog_scan_line(scan, NULL, 0, &row, &names);
-	if (st == LINE_ERROR)
-		return -1;
-	return 0;
-}
-
 static int addr2sym__run(const struct addr2sym_params *p)
 {
 	const char *name = p->file ? p->file : "(stdin)";
 	FILE *in = p->file ? fopen(p->file, "r") : stdin;
 	struct kftlog_scan scan = { 0 };
-	char *line = malloc(ADDR2SYM_LINE_MAX);
 	struct ksyms *ks = NULL;
-	int ret = 1;
+	int ret = 1, failed;
 
-	if (!in || !line) {
+	if (!in) {
 		fprintf(stderr, "addr2sym: %s: %s\n", name, strerror(errno));
 		goto out;
 	}
@@ -148,10 +97,11 @@ static int addr2sym__run(const struct addr2sym_params *p)
 		fprintf(stderr, "addr2sym: %s: %s\n", p->map, ksyms__strerror(errno));
 		goto out;
 	}
-	if (addr2sym__filter(ks, in, line, &scan) && ferror(in))
-		fprintf(stderr, "addr2sym: %s: %s\n", name, strerror(errno));
-	else if (ferror(stdout))
+	failed = symbolize_stream(ks, in, stdout, &scan);
+	if (failed && ferror(stdout))
 		;	/* close_stdout() says it */
+	else if (failed)	/* a read error, or no memory */
+		fprintf(stderr, "addr2sym: %s: %s\n", name, strerror(errno));
 	else if (!p->any_text && !kftlog_scan_is_log(&scan))
 		fprintf(stderr, "addr2sym: no kft log rows found in %s (-a: any text)\n", name);
 	else
@@ -159,7 +109,6 @@ static int addr2sym__run(const struct addr2sym_params *p)
 	if (close_stdout("addr2sym"))
 		ret = 1;
 out:
-	free(line);
 	ksyms__free(ks);
 	if (in && in != stdin)
 		fclose(in);

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Addresses in text to symbols: see symbolize.h. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "linereader.h"
 #include "symbolize.h"
 
 static int is_word_char(char c)
@@ -128,4 +131,60 @@ int symbolize_fputs(const struct ksyms *ks, const char *line, FILE *out)
 
 	sink_flush(&s);
 	return replaced;
+}
+
+/* One line, symbolized; a NUL byte in it is copied too. */
+static void symbolize_line_to(const struct ksyms *ks, const char *line, size_t len, FILE *out)
+{
+	const char *p = line;
+
+	for (;;) {
+		symbolize_fputs(ks, p, out);
+		p += strlen(p);
+		if (p == line + len)
+			break;
+		putc(*p++, out);
+	}
+}
+
+/* symbolize_stream() with the caller's line buffer. */
+static int symbolize_lines(const struct ksyms *ks, FILE *in, FILE *out,
+			   struct kftlog_scan *scan, char *line)
+{
+	struct kftlog_names names;
+	struct kftlog_row row;
+	enum line_status st;
+	int in_long = 0;
+	size_t len;
+
+	while ((st = line_read(in, line, SYMBOLIZE_LINE_MAX, &len)) == LINE_WHOLE ||
+	       st == LINE_PART) {
+		if (st == LINE_PART || in_long)
+			fwrite(line, 1, len, out);
+		else
+			symbolize_line_to(ks, line, len, out);
+		/* One row tells it is a log: the scan stops there. */
+		if (scan && st == LINE_WHOLE && !scan->rows)
+			kftlog_scan_line(scan, in_long ? NULL : line, len, &row, &names);
+		in_long = st == LINE_PART;
+		if (ferror(out))
+			return -1;
+	}
+	if (scan && in_long && !scan->rows)
+		kftlog_scan_line(scan, NULL, 0, &row, &names);
+	return st == LINE_ERROR ? -1 : 0;
+}
+
+int symbolize_stream(const struct ksyms *ks, FILE *in, FILE *out, struct kftlog_scan *scan)
+{
+	char *line = malloc(SYMBOLIZE_LINE_MAX);
+	int ret;
+
+	if (!line) {
+		errno = ENOMEM;
+		return -1;
+	}
+	ret = symbolize_lines(ks, in, out, scan, line);
+	free(line);
+	return ret;
 }

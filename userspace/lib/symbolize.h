@@ -5,7 +5,11 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include "kftlog.h"
 #include "ksyms.h"
+
+/* A longer line is copied as it is, in parts (no symbol is that long). */
+#define SYMBOLIZE_LINE_MAX	(64 * 1024)
 
 /*
  * Copies line to out (at most size bytes), with every kernel address in
@@ -18,6 +22,16 @@
 int symbolize_line(const struct ksyms *ks, const char *line, char *out, size_t size);
 /* The same, written to out, never cut. */
 int symbolize_fputs(const struct ksyms *ks, const char *line, FILE *out);
+
+/*
+ * Copies in to out a line at a time, each symbolized as symbolize_fputs()
+ * does (a line over SYMBOLIZE_LINE_MAX is copied as it is): memory does
+ * not grow with the input. With scan, the lines are scanned as a kft log
+ * until its first row (kftlog_scan_is_log() then tells whether it is one).
+ * Returns 0, or -1 on a read error (ferror(in), errno set), a write error
+ * (ferror(out)) or no memory for the line (errno ENOMEM).
+ */
+int symbolize_stream(const struct ksyms *ks, FILE *in, FILE *out, struct kftlog_scan *scan);
 
 /* The symbol for one address word, or NULL: "0xffffffff81000000" -> name. */
 const char *symbolize_word(const struct ksyms *ks, const char *word, char *buf, size_t size);
