@@ -15,7 +15,8 @@ WARN := -Wall -Wextra -Werror
 CFLAGS ?= -O2 -g
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-GUEST_HELPERS := $(BUILD)/guest/kftio $(BUILD)/guest/elapsed $(BUILD)/guest/addr2sym $(BUILD)/guest/kd
+GUEST_HELPERS := $(BUILD)/guest/kftio $(BUILD)/guest/elapsed $(BUILD)/guest/addr2sym $(BUILD)/guest/kd \
+	$(BUILD)/guest/kft
 
 .PHONY: all bench bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install \
 	fuzz fuzz-build fuzz-list
@@ -25,11 +26,17 @@ all: module userspace
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/module modules
 
-# The userspace tools: addr2sym, sym2addr, kd.
+# The userspace tools: addr2sym, sym2addr, kd, and the kft command.
 LIB_SRC := $(wildcard userspace/lib/*.c)
 KD_SRC := $(wildcard userspace/kd/*.c)
-TOOLS := $(BUILD)/bin/addr2sym $(BUILD)/bin/sym2addr $(BUILD)/bin/kd
+KFT_SRC := $(wildcard userspace/kft/*.c)
+TOOLS := $(BUILD)/bin/addr2sym $(BUILD)/bin/sym2addr $(BUILD)/bin/kd $(BUILD)/bin/kft
 TOOL_CFLAGS = $(CFLAGS) $(WARN) -Iuserspace -Iuserspace/lib -Iuserspace/kd
+# Each tool's own sources (with LIB_SRC).
+SRC_addr2sym := userspace/addr2sym.c
+SRC_sym2addr := userspace/sym2addr.c
+SRC_kd := $(KD_SRC)
+SRC_kft := $(KFT_SRC)
 
 userspace: $(TOOLS)
 
@@ -45,13 +52,17 @@ $(BUILD)/bin/kd: $(KD_SRC) userspace/kd/kd.h $(LIB_SRC) $(wildcard userspace/lib
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) -o $@ $(KD_SRC) $(LIB_SRC)
 
+$(BUILD)/bin/kft: $(KFT_SRC) userspace/kft/kft.h $(LIB_SRC) $(wildcard userspace/lib/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(TOOL_CFLAGS) -o $@ $(KFT_SRC) $(LIB_SRC) -lm
+
 # The same tools with ASan and UBSan, for tests/tools/run.
-SAN_TOOLS := $(BUILD)/san/addr2sym $(BUILD)/san/sym2addr $(BUILD)/san/kd
+SAN_TOOLS := $(BUILD)/san/addr2sym $(BUILD)/san/sym2addr $(BUILD)/san/kd $(BUILD)/san/kft
 tools-san: $(SAN_TOOLS)
 
 $(BUILD)/san/%: $(BUILD)/bin/%
 	@mkdir -p $(dir $@)
-	$(CC) $(TOOL_CFLAGS) $(SAN) -o $@ $(if $(filter kd,$*),$(KD_SRC),userspace/$*.c) $(LIB_SRC)
+	$(CC) $(TOOL_CFLAGS) $(SAN) -o $@ $(SRC_$*) $(LIB_SRC) -lm
 
 install: $(TOOLS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
@@ -65,10 +76,11 @@ $(BUILD)/guest/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -static -O2 $(WARN) -o $@ $<
 
-# The analyzers in the guest too: the log goes through them where it is made.
-$(BUILD)/guest/addr2sym $(BUILD)/guest/kd: $(BUILD)/guest/%: $(BUILD)/bin/%
+# The analyzers and the kft command in the guest too: the log goes
+# through them where it is made.
+$(BUILD)/guest/addr2sym $(BUILD)/guest/kd $(BUILD)/guest/kft: $(BUILD)/guest/%: $(BUILD)/bin/%
 	@mkdir -p $(dir $@)
-	$(CC) -static $(TOOL_CFLAGS) -o $@ $(if $(filter kd,$*),$(KD_SRC),userspace/$*.c) $(LIB_SRC)
+	$(CC) -static $(TOOL_CFLAGS) -o $@ $(SRC_$*) $(LIB_SRC) -lm
 
 # Unit tests: each tests/unit/test_X.c is a program, linked with the
 # framework and the userspace sources it tests, built with sanitizers.
@@ -79,14 +91,16 @@ UNIT_DEPS_config := module/kft_config.c
 UNIT_DEPS_ksyms := $(LIB_SRC) userspace/addr2sym.c
 UNIT_DEPS_kd := $(LIB_SRC) $(KD_SRC)
 UNIT_DEPS_stream := $(LIB_SRC)
+UNIT_DEPS_kft := $(LIB_SRC) $(KFT_SRC)
 
 unit-build: $(UNIT_TESTS)
 
 .SECONDEXPANSION:
 $(BUILD)/unit/test_%: tests/unit/test_%.c $(UNIT_LIB) tests/unit/unit.h $$(UNIT_DEPS_$$*)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) $(SAN) -DKD_NO_MAIN -DADDR2SYM_NO_MAIN -Itests/unit -Imodule \
-		-Iuserspace -Iuserspace/lib -Iuserspace/kd -o $@ $< $(UNIT_LIB) $(UNIT_DEPS_$*)
+	$(CC) $(CFLAGS) $(WARN) $(SAN) -DKD_NO_MAIN -DADDR2SYM_NO_MAIN -DKFT_NO_MAIN -Itests/unit \
+		-Imodule -Iuserspace -Iuserspace/lib -Iuserspace/kd -Iuserspace/kft -o $@ $< \
+		$(UNIT_LIB) $(UNIT_DEPS_$*) -lm
 
 # Fuzzers: each tests/fuzz harness is a libFuzzer program (clang), with
 # ASan and UBSan; kd_MODE are one harness built once per kd mode.

@@ -22,3 +22,19 @@ int close_stdout(const char *prog)
 		fprintf(stderr, "%s: write error\n", prog);
 	return -1;
 }
+
+int close_file(FILE *f, const char *prog, const char *name)
+{
+	int failed;
+
+	errno = 0;
+	failed = ferror(f);
+	failed |= fclose(f) != 0;
+	if (!failed)
+		return 0;
+	if (errno)
+		fprintf(stderr, "%s: %s: write error: %s\n", prog, name, strerror(errno));
+	else
+		fprintf(stderr, "%s: %s: write error\n", prog, name);
+	return -1;
+}

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kft command without the module: its options, the funccount
+ * configuration, /proc/kft's status, count-mode logs, their differences
+ * and funccount's table.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include "unit.h"
+#include "kft.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static int parse(const char *line, struct kft_params *p, char *err, size_t errlen)
+{
+	static char buf[256];
+	static char *argv[16];
+	int argc = 0;
+	char *w;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	for (w = strtok(buf, " "); w && argc < 15; w = strtok(NULL, " "))
+		argv[argc++] = w;
+	argv[argc] = NULL;
+	return kft_parse_args(argc, argv, p, err, errlen);
+}
+
+static void test_parse_args(void)
+{
+	static const struct {
+		const char *line;
+		int ret;
+		enum kft_subcmd sub;
+		const char *err;	/* the start of the message */
+	} cases[] = {
+		{ "kft", -1, KFT_SUB_NONE, "no command" },
+		{ "kft -h", 0, KFT_SUB_NONE, "" },
+		{ "kft help", 0, KFT_SUB_NONE, "" },
+		{ "kft nosuch", -1, KFT_SUB_NONE, "unknown command 'nosuch'" },
+		{ "kft status", 0, KFT_SUB_STATUS, "" },
+		{ "kft stop x", -1, KFT_SUB_STOP, "stop: unexpected 'x'" },
+		{ "kft clear --help", 0, KFT_SUB_CLEAR, "" },
+		{ "kft trace", -1, KFT_SUB_TRACE, "trace: no CONFIG" },
+		{ "kft trace a b", -1, KFT_SUB_TRACE, "trace: more than one CONFIG" },
+		{ "kft trace -o out -", 0, KFT_SUB_TRACE, "" },
+		{ "kft trace -x cfg", -1, KFT_SUB_TRACE, "trace: unknown option '-x'" },
+		{ "kft funccount", -1, KFT_SUB_FUNCCOUNT, "funccount: no PATTERN" },
+		{ "kft funccount -i 0 x", -1, KFT_SUB_FUNCCOUNT, "-i: not a number" },
+		{ "kft funccount -d 1s x", -1, KFT_SUB_FUNCCOUNT, "-d: not a number" },
+		{ "kft funccount -d nan x", -1, KFT_SUB_FUNCCOUNT, "-d: not a number" },
+		{ "kft funccount -t 0 x", -1, KFT_SUB_FUNCCOUNT, "-t: not a positive" },
+		{ "kft funccount -t 99999999999999999999 x", -1, KFT_SUB_FUNCCOUNT, "-t: not" },
+		{ "kft funccount -T -i 0.5 -d 5 -t 3 vfs_* tcp_*", 0, KFT_SUB_FUNCCOUNT, "" },
+	};
+	struct kft_params p;
+	char err[256];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		int ret;
+
+		err[0] = '\0';
+		ret = parse(cases[i].line, &p, err, sizeof(err));
+		CHECK(ret == cases[i].ret && p.sub == cases[i].sub &&
+		      !strncmp(err, cases[i].err, strlen(cases[i].err)),
+		      "'%s': ret %d sub %d err '%s', expected %d %d '%s'", cases[i].line, ret,
+		      p.sub, err, cases[i].ret, cases[i].sub, cases[i].err);
+	}
+	parse("kft funccount -T -i 0.5 -d 5 -t 3 vfs_* tcp_*", &p, err, sizeof(err));
+	CHECK(p.timestamps && p.interval == 0.5 && p.duration == 5 && p.top == 3 &&
+	      p.nr_patterns == 2 && !strcmp(p.patterns[1], "tcp_*") &&
+	      !strcmp(p.duration_arg, "5"), "funccount options: T %d i %g d %g t %ld n %d",
+	      p.timestamps, p.interval, p.duration, p.top, p.nr_patterns);
+	parse("kft trace -o out -", &p, err, sizeof(err));
+	CHECK(!strcmp(p.output, "out") && !strcmp(p.config, "-"), "trace -o out -");
+}
+
+static void test_funccount_config(void)
+{
+	static const struct { const char *line, *config; } cases[] = {
+		{ "kft funccount vfs_*", "new begin mode count filter funclist vfs_* fend end\n" },
+		{ "kft funccount a ext4:b 0xffffffff81000000",
+		  "new begin mode count filter funclist a ext4:b 0xffffffff81000000 fend end\n" },
+		{ "kft funccount a#b", NULL },
+	};
+	struct kft_params p;
+	char err[256], *text;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		parse(cases[i].line, &p, err, sizeof(err));
+		text = kft_funccount_config(&p, err, sizeof(err));
+		if (cases[i].config)
+			CHECK_STR(text, cases[i].config, cases[i].line);
+		else
+			CHECK(!text && strstr(err, "not a function pattern"), "'%s' accepted",
+			      cases[i].line);
+		free(text);
+	}
+	/* White space in a pattern (one argv word) would end it. */
+	{
+		char *argv[] = { "kft", "funccount", "a fend end prime", NULL };
+
+		kft_parse_args(3, argv, &p, err, sizeof(err));
+		text = kft_funccount_config(&p, err, sizeof(err));
+		CHECK(!text, "a pattern with spaces accepted: %s", text);
+		free(text);
+	}
+}
+
+static int status_of(const char *text, struct kft_status *st)
+{
+	FILE *in = fmemopen((void *)text, strlen(text), "r");
+	int ret = kft_status_parse(in, st);
+
+	fclose(in);
+	return ret;
+}
+
+static void test_status(void)
+{
+	static const struct {
+		const char *text;
+		int ret, registered, id, active, start_trigger;
+		const char *error;
+	} cases[] = {
+		{ "No logging run registered\n", 0, 0, 0, 0, 0, "" },
+		{ "No logging run registered\nerror: line 1, column 1: no run configured\n",
+		  0, 0, 0, 0, 0, "line 1, column 1: no run configured" },
+		{ "status: run id 3, primed, triggered, not complete\n\nconfig:\n"
+		  "  trigger start entry vfs_read\n  trigger stop not set\n", 0, 1, 3, 1, 1, "" },
+		{ "status: run id 7, primed, not triggered, not complete\n\nconfig:\n"
+		  "  trigger start not set\n", 0, 1, 7, 1, 0, "" },
+		{ "status: run id 2, primed, triggered, complete\n", 0, 1, 2, 0, 0, "" },
+		{ "status: run id 2, not primed, not triggered, not complete\n", 0, 1, 2, 0, 0, "" },
+		{ "status: run id 2, not primed, not triggered, not complete\nerror: line 3, "
+		  "column 10: missing 'end'\n", 0, 1, 2, 0, 0, "line 3, column 10: missing 'end'" },
+		{ "something else\n", -1, 0, 0, 0, 0, "" },
+		{ "", -1, 0, 0, 0, 0, "" },
+	};
+	struct kft_status st;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		int ret = status_of(cases[i].text, &st);
+
+		CHECK(ret == cases[i].ret && st.registered == cases[i].registered &&
+		      st.id == (unsigned int)cases[i].id &&
+		      kft_status_active(&st) == cases[i].active &&
+		      st.start_trigger == cases[i].start_trigger &&
+		      !strcmp(st.error, cases[i].error),
+		      "status '%s': ret %d registered %d id %u active %d start %d error '%s'",
+		      cases[i].text, ret, st.registered, st.id, kft_status_active(&st),
+		      st.start_trigger, st.error);
+	}
+}
+
+#define HEADER	"\nKernel Instrumentation Run ID 3\n\nLogging started at 1000 usec by user action\n" \
+		"Logging not stopped\n\nNumber of functions counted = 3\n" \
+		"Number of calls counted = 1251\n\n       Count Function           Symbol\n" \
+		"------------ ------------------ ------\n"
+
+static int counts_of(const char *text, struct kft_counts *c)
+{
+	FILE *in = fmemopen((void *)text, strlen(text), "r");
+	int ret = kft_counts_read(c, in);
+
+	fclose(in);
+	return ret;
+}
+
+static void test_counts_read(void)
+{
+	static const char text[] = HEADER
+		"        1234 0xffffffff810a2b40 vfs_read\n"
+		"           7 0xffffffffa0000080 kft_test_leaf [kft_test]\n"
+		"          10 0xffffffffa0000100 [weird] [mod]\n"
+		"this is no row\n"
+		"          12 0xffffffffa0000100\n"
+		"          -1 0xffffffffa0000100 x\n";
+	struct kft_counts c;
+	const struct kft_count *e;
+
+	CHECK(counts_of(text, &c) == 0, "read: %s", strerror(errno));
+	CHECK(c.registered == 1 && c.is_count && c.run_id == 3 && !c.stopped && c.nr == 3 &&
+	      c.malformed == 3, "header: registered %d count %d id %u stopped %d nr %zu "
+	      "malformed %zu", c.registered, c.is_count, c.run_id, c.stopped, c.nr, c.malformed);
+	e = kft_counts_find(&c, 0xffffffffa0000080ULL, "kft_test:kft_test_leaf");
+	CHECK(e && e->count == 7, "module function as module:name");
+	e = kft_counts_find(&c, 0xffffffffa0000100ULL, "mod:[weird]");
+	CHECK(e && e->count == 10, "a name in brackets");
+	CHECK(!kft_counts_find(&c, 0xffffffff810a2b40ULL, "vfs_write"), "wrong name found");
+	kft_counts_free(&c);
+}
+
+/* Addresses hidden (zeros): functions told apart by name; one name twice sums. */
+static void test_counts_hidden_addresses(void)
+{
+	static const char text[] = HEADER
+		"           5 0x0000000000000000 vfs_read\n"
+		"           3 0x0000000000000000 helper [ext4]\n"
+		"           2 0x0000000000000000 helper [ext4]\n";
+	struct kft_counts c;
+	const struct kft_count *e;
+
+	counts_of(text, &c);
+	e = kft_counts_find(&c, 0, "ext4:helper");
+	CHECK(c.nr == 2 && e && e->count == 5, "nr %zu, ext4:helper %llu", c.nr,
+	      e ? (unsigned long long)e->count : 0ULL);
+	kft_counts_free(&c);
+}
+
+static void test_counts_not_count_logs(void)
+{
+	struct kft_counts c;
+
+	counts_of("No logging run registered\n", &c);
+	CHECK(c.registered == 0, "no run: registered %d", c.registered);
+	kft_counts_free(&c);
+	counts_of("\nKernel Instrumentation Run ID 4\n\n Entry    Delta\n--------\n"
+		  "       0      120      33.1  0xffffffff810a2b40  0xffffffff81001234\n", &c);
+	CHECK(c.registered == 1 && !c.is_count, "a trace log taken as counts");
+	kft_counts_free(&c);
+	counts_of("\177ELF\n\n", &c);
+	CHECK(c.registered == -1, "binary data: registered %d", c.registered);
+	kft_counts_free(&c);
+	counts_of(HEADER "Logging stopped at 5 usec by user action\n", &c);
+	CHECK(c.malformed == 1, "a header line after the dashes is no row");
+	kft_counts_free(&c);
+	counts_of("\nLogging stopped at 2000 usec by user action\n", &c);
+	CHECK(c.stopped, "stopped not seen");
+	kft_counts_free(&c);
+}
+
+/* Many functions: the index grows and finds each. */
+static void test_counts_many(void)
+{
+	size_t n = 5000, i, o;
+	char *text = malloc(sizeof(HEADER) + n * 64);
+	struct kft_counts c;
+	const struct kft_count *e;
+	char name[32];
+	int missing = 0;
+
+	o = (size_t)sprintf(text, "%s", HEADER);
+	for (i = 0; i < n; i++)
+		o += (size_t)sprintf(text + o, "%12zu 0x%016zx f%zu\n", i + 1,
+				     0xffffffff81000000 + i * 16, i);
+	counts_of(text, &c);
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "f%zu", i);
+		e = kft_counts_find(&c, 0xffffffff81000000 + i * 16, name);
+		missing += !e || e->count != i + 1;
+	}
+	CHECK(c.nr == n && !missing, "nr %zu, %d missing", c.nr, missing);
+	kft_counts_free(&c);
+	free(text);
+}
+
+static void test_delta_and_print(void)
+{
+	static const char t1[] = HEADER
+		"           5 0xffffffffa0000080 kft_test_leaf [kft_test]\n"
+		"         100 0xffffffff810a2b40 vfs_read\n";
+	static const char t2[] = HEADER
+		"           5 0xffffffffa0000080 kft_test_leaf [kft_test]\n"
+		"         150 0xffffffff810a2b40 vfs_read\n"
+		"           3 0xffffffff810a2c00 vfs_write\n"
+		"          50 0xffffffff810a2d00 b_same\n";
+	struct kft_counts c1, c2;
+	struct kft_delta *d;
+	char out[1024];
+	FILE *f;
+	size_t n;
+
+	counts_of(t1, &c1);
+	counts_of(t2, &c2);
+	d = kft_counts_delta(&c2, &c1, &n);
+	f = fmemopen(out, sizeof(out), "w");
+	kft_funccount_print(f, d, n, 0, NULL);
+	fclose(f);
+	/* leaf did not move: no row; ties by name. */
+	CHECK_STR(out, "\nFUNC                              COUNT\n"
+		  "vfs_write                             3\n"
+		  "b_same                               50\n"
+		  "vfs_read                             50\n", "delta t2 - t1");
+	f = fmemopen(out, sizeof(out), "w");
+	kft_funccount_print(f, d, n, 1, "Mon Jan  5 10:00:00 UTC 2026");
+	fclose(f);
+	CHECK_STR(out, "\nMon Jan  5 10:00:00 UTC 2026\nFUNC                              COUNT\n"
+		  "vfs_read                             50\n", "top 1, stamped");
+	free(d);
+	/* Counts that went down (counting began again) count from zero. */
+	d = kft_counts_delta(&c1, &c2, &n);
+	CHECK(n == 1 && d[0].count == 100, "reset: n %zu count %llu", n,
+	      n ? (unsigned long long)d[0].count : 0ULL);
+	free(d);
+	kft_counts_free(&c1);
+	kft_counts_free(&c2);
+}
+
+UNIT_MAIN(test_parse_args, test_funccount_config, test_status, test_counts_read,
+	  test_counts_hidden_addresses, test_counts_not_count_logs, test_counts_many,
+	  test_delta_and_print)

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A count-mode /proc/kft_data: the header, then after the dashes one row
+ * per function called,
+ *
+ *	        1234 0xffffffff810a2b40 vfs_read
+ *	           7 0xffffffffa0000080 kft_test_leaf [kft_test]
+ *
+ * read into a table indexed by (address, name), so that two snapshots can
+ * be subtracted function by function: the module's counts only grow while
+ * a run lasts, and a summary of an interval is the difference of the
+ * snapshots at its ends (nothing is reset, so nothing is lost between).
+ * The address alone would do, but a reader without CAP_SYSLOG sees zeros.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kft.h"
+#include "kftlog.h"
+#include "linereader.h"
+
+static size_t kft_count_hash(uint64_t addr, const char *name)
+{
+	uint64_t h = 14695981039346656037ULL ^ (addr * 0x9e3779b97f4a7c15ULL);
+
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 1099511628211ULL;
+	return (size_t)(h ^ h >> 29);
+}
+
+/* The slot of (addr, name): its entry's, or the free one where it goes. */
+static size_t *kft_counts_slot(const struct kft_counts *c, uint64_t addr, const char *name)
+{
+	size_t mask = c->nr_slots - 1, i = kft_count_hash(addr, name) & mask;
+	const struct kft_count *e;
+
+	for (;; i = (i + 1) & mask) {
+		if (!c->slots[i])
+			return &c->slots[i];
+		e = &c->v[c->slots[i] - 1];
+		if (e->addr == addr && !strcmp(e->name, name))
+			return &c->slots[i];
+	}
+}
+
+const struct kft_count *kft_counts_find(const struct kft_counts *c, uint64_t addr,
+					const char *name)
+{
+	size_t *slot;
+
+	if (!c->nr_slots)
+		return NULL;
+	slot = kft_counts_slot(c, addr, name);
+	return *slot ? &c->v[*slot - 1] : NULL;
+}
+
+/* Room for one more entry: the array and a slot table at most half full. */
+static int kft_counts_grow(struct kft_counts *c)
+{
+	size_t i, n;
+	void *p;
+
+	if (c->nr == c->cap) {
+		if (c->nr >= KFT_COUNTS_MAX) {
+			errno = EFBIG;
+			return -1;
+		}
+		n = c->cap ? c->cap * 2 : 256;
+		p = realloc(c->v, n * sizeof(*c->v));
+		if (!p)
+			return -1;
+		c->v = p;
+		c->cap = n;
+	}
+	if (2 * (c->nr + 1) <= c->nr_slots)
+		return 0;
+	n = c->nr_slots ? c->nr_slots * 2 : 512;
+	p = calloc(n, sizeof(*c->slots));
+	if (!p)
+		return -1;
+	free(c->slots);
+	c->slots = p;
+	c->nr_slots = n;
+	for (i = 0; i < c->nr; i++)
+		*kft_counts_slot(c, c->v[i].addr, c->v[i].name) = i + 1;
+	return 0;
+}
+
+/* Adds count to (addr, name): a name twice (addresses hidden) sums. */
+static int kft_counts_add(struct kft_counts *c, uint64_t addr, const char *name,
+			  size_t len, uint64_t count)
+{
+	const char *copy;
+	size_t *slot;
+
+	if (kft_counts_grow(c))
+		return -1;
+	copy = strtab__add(&c->names, name, len);
+	if (!copy)
+		return -1;
+	slot = kft_counts_slot(c, addr, copy);
+	if (*slot) {
+		c->v[*slot - 1].count += count;
+		return 0;
+	}
+	c->v[c->nr] = (struct kft_count){ .addr = addr, .name = copy, .count = count };
+	*slot = ++c->nr;
+	return 0;
+}
+
+/*
+ * "COUNT 0xADDR SYMBOL": the symbol as %ps prints it, "name" or
+ * "name [module]", becomes kft's one-word "module:name" in buf.
+ * 0, or -1 when the line is no row.
+ */
+static int kft_counts_row(const char *line, uint64_t *count, uint64_t *addr,
+			  char *buf, size_t size)
+{
+	const char *s = line, *mod, *end;
+	char *e;
+
+	while (*s == ' ')
+		s++;
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*count = strtoull(s, &e, 10);
+	if (errno || *e != ' ')
+		return -1;
+	for (s = e; *s == ' '; s++)
+		;
+	if (strncmp(s, "0x", 2) || s[2] < '0' || (s[2] > '9' && (s[2] < 'a' || s[2] > 'f')))
+		return -1;
+	*addr = strtoull(s + 2, &e, 16);
+	if (errno || *e != ' ')
+		return -1;
+	for (s = e; *s == ' '; s++)
+		;
+	end = s + strcspn(s, "\n");
+	while (end > s && end[-1] == ' ')
+		end--;
+	if (end == s || (size_t)(end - s) >= size)
+		return -1;
+	for (mod = end; mod > s && *mod != '['; mod--)
+		;
+	if (mod && mod > s + 1 && mod[-1] == ' ' && end[-1] == ']' && end - mod > 2)
+		snprintf(buf, size, "%.*s:%.*s", (int)(end - mod - 2), mod + 1,
+			 (int)(mod - 1 - s), s);
+	else
+		snprintf(buf, size, "%.*s", (int)(end - s), s);
+	return strchr(buf, ' ') ? -1 : 0;
+}
+
+/* One line: the header's facts, or a row once past the dashes. */
+static int kft_counts_line(struct kft_counts *c, const char *line, int *in_rows)
+{
+	char name[KFTLOG_LINE_MAX];
+	uint64_t count, addr;
+
+	if (*in_rows) {
+		if (kft_counts_row(line, &count, &addr, name, sizeof(name))) {
+			c->malformed += line[strspn(line, " \n")] != '\0';
+			return 0;
+		}
+		return kft_counts_add(c, addr, name, strlen(name), count);
+	}
+	if (!strncmp(line, "--------", 8))
+		*in_rows = 1;
+	else if (!strncmp(line, "No logging run registered", 25))
+		c->registered = 0;
+	else if (sscanf(line, "Kernel Instrumentation Run ID %u", &c->run_id) == 1)
+		c->registered = 1;
+	else if (!strncmp(line, "Number of calls counted = ", 26))
+		c->is_count = 1;
+	else if (!strncmp(line, "Logging stopped at ", 19))
+		c->stopped = 1;
+	return 0;
+}
+
+int kft_counts_read(struct kft_counts *c, FILE *in)
+{
+	char *line = malloc(KFTLOG_LINE_MAX);
+	int in_rows = 0, in_long = 0, ret = 0;
+	enum line_status st;
+	size_t len;
+
+	memset(c, 0, sizeof(*c));
+	c->registered = -1;
+	c->names.limit = KFT_COUNTS_NAME_BYTES;
+	if (!line)
+		return -1;
+	while (!ret && ((st = line_read(in, line, KFTLOG_LINE_MAX, &len)) == LINE_WHOLE ||
+			st == LINE_PART)) {
+		/* A line too long to be a row, or a NUL in one: no row. */
+		if (in_long || st == LINE_PART || strlen(line) != len)
+			c->malformed += in_rows && !in_long;
+		else
+			ret = kft_counts_line(c, line, &in_rows);
+		in_long = st == LINE_PART;
+	}
+	if (!ret && st == LINE_ERROR)
+		ret = -1;
+	free(line);
+	return ret;
+}
+
+void kft_counts_free(struct kft_counts *c)
+{
+	free(c->v);
+	free(c->slots);
+	strtab__free(&c->names);
+	memset(c, 0, sizeof(*c));
+}
+
+static int kft_delta_cmp(const void *a, const void *b)
+{
+	const struct kft_delta *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+struct kft_delta *kft_counts_delta(const struct kft_counts *cur, const struct kft_counts *prev,
+				   size_t *n)
+{
+	struct kft_delta *d;
+	const struct kft_count *p;
+	uint64_t count;
+	size_t i;
+
+	*n = 0;
+	if (!cur->nr)
+		return NULL;
+	d = malloc(cur->nr * sizeof(*d));
+	if (!d)
+		return NULL;
+	for (i = 0; i < cur->nr; i++) {
+		count = cur->v[i].count;
+		p = prev ? kft_counts_find(prev, cur->v[i].addr, cur->v[i].name) : NULL;
+		/* Fewer than before: counting started again; count from zero. */
+		if (p && p->count <= count)
+			count -= p->count;
+		if (count)
+			d[(*n)++] = (struct kft_delta){ .name = cur->v[i].name, .count = count };
+	}
+	qsort(d, *n, sizeof(*d), kft_delta_cmp);
+	return d;
+}
+
+/* As the original funccount: "%-30s %8s", the largest count last. */
+void kft_funccount_print(FILE *out, const struct kft_delta *d, size_t n, long top,
+			 const char *stamp)
+{
+	size_t i = top > 0 && n > (size_t)top ? n - (size_t)top : 0;
+
+	fputc('\n', out);
+	if (stamp)
+		fprintf(out, "%s\n", stamp);
+	fprintf(out, "%-30s %8s\n", "FUNC", "COUNT");
+	for (; i < n; i++)
+		fprintf(out, "%-30s %8" PRIu64 "\n", d[i].name, d[i].count);
+}

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The module's files: where they are (KFT_PROC), what /proc/kft says,
+ * commands written to it with the module's errors relayed, the lock two
+ * kft commands share, and waiting for Ctrl-C.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kft.h"
+#include "linereader.h"
+
+static int kft_path(char *buf, const char *dir, const char *name)
+{
+	if (snprintf(buf, PATH_MAX, "%s%s%s", dir, *name ? "/" : "", name) >= PATH_MAX) {
+		fprintf(stderr, "kft: path too long: %s/%s\n", dir, name);
+		return -1;
+	}
+	return 0;
+}
+
+/* $KFT_PROC (tests: fake files) or /proc; the lock: see kft.h. */
+int kft_paths_init(struct kft_paths *paths)
+{
+	const char *dir = getenv("KFT_PROC");
+	const char *lock = getenv("KFT_LOCK");
+
+	if (!dir || !*dir)
+		dir = "/proc";
+	if (kft_path(paths->ctl, dir, "kft") || kft_path(paths->data, dir, "kft_data") ||
+	    kft_path(paths->kallsyms, dir, "kallsyms"))
+		return -1;
+	if (lock && *lock)
+		return kft_path(paths->lock, lock, "");
+	if (getenv("KFT_PROC") && *getenv("KFT_PROC"))
+		return kft_path(paths->lock, dir, "kft.lock");
+	return kft_path(paths->lock, "/run", "kft.lock");
+}
+
+/* "primed, not triggered, not complete": one state word, and whether "not" came before it. */
+static void kft_status_states(const char *s, struct kft_status *st)
+{
+	char word[32];
+	int not, n;
+
+	while (*s) {
+		while (*s == ' ' || *s == ',')
+			s++;
+		not = !strncmp(s, "not ", 4);
+		if (not)
+			s += 4;
+		if (sscanf(s, "%31[a-z]%n", word, &n) != 1)
+			return;
+		s += n;
+		if (!strcmp(word, "primed"))
+			st->primed = !not;
+		else if (!strcmp(word, "triggered"))
+			st->triggered = !not;
+		else if (!strcmp(word, "complete"))
+			st->complete = !not;
+	}
+}
+
+static void kft_status_line(const char *line, unsigned int lineno, struct kft_status *st)
+{
+	size_t len;
+	int n = 0;
+
+	if (lineno == 1) {
+		snprintf(st->line, sizeof(st->line), "%.255s", line);
+		if (sscanf(line, "status: run id %u,%n", &st->id, &n) == 1 && n) {
+			st->registered = 1;
+			kft_status_states(line + n, st);
+		}
+	} else if (!strncmp(line, "  trigger start ", 16)) {
+		st->start_trigger = strcmp(line + 16, "not set") != 0;
+	} else if (!strncmp(line, "error: ", 7)) {
+		snprintf(st->error, sizeof(st->error), "%.1000s", line + 7);
+	}
+	len = strlen(st->error);
+	if (len && st->error[len - 1] == '\n')
+		st->error[len - 1] = '\0';
+}
+
+/*
+ * Parses /proc/kft's text; -1 (errno EPROTO) when its first line is not
+ * kft's, or a read error. Lines over 1 KiB are skipped.
+ */
+int kft_status_parse(FILE *in, struct kft_status *st)
+{
+	unsigned int lineno = 0;
+	enum line_status ls;
+	char line[1024];
+	int in_long = 0;
+	size_t len;
+
+	memset(st, 0, sizeof(*st));
+	while ((ls = line_read(in, line, sizeof(line), &len)) == LINE_WHOLE || ls == LINE_PART) {
+		if (!in_long) {
+			if (len && line[len - 1] == '\n')
+				line[len - 1] = '\0';
+			kft_status_line(line, ++lineno, st);
+		}
+		in_long = ls == LINE_PART;
+	}
+	if (ls == LINE_ERROR)
+		return -1;
+	if (!st->registered && strcmp(st->line, "No logging run registered")) {
+		errno = EPROTO;
+		return -1;
+	}
+	return 0;
+}
+
+static const char *kft_hint(int err)
+{
+	if (err == ENOENT)
+		return " (is the kft module loaded?)";
+	if (err == EACCES || err == EPERM)
+		return " (kft needs root: CAP_SYS_ADMIN)";
+	return "";
+}
+
+/* Reads /proc/kft; -1 after saying why. */
+int kft_status_read(const struct kft_paths *paths, struct kft_status *st)
+{
+	FILE *in = fopen(paths->ctl, "r");
+	int ret;
+
+	if (!in) {
+		fprintf(stderr, "kft: %s: %s%s\n", paths->ctl, strerror(errno), kft_hint(errno));
+		return -1;
+	}
+	ret = kft_status_parse(in, st);
+	if (ret && errno == EPROTO)
+		fprintf(stderr, "kft: %s: not kft's status: '%s'\n", paths->ctl, st->line);
+	else if (ret)
+		fprintf(stderr, "kft: %s: %s\n", paths->ctl, strerror(errno));
+	fclose(in);
+	return ret;
+}
+
+int kft_status_active(const struct kft_status *st)
+{
+	return st->registered && !st->complete && (st->primed || st->triggered);
+}
+
+/*
+ * One write() of text (more only if the kernel took part of it); 0 or an
+ * errno, with *opened telling whether open() succeeded.
+ */
+static int kft_ctl_put(const char *path, const char *text, int *opened)
+{
+	size_t len = strlen(text), done = 0;
+	ssize_t n;
+	int fd, err = 0;
+
+	/* Appending changes nothing for /proc/kft, and keeps a fake file's status. */
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	*opened = fd >= 0;
+	if (fd < 0)
+		return errno;
+	while (done < len && !err) {
+		n = write(fd, text + done, len - done);
+		if (n > 0)
+			done += (size_t)n;
+		else if (n == 0)
+			err = EIO;
+		else if (errno != EINTR)
+			err = errno;
+	}
+	/* The module judges an unfinished block at close(), which cannot fail. */
+	if (close(fd) && !err)
+		err = errno;
+	return err;
+}
+
+int kft_ctl_write(const struct kft_paths *paths, const char *text, int tolerate_einval)
+{
+	struct kft_status st;
+	int opened, err = kft_ctl_put(paths->ctl, text, &opened);
+
+	if (!opened) {
+		fprintf(stderr, "kft: %s: %s%s\n", paths->ctl, strerror(err), kft_hint(err));
+		return -1;
+	}
+	if (err == EINVAL && tolerate_einval)
+		return 0;
+	/*
+	 * The module says what was wrong on the status's error line, until
+	 * the next write succeeds; an error found at close() (a block without
+	 * its end) shows only there.
+	 */
+	if (kft_status_read(paths, &st))
+		return -1;
+	if (st.error[0]) {
+		fprintf(stderr, "kft: %s: %s\n", paths->ctl, st.error);
+		return -1;
+	}
+	if (err) {
+		fprintf(stderr, "kft: %s: write: %s\n", paths->ctl, strerror(err));
+		return -1;
+	}
+	return 0;
+}
+
+/* The lock is held: say by whom (the pid its holder wrote in it). */
+static void kft_lock_busy(int fd, const char *path)
+{
+	char buf[32] = "";
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	long pid = n > 0 ? strtol(buf, NULL, 10) : 0;
+
+	if (pid > 0)
+		fprintf(stderr, "kft: another kft command (pid %ld) is using the module (lock %s)\n",
+			pid, path);
+	else
+		fprintf(stderr, "kft: another kft command is using the module (lock %s)\n", path);
+}
+
+static int kft_lock_take(const char *path)
+{
+	char pid[32];
+	int fd, n;
+
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		fprintf(stderr, "kft: %s: %s (KFT_LOCK=FILE names another lock file)\n", path,
+			strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno == EWOULDBLOCK) {
+			kft_lock_busy(fd, path);
+			close(fd);
+			return -1;
+		}
+		/* A kernel without file locking: the status check still refuses. */
+		if (errno == ENOSYS || errno == ENOLCK || errno == EOPNOTSUPP)
+			return fd;
+		fprintf(stderr, "kft: %s: flock: %s\n", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	/* The pid is for messages only: not writing it is no error. */
+	if (!ftruncate(fd, 0))
+		n = (int)pwrite(fd, pid, (size_t)n, 0);
+	return fd;
+}
+
+int kft_claim(const struct kft_paths *paths, struct kft_status *st)
+{
+	int fd = kft_lock_take(paths->lock);
+
+	if (fd < 0)
+		return -1;
+	if (kft_status_read(paths, st)) {
+		close(fd);
+		return -1;
+	}
+	if (kft_status_active(st)) {
+		fprintf(stderr, "kft: run %u is %s (%s): 'kft stop' ends it, 'kft status' shows it\n",
+			st->id, st->triggered ? "running" : "primed, waiting for its start trigger",
+			strchr(st->line, ',') + 2);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+volatile sig_atomic_t kft_quit;
+
+static void kft_on_signal(int sig)
+{
+	(void)sig;
+	kft_quit = 1;
+}
+
+/*
+ * Ctrl-C (and SIGTERM, SIGHUP, SIGQUIT) set kft_quit. They stay blocked
+ * but while kft_wait_until() sleeps, so no system call elsewhere is
+ * interrupted, and none comes between the check and the sleep. SIGPIPE
+ * is ignored: a closed output is a write error, and the run still stops.
+ */
+void kft_signals_catch(sigset_t *orig)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa = { .sa_handler = kft_on_signal };
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&set, sigs[i]);
+	sigprocmask(SIG_BLOCK, &set, orig);
+	sa.sa_mask = set;
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+double kft_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int kft_wait_until(double deadline, const sigset_t *orig)
+{
+	struct timespec ts;
+	double left;
+
+	while (!kft_quit) {
+		left = deadline - kft_now();
+		if (left <= 0)
+			return 0;
+		ts.tv_sec = (time_t)left;
+		ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+		ppoll(NULL, 0, isinf(deadline) ? NULL : &ts, orig);
+	}
+	return 1;
+}

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kft trace: a configuration written, its run primed (or started), waited
+ * for until complete or Ctrl-C, and its log saved, symbolized.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "closeout.h"
+#include "kft.h"
+#include "ksyms.h"
+#include "symbolize.h"
+
+/* How often the run's state is read while waiting for its end. */
+#define KFT_TRACE_POLL_S	0.1
+
+/* The configuration text (at most what the module takes), or NULL after saying why. */
+static char *kft_trace_config(const char *path)
+{
+	FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	const char *name = in == stdin ? "(stdin)" : path;
+	char *text = malloc(KFT_CONFIG_MAX + 2);
+	size_t n = 0;
+
+	if (!in || !text) {
+		fprintf(stderr, "kft: %s: %s\n", name, strerror(errno));
+		goto fail;
+	}
+	n = fread(text, 1, KFT_CONFIG_MAX + 1, in);
+	if (ferror(in)) {
+		fprintf(stderr, "kft: %s: %s\n", name, strerror(errno));
+		goto fail;
+	}
+	if (n > KFT_CONFIG_MAX) {
+		fprintf(stderr, "kft: %s: larger than kft takes (%d bytes)\n", name, KFT_CONFIG_MAX);
+		goto fail;
+	}
+	if (memchr(text, '\0', n)) {
+		fprintf(stderr, "kft: %s: a NUL byte: no configuration\n", name);
+		goto fail;
+	}
+	/* The module waits for more after a last word without a newline. */
+	if (!n || text[n - 1] != '\n')
+		text[n++] = '\n';
+	text[n] = '\0';
+	if (in != stdin)
+		fclose(in);
+	return text;
+fail:
+	if (in && in != stdin)
+		fclose(in);
+	free(text);
+	return NULL;
+}
+
+/* Waits until the run is complete, or Ctrl-C stopped it. 0, or -1. */
+static int kft_trace_wait(const struct kft_paths *paths, const sigset_t *orig)
+{
+	struct kft_status st;
+
+	while (!kft_wait_until(kft_now() + KFT_TRACE_POLL_S, orig)) {
+		if (kft_status_read(paths, &st))
+			return -1;
+		if (!st.registered) {
+			fprintf(stderr, "kft: %s: the run is gone (kft clear?)\n", paths->ctl);
+			return -1;
+		}
+		if (st.complete)
+			return 0;
+	}
+	return kft_ctl_write(paths, "stop\n", 1);
+}
+
+/* /proc/kft_data to out, symbolized with kallsyms. 0, or -1 after saying why. */
+static int kft_trace_save(const struct kft_paths *paths, FILE *out)
+{
+	struct ksyms *ks = ksyms__load(paths->kallsyms);
+	FILE *in;
+	int ret = -1;
+
+	if (!ks) {
+		fprintf(stderr, "kft: %s: %s (the log stays in %s)\n", paths->kallsyms,
+			ksyms__strerror(errno), paths->data);
+		return -1;
+	}
+	in = fopen(paths->data, "r");
+	if (!in)
+		fprintf(stderr, "kft: %s: %s\n", paths->data, strerror(errno));
+	else if (symbolize_stream(ks, in, out, NULL) && !ferror(out))
+		fprintf(stderr, "kft: %s: %s\n", paths->data, strerror(errno));
+	else
+		ret = 0;	/* a write error: the output's close says it */
+	if (in)
+		fclose(in);
+	ksyms__free(ks);
+	return ret;
+}
+
+/* Configured, primed or started, waited for, saved: 0, or -1. */
+static int kft_trace_run(const struct kft_paths *paths, const char *config, FILE *out,
+			 const sigset_t *orig)
+{
+	struct kft_status st;
+
+	if (kft_ctl_write(paths, config, 0) || kft_status_read(paths, &st))
+		return -1;
+	/* Without a start trigger, a primed run would wait for ever. */
+	if (kft_ctl_write(paths, st.start_trigger ? "prime\n" : "start\n", 0))
+		return -1;
+	fprintf(stderr, "kft: run %u %s... Ctrl-C to end.\n", st.id,
+		st.start_trigger ? "primed, waiting for its start trigger" : "started");
+	if (kft_trace_wait(paths, orig))
+		return -1;
+	return kft_trace_save(paths, out);
+}
+
+int kft_trace(const struct kft_params *p, const struct kft_paths *paths)
+{
+	char *config = kft_trace_config(p->config);
+	FILE *out = stdout;
+	struct kft_status st;
+	int lock, ret = 1;
+	sigset_t orig;
+
+	if (!config)
+		return 1;
+	if (p->output && !(out = fopen(p->output, "w"))) {
+		fprintf(stderr, "kft: %s: %s\n", p->output, strerror(errno));
+		free(config);
+		return 1;
+	}
+	kft_signals_catch(&orig);
+	lock = kft_claim(paths, &st);
+	if (lock >= 0) {
+		ret = kft_trace_run(paths, config, out, &orig) ? 1 : 0;
+		close(lock);
+	}
+	if (out == stdout ? close_stdout("kft") : close_file(out, "kft", p->output))
+		ret = 1;
+	free(config);
+	return ret;
+}
