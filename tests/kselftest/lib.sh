@@ -111,3 +111,15 @@ kft_status() {
 has_fprobe() {
 	grep -qw register_fprobe /proc/kallsyms
 }
+
+# Count mode: the count of the function at ADDR in /proc/kft_data (0 when
+# it has no row: functions never called are left out).
+count_of() {
+	awk -v a="$1" 'f && $2 "" == a "" { print $1; n = 1 } /^------------ / { f = 1 }
+		END { if (!n) print 0 }' /proc/kft_data
+}
+
+# Count mode: the rows (count, address, symbol), into a file.
+count_rows() {
+	awk 'f { print } /^------------ / { f = 1 }' /proc/kft_data >"$1"
+}

@@ -175,6 +175,7 @@ static void test_counts_read(void)
 		"        1234 0xffffffff810a2b40 vfs_read\n"
 		"           7 0xffffffffa0000080 kft_test_leaf [kft_test]\n"
 		"          10 0xffffffffa0000100 [weird] [mod]\n"
+		"           2 0xffffffffa0000200 kft_test_outer [kft_test] (unloaded)\n"
 		"this is no row\n"
 		"          12 0xffffffffa0000100\n"
 		"          -1 0xffffffffa0000100 x\n";
@@ -182,13 +183,15 @@ static void test_counts_read(void)
 	const struct kft_count *e;
 
 	CHECK(counts_of(text, &c) == 0, "read: %s", strerror(errno));
-	CHECK(c.registered == 1 && c.is_count && c.run_id == 3 && !c.stopped && c.nr == 3 &&
+	CHECK(c.registered == 1 && c.is_count && c.run_id == 3 && !c.stopped && c.nr == 4 &&
 	      c.malformed == 3, "header: registered %d count %d id %u stopped %d nr %zu "
 	      "malformed %zu", c.registered, c.is_count, c.run_id, c.stopped, c.nr, c.malformed);
 	e = kft_counts_find(&c, 0xffffffffa0000080ULL, "kft_test:kft_test_leaf");
 	CHECK(e && e->count == 7, "module function as module:name");
 	e = kft_counts_find(&c, 0xffffffffa0000100ULL, "mod:[weird]");
 	CHECK(e && e->count == 10, "a name in brackets");
+	e = kft_counts_find(&c, 0xffffffffa0000200ULL, "kft_test:kft_test_outer(unloaded)");
+	CHECK(e && e->count == 2, "an unloaded module's function");
 	CHECK(!kft_counts_find(&c, 0xffffffff810a2b40ULL, "vfs_write"), "wrong name found");
 	kft_counts_free(&c);
 }

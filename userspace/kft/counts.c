@@ -110,15 +110,22 @@ static int kft_counts_add(struct kft_counts *c, uint64_t addr, const char *name,
 	return 0;
 }
 
+/* How the module marks a function whose module was unloaded. */
+#define KFT_GONE	" (unloaded)"
+#define KFT_GONE_LEN	(sizeof(KFT_GONE) - 1)
+
 /*
  * "COUNT 0xADDR SYMBOL": the symbol as %ps prints it, "name" or
- * "name [module]", becomes kft's one-word "module:name" in buf.
+ * "name [module]", becomes kft's one-word "module:name" in buf; a
+ * function of a module unloaded during the run, "name [module]
+ * (unloaded)", becomes "module:name(unloaded)".
  * 0, or -1 when the line is no row.
  */
 static int kft_counts_row(const char *line, uint64_t *count, uint64_t *addr,
 			  char *buf, size_t size)
 {
 	const char *s = line, *mod, *end;
+	int gone;
 	char *e;
 
 	while (*s == ' ')
@@ -141,15 +148,18 @@ static int kft_counts_row(const char *line, uint64_t *count, uint64_t *addr,
 	end = s + strcspn(s, "\n");
 	while (end > s && end[-1] == ' ')
 		end--;
-	if (end == s || (size_t)(end - s) >= size)
+	gone = (size_t)(end - s) > KFT_GONE_LEN && !strncmp(end - KFT_GONE_LEN, KFT_GONE, KFT_GONE_LEN);
+	if (gone)
+		end -= KFT_GONE_LEN;
+	if (end == s || (size_t)(end - s) + KFT_GONE_LEN >= size)
 		return -1;
 	for (mod = end; mod > s && *mod != '['; mod--)
 		;
-	if (mod && mod > s + 1 && mod[-1] == ' ' && end[-1] == ']' && end - mod > 2)
-		snprintf(buf, size, "%.*s:%.*s", (int)(end - mod - 2), mod + 1,
-			 (int)(mod - 1 - s), s);
+	if (mod > s + 1 && mod[-1] == ' ' && end[-1] == ']' && end - mod > 2)
+		snprintf(buf, size, "%.*s:%.*s%s", (int)(end - mod - 2), mod + 1,
+			 (int)(mod - 1 - s), s, gone ? "(unloaded)" : "");
 	else
-		snprintf(buf, size, "%.*s", (int)(end - s), s);
+		snprintf(buf, size, "%.*s%s", (int)(end - s), s, gone ? "(unloaded)" : "");
 	return strchr(buf, ' ') ? -1 : 0;
 }
 

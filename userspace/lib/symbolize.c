@@ -159,18 +159,19 @@ static int symbolize_lines(const struct ksyms *ks, FILE *in, FILE *out,
 
 	while ((st = line_read(in, line, SYMBOLIZE_LINE_MAX, &len)) == LINE_WHOLE ||
 	       st == LINE_PART) {
-		if (st == LINE_PART || in_long)
+		/* A count-mode log's rows name their functions already. */
+		if (st == LINE_PART || in_long || (scan->count_mode && scan->in_rows))
 			fwrite(line, 1, len, out);
 		else
 			symbolize_line_to(ks, line, len, out);
 		/* One row tells it is a log: the scan stops there. */
-		if (scan && st == LINE_WHOLE && !scan->rows)
+		if (st == LINE_WHOLE && !scan->rows)
 			kftlog_scan_line(scan, in_long ? NULL : line, len, &row, &names);
 		in_long = st == LINE_PART;
 		if (ferror(out))
 			return -1;
 	}
-	if (scan && in_long && !scan->rows)
+	if (in_long && !scan->rows)
 		kftlog_scan_line(scan, NULL, 0, &row, &names);
 	return st == LINE_ERROR ? -1 : 0;
 }
@@ -178,13 +179,14 @@ static int symbolize_lines(const struct ksyms *ks, FILE *in, FILE *out,
 int symbolize_stream(const struct ksyms *ks, FILE *in, FILE *out, struct kftlog_scan *scan)
 {
 	char *line = malloc(SYMBOLIZE_LINE_MAX);
+	struct kftlog_scan own = { 0 };
 	int ret;
 
 	if (!line) {
 		errno = ENOMEM;
 		return -1;
 	}
-	ret = symbolize_lines(ks, in, out, scan, line);
+	ret = symbolize_lines(ks, in, out, scan ? scan : &own, line);
 	free(line);
 	return ret;
 }

@@ -26,8 +26,10 @@ int symbolize_fputs(const struct ksyms *ks, const char *line, FILE *out);
 /*
  * Copies in to out a line at a time, each symbolized as symbolize_fputs()
  * does (a line over SYMBOLIZE_LINE_MAX is copied as it is): memory does
- * not grow with the input. With scan, the lines are scanned as a kft log
- * until its first row (kftlog_scan_is_log() then tells whether it is one).
+ * not grow with the input. The lines are scanned as a kft log until its
+ * first row, into scan if not NULL (kftlog_scan_is_log() then tells
+ * whether it is one); the rows of a count-mode log, which name their
+ * functions already, are copied as they are.
  * Returns 0, or -1 on a read error (ferror(in), errno set), a write error
  * (ferror(out)) or no memory for the line (errno ENOMEM).
  */
