@@ -117,12 +117,13 @@ static int kft_fc_summary(struct kft_fc *fc)
 static int kft_fc_loop(struct kft_fc *fc, const sigset_t *orig)
 {
 	const struct kft_params *p = fc->p;
-	double start = kft_now(), next, end;
+	double next = kft_now(), end;
 	int ret;
 
-	end = p->duration ? start + p->duration : INFINITY;
+	end = p->duration ? next + p->duration : INFINITY;
 	do {
-		next = p->interval ? kft_now() + p->interval : end;
+		/* From the last deadline, not from now: summaries do not drift. */
+		next = p->interval ? next + p->interval : end;
 		if (next > end)
 			next = end;
 		kft_wait_until(next, orig);
