@@ -127,6 +127,10 @@ lint:
 check:
 	@scripts/check
 
+# True parallelism (QEMU 10 MTTCG): not a gate, see Documentation/testing.rst.
+check-mttcg:
+	@scripts/check-mttcg
+
 # The demo: a trace in the VM, then analyzed here with the guest's symbols.
 demo: userspace
 	@scripts/vm/run -d 6.12

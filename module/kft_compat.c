@@ -51,29 +51,7 @@ unsigned long kft_lookup_symbol(const char *name)
 	return addr;
 }
 
-static int kft_hook_error(struct kft_parse_error *err, enum kft_parse_err code,
-			  const struct kft_func_ref *f)
-{
-	err->code = code;
-	err->pos = f ? f->pos : (struct kft_pos){ 1, 1 };
-	err->at_eof = false;
-	err->token[0] = '\0';
-	if (f)
-		strscpy(err->token, f->text, sizeof(err->token));
-	return -EINVAL;
-}
-
 #if KFT_HAVE_FPROBE
-
-/*
- * Never called, and traceable (not notrace), so it has an ftrace location.
- * Every funclist's filter holds it: removing a going module's functions can
- * then never leave the filter empty, which to ftrace means every function.
- */
-static noinline void kft_filter_sentinel(void)
-{
-	barrier();
-}
 
 static notrace int kft_fprobe_entry(struct fprobe *fp, unsigned long entry_ip,
 				    unsigned long ret_ip, struct pt_regs *regs,
@@ -156,7 +134,8 @@ static int kft_fprobe_register(struct kft_fhook *hook,
 		if (i == 0)
 			first_addr = addr;
 	}
-	ret = ftrace_set_filter_ip(&hook->fp.ops, (unsigned long)kft_filter_sentinel, 0, 0);
+	/* Removing a going module's functions must never empty the filter. */
+	ret = kft_ftrace_filter_add_sentinel(&hook->fp.ops);
 	if (ret) {
 		ftrace_free_filter(&hook->fp.ops);
 		return ret;
@@ -181,17 +160,31 @@ int kft_fhook_attach(struct kft_fhook *hook, struct kft_run *run,
 	ret = kft_fprobe_register(hook, funcs, nr_funcs, err);
 	if (ret) {
 		if (err->code == KFT_ERR_NONE)
-			kft_hook_error(err, KFT_ERR_ATTACH_FAILED, nr_funcs ? funcs : NULL);
+			kft_func_error(err, KFT_ERR_ATTACH_FAILED, nr_funcs ? funcs : NULL);
 		return ret;
 	}
 	hook->attached = true;
 	return 0;
 }
 
+/*
+ * unregister_fprobe() stops the rethook (handler NULL) before it takes the
+ * ftrace hook off; an fprobe still enabled in between frees the per-call
+ * node of every entry it skips with call_rcu(), from inside whatever the
+ * hooked function runs in. On the debug kernel that was seen inside
+ * debug-objects' bucket lock (lockdep: recursive locking in
+ * debug_object_activate()). Disabled first: new entries return at once.
+ * The grace period waits for entries already past that check (the handler
+ * disables preemption right after it; only a fully preemptible kernel
+ * leaves a few instructions uncovered). Calls still in flight return
+ * through the stopped rethook whatever kft does: a kernel matter.
+ */
 void kft_fhook_detach(struct kft_fhook *hook)
 {
 	if (!hook->attached)
 		return;
+	disable_fprobe(&hook->fp);
+	synchronize_rcu();
 	unregister_fprobe(&hook->fp);
 	/* As new, for a later attach (a complete run primed again). */
 	memset(&hook->fp, 0, sizeof(hook->fp));
@@ -297,14 +290,14 @@ static int kft_krp_targets(const struct kft_func_ref *funcs, unsigned int nr_fun
 	*nr = 0;
 	for (i = 0; i < nr_funcs; i++) {
 		if (funcs[i].is_glob)
-			return kft_hook_error(err, KFT_ERR_GLOB_NEEDS_FPROBE, &funcs[i]);
+			return kft_func_error(err, KFT_ERR_GLOB_NEEDS_FPROBE, &funcs[i]);
 		if (funcs[i].is_addr && kft_check_function_start(&funcs[i], err))
 			return -EINVAL;
 		t = (struct kft_krp_target){ &funcs[i], funcs[i].is_addr ? funcs[i].addr : 0 };
 		if (kft_krp_known(targets, *nr, &t))
 			continue;
 		if (*nr == KFT_MAX_KRETPROBES)
-			return kft_hook_error(err, KFT_ERR_TOO_MANY_FUNCTIONS, &funcs[i]);
+			return kft_func_error(err, KFT_ERR_TOO_MANY_FUNCTIONS, &funcs[i]);
 		targets[(*nr)++] = t;
 	}
 	return 0;
@@ -336,7 +329,7 @@ int kft_fhook_attach(struct kft_fhook *hook, struct kft_run *run,
 	hook->run = run;
 	hook->role = role;
 	if (!nr_funcs)
-		return kft_hook_error(err, KFT_ERR_NEEDS_FPROBE, NULL);
+		return kft_func_error(err, KFT_ERR_NEEDS_FPROBE, NULL);
 	targets = kcalloc(KFT_MAX_KRETPROBES, sizeof(*targets), GFP_KERNEL);
 	if (!targets)
 		return -ENOMEM;
@@ -352,7 +345,7 @@ int kft_fhook_attach(struct kft_fhook *hook, struct kft_run *run,
 		struct kft_krp *k = &hook->krps[hook->nr];
 
 		if (kft_krp_register(hook, k, &targets[i], nr)) {
-			ret = kft_hook_error(err, KFT_ERR_UNKNOWN_FUNCTION, targets[i].ref);
+			ret = kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, targets[i].ref);
 			goto err_unregister;
 		}
 		k->ref = targets[i].ref;

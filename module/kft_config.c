@@ -7,12 +7,14 @@
  *	statement := "trigger" ("start" | "stop") ("entry" FUNC | "exit" FUNC | "time" NUM)
  *		   | "filter" ("mintime" NUM | "maxtime" NUM | "noints" | "onlyints"
  *			       | "funclist" FUNC+ "fend")
- *		   | "logentries" NUM | "autorepeat"
+ *		   | "logentries" NUM | "autorepeat" | "mode" ("trace" | "count")
  *
  * Words are separated by white space; '#' starts a comment that runs to the
  * end of the line. Keywords match exactly (no prefixes). Every statement may
  * appear once. The first error ends the parse and is reported with its line
- * and column; the caller keeps its previous state.
+ * and column; the caller keeps its previous state. A statement that means
+ * nothing in the block's mode (mintime in count mode) is an error at the
+ * later of it and the mode statement.
  */
 #include "kft_config.h"
 
@@ -63,6 +65,8 @@ static const char *const kft_parse_messages[] = {
 	[KFT_ERR_ATTACH_FAILED] = "could not attach to the functions",
 	[KFT_ERR_AUTOREPEAT_TIME] = "autorepeat cannot wait again for a start time that has passed: start on entry or exit",
 	[KFT_ERR_NOT_FUNCTION_START] = "address is not the start of a function",
+	[KFT_ERR_EXPECTED_MODE] = "expected 'trace' or 'count'",
+	[KFT_ERR_NOT_IN_COUNT_MODE] = "has no meaning in count mode",
 };
 
 _Static_assert(ARRAY_SIZE(kft_parse_messages) == KFT_ERR_COUNT,
@@ -89,7 +93,8 @@ struct kft_parser {
 	struct kft_parse_error *err;
 	/* Where each statement was seen (line 0: not yet), for duplicates. */
 	struct kft_pos seen_start, seen_stop, seen_min, seen_max, seen_noints,
-		       seen_onlyints, seen_funclist, seen_logentries, seen_autorepeat;
+		       seen_onlyints, seen_funclist, seen_logentries, seen_autorepeat,
+		       seen_mode;
 };
 
 const char *kft_parse_strerror(enum kft_parse_err code)
@@ -439,6 +444,19 @@ static int parse_logentries(struct kft_parser *ps)
 	return 0;
 }
 
+static int parse_mode(struct kft_parser *ps)
+{
+	if (once(ps, &ps->seen_mode, ps->tok.pos) || next(ps))
+		return -1;
+	if (tok_is(ps, "trace"))
+		ps->cfg->mode = KFT_MODE_TRACE;
+	else if (tok_is(ps, "count"))
+		ps->cfg->mode = KFT_MODE_COUNT;
+	else
+		return fail(ps, KFT_ERR_EXPECTED_MODE);
+	return 0;
+}
+
 static bool is_command_word(const struct kft_parser *ps)
 {
 	return tok_is(ps, "prime") || tok_is(ps, "start") ||
@@ -453,6 +471,8 @@ static int parse_statement(struct kft_parser *ps)
 		return parse_filter(ps);
 	if (tok_is(ps, "logentries"))
 		return parse_logentries(ps);
+	if (tok_is(ps, "mode"))
+		return parse_mode(ps);
 	if (tok_is(ps, "autorepeat")) {
 		ps->cfg->autorepeat = true;
 		return once(ps, &ps->seen_autorepeat, ps->tok.pos);
@@ -474,10 +494,45 @@ static struct kft_pos later_of(struct kft_pos a, struct kft_pos b)
 	return a.line > b.line || (a.line == b.line && a.col > b.col) ? a : b;
 }
 
+static bool pos_before(struct kft_pos a, struct kft_pos b)
+{
+	return a.line < b.line || (a.line == b.line && a.col < b.col);
+}
+
+/*
+ * Count mode counts entries: durations (mintime, maxtime) and a log
+ * (logentries) do not exist there. The first such statement is reported,
+ * at the later of it and the mode statement.
+ */
+static int check_count_mode(struct kft_parser *ps)
+{
+	const struct { struct kft_pos seen; const char *what; } s[] = {
+		{ ps->seen_min, "mintime" },
+		{ ps->seen_max, "maxtime" },
+		{ ps->seen_logentries, "logentries" },
+	};
+	size_t i, first = ARRAY_SIZE(s);
+
+	if (ps->cfg->mode != KFT_MODE_COUNT)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(s); i++) {
+		if (s[i].seen.line &&
+		    (first == ARRAY_SIZE(s) || pos_before(s[i].seen, s[first].seen)))
+			first = i;
+	}
+	if (first == ARRAY_SIZE(s))
+		return 0;
+	return fail_at(ps, KFT_ERR_NOT_IN_COUNT_MODE,
+		       later_of(s[first].seen, ps->seen_mode), s[first].what);
+}
+
 /* Checks that need the whole block; reported at the later statement. */
 static int check_block(struct kft_parser *ps)
 {
 	const struct kft_config *cfg = ps->cfg;
+
+	if (check_count_mode(ps))
+		return -1;
 
 	/*
 	 * A start time is a moment since boot: once a run has started, it has
@@ -608,7 +663,7 @@ static bool is_keyword(const char *word, size_t len)
 		"new", "begin", "end", "trigger", "start", "stop", "entry", "exit",
 		"time", "filter", "mintime", "maxtime", "noints", "onlyints",
 		"funclist", "fend", "logentries", "autorepeat", "watch", "prime",
-		"clear",
+		"clear", "mode", "trace", "count",
 	};
 	size_t i;
 

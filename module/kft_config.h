@@ -61,6 +61,8 @@ enum kft_parse_err {
 	KFT_ERR_ATTACH_FAILED,
 	KFT_ERR_AUTOREPEAT_TIME,
 	KFT_ERR_NOT_FUNCTION_START,
+	KFT_ERR_EXPECTED_MODE,
+	KFT_ERR_NOT_IN_COUNT_MODE,
 	KFT_ERR_COUNT,
 };
 
@@ -92,7 +94,18 @@ struct kft_trigger {
 	unsigned long long time_us;	/* TIME: start: since boot; stop: since start */
 };
 
+/*
+ * What a run collects: a log of calls with their durations, or per-CPU
+ * call counts per function (entry hook only). The next modes (stacks,
+ * profile) go here.
+ */
+enum kft_run_mode {
+	KFT_MODE_TRACE,		/* the default */
+	KFT_MODE_COUNT,
+};
+
 struct kft_config {
+	enum kft_run_mode mode;
 	struct kft_trigger start;
 	struct kft_trigger stop;
 	unsigned long long mintime_us;	/* 0: off */

@@ -244,14 +244,32 @@ NOKPROBE_SYMBOL(kft_entry_trigger_fn);
 
 /* Below: attaching, in process context under kft_mutex. */
 
-static int kft_func_error(struct kft_parse_error *err, enum kft_parse_err code,
-			  const struct kft_func_ref *f)
+/* A configuration error at a function reference (or at 1:1 without one). */
+int kft_func_error(struct kft_parse_error *err, enum kft_parse_err code,
+		   const struct kft_func_ref *f)
 {
 	err->code = code;
-	err->pos = f->pos;
+	err->pos = f ? f->pos : (struct kft_pos){ 1, 1 };
 	err->at_eof = false;
-	strscpy(err->token, f->text, sizeof(err->token));
+	err->token[0] = '\0';
+	if (f)
+		strscpy(err->token, f->text, sizeof(err->token));
 	return -EINVAL;
+}
+
+/*
+ * Never called, and traceable (not notrace), so it has an ftrace location.
+ * Every funclist's filter holds it: removing a going module's functions can
+ * then never leave a filter empty, which to ftrace means every function.
+ */
+static noinline void kft_filter_sentinel(void)
+{
+	barrier();
+}
+
+int kft_ftrace_filter_add_sentinel(struct ftrace_ops *ops)
+{
+	return ftrace_set_filter_ip(ops, (unsigned long)kft_filter_sentinel, 0, 0);
 }
 
 /**

@@ -321,9 +321,21 @@ struct kft_reader {
 	struct kft_run *run;
 	struct kft_run_times times;
 	struct kft_counters counters;
-	struct kft_log_view view;
+	struct kft_log_view view;	/* trace mode */
+	struct kft_count_view counts;	/* count mode */
 	bool show_addrs;
 };
+
+static bool kft_reader_counts(const struct kft_reader *r)
+{
+	return r->run->cfg.mode == KFT_MODE_COUNT;
+}
+
+/* Rows after the header. */
+static unsigned long kft_reader_rows(const struct kft_reader *r)
+{
+	return kft_reader_counts(r) ? r->counts.nr : r->view.nr;
+}
 
 static void *kft_data_start(struct seq_file *m, loff_t *pos)
 {
@@ -331,7 +343,7 @@ static void *kft_data_start(struct seq_file *m, loff_t *pos)
 
 	if (!r->run)
 		return *pos == 0 ? SEQ_START_TOKEN : NULL;
-	return *pos <= r->view.nr ? (void *)(uintptr_t)(*pos + 1) : NULL;
+	return *pos <= kft_reader_rows(r) ? (void *)(uintptr_t)(*pos + 1) : NULL;
 }
 
 static void *kft_data_next(struct seq_file *m, void *v, loff_t *pos)
@@ -353,12 +365,18 @@ static int kft_data_show(struct seq_file *m, void *v)
 		seq_puts(m, "No logging run registered\n");
 		return 0;
 	}
-	if (i == 0)
+	if (kft_reader_counts(r)) {
+		if (i == 0)
+			kft_output_count_header(m, r->run, &r->times, &r->counters, &r->counts);
+		else
+			kft_output_count_row(m, &r->counts.entries[i - 1], r->show_addrs);
+	} else if (i == 0) {
 		kft_output_log_header(m, r->run, &r->times, &r->counters, r->view.nr);
-	else
+	} else {
 		kft_output_log_row(m, &r->times,
 				   &r->view.buf->records[r->view.order[i - 1]],
 				   r->show_addrs);
+	}
 	return 0;
 }
 
@@ -385,7 +403,10 @@ static bool kft_may_show_addrs(const struct file *file)
 	return strspn(probe, "0") != strlen(probe);
 }
 
-/* Under kft_mutex: what the header shows, and a hold on the records. */
+/*
+ * Under kft_mutex: what the header shows, and a hold on the records (trace
+ * mode) or on the counts, locked until summed (count mode).
+ */
 static unsigned long kft_reader_take(struct kft_reader *r, struct kft_run *run)
 {
 	lockdep_assert_held(&kft_mutex);
@@ -394,8 +415,24 @@ static unsigned long kft_reader_take(struct kft_reader *r, struct kft_run *run)
 	r->times = run->times;
 	r->times.running = READ_ONCE(run->state) == KFT_RUNNING;
 	kft_run_sum_counters(run, &r->counters);
+	if (kft_reader_counts(r)) {
+		mutex_lock(&run->table.sum_lock);
+		return 0;
+	}
 	kft_log_view_init(&r->view, &run->log);
 	return kft_log_stored(&run->log);
+}
+
+/* Outside kft_mutex: the sorted rows. */
+static int kft_reader_build(struct kft_reader *r, unsigned long stored)
+{
+	int ret;
+
+	if (!kft_reader_counts(r))
+		return kft_log_view_build(&r->view, stored);
+	ret = kft_count_view_build(&r->run->table, &r->counts);
+	mutex_unlock(&r->run->table.sum_lock);
+	return ret;
 }
 
 static int kft_data_release(struct inode *inode, struct file *file)
@@ -404,6 +441,7 @@ static int kft_data_release(struct inode *inode, struct file *file)
 
 	if (r->run) {
 		kft_log_view_free(&r->view);
+		kft_count_view_free(&r->counts);
 		kft_run_put(r->run);
 	}
 	return seq_release_private(inode, file);
@@ -427,7 +465,7 @@ static int kft_data_open(struct inode *inode, struct file *file)
 	mutex_unlock(&kft_mutex);
 	/* Sorting takes seconds for a large log: not under the lock. */
 	if (r->run) {
-		ret = kft_log_view_build(&r->view, stored);
+		ret = kft_reader_build(r, stored);
 		if (ret) {
 			kft_data_release(inode, file);
 			return ret;

@@ -46,8 +46,9 @@ static void kft_output_config(struct seq_file *m, const struct kft_config *cfg)
 	seq_printf(m, "config:\n  mode %d\n", mode);
 	kft_output_trigger(m, "start", &cfg->start);
 	kft_output_trigger(m, "stop", &cfg->stop);
-	seq_printf(m, "  filter mintime %llu\n  filter maxtime %llu\n",
-		   cfg->mintime_us, cfg->maxtime_us);
+	if (cfg->mode == KFT_MODE_TRACE)
+		seq_printf(m, "  filter mintime %llu\n  filter maxtime %llu\n",
+			   cfg->mintime_us, cfg->maxtime_us);
 	if (cfg->noints)
 		seq_puts(m, "  filter noints\n");
 	if (cfg->onlyints)
@@ -58,7 +59,8 @@ static void kft_output_config(struct seq_file *m, const struct kft_config *cfg)
 			seq_printf(m, " %s", cfg->funcs[i].text);
 		seq_puts(m, " fend\n");
 	}
-	seq_printf(m, "  logentries %lu\n", cfg->logentries);
+	if (cfg->mode == KFT_MODE_TRACE)
+		seq_printf(m, "  logentries %lu\n", cfg->logentries);
 	if (cfg->autorepeat)
 		seq_puts(m, "  autorepeat\n");
 }
@@ -73,6 +75,50 @@ static void kft_output_dropped(struct seq_file *m, const struct kft_dropped *d)
 		   d->stop_trigger ? "yes" : "no");
 }
 
+static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
+				    const struct kft_counters *c)
+{
+	unsigned long stored = kft_log_stored(&run->log);
+
+	seq_printf(m, "\ncounters:\n"
+		   "  entries recorded %lu\n"
+		   "  filtered by time %lu\n"
+		   "  filtered by context %lu\n"
+		   "  exits without entry %lu\n"
+		   "  missed %lu\n"
+		   "  lost to full log %lu\n"
+		   "  starts %u\n",
+		   stored, c->filtered_time, c->filtered_ints, c->not_found,
+		   kft_run_missed(run), kft_log_lost(&run->log), run->starts);
+	seq_printf(m, "log: %lu of %lu entries used, %zu bytes each, %lu bytes\n",
+		   stored, run->log.capacity, sizeof(struct kft_record),
+		   run->log.capacity * sizeof(struct kft_record));
+	seq_printf(m, "hooks: %s%s\n", KFT_HAVE_FPROBE ? "fprobe" : "kretprobes",
+		   run->detached ? ", detached until the next prime" : "");
+	seq_puts(m, "mode: trace\n");
+}
+
+static void kft_output_count_status(struct seq_file *m, struct kft_run *run,
+				    const struct kft_counters *c)
+{
+	unsigned long calls, functions, used;
+
+	kft_count_totals(&run->table, &calls, &functions, &used);
+	seq_printf(m, "\ncounters:\n"
+		   "  calls counted %lu\n"
+		   "  functions counted %lu\n"
+		   "  filtered by context %lu\n"
+		   "  not counted, table full %lu\n"
+		   "  starts %u\n",
+		   calls, functions, c->filtered_ints, c->table_full, run->starts);
+	seq_printf(m, "table: %lu slots, %lu used, %zu bytes\n",
+		   kft_count_table_slots(&run->table), used,
+		   kft_count_table_bytes(&run->table));
+	seq_printf(m, "hooks: ftrace_ops%s\n",
+		   run->detached ? ", detached until the next prime" : "");
+	seq_puts(m, "mode: count\n");
+}
+
 /**
  * kft_output_status() - /proc/kft for a run
  * @m:		the seq_file
@@ -85,7 +131,6 @@ void kft_output_status(struct seq_file *m, struct kft_run *run)
 	bool running = state == KFT_RUNNING || state == KFT_STOPPING;
 	bool complete = state == KFT_COMPLETE;
 	struct kft_counters c;
-	unsigned long stored = kft_log_stored(&run->log);
 
 	seq_printf(m, "status: run id %u, %sprimed, %striggered, %scomplete\n\n",
 		   run->id, kft_not(primed),
@@ -93,21 +138,10 @@ void kft_output_status(struct seq_file *m, struct kft_run *run)
 	kft_output_config(m, &run->cfg);
 
 	kft_run_sum_counters(run, &c);
-	seq_printf(m, "\ncounters:\n"
-		   "  entries recorded %lu\n"
-		   "  filtered by time %lu\n"
-		   "  filtered by context %lu\n"
-		   "  exits without entry %lu\n"
-		   "  missed %lu\n"
-		   "  lost to full log %lu\n"
-		   "  starts %u\n",
-		   stored, c.filtered_time, c.filtered_ints, c.not_found,
-		   kft_run_missed(run), kft_log_lost(&run->log), run->starts);
-	seq_printf(m, "log: %lu of %lu entries used, %zu bytes each, %lu bytes\n",
-		   stored, run->log.capacity, sizeof(struct kft_record),
-		   run->log.capacity * sizeof(struct kft_record));
-	seq_printf(m, "hooks: %s%s\n", KFT_HAVE_FPROBE ? "fprobe" : "kretprobes",
-		   run->detached ? ", detached until the next prime" : "");
+	if (run->cfg.mode == KFT_MODE_COUNT)
+		kft_output_count_status(m, run, &c);
+	else
+		kft_output_trace_status(m, run, &c);
 	kft_output_dropped(m, &run->dropped);
 }
 
@@ -145,17 +179,10 @@ static u64 kft_output_since_boot_us(const struct kft_run_times *times, u64 t)
 	return mono > 0 ? div_u64(mono, NSEC_PER_USEC) : 0;
 }
 
-/**
- * kft_output_log_header() - /proc/kft_data up to the rows
- * @m:		the seq_file
- * @run:	the run (its configuration)
- * @times:	the run's timeline when the reader opened the file
- * @c:		its counters then
- * @rows:	how many rows follow
- */
-void kft_output_log_header(struct seq_file *m, const struct kft_run *run,
-			   const struct kft_run_times *times,
-			   const struct kft_counters *c, unsigned long rows)
+/* The header lines trace and count mode share, down to the filter counts. */
+static void kft_output_header_common(struct seq_file *m, const struct kft_run *run,
+				     const struct kft_run_times *times,
+				     const struct kft_counters *c)
 {
 	const struct kft_config *cfg = &run->cfg;
 
@@ -185,6 +212,21 @@ void kft_output_log_header(struct seq_file *m, const struct kft_run *run,
 	if (cfg->onlyints)
 		seq_printf(m, "Only Interrupt functions filter count = %lu\n", c->filtered_ints);
 	seq_printf(m, "Total entries filtered = %lu\n", c->filtered_time + c->filtered_ints);
+}
+
+/**
+ * kft_output_log_header() - /proc/kft_data up to the rows
+ * @m:		the seq_file
+ * @run:	the run (its configuration)
+ * @times:	the run's timeline when the reader opened the file
+ * @c:		its counters then
+ * @rows:	how many rows follow
+ */
+void kft_output_log_header(struct seq_file *m, const struct kft_run *run,
+			   const struct kft_run_times *times,
+			   const struct kft_counters *c, unsigned long rows)
+{
+	kft_output_header_common(m, run, times, c);
 	seq_printf(m, "Entries not found = %lu\n", c->not_found);
 	seq_printf(m, "\nNumber of entries after filters = %lu\n\n", rows);
 	seq_puts(m, " Entry    Delta     PID        Function                        Caller\n");
@@ -228,4 +270,44 @@ void kft_output_log_row(struct seq_file *m, const struct kft_run_times *times,
 	snprintf(pid, sizeof(pid), "%d.%u", rec->pid, kft_rec_cpu(rec));
 	seq_printf(m, "%8llu %8lld %8s  0x%016lx               0x%016lx\n",
 		   div_u64(rel, NSEC_PER_USEC), delta, pid, func, caller);
+}
+
+/**
+ * kft_output_count_header() - /proc/kft_data of a count-mode run, up to the rows
+ * @m:		the seq_file
+ * @run:	the run (its configuration)
+ * @times:	the run's timeline when the reader opened the file
+ * @c:		its counters then
+ * @view:	the reader's sums
+ */
+void kft_output_count_header(struct seq_file *m, const struct kft_run *run,
+			     const struct kft_run_times *times,
+			     const struct kft_counters *c,
+			     const struct kft_count_view *view)
+{
+	kft_output_header_common(m, run, times, c);
+	seq_printf(m, "\nCounted until %llu usec\n",
+		   kft_output_since_boot_us(times, view->taken_ns));
+	seq_printf(m, "Number of functions counted = %lu\n", view->nr);
+	seq_printf(m, "Number of calls counted = %lu\n\n", view->calls);
+	seq_puts(m, "       Count Function           Symbol\n");
+	seq_puts(m, "------------ ------------------ ------\n");
+}
+
+/**
+ * kft_output_count_row() - one function and its count
+ * @m:		the seq_file
+ * @e:		the function
+ * @show_addrs:	false: the address prints as zeros, as /proc/kallsyms does
+ */
+void kft_output_count_row(struct seq_file *m, const struct kft_count_entry *e,
+			  bool show_addrs)
+{
+	unsigned long func = e->gone_name ? e->ip : kft_function_start(e->ip);
+
+	seq_printf(m, "%12lu 0x%016lx ", e->count, show_addrs ? func : 0);
+	if (e->gone_name)
+		seq_printf(m, "%s (unloaded)\n", e->gone_name);
+	else
+		seq_printf(m, "%ps\n", (void *)func);
 }

@@ -28,6 +28,7 @@ static void kft_run_release(struct kref *ref)
 	struct kft_run *run = container_of(ref, struct kft_run, ref);
 
 	kft_log_free(&run->log);
+	kft_count_table_free(&run->table);
 	free_percpu(run->counters);
 	kvfree(run->cfg.funcs);
 	kvfree(run->text);
@@ -157,8 +158,11 @@ static int kft_run_attach(struct kft_run *run, struct kft_parse_error *err)
 	      kft_run_check_trigger(&cfg->stop, err);
 	if (ret)
 		return ret;
-	ret = kft_fhook_attach(&run->trace, run, KFT_HOOK_TRACE, cfg->funcs,
-			       cfg->nr_funcs, err);
+	if (cfg->mode == KFT_MODE_COUNT)
+		ret = kft_counter_attach(&run->counter, run, cfg->funcs, cfg->nr_funcs, err);
+	else
+		ret = kft_fhook_attach(&run->trace, run, KFT_HOOK_TRACE, cfg->funcs,
+				       cfg->nr_funcs, err);
 	if (ret)
 		return ret;
 	if (cfg->start.kind == KFT_TRIGGER_EXIT) {
@@ -195,6 +199,7 @@ err_detach_stop_exit:
 err_detach_start_exit:
 	kft_fhook_detach(&run->start_exit);
 err_detach_trace:
+	kft_counter_detach(&run->counter);
 	kft_fhook_detach(&run->trace);
 	return ret;
 }
@@ -206,6 +211,7 @@ static void kft_run_detach(struct kft_run *run)
 	kft_entry_trigger_detach(&run->start_entry);
 	kft_fhook_detach(&run->stop_exit);
 	kft_fhook_detach(&run->start_exit);
+	kft_counter_detach(&run->counter);
 	kft_fhook_detach(&run->trace);
 }
 
@@ -215,6 +221,21 @@ static void kft_error_at(struct kft_parse_error *err, enum kft_parse_err code)
 	err->pos = (struct kft_pos){ 1, 1 };
 	err->at_eof = false;
 	err->token[0] = '\0';
+}
+
+/* Where a run keeps what it collects: a log, or a table of counts. */
+static int kft_run_alloc_data(struct kft_run *run)
+{
+	const struct kft_config *cfg = &run->cfg;
+	bool any_glob = false;
+	unsigned int i;
+
+	if (cfg->mode == KFT_MODE_TRACE)
+		return kft_log_alloc(&run->log, cfg->logentries);
+	for (i = 0; i < cfg->nr_funcs; i++)
+		any_glob |= cfg->funcs[i].is_glob;
+	run->counter.table = &run->table;
+	return kft_count_table_alloc(&run->table, cfg->nr_funcs, any_glob);
 }
 
 /**
@@ -251,7 +272,7 @@ struct kft_run *kft_run_create(char *text, const struct kft_config *cfg,
 	init_irq_work(&run->timer_work, kft_timer_work);
 
 	run->counters = alloc_percpu(struct kft_counters);
-	if (!run->counters || kft_log_alloc(&run->log, cfg->logentries)) {
+	if (!run->counters || kft_run_alloc_data(run)) {
 		kft_error_at(err, KFT_ERR_NO_MEMORY);
 		goto err_put_run;
 	}
@@ -296,9 +317,13 @@ static int kft_run_reset(struct kft_run *run)
 {
 	int cpu, ret;
 
-	ret = kft_log_reset(&run->log);
-	if (ret)
-		return ret;
+	if (run->cfg.mode == KFT_MODE_COUNT) {
+		kft_count_table_reset(&run->table);
+	} else {
+		ret = kft_log_reset(&run->log);
+		if (ret)
+			return ret;
+	}
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(run->counters, cpu), 0, sizeof(struct kft_counters));
 	memset(&run->times, 0, sizeof(run->times));
@@ -407,6 +432,7 @@ void kft_run_sum_counters(struct kft_run *run, struct kft_counters *sum)
 		sum->filtered_time += READ_ONCE(c->filtered_time);
 		sum->filtered_ints += READ_ONCE(c->filtered_ints);
 		sum->not_found += READ_ONCE(c->not_found);
+		sum->table_full += READ_ONCE(c->table_full);
 	}
 }
 
@@ -455,10 +481,12 @@ void kft_run_module_going(struct kft_run *run, struct module *mod)
 	addrs = kvcalloc(max, sizeof(*addrs), GFP_KERNEL);
 	if (!addrs)
 		return;
-	if (run->cfg.nr_funcs) {
-		n = kft_module_collect(mod, run->cfg.funcs, run->cfg.nr_funcs, addrs, max);
+	n = run->cfg.nr_funcs ?
+	    kft_module_collect(mod, run->cfg.funcs, run->cfg.nr_funcs, addrs, max) : 0;
+	if (run->cfg.mode == KFT_MODE_COUNT)
+		dropped = kft_counter_drop_module(&run->counter, mod, addrs, n);
+	else if (n)
 		dropped = kft_fhook_drop_module(&run->trace, mod, addrs, n);
-	}
 	start = kft_run_drop_trigger(run, &run->cfg.start, mod, addrs, max);
 	stop = kft_run_drop_trigger(run, &run->cfg.stop, mod, addrs, max);
 	kvfree(addrs);

@@ -32,6 +32,7 @@
 
 #include "kft_compat.h"
 #include "kft_config.h"
+#include "kft_count.h"
 #include "kft_log.h"
 
 enum kft_state {
@@ -57,6 +58,7 @@ struct kft_counters {
 	unsigned long filtered_time;	/* failed mintime/maxtime */
 	unsigned long filtered_ints;	/* failed noints/onlyints */
 	unsigned long not_found;	/* exits whose entry was before the start */
+	unsigned long table_full;	/* count mode: calls with no slot left */
 };
 
 /* An entry trigger: an ftrace_ops on one function. */
@@ -104,11 +106,13 @@ struct kft_run {
 	u64 stop_deadline_ns;		/* 0: no time stop pending */
 	unsigned int starts;		/* how many times it started (autorepeat) */
 
-	struct kft_log log;
+	struct kft_log log;		/* trace mode */
+	struct kft_count_table table;	/* count mode */
 	struct kft_counters __percpu *counters;
 
 	/* Hooks, attached at install, active while primed or running. */
-	struct kft_fhook trace;
+	struct kft_fhook trace;		/* trace mode */
+	struct kft_counter counter;	/* count mode */
 	struct kft_fhook start_exit;
 	struct kft_fhook stop_exit;
 	struct kft_entry_trigger start_entry;
@@ -175,6 +179,9 @@ void kft_hook_exit(struct kft_fhook *hook, unsigned long ip,
 void kft_run_start(struct kft_run *run, enum kft_reason why);
 void kft_run_stop(struct kft_run *run, enum kft_reason why);
 int kft_check_function_start(const struct kft_func_ref *f, struct kft_parse_error *err);
+int kft_func_error(struct kft_parse_error *err, enum kft_parse_err code,
+		   const struct kft_func_ref *f);
+int kft_ftrace_filter_add_sentinel(struct ftrace_ops *ops);
 int kft_ftrace_filter_add(struct ftrace_ops *ops, const struct kft_func_ref *f,
 			  unsigned long *addr, struct kft_parse_error *err);
 int kft_entry_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run,
@@ -190,5 +197,11 @@ void kft_output_log_header(struct seq_file *m, const struct kft_run *run,
 			   const struct kft_counters *c, unsigned long rows);
 void kft_output_log_row(struct seq_file *m, const struct kft_run_times *times,
 			const struct kft_record *rec, bool show_addrs);
+void kft_output_count_header(struct seq_file *m, const struct kft_run *run,
+			     const struct kft_run_times *times,
+			     const struct kft_counters *c,
+			     const struct kft_count_view *view);
+void kft_output_count_row(struct seq_file *m, const struct kft_count_entry *e,
+			  bool show_addrs);
 
 #endif

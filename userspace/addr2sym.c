@@ -112,7 +112,8 @@ static int addr2sym__filter(const struct ksyms *ks, FILE *in, char *line,
 
 	while ((st = line_read(in, line, ADDR2SYM_LINE_MAX, &len)) == LINE_WHOLE ||
 	       st == LINE_PART) {
-		if (st == LINE_PART || in_long)
+		/* A count-mode log's rows name their functions already. */
+		if (st == LINE_PART || in_long || (scan->count_mode && scan->in_rows))
 			fwrite(line, 1, len, stdout);
 		else
 			addr2sym__line(ks, line, len);
@@ -152,7 +153,7 @@ static int addr2sym__run(const struct addr2sym_params *p)
 		fprintf(stderr, "addr2sym: %s: %s\n", name, strerror(errno));
 	else if (ferror(stdout))
 		;	/* close_stdout() says it */
-	else if (!p->any_text && !kftlog_scan_is_log(&scan))
+	else if (!p->any_text && !kftlog_scan_is_log(&scan) && !scan.count_mode)
 		fprintf(stderr, "addr2sym: no kft log rows found in %s (-a: any text)\n", name);
 	else
 		ret = 0;

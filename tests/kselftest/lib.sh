@@ -135,8 +135,8 @@ bpftrace_counts() {
 		sed 's/^kprobe://; s/^kfunc:[^:]*://' | sort >"$1"
 }
 
-# count_of FILE KEY: the count of KEY in a "KEY N" file, 0 when absent.
-count_of() {
+# map_count FILE KEY: the count of KEY in a "KEY N" file, 0 when absent.
+map_count() {
 	awk -v k="$2" '$1 == k { n = $2 } END { print n + 0 }' "$1"
 }
 
@@ -144,4 +144,16 @@ count_of() {
 # (the symbol without its " [module]"), sorted by symbol.
 kft_counts() {
 	awk 'f && NF >= 3 { print $3, $1 } /^--------/ { f = 1 }' /proc/kft_data | sort >"$1"
+}
+
+# Count mode: the count of the function at ADDR in /proc/kft_data (0 when
+# it has no row: functions never called are left out).
+count_of() {
+	awk -v a="$1" 'f && $2 "" == a "" { print $1; n = 1 } /^------------ / { f = 1 }
+		END { if (!n) print 0 }' /proc/kft_data
+}
+
+# Count mode: the rows (count, address, symbol), into a file.
+count_rows() {
+	awk 'f { print } /^------------ / { f = 1 }' /proc/kft_data >"$1"
 }

@@ -128,6 +128,19 @@ static const struct parse_case cases[] = {
 	BAD("new begin\nautorepeat\ntrigger start time 5\nend", AUTOREPEAT_TIME, 3, 1),
 	BAD("new begin\ntrigger start time 5\nautorepeat\nend", AUTOREPEAT_TIME, 3, 1),
 	OK("new begin trigger start entry f trigger stop time 5 autorepeat end"),
+	/* Modes: what count mode has no use for is an error at the later statement. */
+	OK("new begin mode count end"),
+	OK("new begin mode trace filter mintime 5 logentries 9 end"),
+	OK("new begin mode count filter funclist vfs_* fend filter noints "
+	   "trigger start entry f trigger stop time 5 autorepeat end"),
+	BAD("new begin mode counts end", EXPECTED_MODE, 1, 16),
+	BAD("new begin mode end", EXPECTED_MODE, 1, 16),
+	INCOMPLETE("new begin mode", EXPECTED_MODE, 1, 15),
+	BAD("new begin mode count mode trace end", DUPLICATE, 1, 22),
+	BAD("new begin mode count filter mintime 5 end", NOT_IN_COUNT_MODE, 1, 22),
+	BAD("new begin filter maxtime 5 mode count end", NOT_IN_COUNT_MODE, 1, 28),
+	BAD("new begin\nlogentries 5\nfilter mintime 3\nmode count\nend", NOT_IN_COUNT_MODE, 4, 1),
+	BAD("new begin mode count logentries 5 filter mintime 3 end", NOT_IN_COUNT_MODE, 1, 22),
 	/* Bytes. */
 	BAD("new begin\x01 end", BAD_CHAR, 1, 10),
 	BAD("new begin trigger start entry f\xc3\xa9 end", BAD_CHAR, 1, 32),
@@ -257,6 +270,11 @@ static void test_defaults(void)
 	CHECK(cfg.start.kind == KFT_TRIGGER_NONE && cfg.stop.kind == KFT_TRIGGER_NONE,
 	      "no triggers");
 	CHECK(!cfg.has_funclist && !cfg.mintime_us && !cfg.maxtime_us, "no filters");
+	CHECK(cfg.mode == KFT_MODE_TRACE, "default mode %d", cfg.mode);
+	free(buf);
+	free(funcs);
+	CHECK(parse("new begin mode count end", &cmd, &cfg, &funcs, &err, &buf) == 0 &&
+	      cfg.mode == KFT_MODE_COUNT, "mode count: %d", cfg.mode);
 	free(buf);
 	free(funcs);
 }
@@ -414,7 +432,8 @@ static void test_reparse_skips_nothing_that_matters(void)
 		"new begin trigger start time 1 trigger start time 2 end",
 		"new begin filter funclist a\nfend filter funclist b fend end",
 		"new begin logentries 99999999999 end", "new begin filter mintime 5x end",
-		"prime\tstart",
+		"prime\tstart", "new begin mode count mode count end",
+		"new begin filter mintime 5 mode count end", "new begin mode coun end",
 	};
 	size_t t, len, word_start = 0;
 

@@ -215,6 +215,12 @@ static struct kftlog *kd_read_log(const struct kd_params *p, const char *name)
 		fprintf(stderr, "kd: %s: %s\n", name, strerror(errno));
 	if (in != stdin)
 		fclose(in);
+	if (log && log->scan.count_mode) {
+		fprintf(stderr, "kd: %s is a count-mode log (mode count): its rows are "
+			"already a summary; kd analyzes trace logs\n", name);
+		kftlog__free(log);
+		return NULL;
+	}
 	if (log && !kftlog_scan_is_log(&log->scan)) {
 		fprintf(stderr, "kd: no kft log rows found in %s\n", name);
 		kftlog__free(log);

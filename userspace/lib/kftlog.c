@@ -102,9 +102,13 @@ enum kftlog_line kftlog_scan_line(struct kftlog_scan *s, const char *line, size_
 	s->text_lines += !blank;
 	if (!s->in_rows) {
 		s->in_rows = line && len >= 8 && !strncmp(line, "--------", 8);
+		if (line && len >= sizeof(KFTLOG_COUNT_MODE_LINE) - 1 &&
+		    !strncmp(line, KFTLOG_COUNT_MODE_LINE, sizeof(KFTLOG_COUNT_MODE_LINE) - 1))
+			s->count_mode = 1;
 		return KFTLOG_TEXT;
 	}
-	if (blank)
+	/* A count-mode log's rows are no calls: none is a row, none malformed. */
+	if (blank || s->count_mode)
 		return KFTLOG_TEXT;
 	if (!line || parse_row(line, len, row, names)) {
 		s->malformed++;
@@ -116,6 +120,8 @@ enum kftlog_line kftlog_scan_line(struct kftlog_scan *s, const char *line, size_
 
 int kftlog_scan_is_log(const struct kftlog_scan *s)
 {
+	if (s->count_mode)
+		return 0;
 	return s->rows || (s->in_rows && !s->malformed) || !s->text_lines;
 }
 

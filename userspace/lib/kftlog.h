@@ -49,6 +49,7 @@ struct kftlog_scan {
 	size_t rows;		/* well-formed rows */
 	size_t malformed;	/* lines after "--------" that are no row */
 	size_t text_lines;	/* lines that are not blank */
+	int count_mode;		/* a count-mode log: its rows are counts, not calls */
 };
 
 enum kftlog_line {
@@ -69,6 +70,9 @@ enum kftlog_line kftlog_scan_line(struct kftlog_scan *s, const char *line, size_
  * file). Binary data or a symbol table given as a log is none.
  */
 int kftlog_scan_is_log(const struct kftlog_scan *s);
+
+/* The header line only a count-mode log (mode count) has. */
+#define KFTLOG_COUNT_MODE_LINE	"Number of calls counted"
 
 struct kftlog {
 	struct kftlog_row *rows;

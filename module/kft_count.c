@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Count mode (see kft_count.h): the entry hook, its table, and the sums a
+ * reader sees.
+ *
+ * The hook is a bare ftrace_ops callback: no FTRACE_OPS_FL_RECURSION (that
+ * wrapper alone costs about 54 instructions a call). It needs none: it
+ * calls no function at all (everything it uses is inline or a macro), so
+ * it cannot recurse into itself.
+ *
+ * Counts only grow during a run; `prime` empties them. A reader that wants
+ * interval deltas reads twice and subtracts: nothing is reset by reading,
+ * so no call is lost or counted twice between two reads, and resetting
+ * other CPUs' counters while they count could not be made exact without an
+ * atomic operation on the traced path.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/hash.h>
+#include <linux/kprobes.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/preempt.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+
+#include "kft_count.h"
+#include "kft_log.h"
+#include "kft_run.h"
+#include "kft_symbol.h"
+
+/*
+ * The table's size when the traced set is not a list of names: a glob or
+ * every function. Each slot costs 8 bytes, plus 8 bytes per CPU; the table
+ * has twice as many slots as this, so that probing stays short.
+ */
+static unsigned int count_functions = 65536;
+module_param(count_functions, uint, 0644);
+MODULE_PARM_DESC(count_functions,
+		 "functions a count-mode run with a glob or every function can count (default 65536)");
+
+#define KFT_COUNT_MAX_FUNCTIONS	(1U << 22)
+/* A lookup gives up after this many slots: the call counts as "table full". */
+#define KFT_COUNT_MAX_PROBES	64
+#define KFT_COUNT_RETIRED	1UL	/* ip | 1: a function of a module gone */
+#define KFT_COUNT_GFP		(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN | \
+				 __GFP_ZERO)
+
+/*
+ * Slots for a traced set: a name can match several functions (static
+ * functions share names), so a list gets four slots a name.
+ */
+static unsigned int kft_count_bits(unsigned int nr_funcs, bool any_glob)
+{
+	unsigned long n = any_glob || !nr_funcs ?
+			  2UL * clamp(count_functions, 64U, KFT_COUNT_MAX_FUNCTIONS) :
+			  4UL * nr_funcs + 64;
+
+	return ilog2(roundup_pow_of_two(n));
+}
+
+/**
+ * kft_count_table_alloc() - an empty table for a traced set
+ * @t:		the table
+ * @nr_funcs:	functions in the funclist, 0 for every function
+ * @any_glob:	one of them is a glob
+ *
+ * Return: 0, or -ENOMEM (also when it would take over half of the
+ * available memory).
+ */
+int kft_count_table_alloc(struct kft_count_table *t, unsigned int nr_funcs,
+			  bool any_glob)
+{
+	unsigned long slots;
+	int cpu;
+
+	t->bits = kft_count_bits(nr_funcs, any_glob);
+	slots = 1UL << t->bits;
+	mutex_init(&t->sum_lock);
+	INIT_LIST_HEAD(&t->gone);
+	if (!kft_mem_fits(array3_size(slots, sizeof(unsigned long), num_possible_cpus() + 1)))
+		return -ENOMEM;
+	t->ips = kvmalloc_array(slots, sizeof(*t->ips), KFT_COUNT_GFP);
+	t->counts = kcalloc(nr_cpu_ids, sizeof(*t->counts), GFP_KERNEL);
+	if (!t->ips || !t->counts)
+		goto err_free;
+	for_each_possible_cpu(cpu) {
+		t->counts[cpu] = kvmalloc_node(array_size(slots, sizeof(local_t)),
+					       KFT_COUNT_GFP, cpu_to_node(cpu));
+		if (!t->counts[cpu])
+			goto err_free;
+	}
+	return 0;
+
+err_free:
+	kft_count_table_free(t);
+	return -ENOMEM;
+}
+
+static void kft_count_gone_free(struct kft_count_table *t)
+{
+	struct kft_count_gone *g, *tmp;
+
+	list_for_each_entry_safe(g, tmp, &t->gone, list) {
+		list_del(&g->list);
+		kfree(g);
+	}
+}
+
+void kft_count_table_free(struct kft_count_table *t)
+{
+	int cpu;
+
+	if (t->gone.next)
+		kft_count_gone_free(t);
+
+	if (t->counts) {
+		for_each_possible_cpu(cpu)
+			kvfree(t->counts[cpu]);
+	}
+	kfree(t->counts);
+	kvfree(t->ips);
+	t->counts = NULL;
+	t->ips = NULL;
+}
+
+unsigned long kft_count_table_slots(const struct kft_count_table *t)
+{
+	return 1UL << t->bits;
+}
+
+size_t kft_count_table_bytes(const struct kft_count_table *t)
+{
+	return kft_count_table_slots(t) * sizeof(unsigned long) * (num_possible_cpus() + 1);
+}
+
+/* Empty, for a new run: only while the hook counts nothing (not running). */
+void kft_count_table_reset(struct kft_count_table *t)
+{
+	size_t slots = kft_count_table_slots(t);
+	int cpu;
+
+	mutex_lock(&t->sum_lock);
+	kft_count_gone_free(t);
+	memset(t->ips, 0, slots * sizeof(*t->ips));
+	for_each_possible_cpu(cpu)
+		memset(t->counts[cpu], 0, slots * sizeof(local_t));
+	mutex_unlock(&t->sum_lock);
+}
+
+/*
+ * The slot of a traced address, claimed on its first call. Every CPU
+ * probes the same way from the same start, so a function has one slot;
+ * two CPUs claiming the same free slot agree through the cmpxchg.
+ */
+static __always_inline long kft_count_slot(struct kft_count_table *t,
+					   unsigned long ip)
+{
+	unsigned long mask = (1UL << t->bits) - 1;
+	unsigned long i = hash_long(ip, t->bits), cur;
+	unsigned int n;
+
+	for (n = 0; n < KFT_COUNT_MAX_PROBES; n++, i = (i + 1) & mask) {
+		cur = READ_ONCE(t->ips[i]);
+		if (likely(cur == ip))
+			return i;
+		if (!cur) {
+			cur = cmpxchg(&t->ips[i], 0, ip);
+			if (!cur || cur == ip)
+				return i;
+		}
+	}
+	return -1;
+}
+
+static notrace void kft_count_fn(unsigned long ip, unsigned long parent_ip,
+				 struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct kft_counter *c = container_of(op, struct kft_counter, ops);
+	struct kft_run *run = c->run;
+	long slot;
+
+	if (READ_ONCE(run->state) != KFT_RUNNING)
+		return;
+	if (unlikely(run->cfg.noints || run->cfg.onlyints) &&
+	    (in_task() ? run->cfg.onlyints : run->cfg.noints)) {
+		this_cpu_inc(run->counters->filtered_ints);
+		return;
+	}
+	slot = kft_count_slot(c->table, ip);
+	if (unlikely(slot < 0)) {
+		this_cpu_inc(run->counters->table_full);
+		return;
+	}
+	/* One CPU's counters: an interrupt may count in between, not another CPU. */
+	preempt_disable_notrace();
+	local_inc(&c->table->counts[raw_smp_processor_id()][slot]);
+	preempt_enable_notrace();
+}
+NOKPROBE_SYMBOL(kft_count_fn);
+
+static unsigned long kft_count_sum(const struct kft_count_table *t, unsigned long slot)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += local_read(&t->counts[cpu][slot]);
+	return sum;
+}
+
+/**
+ * kft_count_totals() - what /proc/kft shows
+ * @t:		the table
+ * @calls:	calls counted
+ * @functions:	functions called at least once
+ * @used:	slots taken
+ */
+void kft_count_totals(struct kft_count_table *t, unsigned long *calls,
+		      unsigned long *functions, unsigned long *used)
+{
+	unsigned long slot, n;
+
+	*calls = *functions = *used = 0;
+	mutex_lock(&t->sum_lock);
+	for (slot = 0; slot < kft_count_table_slots(t); slot++) {
+		if (!READ_ONCE(t->ips[slot]))
+			continue;
+		++*used;
+		n = kft_count_sum(t, slot);
+		*calls += n;
+		*functions += n != 0;
+	}
+	mutex_unlock(&t->sum_lock);
+}
+
+/* A copy of a retired slot's name (NULL without memory: the address shows). */
+static char *kft_count_gone_name(struct kft_count_table *t, unsigned long slot)
+{
+	struct kft_count_gone *g;
+
+	list_for_each_entry(g, &t->gone, list) {
+		if (g->slot == slot)
+			return kstrdup(g->name, GFP_KERNEL);
+	}
+	return NULL;
+}
+
+static int kft_count_entry_cmp(const void *a, const void *b)
+{
+	const struct kft_count_entry *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+/**
+ * kft_count_view_build() - a reader's snapshot: every function counted,
+ * most-called first
+ * @t:		the table
+ * @view:	filled in; kft_count_view_free() it
+ *
+ * The caller holds t->sum_lock (taken under kft_mutex, with the header's
+ * times: the sums and the header are of one run). A function first called
+ * while the sums are taken may be left out: it belongs to the next read.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int kft_count_view_build(struct kft_count_table *t, struct kft_count_view *view)
+{
+	unsigned long slot, used = 0, n;
+
+	lockdep_assert_held(&t->sum_lock);
+	memset(view, 0, sizeof(*view));
+	for (slot = 0; slot < kft_count_table_slots(t); slot++)
+		used += READ_ONCE(t->ips[slot]) != 0;
+	if (used && !kft_mem_fits(array_size(used, sizeof(*view->entries))))
+		return -ENOMEM;
+	view->entries = kvmalloc_array(max(used, 1UL), sizeof(*view->entries),
+				       GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
+	if (!view->entries)
+		return -ENOMEM;
+	view->taken_ns = kft_now();
+	for (slot = 0; slot < kft_count_table_slots(t) && view->nr < used; slot++) {
+		if (!READ_ONCE(t->ips[slot]))
+			continue;
+		n = kft_count_sum(t, slot);
+		if (!n)
+			continue;
+		view->entries[view->nr].ip = READ_ONCE(t->ips[slot]) & ~KFT_COUNT_RETIRED;
+		view->entries[view->nr].count = n;
+		view->entries[view->nr].gone_name = NULL;
+		if (READ_ONCE(t->ips[slot]) & KFT_COUNT_RETIRED)
+			view->entries[view->nr].gone_name = kft_count_gone_name(t, slot);
+		view->calls += n;
+		view->nr++;
+	}
+	sort(view->entries, view->nr, sizeof(*view->entries), kft_count_entry_cmp, NULL);
+	return 0;
+}
+
+void kft_count_view_free(struct kft_count_view *view)
+{
+	unsigned long i;
+
+	for (i = 0; view->entries && i < view->nr; i++)
+		kfree(view->entries[i].gone_name);
+	kvfree(view->entries);
+	view->entries = NULL;
+	view->nr = 0;
+}
+
+/**
+ * kft_counter_attach() - count the calls of a set of functions
+ * @c:		the hook
+ * @run:	its run (its table is set up)
+ * @funcs:	the funclist, or none for every function
+ * @nr_funcs:	its length
+ * @err:	where a reference matched nothing
+ *
+ * Return: 0 or an error, with @err set for a configuration error.
+ */
+int kft_counter_attach(struct kft_counter *c, struct kft_run *run,
+		       const struct kft_func_ref *funcs, unsigned int nr_funcs,
+		       struct kft_parse_error *err)
+{
+	unsigned long addr;
+	unsigned int i;
+	int ret;
+
+	c->run = run;
+	c->ops.func = kft_count_fn;
+	for (i = 0; i < nr_funcs; i++) {
+		ret = kft_ftrace_filter_add(&c->ops, &funcs[i], &addr, err);
+		if (ret)
+			goto err_free_filter;
+	}
+	/* Removing a going module's functions must never empty the filter. */
+	if (nr_funcs) {
+		ret = kft_ftrace_filter_add_sentinel(&c->ops);
+		if (ret)
+			goto err_free_filter;
+	}
+	ret = register_ftrace_function(&c->ops);
+	if (ret) {
+		kft_func_error(err, KFT_ERR_ATTACH_FAILED, nr_funcs ? funcs : NULL);
+		goto err_free_filter;
+	}
+	c->attached = true;
+	return 0;
+
+err_free_filter:
+	ftrace_free_filter(&c->ops);
+	return ret;
+}
+
+void kft_counter_detach(struct kft_counter *c)
+{
+	if (!c->attached)
+		return;
+	/* Returns once no CPU can be in kft_count_fn() any more. */
+	unregister_ftrace_function(&c->ops);
+	ftrace_free_filter(&c->ops);
+	/* As new, for a later attach (a complete run primed again). */
+	memset(&c->ops, 0, sizeof(c->ops));
+	c->attached = false;
+}
+
+/*
+ * A slot of a going module's function: no longer matched by any call (its
+ * key is odd), keyed by the function's start, its name kept. Without
+ * memory for the name, the row shows the address alone.
+ */
+static void kft_count_retire(struct kft_count_table *t, unsigned long slot,
+			     unsigned long ip)
+{
+	struct kft_count_gone *g = kmalloc(sizeof(*g), GFP_KERNEL);
+	unsigned long off = 0;
+
+	kft_symbol_offset(ip, &off);
+	WRITE_ONCE(t->ips[slot], (ip - off) | KFT_COUNT_RETIRED);
+	if (!g)
+		return;
+	g->slot = slot;
+	sprint_symbol_no_offset(g->name, ip);
+	list_add(&g->list, &t->gone);
+}
+
+/**
+ * kft_counter_drop_module() - a module that goes away
+ * @c:		the hook
+ * @mod:	the module, in its GOING notifier
+ * @addrs:	the module's functions in the funclist
+ * @nr:		how many
+ *
+ * Its functions leave the filter (ftrace would hook a module loaded at the
+ * same addresses later), and their slots are retired: they keep their
+ * counts, their function's start and name (taken now, while the module's
+ * symbols are there), and a new function at the same address gets a slot
+ * of its own.
+ *
+ * Return: how many of @addrs were in the filter.
+ */
+unsigned int kft_counter_drop_module(struct kft_counter *c, struct module *mod,
+				     const unsigned long *addrs, unsigned int nr)
+{
+	struct kft_count_table *t = c->table;
+	unsigned int i, dropped = 0;
+	unsigned long slot, ip;
+
+	for (i = 0; c->attached && i < nr; i++)
+		dropped += !ftrace_set_filter_ip(&c->ops, addrs[i], 1, 0);
+	mutex_lock(&t->sum_lock);
+	for (slot = 0; slot < kft_count_table_slots(t); slot++) {
+		ip = READ_ONCE(t->ips[slot]);
+		if (ip && !(ip & KFT_COUNT_RETIRED) && within_module(ip, mod))
+			kft_count_retire(t, slot, ip);
+	}
+	mutex_unlock(&t->sum_lock);
+	return dropped;
+}
