@@ -9,7 +9,8 @@
 #	scale KEY VALUE			the scale measurements (kernels with fprobe)
 #	info TEXT
 # and "bench: failed: WHY" (then stops) when a check fails: a figure from a
-# mechanism that did not fire would be a lie.
+# mechanism that did not fire would be a lie. bpftrace's rows only where
+# bpftrace is (scripts/vm/run -b puts it in the guest).
 CALLS=${CALLS:-10000}		# calls per round
 ROUNDS=${ROUNDS:-11}		# rounds; the median is reported
 SCALE=${SCALE:-1}		# 0: skip memory and every-function scale
@@ -51,6 +52,17 @@ tracer() {
 	echo "$1" >$T/current_tracer || die "current_tracer $1"
 }
 
+# kft_measure KEY CONFIG: a kft run with this configuration (what goes
+# between begin and end) around the measurement.
+kft_measure() {
+	kft "new begin $2 end"
+	kft start
+	measure "$1"
+	# What is hooked, seen while running: a complete run detaches.
+	cat $T/enabled_functions >/tmp/kft-hooked
+	kft stop
+}
+
 insmod /kft/kft_bench.ko || die "insmod kft_bench"
 [ -d $T/events ] || die "no tracefs at $T"
 echo "info kernel $(uname -r)"
@@ -65,27 +77,53 @@ measure ftrace_ops_noop
 bench "ops off"
 [ "$hits" = "$TOTAL" ] || die "ftrace_ops: $hits hits for $TOTAL calls"
 
+# kft's count mode (entry only, per-CPU counters), where the module has it.
+insmod /kft/kft.ko || die "insmod kft"
+if [ "$(kftio write /proc/kft "new begin mode count filter funclist kft_bench_target fend end" | tail -n 1)" = ok ]; then
+	kft start
+	measure kft_count
+	kft stop
+	n=$(awk '$3 == "kft_bench_target" { print $1 }' /proc/kft_data)
+	[ "$n" = "$TOTAL" ] || die "kft count: $n counted for $TOTAL calls"
+	kft clear
+else
+	echo "info kft without count mode: no kft_count row"
+fi
+
+# bpftrace (the peer guest: scripts/vm/run -b puts it in), the smallest
+# counting program: @ = count() on the function's entry, by a kprobe (on
+# ftrace's site) and by a kfunc (BPF trampoline, needs the module's BTF:
+# 6.12 only). bpftrace starts the rounds itself once attached (-c), and
+# prints the map at its exit.
+bpftrace_measure() {
+	echo "echo 'run $CALLS $ROUNDS' >/proc/kft_bench" >/tmp/bench-run
+	bpftrace -e "$2 { @ = count(); }" -c "/bin/sh /tmp/bench-run" >/tmp/bpftrace.out 2>&1 ||
+		die "bpftrace $2: $(cat /tmp/bpftrace.out)"
+	set -- "$1" $(cat /proc/kft_bench)
+	echo "cost $1 $8 ${10} ${12}"
+	n=$(sed -n 's/^@: //p' /tmp/bpftrace.out)
+	[ "$n" = "$TOTAL" ] || die "$1: bpftrace counted '$n' for $TOTAL calls: $(cat /tmp/bpftrace.out)"
+}
+if command -v bpftrace >/dev/null; then
+	if [ -e /sys/kernel/btf/kft_bench ]; then
+		bpftrace_measure bpftrace_kfunc kfunc:kft_bench:kft_bench_target
+	else
+		echo "info no BTF for kft_bench: no bpftrace kfunc row"
+	fi
+	bpftrace_measure bpftrace_kprobe kprobe:kft_bench_target
+else
+	echo "info no bpftrace in this guest: no bpftrace rows"
+fi
+
 bench "exit on"
 if has_fprobe; then key=fprobe_noop; else key=kretprobe_noop; fi
 measure $key
 bench "exit off"
 [ "$hits" = $((2 * TOTAL)) ] || die "$key: $hits hits for $TOTAL calls"
 
-# kft_measure KEY CONFIG: a kft run with this configuration (what goes
-# between begin and end) around the measurement.
-kft_measure() {
-	kft "new begin $2 end"
-	kft start
-	measure "$1"
-	# What is hooked, seen while running: a complete run detaches.
-	cat $T/enabled_functions >/tmp/kft-hooked
-	kft stop
-}
-
 # kft: rejecting every call by time (no call lasts 1 s) and by context (the
 # calls come from a task: rejected at entry, exit not hooked), recording
 # every call, and a function outside its traced set.
-insmod /kft/kft.ko || die "insmod kft"
 kft_measure kft_mintime_reject "filter mintime 1000000 filter funclist kft_bench_target fend"
 n=$(counter "filtered by time")
 [ "$n" = "$TOTAL" ] || die "kft mintime: $n calls filtered for $TOTAL"
@@ -159,7 +197,12 @@ insmod /kft/kft.ko || die "insmod kft"
 kft "new begin logentries 1000 filter funclist vfs_read fend end"
 echo "scale record_bytes $(sed -n 's/^log: .*entries used, \([0-9]*\) bytes each.*/\1/p' /proc/kft)"
 kft clear
-if has_fprobe; then funcs='*'; else funcs='vfs_*'; fi
+# (6.1 takes no globs: the vfs_* functions by name, module ones left out.)
+if has_fprobe; then
+	funcs='*'
+else
+	funcs=$(awk '$1 ~ /^vfs_/ && NF == 1 { print $1 }' $T/available_filter_functions | sort -u | tr '\n' ' ')
+fi
 m0=$(kmem_kb)
 kft "new begin filter mintime 1000 logentries 1000 filter funclist $funcs fend end"
 m1=$(kmem_kb)

@@ -112,6 +112,40 @@ has_fprobe() {
 	grep -qw register_fprobe /proc/kallsyms
 }
 
+# The peer guest: tests with a line "# requires: bpftrace" run where the
+# runner put bpftrace and its libraries in the initramfs (scripts/vm/run).
+# No bpftrace there is a failure (the test would prove nothing); a kernel
+# without BTF or BPF is a skip.
+bpftrace_require() {
+	command -v bpftrace >/dev/null || fail "no bpftrace in this guest (scripts/vm/run puts it in for '# requires: bpftrace')"
+	[ -e /sys/kernel/btf/vmlinux ] || unsupported "no BTF in this kernel (/sys/kernel/btf/vmlinux)"
+	bpftrace -e 'BEGIN { exit(); }' >/tmp/bpftrace-check 2>&1 ||
+		fail "bpftrace cannot run a program: $(cat /tmp/bpftrace-check)"
+}
+
+# bpftrace_counts OUT PROGRAM WORKLOAD: run the bpftrace PROGRAM while a
+# shell runs the script file WORKLOAD (started once the probes are attached;
+# bpftrace ends with it and prints its maps). The map's "@[KEY]: N" lines
+# go to OUT as "KEY N", keys without their probe type: "kprobe:f" and
+# "kfunc:MODULE:f" are "f". The whole output is in OUT.log.
+bpftrace_counts() {
+	bpftrace -e "$2" -c "/bin/sh $3" >"$1.log" 2>&1 ||
+		fail "bpftrace -e '$2' failed: $(cat "$1.log")"
+	sed -n 's/^@\[\(.*\)\]: \([0-9][0-9]*\)$/\1 \2/p' "$1.log" |
+		sed 's/^kprobe://; s/^kfunc:[^:]*://' | sort >"$1"
+}
+
+# map_count FILE KEY: the count of KEY in a "KEY N" file, 0 when absent.
+map_count() {
+	awk -v k="$2" '$1 == k { n = $2 } END { print n + 0 }' "$1"
+}
+
+# kft_counts OUT: count mode's rows of /proc/kft_data as "SYMBOL N" lines
+# (the symbol without its " [module]"), sorted by symbol.
+kft_counts() {
+	awk 'f && NF >= 3 { print $3, $1 } /^--------/ { f = 1 }' /proc/kft_data | sort >"$1"
+}
+
 # Count mode: the count of the function at ADDR in /proc/kft_data (0 when
 # it has no row: functions never called are left out).
 count_of() {
