@@ -73,24 +73,27 @@ int kft_count_table_alloc(struct kft_count_table *t, unsigned int nr_funcs,
 			  bool any_glob)
 {
 	unsigned long slots;
-	int cpu;
+	unsigned int i;
 
 	t->bits = kft_count_bits(nr_funcs, any_glob);
+	t->shift = BITS_PER_LONG - t->bits;
 	slots = 1UL << t->bits;
+	t->nr_chunks = DIV_ROUND_UP(slots, KFT_COUNT_CHUNK);
 	mutex_init(&t->sum_lock);
 	INIT_LIST_HEAD(&t->gone);
 	if (!kft_mem_fits(array3_size(slots, sizeof(unsigned long), num_possible_cpus() + 1)))
 		return -ENOMEM;
 	t->ips = kvmalloc_array(slots, sizeof(*t->ips), KFT_COUNT_GFP);
-	t->counts = kcalloc(nr_cpu_ids, sizeof(*t->counts), GFP_KERNEL);
-	if (!t->ips || !t->counts)
+	t->chunks = kcalloc(t->nr_chunks, sizeof(*t->chunks), GFP_KERNEL);
+	if (!t->ips || !t->chunks)
 		goto err_free;
-	for_each_possible_cpu(cpu) {
-		t->counts[cpu] = kvmalloc_node(array_size(slots, sizeof(local_t)),
-					       KFT_COUNT_GFP, cpu_to_node(cpu));
-		if (!t->counts[cpu])
+	for (i = 0; i < t->nr_chunks; i++) {
+		t->chunks[i] = __alloc_percpu_gfp(min(slots, KFT_COUNT_CHUNK) * sizeof(unsigned long),
+						  sizeof(unsigned long), GFP_KERNEL_ACCOUNT);
+		if (!t->chunks[i])
 			goto err_free;
 	}
+	t->chunk0 = t->chunks[0];
 	return 0;
 
 err_free:
@@ -110,18 +113,15 @@ static void kft_count_gone_free(struct kft_count_table *t)
 
 void kft_count_table_free(struct kft_count_table *t)
 {
-	int cpu;
+	unsigned int i;
 
 	if (t->gone.next)
 		kft_count_gone_free(t);
-
-	if (t->counts) {
-		for_each_possible_cpu(cpu)
-			kvfree(t->counts[cpu]);
-	}
-	kfree(t->counts);
+	for (i = 0; t->chunks && i < t->nr_chunks; i++)
+		free_percpu(t->chunks[i]);
+	kfree(t->chunks);
 	kvfree(t->ips);
-	t->counts = NULL;
+	t->chunks = NULL;
 	t->ips = NULL;
 }
 
@@ -139,31 +139,42 @@ size_t kft_count_table_bytes(const struct kft_count_table *t)
 void kft_count_table_reset(struct kft_count_table *t)
 {
 	size_t slots = kft_count_table_slots(t);
+	unsigned int i;
 	int cpu;
 
 	mutex_lock(&t->sum_lock);
 	kft_count_gone_free(t);
 	memset(t->ips, 0, slots * sizeof(*t->ips));
-	for_each_possible_cpu(cpu)
-		memset(t->counts[cpu], 0, slots * sizeof(local_t));
+	for (i = 0; i < t->nr_chunks; i++) {
+		for_each_possible_cpu(cpu)
+			memset(per_cpu_ptr(t->chunks[i], cpu), 0,
+			       min(slots, KFT_COUNT_CHUNK) * sizeof(unsigned long));
+	}
 	mutex_unlock(&t->sum_lock);
 }
 
+static __always_inline unsigned long kft_count_hash(const struct kft_count_table *t,
+						    unsigned long ip)
+{
+	return (ip * GOLDEN_RATIO_64) >> t->shift;
+}
+
 /*
- * The slot of a traced address, claimed on its first call. Every CPU
- * probes the same way from the same start, so a function has one slot;
- * two CPUs claiming the same free slot agree through the cmpxchg.
+ * The slot of a traced address when it is not the first one probed:
+ * claimed on the function's first call. Every CPU probes the same way from
+ * the same start, so a function has one slot; two CPUs claiming the same
+ * free slot agree through the cmpxchg. -1: no slot within reach.
  */
-static __always_inline long kft_count_slot(struct kft_count_table *t,
-					   unsigned long ip)
+static notrace noinline long kft_count_slot_slow(struct kft_count_table *t,
+						 unsigned long ip)
 {
 	unsigned long mask = (1UL << t->bits) - 1;
-	unsigned long i = hash_long(ip, t->bits), cur;
+	unsigned long i = kft_count_hash(t, ip), cur;
 	unsigned int n;
 
 	for (n = 0; n < KFT_COUNT_MAX_PROBES; n++, i = (i + 1) & mask) {
 		cur = READ_ONCE(t->ips[i]);
-		if (likely(cur == ip))
+		if (cur == ip)
 			return i;
 		if (!cur) {
 			cur = cmpxchg(&t->ips[i], 0, ip);
@@ -173,40 +184,104 @@ static __always_inline long kft_count_slot(struct kft_count_table *t,
 	}
 	return -1;
 }
+NOKPROBE_SYMBOL(kft_count_slot_slow);
 
-static notrace void kft_count_fn(unsigned long ip, unsigned long parent_ip,
-				 struct ftrace_ops *op, struct ftrace_regs *fregs)
+static __always_inline void kft_count_inc(struct kft_count_table *t, unsigned long slot)
 {
-	struct kft_counter *c = container_of(op, struct kft_counter, ops);
-	struct kft_run *run = c->run;
+	/*
+	 * One instruction on x86 (incq %gs:...): neither an interrupt nor a
+	 * migration can come between reading and writing the counter.
+	 */
+	this_cpu_inc(t->chunks[slot >> KFT_COUNT_CHUNK_SHIFT][slot & (KFT_COUNT_CHUNK - 1)]);
+}
+
+/*
+ * Everything but the common case: not running, a context filter, a
+ * function's first call, or a slot away from its first probe.
+ */
+static notrace noinline void kft_count_slow(struct kft_run *run, unsigned long ip)
+{
 	long slot;
 
 	if (READ_ONCE(run->state) != KFT_RUNNING)
 		return;
-	if (unlikely(run->cfg.noints || run->cfg.onlyints) &&
-	    (in_task() ? run->cfg.onlyints : run->cfg.noints)) {
+	if (run->count_ctx_filter && (in_task() ? run->cfg.onlyints : run->cfg.noints)) {
 		this_cpu_inc(run->counters->filtered_ints);
 		return;
 	}
-	slot = kft_count_slot(c->table, ip);
+	slot = kft_count_slot_slow(&run->table, ip);
 	if (unlikely(slot < 0)) {
 		this_cpu_inc(run->counters->table_full);
 		return;
 	}
-	/* One CPU's counters: an interrupt may count in between, not another CPU. */
-	preempt_disable_notrace();
-	local_inc(&c->table->counts[raw_smp_processor_id()][slot]);
-	preempt_enable_notrace();
+	kft_count_inc(&run->table, slot);
 }
-NOKPROBE_SYMBOL(kft_count_fn);
+NOKPROBE_SYMBOL(kft_count_slow);
+
+/*
+ * The traced path. The common case (running, a function seen before, in
+ * the first slot it probes) is a state check, a hash, one compare and one
+ * this_cpu_inc(); the rest is a tail call. It calls only notrace
+ * functions: no recursion. Which variant a run uses is chosen at attach
+ * (kft_count_func()), so that the common case tests nothing else: a table
+ * of one chunk (up to 4096 slots: lists of up to 1008 names) or more, and
+ * a context filter (every call goes the slow way).
+ */
+static __always_inline void kft_count_fast(struct ftrace_ops *op, unsigned long ip,
+					   bool one_chunk)
+{
+	struct kft_run *run = container_of(op, struct kft_run, counter.ops);
+	struct kft_count_table *t = &run->table;
+	unsigned long slot;
+
+	if (unlikely(READ_ONCE(run->state) != KFT_RUNNING))
+		return;
+	slot = kft_count_hash(t, ip);
+	/* A plain load: the slot's only write is the claim, long before. */
+	if (unlikely(data_race(t->ips[slot]) != ip))
+		return kft_count_slow(run, ip);
+	if (one_chunk)
+		this_cpu_inc(t->chunk0[slot]);
+	else
+		kft_count_inc(t, slot);
+}
+
+static notrace void kft_count_fn_one_chunk(unsigned long ip, unsigned long parent_ip,
+					   struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	kft_count_fast(op, ip, true);
+}
+NOKPROBE_SYMBOL(kft_count_fn_one_chunk);
+
+static notrace void kft_count_fn_chunks(unsigned long ip, unsigned long parent_ip,
+					struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	kft_count_fast(op, ip, false);
+}
+NOKPROBE_SYMBOL(kft_count_fn_chunks);
+
+static notrace void kft_count_fn_filtered(unsigned long ip, unsigned long parent_ip,
+					  struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	kft_count_slow(container_of(op, struct kft_run, counter.ops), ip);
+}
+NOKPROBE_SYMBOL(kft_count_fn_filtered);
+
+static ftrace_func_t kft_count_func(const struct kft_run *run)
+{
+	if (run->count_ctx_filter)
+		return kft_count_fn_filtered;
+	return run->table.nr_chunks == 1 ? kft_count_fn_one_chunk : kft_count_fn_chunks;
+}
 
 static unsigned long kft_count_sum(const struct kft_count_table *t, unsigned long slot)
 {
+	unsigned long __percpu *chunk = t->chunks[slot >> KFT_COUNT_CHUNK_SHIFT];
 	unsigned long sum = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += local_read(&t->counts[cpu][slot]);
+		sum += READ_ONCE(per_cpu_ptr(chunk, cpu)[slot & (KFT_COUNT_CHUNK - 1)]);
 	return sum;
 }
 
@@ -330,8 +405,7 @@ int kft_counter_attach(struct kft_counter *c, struct kft_run *run,
 	unsigned int i;
 	int ret;
 
-	c->run = run;
-	c->ops.func = kft_count_fn;
+	c->ops.func = kft_count_func(run);
 	for (i = 0; i < nr_funcs; i++) {
 		ret = kft_ftrace_filter_add(&c->ops, &funcs[i], &addr, err);
 		if (ret)
@@ -360,7 +434,7 @@ void kft_counter_detach(struct kft_counter *c)
 {
 	if (!c->attached)
 		return;
-	/* Returns once no CPU can be in kft_count_fn() any more. */
+	/* Returns once no CPU can be in a kft_count_fn_*() any more. */
 	unregister_ftrace_function(&c->ops);
 	ftrace_free_filter(&c->ops);
 	/* As new, for a later attach (a complete run primed again). */
@@ -406,7 +480,7 @@ static void kft_count_retire(struct kft_count_table *t, unsigned long slot,
 unsigned int kft_counter_drop_module(struct kft_counter *c, struct module *mod,
 				     const unsigned long *addrs, unsigned int nr)
 {
-	struct kft_count_table *t = c->table;
+	struct kft_count_table *t = &container_of(c, struct kft_run, counter)->table;
 	unsigned int i, dropped = 0;
 	unsigned long slot, ip;
 

@@ -5,9 +5,10 @@
  *
  * The table maps a traced address to a slot: an open-addressing hash of
  * addresses shared by all CPUs, filled on a function's first call (one
- * compare-and-swap, then only read), beside one array of counters per CPU
- * indexed by slot. The traced path takes no lock, allocates nothing, and
- * writes only its own CPU's counters.
+ * compare-and-swap, then only read), beside per-CPU counters indexed by
+ * slot (in per-CPU chunks of 4096: the per-CPU allocator's largest piece
+ * is 32 KiB). The traced path takes no lock, allocates nothing, and writes
+ * only its own CPU's counter, with one this_cpu_inc().
  */
 #ifndef KFT_COUNT_H
 #define KFT_COUNT_H
@@ -17,27 +18,31 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
-#include <asm/local.h>
 
 #include "kft_config.h"
 
 struct kft_run;
 struct module;
 
+#define KFT_COUNT_CHUNK_SHIFT	12
+#define KFT_COUNT_CHUNK		(1UL << KFT_COUNT_CHUNK_SHIFT)	/* counters */
+
 struct kft_count_table {
 	unsigned int bits;		/* 1 << bits slots */
+	unsigned int shift;		/* 64 - bits: the hash's */
 	unsigned long *ips;		/* 0: free; start | 1: retired (module gone) */
-	local_t **counts;		/* [cpu][slot], nr_cpu_ids pointers */
+	/* Slot i counts in chunks[i / KFT_COUNT_CHUNK][i % KFT_COUNT_CHUNK]. */
+	unsigned long __percpu **chunks;
+	unsigned long __percpu *chunk0;	/* chunks[0], one load nearer */
+	unsigned int nr_chunks;
 	/* Held while summing, emptying and retiring: a sum sees one run. */
 	struct mutex sum_lock;
 	struct list_head gone;		/* struct kft_count_gone: retired names */
 };
 
-/* The entry hook of a count-mode run. */
+/* The entry hook of a count-mode run (inside its struct kft_run). */
 struct kft_counter {
 	struct ftrace_ops ops;
-	struct kft_run *run;
-	struct kft_count_table *table;
 	bool attached;
 };
 

@@ -234,7 +234,6 @@ static int kft_run_alloc_data(struct kft_run *run)
 		return kft_log_alloc(&run->log, cfg->logentries);
 	for (i = 0; i < cfg->nr_funcs; i++)
 		any_glob |= cfg->funcs[i].is_glob;
-	run->counter.table = &run->table;
 	return kft_count_table_alloc(&run->table, cfg->nr_funcs, any_glob);
 }
 
@@ -266,6 +265,7 @@ struct kft_run *kft_run_create(char *text, const struct kft_config *cfg,
 	run->mintime_ns = cfg->mintime_us * NSEC_PER_USEC;
 	run->maxtime_ns = cfg->maxtime_us * NSEC_PER_USEC;
 	run->log_at_entry = !cfg->mintime_us && !cfg->maxtime_us;
+	run->count_ctx_filter = cfg->noints || cfg->onlyints;
 	INIT_WORK(&run->detach_work, kft_run_detach_work);
 	hrtimer_init(&run->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	run->timer.function = kft_timer_fn;

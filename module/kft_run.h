@@ -100,6 +100,7 @@ struct kft_run {
 	u64 mintime_ns;
 	u64 maxtime_ns;
 	bool log_at_entry;		/* no time filter: reserve at entry, show -1 */
+	bool count_ctx_filter;		/* count mode: noints or onlyints */
 
 	/* Timeline, kft_now() ns. */
 	struct kft_run_times times;
