@@ -5,8 +5,8 @@
  *
  * The hook is a bare ftrace_ops callback: no FTRACE_OPS_FL_RECURSION (that
  * wrapper alone costs about 54 instructions a call). It needs none: it
- * calls no function at all (everything it uses is inline or a macro), so
- * it cannot recurse into itself.
+ * calls only notrace functions of its own (everything else it uses is
+ * inline or a macro), so nothing it does can enter it again.
  *
  * Counts only grow during a run; `prime` empties them. A reader that wants
  * interval deltas reads twice and subtracts: nothing is reset by reading,
