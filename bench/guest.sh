@@ -216,10 +216,7 @@ echo "scale memory_funcs $n"
 echo "scale memory_kb $((m1 - m0 - 32))"	# less the 32 KB log
 rmmod kft || die "rmmod kft"
 
-has_fprobe || { echo "info no fprobe: kft cannot trace every function here"; exit 0; }
-
-# Scale: every traceable function, kft with mintime 1000 (1 ms) against
-# function_graph with tracing_thresh 1000 (us), on a fixed workload.
+# Scale: every traceable function on a fixed workload.
 workload() {
 	elapsed sh -c 'i=0; while [ $i -lt 20 ]; do /bin/true; cat /proc/version >/dev/null; ls / >/dev/null; i=$((i + 1)); done' 2>&1 |
 		sed -n 's/^elapsed_ns //p'
@@ -230,6 +227,23 @@ elapsed_of() {
 workload >/dev/null	# page cache, dentries
 echo "scale workload_none $(workload)"
 
+# Count mode on every function (both kernels: entry only). Its stop takes
+# the hooks off (detach_complete), so the stop is the detach.
+insmod /kft/kft.ko || die "insmod kft"
+echo "new begin mode count end" >/tmp/count.cfg
+echo "scale count_attach_ns $(elapsed_of elapsed kftio write /proc/kft @/tmp/count.cfg)"
+kft start
+echo "scale workload_count $(workload)"
+echo "scale count_detach_ns $(elapsed_of elapsed kftio write /proc/kft stop)"
+echo "scale count_functions $(counter 'functions counted')"
+echo "scale count_table_full $(counter 'not counted, table full')"
+rmmod kft || die "rmmod kft"
+
+has_fprobe || { echo "info no fprobe: kft cannot trace every function here"; exit 0; }
+
+# kft with mintime 1000 (1 ms) against function_graph with tracing_thresh
+# 1000 (us).
+
 insmod /kft/kft.ko || die "insmod kft"
 echo "scale traceable_functions $(wc -l <$T/available_filter_functions)"
 echo "new begin filter mintime 1000 logentries 100000 end" >/tmp/all.cfg
@@ -237,9 +251,10 @@ echo "scale kft_attach_ns $(elapsed_of elapsed kftio write /proc/kft @/tmp/all.c
 echo "scale kft_hooked $(wc -l <$T/enabled_functions)"
 kft start
 echo "scale workload_kft $(workload)"
-kft stop
+# The stop of a complete run takes its hooks off (detach_complete).
+echo "scale kft_detach_ns $(elapsed_of elapsed kftio write /proc/kft stop)"
 echo "scale kft_missed $(counter missed)"
-echo "scale kft_detach_ns $(elapsed_of elapsed kftio write /proc/kft clear)"
+kft clear
 rmmod kft || die "rmmod kft"
 
 echo 1000 >$T/tracing_thresh
