@@ -21,7 +21,6 @@
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/module.h>
-#include <linux/preempt.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 
@@ -430,16 +429,10 @@ err_free_filter:
 	return ret;
 }
 
+/* Returns once no CPU can be in a kft_count_fn_*() any more. */
 void kft_counter_detach(struct kft_counter *c)
 {
-	if (!c->attached)
-		return;
-	/* Returns once no CPU can be in a kft_count_fn_*() any more. */
-	unregister_ftrace_function(&c->ops);
-	ftrace_free_filter(&c->ops);
-	/* As new, for a later attach (a complete run primed again). */
-	memset(&c->ops, 0, sizeof(c->ops));
-	c->attached = false;
+	kft_ftrace_ops_detach(&c->ops, &c->attached);
 }
 
 /*

@@ -359,13 +359,27 @@ err_free_filter:
 	return ret;
 }
 
+/**
+ * kft_ftrace_ops_detach() - take an attached ftrace_ops off
+ * @ops:	the ops
+ * @attached:	its owner's flag; nothing happens when false
+ *
+ * Returns once no CPU can be in the ops' callback any more (ftrace waits
+ * for that before unregister_ftrace_function() returns, for ops in module
+ * memory). The ops is left as new, for a later attach (a complete run
+ * primed again).
+ */
+void kft_ftrace_ops_detach(struct ftrace_ops *ops, bool *attached)
+{
+	if (!*attached)
+		return;
+	unregister_ftrace_function(ops);
+	ftrace_free_filter(ops);
+	memset(ops, 0, sizeof(*ops));
+	*attached = false;
+}
+
 void kft_entry_trigger_detach(struct kft_entry_trigger *t)
 {
-	if (!t->attached)
-		return;
-	unregister_ftrace_function(&t->ops);
-	ftrace_free_filter(&t->ops);
-	/* As new, for a later attach (a complete run primed again). */
-	memset(&t->ops, 0, sizeof(t->ops));
-	t->attached = false;
+	kft_ftrace_ops_detach(&t->ops, &t->attached);
 }
