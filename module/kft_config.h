@@ -63,6 +63,13 @@ enum kft_parse_err {
 	KFT_ERR_NOT_FUNCTION_START,
 	KFT_ERR_EXPECTED_MODE,
 	KFT_ERR_NOT_IN_COUNT_MODE,
+	KFT_ERR_NOT_IN_STACKS_MODE,
+	KFT_ERR_NOT_IN_PROFILE_MODE,
+	KFT_ERR_NOT_IN_TRACE_MODE,
+	KFT_ERR_EXPECTED_WATCH,
+	KFT_ERR_EXPECTED_IDLE,
+	KFT_ERR_PID_TID_CONFLICT,
+	KFT_ERR_STACKS_NEED_FUNCLIST,
 	KFT_ERR_COUNT,
 };
 
@@ -95,14 +102,32 @@ struct kft_trigger {
 };
 
 /*
- * What a run collects: a log of calls with their durations, or per-CPU
- * call counts per function (entry hook only). The next modes (stacks,
- * profile) go here.
+ * What a run collects: a log of calls with their durations, per-CPU call
+ * counts per function (entry hook only), counts of identical kernel stacks
+ * at the entries of traced functions, or counts of the stacks a per-CPU
+ * timer interrupts (a sampling profile).
  */
 enum kft_run_mode {
 	KFT_MODE_TRACE,		/* the default */
 	KFT_MODE_COUNT,
+	KFT_MODE_STACKS,
+	KFT_MODE_PROFILE,
 };
+
+enum kft_watch_kind {
+	KFT_WATCH_NONE,
+	KFT_WATCH_STACK,	/* every entry with less stack left than bytes */
+	KFT_WATCH_WORST,	/* and each hit lowers the threshold */
+};
+
+#define KFT_MAX_WATCH_BYTES	1048576UL
+#define KFT_DEFAULT_SAMPLE_HZ	49		/* bcc profile's default */
+#define KFT_MAX_SAMPLE_HZ	10000
+#define KFT_DEFAULT_STACKENTRIES 16384UL	/* distinct stacks */
+#define KFT_MAX_STACKENTRIES	1048576UL
+#define KFT_MAX_SNOOP		1048576UL
+#define KFT_MAX_PID		4194304		/* PID_MAX_LIMIT */
+#define KFT_MAX_CPU		16383
 
 struct kft_config {
 	enum kft_run_mode mode;
@@ -113,7 +138,16 @@ struct kft_config {
 	bool noints;
 	bool onlyints;
 	bool autorepeat;
-	unsigned long logentries;
+	unsigned long logentries;	/* the mode's default if not given */
+	enum kft_watch_kind watch;	/* trace mode */
+	unsigned long watch_bytes;
+	unsigned int sample_hz;		/* profile; 49 if not given */
+	bool include_idle;		/* profile */
+	bool per_process;		/* stacks (profile always is) */
+	int filter_pid;			/* stacks, profile: tgid; 0: any */
+	int filter_tid;			/* stacks, profile: thread; 0: any */
+	int filter_cpu;			/* stacks, profile; -1: any */
+	unsigned long snoop;		/* stacks: event ring size; 0: none */
 	bool has_funclist;
 	struct kft_func_ref *funcs;	/* the caller's array */
 	unsigned int nr_funcs;
