@@ -77,6 +77,16 @@ struct kft_fhook {
 };
 #endif
 
+/* Which stack a stack pointer is on (stack watches). */
+enum kft_stack_kind {
+	KFT_STACK_TASK,		/* the current task's */
+	KFT_STACK_IRQ,		/* this CPU's hard-interrupt stack */
+	KFT_STACK_OTHER,	/* NMI, exception stacks: not measured */
+};
+
+int kft_irq_stacks_find(void);
+enum kft_stack_kind kft_stack_left(unsigned long *left);
+
 unsigned long kft_lookup_symbol(const char *name);
 int kft_fhook_attach(struct kft_fhook *hook, struct kft_run *run,
 		     enum kft_hook_role role, const struct kft_func_ref *funcs,

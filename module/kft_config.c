@@ -67,6 +67,14 @@ static const char *const kft_parse_messages[] = {
 	[KFT_ERR_NOT_FUNCTION_START] = "address is not the start of a function",
 	[KFT_ERR_EXPECTED_MODE] = "expected 'trace' or 'count'",
 	[KFT_ERR_NOT_IN_COUNT_MODE] = "has no meaning in count mode",
+	[KFT_ERR_NOT_IN_STACKS_MODE] = "has no meaning in stacks mode",
+	[KFT_ERR_NOT_IN_PROFILE_MODE] = "has no meaning in profile mode",
+	[KFT_ERR_NOT_IN_TRACE_MODE] = "has no meaning in trace mode",
+	[KFT_ERR_EXPECTED_WATCH] = "expected 'stack' or 'worst-stack'",
+	[KFT_ERR_EXPECTED_IDLE] = "expected 'idle'",
+	[KFT_ERR_PID_TID_CONFLICT] = "'pid' and 'tid' exclude each other",
+	[KFT_ERR_STACKS_NEED_FUNCLIST] = "mode stacks needs a 'filter funclist'",
+	[KFT_ERR_NO_SUCH_CPU] = "the CPU of 'filter cpu' is not online",
 };
 
 _Static_assert(ARRAY_SIZE(kft_parse_messages) == KFT_ERR_COUNT,

@@ -107,6 +107,8 @@ notrace int kft_hook_entry(struct kft_fhook *hook, unsigned long ip,
 	call->entry_ns = kft_now();
 	call->pid = irq ? -1 : current->pid;
 	call->cpu = raw_smp_processor_id();
+	if (run->cfg.watch)
+		kft_watch_entry(run, ip, ret_ip, call->entry_ns, call->pid);
 	call->rec = NULL;
 	if (run->log_at_entry) {
 		rec = kft_log_reserve(run);

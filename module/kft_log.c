@@ -23,7 +23,6 @@
 
 #include "kft_log.h"
 
-#define KFT_BIG_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
 /**
  * kft_mem_fits() - may kft take this much memory now?

@@ -43,6 +43,15 @@ static inline u64 kft_rec_info(u64 dur_ns, unsigned int cpu)
 	return dur_ns | ((u64)(cpu & KFT_REC_CPU_MASK) << KFT_REC_CPU_SHIFT);
 }
 
+/* A stack watch's row (delta -2): the duration bits hold the bytes left. */
+#define KFT_REC_STACK		(1ULL << 61)
+#define KFT_REC_STACK_FIRST	(1ULL << 62)	/* the snapshot's first row */
+
+static inline u64 kft_rec_info_stack(unsigned long left, unsigned int cpu, bool first)
+{
+	return kft_rec_info(left, cpu) | KFT_REC_STACK | (first ? KFT_REC_STACK_FIRST : 0);
+}
+
 /* A call whose exit has not been seen: delta -1. */
 static inline u64 kft_rec_info_open(unsigned int cpu)
 {
@@ -52,6 +61,11 @@ static inline u64 kft_rec_info_open(unsigned int cpu)
 static inline u64 kft_rec_dur(const struct kft_record *r)
 {
 	return r->info & KFT_REC_DUR_MASK;
+}
+
+static inline bool kft_rec_is_stack(const struct kft_record *r)
+{
+	return r->info & KFT_REC_STACK;
 }
 
 static inline unsigned int kft_rec_cpu(const struct kft_record *r)
@@ -80,6 +94,9 @@ struct kft_log_view {
 	u32 *order;			/* record indexes in entry-time order */
 	unsigned long nr;
 };
+
+/* Large buffers: charged to the memcg, may fail, never call the OOM killer. */
+#define KFT_BIG_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
 bool kft_mem_fits(size_t bytes);
 int kft_log_alloc(struct kft_log *log, unsigned long capacity);

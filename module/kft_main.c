@@ -323,6 +323,8 @@ struct kft_reader {
 	struct kft_counters counters;
 	struct kft_log_view view;	/* trace mode */
 	struct kft_count_view counts;	/* count mode */
+	struct kft_stack_view stacks;	/* stacks, profile */
+	struct kft_snoop_view snoop;	/* stacks with snoop: consumed */
 	bool show_addrs;
 };
 
@@ -331,10 +333,31 @@ static bool kft_reader_counts(const struct kft_reader *r)
 	return r->run->cfg.mode == KFT_MODE_COUNT;
 }
 
-/* Rows after the header. */
+static bool kft_reader_stacks(const struct kft_reader *r)
+{
+	return r->run->cfg.mode == KFT_MODE_STACKS || r->run->cfg.mode == KFT_MODE_PROFILE;
+}
+
+/* Rows after the header (stacks, then snoop events, in those modes). */
 static unsigned long kft_reader_rows(const struct kft_reader *r)
 {
+	if (kft_reader_stacks(r))
+		return r->stacks.nr + r->snoop.nr;
 	return kft_reader_counts(r) ? r->counts.nr : r->view.nr;
+}
+
+static void kft_data_show_stacks(struct seq_file *m, struct kft_reader *r,
+				 unsigned long i)
+{
+	if (i == 0)
+		kft_output_stacks_header(m, r->run, &r->times, &r->counters,
+					 &r->stacks, r->snoop.nr);
+	else if (i <= r->stacks.nr)
+		kft_output_stack(m, r->run, &r->stacks.entries[i - 1], r->show_addrs);
+	else
+		kft_output_snoop_event(m, &r->times, &r->stacks,
+				       &r->snoop.events[i - 1 - r->stacks.nr],
+				       r->show_addrs);
 }
 
 static void *kft_data_start(struct seq_file *m, loff_t *pos)
@@ -365,7 +388,9 @@ static int kft_data_show(struct seq_file *m, void *v)
 		seq_puts(m, "No logging run registered\n");
 		return 0;
 	}
-	if (kft_reader_counts(r)) {
+	if (kft_reader_stacks(r)) {
+		kft_data_show_stacks(m, r, i);
+	} else if (kft_reader_counts(r)) {
 		if (i == 0)
 			kft_output_count_header(m, r->run, &r->times, &r->counters, &r->counts);
 		else
@@ -419,6 +444,10 @@ static unsigned long kft_reader_take(struct kft_reader *r, struct kft_run *run)
 		mutex_lock(&run->table.sum_lock);
 		return 0;
 	}
+	if (kft_reader_stacks(r)) {
+		mutex_lock(&run->stacks.lock);
+		return 0;
+	}
 	kft_log_view_init(&r->view, &run->log);
 	return kft_log_stored(&run->log);
 }
@@ -428,6 +457,13 @@ static int kft_reader_build(struct kft_reader *r, unsigned long stored)
 {
 	int ret;
 
+	if (kft_reader_stacks(r)) {
+		/* Events first: every stack they name is then in the copy. */
+		ret = kft_snoop_consume(&r->run->snoop, &r->snoop) ?:
+		      kft_stack_view_build(&r->run->stacks, &r->stacks);
+		mutex_unlock(&r->run->stacks.lock);
+		return ret;
+	}
 	if (!kft_reader_counts(r))
 		return kft_log_view_build(&r->view, stored);
 	ret = kft_count_view_build(&r->run->table, &r->counts);
@@ -442,6 +478,8 @@ static int kft_data_release(struct inode *inode, struct file *file)
 	if (r->run) {
 		kft_log_view_free(&r->view);
 		kft_count_view_free(&r->counts);
+		kft_stack_view_free(&r->stacks);
+		kft_snoop_view_free(&r->snoop);
 		kft_run_put(r->run);
 	}
 	return seq_release_private(inode, file);

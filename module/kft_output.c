@@ -12,6 +12,8 @@
 #include "kft_run.h"
 #include "kft_symbol.h"
 
+static unsigned long kft_function_start(unsigned long ip);
+
 static const char *kft_not(bool yes)
 {
 	return yes ? "" : "not ";
@@ -32,6 +34,29 @@ static void kft_output_trigger(struct seq_file *m, const char *which,
 	default:
 		seq_printf(m, "  trigger %s not set\n", which);
 	}
+}
+
+/* The statements of issue 11's modes, when given. */
+static void kft_output_stacks_config(struct seq_file *m, const struct kft_config *cfg)
+{
+	if (cfg->watch)
+		seq_printf(m, "  watch %s %lu\n",
+			   cfg->watch == KFT_WATCH_WORST ? "worst-stack" : "stack",
+			   cfg->watch_bytes);
+	if (cfg->mode == KFT_MODE_PROFILE)
+		seq_printf(m, "  sample %u\n", cfg->sample_hz);
+	if (cfg->include_idle)
+		seq_puts(m, "  include idle\n");
+	if (cfg->per_process)
+		seq_puts(m, "  per-process\n");
+	if (cfg->filter_pid)
+		seq_printf(m, "  filter pid %d\n", cfg->filter_pid);
+	if (cfg->filter_tid)
+		seq_printf(m, "  filter tid %d\n", cfg->filter_tid);
+	if (cfg->filter_cpu >= 0)
+		seq_printf(m, "  filter cpu %d\n", cfg->filter_cpu);
+	if (cfg->snoop)
+		seq_printf(m, "  snoop %lu\n", cfg->snoop);
 }
 
 static void kft_output_config(struct seq_file *m, const struct kft_config *cfg)
@@ -59,10 +84,11 @@ static void kft_output_config(struct seq_file *m, const struct kft_config *cfg)
 			seq_printf(m, " %s", cfg->funcs[i].text);
 		seq_puts(m, " fend\n");
 	}
-	if (cfg->mode == KFT_MODE_TRACE)
+	if (cfg->mode != KFT_MODE_COUNT)
 		seq_printf(m, "  logentries %lu\n", cfg->logentries);
 	if (cfg->autorepeat)
 		seq_puts(m, "  autorepeat\n");
+	kft_output_stacks_config(m, cfg);
 }
 
 /* What the run lost to a module unload, if anything. */
@@ -73,6 +99,34 @@ static void kft_output_dropped(struct seq_file *m, const struct kft_dropped *d)
 	seq_printf(m, "dropped: module %s unloaded: traced functions %u, start trigger %s, stop trigger %s\n",
 		   d->module, d->functions, d->start_trigger ? "yes" : "no",
 		   d->stop_trigger ? "yes" : "no");
+}
+
+static const char *const kft_stack_kind_names[] = {
+	[KFT_STACK_TASK] = "task stack",
+	[KFT_STACK_IRQ] = "irq stack",
+	[KFT_STACK_OTHER] = "other stack",
+};
+
+/* The lowest stack a watch saw, and where. */
+static void kft_output_watch_status(struct seq_file *m, struct kft_run *run,
+				    const struct kft_counters *c)
+{
+	const struct kft_watch *w = &run->watch;
+	unsigned long left = READ_ONCE(w->low.left);
+
+	if (!run->cfg.watch)
+		return;
+	seq_printf(m, "watch: %s, threshold %lu bytes, ",
+		   run->cfg.watch == KFT_WATCH_WORST ? "worst-stack" : "stack",
+		   READ_ONCE(w->threshold));
+	if (left == ULONG_MAX)
+		seq_puts(m, "lowest none yet");
+	else
+		seq_printf(m, "lowest %lu bytes left at %pS (pid %d, CPU %u, %s)", left,
+			   (void *)kft_function_start(READ_ONCE(w->low.func)),
+			   READ_ONCE(w->low.pid), READ_ONCE(w->low.cpu),
+			   kft_stack_kind_names[READ_ONCE(w->low.kind) & 3]);
+	seq_printf(m, ", snapshots %lu, skipped %lu\n", c->watch_snapshots, c->watch_skipped);
 }
 
 static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
@@ -93,6 +147,7 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 	seq_printf(m, "log: %lu of %lu entries used, %zu bytes each, %lu bytes\n",
 		   stored, run->log.capacity, sizeof(struct kft_record),
 		   run->log.capacity * sizeof(struct kft_record));
+	kft_output_watch_status(m, run, c);
 	seq_printf(m, "hooks: %s%s\n", KFT_HAVE_FPROBE ? "fprobe" : "kretprobes",
 		   run->detached ? ", detached until the next prime" : "");
 	seq_puts(m, "mode: trace\n");
@@ -119,6 +174,38 @@ static void kft_output_count_status(struct seq_file *m, struct kft_run *run,
 	seq_puts(m, "mode: count\n");
 }
 
+static void kft_output_stacks_status(struct seq_file *m, struct kft_run *run,
+				     const struct kft_counters *c)
+{
+	bool profile = run->cfg.mode == KFT_MODE_PROFILE;
+	unsigned long stacks, events;
+
+	kft_stack_totals(&run->stacks, &stacks, &events);
+	seq_printf(m, "\ncounters:\n"
+		   "  events counted %lu\n"
+		   "  stacks counted %lu\n"
+		   "  filtered by context %lu\n"
+		   "  not counted, table full %lu\n"
+		   "  not counted, busy %lu\n"
+		   "  stacks truncated %lu\n",
+		   events, stacks, c->filtered_ints, c->table_full, c->stack_busy,
+		   c->stacks_truncated);
+	if (profile)
+		seq_printf(m, "  idle samples skipped %lu\n", c->idle_skipped);
+	if (run->snoop.size)
+		seq_printf(m, "  snoop events lost %lu\n", c->snoop_lost);
+	seq_printf(m, "  starts %u\n", run->starts);
+	seq_printf(m, "table: %lu stacks of %lu, %zu bytes\n", stacks,
+		   run->stacks.max_stacks, kft_stack_table_bytes(&run->stacks));
+	if (profile)
+		seq_printf(m, "hooks: hrtimer, %u Hz per CPU%s\n", run->cfg.sample_hz,
+			   run->detached ? ", detached until the next prime" : "");
+	else
+		seq_printf(m, "hooks: ftrace_ops%s\n",
+			   run->detached ? ", detached until the next prime" : "");
+	seq_printf(m, "mode: %s\n", profile ? "profile" : "stacks");
+}
+
 /**
  * kft_output_status() - /proc/kft for a run
  * @m:		the seq_file
@@ -140,8 +227,10 @@ void kft_output_status(struct seq_file *m, struct kft_run *run)
 	kft_run_sum_counters(run, &c);
 	if (run->cfg.mode == KFT_MODE_COUNT)
 		kft_output_count_status(m, run, &c);
-	else
+	else if (run->cfg.mode == KFT_MODE_TRACE)
 		kft_output_trace_status(m, run, &c);
+	else
+		kft_output_stacks_status(m, run, &c);
 	kft_output_dropped(m, &run->dropped);
 }
 
@@ -257,19 +346,26 @@ void kft_output_log_row(struct seq_file *m, const struct kft_run_times *times,
 			const struct kft_record *rec, bool show_addrs)
 {
 	u64 dur = kft_rec_dur(rec);
-	s64 delta = dur == KFT_REC_DUR_OPEN ? -1 : (s64)div_u64(dur, NSEC_PER_USEC);
+	bool stack = kft_rec_is_stack(rec);
+	s64 delta = stack ? -2 : dur == KFT_REC_DUR_OPEN ? -1 :
+		    (s64)div_u64(dur, NSEC_PER_USEC);
 	u64 rel = rec->entry_ns > times->first_start_ns ?
 		  rec->entry_ns - times->first_start_ns : 0;
 	unsigned long caller = rec->caller_off == KFT_REC_CALLER_UNKNOWN ?
 			       0 : rec->func + rec->caller_off;
-	unsigned long func = show_addrs ? kft_function_start(rec->func) : 0;
+	bool first = !stack || (rec->info & KFT_REC_STACK_FIRST);
+	/* A stack row after the first is a return address: as it is. */
+	unsigned long func = first ? kft_function_start(rec->func) : rec->func;
 	char pid[24];
 
 	if (!show_addrs)
-		caller = 0;
+		func = caller = 0;
 	snprintf(pid, sizeof(pid), "%d.%u", rec->pid, kft_rec_cpu(rec));
-	seq_printf(m, "%8llu %8lld %8s  0x%016lx               0x%016lx\n",
+	seq_printf(m, "%8llu %8lld %8s  0x%016lx               0x%016lx",
 		   div_u64(rel, NSEC_PER_USEC), delta, pid, func, caller);
+	if (stack && first)
+		seq_printf(m, " left=%llu", dur);
+	seq_putc(m, '\n');
 }
 
 /**
@@ -310,4 +406,95 @@ void kft_output_count_row(struct seq_file *m, const struct kft_count_entry *e,
 		seq_printf(m, "%s (unloaded)\n", e->gone_name);
 	else
 		seq_printf(m, "%ps\n", (void *)func);
+}
+
+/**
+ * kft_output_stacks_header() - /proc/kft_data of a stacks or profile run,
+ * up to the stacks
+ * @m:		the seq_file
+ * @run:	the run (its configuration)
+ * @times:	the run's timeline when the reader opened the file
+ * @c:		its counters then
+ * @view:	the reader's copy of the stacks
+ * @events:	snoop events this read consumed
+ */
+void kft_output_stacks_header(struct seq_file *m, const struct kft_run *run,
+			      const struct kft_run_times *times,
+			      const struct kft_counters *c,
+			      const struct kft_stack_view *view, unsigned long events)
+{
+	kft_output_header_common(m, run, times, c);
+	seq_printf(m, "\nCounted until %llu usec\n",
+		   kft_output_since_boot_us(times, view->taken_ns));
+	seq_printf(m, "Number of stacks counted = %lu\n", view->nr);
+	seq_printf(m, "Number of events counted = %lu\n", view->events);
+	seq_printf(m, "Events not counted, table full = %lu\n", c->table_full);
+	seq_printf(m, "Events not counted, busy = %lu\n", c->stack_busy);
+	seq_printf(m, "Stacks truncated at %u frames = %lu\n", KFT_STACK_MAX_DEPTH,
+		   c->stacks_truncated);
+	if (run->cfg.mode == KFT_MODE_PROFILE) {
+		seq_printf(m, "Idle samples skipped = %lu\n", c->idle_skipped);
+		seq_printf(m, "Samples per second per CPU = %u\n", run->cfg.sample_hz);
+	}
+	if (run->cfg.snoop) {
+		seq_printf(m, "Events in this read = %lu\n", events);
+		seq_printf(m, "Events lost, ring full = %lu\n", c->snoop_lost);
+	}
+}
+
+/*
+ * Frames, innermost first. In stacks mode the first is the traced function
+ * as ftrace saw it (after its endbr with IBT): shown at its start.
+ */
+static void kft_output_frames(struct seq_file *m, const unsigned long *frames,
+			      unsigned int nr, bool traced_first, bool show_addrs)
+{
+	unsigned long ip;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		ip = i == 0 && traced_first ? kft_function_start(frames[0]) : frames[i];
+		seq_printf(m, "  0x%016lx %pS\n", show_addrs ? ip : 0, (void *)ip);
+	}
+}
+
+/**
+ * kft_output_stack() - one stack and its count
+ * @m:		the seq_file
+ * @run:	the run
+ * @e:		the stack
+ * @show_addrs:	false: addresses print as zeros
+ */
+void kft_output_stack(struct seq_file *m, const struct kft_run *run,
+		      const struct kft_stack_entry *e, bool show_addrs)
+{
+	seq_printf(m, "\nstack %lu ", e->count);
+	if (e->keyed)
+		seq_printf(m, "%d %.*s\n", e->tgid, TASK_COMM_LEN, e->comm);
+	else
+		seq_puts(m, "-1 -\n");
+	kft_output_frames(m, e->frames, e->nr, run->cfg.mode == KFT_MODE_STACKS,
+			  show_addrs);
+}
+
+/**
+ * kft_output_snoop_event() - one event of a snooping run, with its stack
+ * @m:		the seq_file
+ * @times:	the run's timeline (for the time since boot)
+ * @view:	the reader's copy of the stacks
+ * @ev:		the event
+ * @show_addrs:	false: addresses print as zeros
+ */
+void kft_output_snoop_event(struct seq_file *m, const struct kft_run_times *times,
+			    const struct kft_stack_view *view,
+			    const struct kft_snoop_event *ev, bool show_addrs)
+{
+	const struct kft_stack_ref *ref = NULL;
+
+	seq_printf(m, "\nevent %llu %u %d %.*s\n", kft_output_since_boot_us(times, ev->time_ns),
+		   ev->cpu, ev->pid, TASK_COMM_LEN, ev->comm);
+	if (ev->slot != KFT_STACK_NONE && view->slot_frames)
+		ref = &view->slot_frames[ev->slot];
+	if (ref && ref->nr)
+		kft_output_frames(m, view->frames + ref->first, ref->nr, true, show_addrs);
 }

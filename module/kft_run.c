@@ -29,6 +29,8 @@ static void kft_run_release(struct kref *ref)
 
 	kft_log_free(&run->log);
 	kft_count_table_free(&run->table);
+	kft_stack_table_free(&run->stacks);
+	kft_snoop_free(&run->snoop);
 	free_percpu(run->counters);
 	kvfree(run->cfg.funcs);
 	kvfree(run->text);
@@ -148,6 +150,32 @@ static int kft_run_check_trigger(const struct kft_trigger *t,
 	return ret;
 }
 
+/* What collects: the mode's hook or timers. */
+static int kft_run_attach_collector(struct kft_run *run, struct kft_parse_error *err)
+{
+	struct kft_config *cfg = &run->cfg;
+
+	switch (cfg->mode) {
+	case KFT_MODE_COUNT:
+		return kft_counter_attach(&run->counter, run, cfg->funcs, cfg->nr_funcs, err);
+	case KFT_MODE_STACKS:
+		return kft_stacker_attach(&run->stacker, run, cfg->funcs, cfg->nr_funcs, err);
+	case KFT_MODE_PROFILE:
+		return kft_profiler_attach(&run->profiler, run, err);
+	default:
+		return kft_fhook_attach(&run->trace, run, KFT_HOOK_TRACE, cfg->funcs,
+					cfg->nr_funcs, err);
+	}
+}
+
+static void kft_run_detach_collector(struct kft_run *run)
+{
+	kft_profiler_detach(&run->profiler);
+	kft_stacker_detach(&run->stacker);
+	kft_counter_detach(&run->counter);
+	kft_fhook_detach(&run->trace);
+}
+
 /* Hooks in the order that makes triggers run first at a shared entry. */
 static int kft_run_attach(struct kft_run *run, struct kft_parse_error *err)
 {
@@ -158,11 +186,7 @@ static int kft_run_attach(struct kft_run *run, struct kft_parse_error *err)
 	      kft_run_check_trigger(&cfg->stop, err);
 	if (ret)
 		return ret;
-	if (cfg->mode == KFT_MODE_COUNT)
-		ret = kft_counter_attach(&run->counter, run, cfg->funcs, cfg->nr_funcs, err);
-	else
-		ret = kft_fhook_attach(&run->trace, run, KFT_HOOK_TRACE, cfg->funcs,
-				       cfg->nr_funcs, err);
+	ret = kft_run_attach_collector(run, err);
 	if (ret)
 		return ret;
 	if (cfg->start.kind == KFT_TRIGGER_EXIT) {
@@ -199,8 +223,7 @@ err_detach_stop_exit:
 err_detach_start_exit:
 	kft_fhook_detach(&run->start_exit);
 err_detach_trace:
-	kft_counter_detach(&run->counter);
-	kft_fhook_detach(&run->trace);
+	kft_run_detach_collector(run);
 	return ret;
 }
 
@@ -211,8 +234,7 @@ static void kft_run_detach(struct kft_run *run)
 	kft_entry_trigger_detach(&run->start_entry);
 	kft_fhook_detach(&run->stop_exit);
 	kft_fhook_detach(&run->start_exit);
-	kft_counter_detach(&run->counter);
-	kft_fhook_detach(&run->trace);
+	kft_run_detach_collector(run);
 }
 
 static void kft_error_at(struct kft_parse_error *err, enum kft_parse_err code)
@@ -232,6 +254,9 @@ static int kft_run_alloc_data(struct kft_run *run)
 
 	if (cfg->mode == KFT_MODE_TRACE)
 		return kft_log_alloc(&run->log, cfg->logentries);
+	if (cfg->mode == KFT_MODE_STACKS || cfg->mode == KFT_MODE_PROFILE)
+		return kft_stack_table_alloc(&run->stacks, cfg->logentries) ?:
+		       kft_snoop_alloc(&run->snoop, cfg->snoop);
 	for (i = 0; i < cfg->nr_funcs; i++)
 		any_glob |= cfg->funcs[i].is_glob;
 	return kft_count_table_alloc(&run->table, cfg->nr_funcs, any_glob);
@@ -266,6 +291,7 @@ struct kft_run *kft_run_create(char *text, const struct kft_config *cfg,
 	run->maxtime_ns = cfg->maxtime_us * NSEC_PER_USEC;
 	run->log_at_entry = !cfg->mintime_us && !cfg->maxtime_us;
 	run->count_ctx_filter = cfg->noints || cfg->onlyints;
+	kft_watch_reset(&run->watch, cfg->watch_bytes);
 	INIT_WORK(&run->detach_work, kft_run_detach_work);
 	hrtimer_init(&run->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	run->timer.function = kft_timer_fn;
@@ -317,12 +343,20 @@ static int kft_run_reset(struct kft_run *run)
 {
 	int cpu, ret;
 
-	if (run->cfg.mode == KFT_MODE_COUNT) {
+	switch (run->cfg.mode) {
+	case KFT_MODE_COUNT:
 		kft_count_table_reset(&run->table);
-	} else {
+		break;
+	case KFT_MODE_STACKS:
+	case KFT_MODE_PROFILE:
+		kft_stack_table_reset(&run->stacks);
+		kft_snoop_reset(&run->snoop);
+		break;
+	default:
 		ret = kft_log_reset(&run->log);
 		if (ret)
 			return ret;
+		kft_watch_reset(&run->watch, run->cfg.watch_bytes);
 	}
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(run->counters, cpu), 0, sizeof(struct kft_counters));
@@ -411,14 +445,24 @@ int kft_run_force_stop(struct kft_run *run)
 
 int kft_run_init(void)
 {
+	int ret = kft_stack_init();
+
+	if (ret)
+		return ret;
+	kft_irq_stacks_find();
 	kft_wq = alloc_workqueue("kft", 0, 0);
-	return kft_wq ? 0 : -ENOMEM;
+	if (!kft_wq) {
+		kft_stack_exit();
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /* After the last run is destroyed: waits for pending detach work. */
 void kft_run_exit(void)
 {
 	destroy_workqueue(kft_wq);
+	kft_stack_exit();
 }
 
 void kft_run_sum_counters(struct kft_run *run, struct kft_counters *sum)
@@ -433,6 +477,12 @@ void kft_run_sum_counters(struct kft_run *run, struct kft_counters *sum)
 		sum->filtered_ints += READ_ONCE(c->filtered_ints);
 		sum->not_found += READ_ONCE(c->not_found);
 		sum->table_full += READ_ONCE(c->table_full);
+		sum->stack_busy += READ_ONCE(c->stack_busy);
+		sum->stacks_truncated += READ_ONCE(c->stacks_truncated);
+		sum->idle_skipped += READ_ONCE(c->idle_skipped);
+		sum->snoop_lost += READ_ONCE(c->snoop_lost);
+		sum->watch_skipped += READ_ONCE(c->watch_skipped);
+		sum->watch_snapshots += READ_ONCE(c->watch_snapshots);
 	}
 }
 
@@ -485,6 +535,10 @@ void kft_run_module_going(struct kft_run *run, struct module *mod)
 	    kft_module_collect(mod, run->cfg.funcs, run->cfg.nr_funcs, addrs, max) : 0;
 	if (run->cfg.mode == KFT_MODE_COUNT)
 		dropped = kft_counter_drop_module(&run->counter, mod, addrs, n);
+	else if (run->cfg.mode == KFT_MODE_STACKS)
+		dropped = kft_stacker_drop_module(&run->stacker, addrs, n);
+	else if (run->cfg.mode == KFT_MODE_PROFILE)
+		dropped = 0;
 	else if (n)
 		dropped = kft_fhook_drop_module(&run->trace, mod, addrs, n);
 	start = kft_run_drop_trigger(run, &run->cfg.start, mod, addrs, max);

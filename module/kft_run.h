@@ -34,6 +34,10 @@
 #include "kft_config.h"
 #include "kft_count.h"
 #include "kft_log.h"
+#include "kft_snoop.h"
+#include "kft_stack.h"
+#include "kft_stacks.h"
+#include "kft_watch.h"
 
 enum kft_state {
 	KFT_CONFIGURED,
@@ -58,7 +62,13 @@ struct kft_counters {
 	unsigned long filtered_time;	/* failed mintime/maxtime */
 	unsigned long filtered_ints;	/* failed noints/onlyints */
 	unsigned long not_found;	/* exits whose entry was before the start */
-	unsigned long table_full;	/* count mode: calls with no slot left */
+	unsigned long table_full;	/* count, stacks, profile: no slot left */
+	unsigned long stack_busy;	/* a capture already under way here */
+	unsigned long stacks_truncated;	/* deeper than KFT_STACK_MAX_DEPTH */
+	unsigned long idle_skipped;	/* profile: samples of the idle task */
+	unsigned long snoop_lost;	/* stacks with snoop: ring full */
+	unsigned long watch_skipped;	/* watch: on an NMI or exception stack */
+	unsigned long watch_snapshots;
 };
 
 /* An entry trigger: an ftrace_ops on one function. */
@@ -109,11 +119,16 @@ struct kft_run {
 
 	struct kft_log log;		/* trace mode */
 	struct kft_count_table table;	/* count mode */
+	struct kft_stack_table stacks;	/* stacks, profile */
+	struct kft_snoop snoop;		/* stacks with snoop */
+	struct kft_watch watch;		/* trace with a watch */
 	struct kft_counters __percpu *counters;
 
 	/* Hooks, attached at install, active while primed or running. */
 	struct kft_fhook trace;		/* trace mode */
 	struct kft_counter counter;	/* count mode */
+	struct kft_stacker stacker;	/* stacks mode */
+	struct kft_profiler profiler;	/* profile mode */
 	struct kft_fhook start_exit;
 	struct kft_fhook stop_exit;
 	struct kft_entry_trigger start_entry;
@@ -203,6 +218,15 @@ void kft_output_count_header(struct seq_file *m, const struct kft_run *run,
 			     const struct kft_run_times *times,
 			     const struct kft_counters *c,
 			     const struct kft_count_view *view);
+void kft_output_stacks_header(struct seq_file *m, const struct kft_run *run,
+			      const struct kft_run_times *times,
+			      const struct kft_counters *c,
+			      const struct kft_stack_view *view, unsigned long events);
+void kft_output_stack(struct seq_file *m, const struct kft_run *run,
+		      const struct kft_stack_entry *e, bool show_addrs);
+void kft_output_snoop_event(struct seq_file *m, const struct kft_run_times *times,
+			    const struct kft_stack_view *view,
+			    const struct kft_snoop_event *ev, bool show_addrs);
 void kft_output_count_row(struct seq_file *m, const struct kft_count_entry *e,
 			  bool show_addrs);
 

@@ -157,3 +157,43 @@ count_of() {
 count_rows() {
 	awk 'f { print } /^------------ / { f = 1 }' /proc/kft_data >"$1"
 }
+
+# Stacks and profile mode: each stack block of /proc/kft_data as one line
+# "COUNT PID COMM|frame;frame;..." (innermost first, names without their
+# +offset/size and [module]), into a file. COMM may not contain '|'.
+stack_lines() {
+	awk '
+	function flush() { if (have) print head "|" frames; have = 0 }
+	/^stack [0-9]/ { flush(); have = 1; frames = ""; c = $2; p = $3
+		comm = $0; sub(/^stack [0-9]+ -?[0-9]+ /, "", comm)
+		head = c " " p " " comm; next }
+	/^event / { flush(); next }
+	have && /^  0x/ { name = $2; sub(/\+.*/, "", name)
+		frames = frames (frames == "" ? "" : ";") name; next }
+	/^$/ { flush() }
+	END { flush() }' /proc/kft_data >"$1"
+}
+
+# Snoop: the events of one read of /proc/kft_data, one line each
+# "TIME CPU PID COMM|frame;frame;...", into a file (the read consumes them).
+snoop_lines() {
+	awk '
+	function flush() { if (have) print head "|" frames; have = 0 }
+	/^event [0-9]/ { flush(); have = 1; frames = ""; head = $2 " " $3 " " $4 " " $5; next }
+	/^stack / { flush(); next }
+	have && /^  0x/ { name = $2; sub(/\+.*/, "", name)
+		frames = frames (frames == "" ? "" : ";") name; next }
+	/^$/ { flush() }
+	END { flush() }' /proc/kft_data >"$1"
+}
+
+# Stack watch snapshots of the trace log (rows file from kft_rows): one line
+# per snapshot "LEFT PID.CPU FRAMES ADDR ADDR ...", the first address the
+# traced function's, then return addresses, innermost first.
+watch_snapshots() {
+	awk '$2 == "-2" && $6 ~ /^left=/ { if (s != "") print s; l = $6; sub(/^left=/, "", l)
+		s = l " " $3 " N " $4; n = 1; next }
+	$2 == "-2" { s = s " " $4; n++; next }
+	END { if (s != "") print s }' "$1" |
+	awk '{ n = NF - 3; $3 = n; print }' >"$2"
+}

@@ -12,6 +12,13 @@
  *	busy_2ms	spins 2 ms
  *	outer		calls middle twice; middle calls leaf 3 times and busy_20us
  *	start_marker, stop_marker	return at once; for triggers
+ *	recurse		COUNT is a depth (1..10): kft_test_recurse calls itself
+ *			that deep, each frame holding a 1 KiB array, and the
+ *			innermost calls leaf (for stack watches)
+ *	irq_recurse	the same from hard interrupt context (2..8 deep)
+ *	hot_ms		COUNT is milliseconds spun in kft_test_hot_loop, which
+ *			reads the clock only every 4096 turns (a profile sees
+ *			this function, not the clock)
  * Durations are spun on the clocksource (ktime_get_mono_fast_ns()), which
  * advances also with interrupts off on this CPU; interrupts may only make
  * a call longer.
@@ -81,24 +88,52 @@ static noinline void kft_test_stop_marker(void)
 	barrier();
 }
 
+/* Each level holds 1 KiB of stack, so that depths are easy to see. */
+static noinline void kft_test_recurse(unsigned int depth)
+{
+	volatile char frame[1024];
+
+	frame[0] = (char)depth;
+	if (depth > 1)
+		kft_test_recurse(depth - 1);
+	else
+		kft_test_leaf();
+	frame[sizeof(frame) - 1] = frame[0];
+}
+
+static noinline void kft_test_hot_loop(u64 ns)
+{
+	u64 start = ktime_get_mono_fast_ns();
+	volatile unsigned long spin = 0;
+
+	do {
+		while (++spin & 4095)
+			;
+	} while (ktime_get_mono_fast_ns() - start < ns);
+}
+
 struct kft_test_irq {
 	struct irq_work work;
 	struct completion done;
 	void (*fn)(void);
+	unsigned int depth;		/* fn NULL: kft_test_recurse(depth) */
 };
 
 static void kft_test_irq_fn(struct irq_work *work)
 {
 	struct kft_test_irq *t = container_of(work, struct kft_test_irq, work);
 
-	t->fn();
+	if (t->fn)
+		t->fn();
+	else
+		kft_test_recurse(t->depth);
 	complete(&t->done);
 }
 
-/* Runs fn in hard interrupt context and waits for it. */
-static void kft_test_in_irq(void (*fn)(void))
+/* Runs fn (or a recursion depth deep) in hard interrupt context, waits. */
+static void kft_test_in_irq(void (*fn)(void), unsigned int depth)
 {
-	struct kft_test_irq t = { .fn = fn };
+	struct kft_test_irq t = { .fn = fn, .depth = depth };
 
 	init_completion(&t.done);
 	t.work = IRQ_WORK_INIT_HARD(kft_test_irq_fn);
@@ -123,6 +158,29 @@ static const struct {
 	{ "irq_busy_20us", kft_test_busy_20us, true },
 };
 
+/* The calls whose COUNT is an argument, not a repeat count. */
+static int kft_test_with_arg(const char *name, unsigned int n)
+{
+	if (!strcmp(name, "hot_ms")) {
+		if (n > 60000)
+			return -EINVAL;
+		kft_test_hot_loop((u64)n * NSEC_PER_MSEC);
+		return 0;
+	}
+	if (!strcmp(name, "irq_recurse")) {
+		/* The IRQ stack is 16 KiB on x86_64: stay well inside it. */
+		if (n < 1 || n > 8)
+			return -EINVAL;
+		kft_test_in_irq(NULL, n);
+		return 0;
+	}
+	/* 16 KiB of task stack, a few used by the write() that got here. */
+	if (n < 1 || n > 10)
+		return -EINVAL;
+	kft_test_recurse(n);
+	return 0;
+}
+
 static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
@@ -136,12 +194,15 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 	buf[count] = '\0';
 	if (sscanf(buf, "%31s %u", name, &n) < 1 || n > 1000000)
 		return -EINVAL;
+	if (!strcmp(name, "recurse") || !strcmp(name, "irq_recurse") ||
+	    !strcmp(name, "hot_ms"))
+		return kft_test_with_arg(name, n) ?: count;
 	for (i = 0; i < ARRAY_SIZE(kft_test_calls); i++) {
 		if (strcmp(name, kft_test_calls[i].name))
 			continue;
 		for (k = 0; k < n; k++) {
 			if (kft_test_calls[i].in_irq)
-				kft_test_in_irq(kft_test_calls[i].fn);
+				kft_test_in_irq(kft_test_calls[i].fn, 0);
 			else
 				kft_test_calls[i].fn();
 			cond_resched();

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The snoop ring (see kft_snoop.h).
+ *
+ * Why a reserved event can be written without a lock: a writer takes index
+ * h only while h - tail < size, and the tail moves past an event only after
+ * the reader has copied it, so the event that used the same place before
+ * (h - size) has been copied. Sequence numbers say which events are
+ * complete: the reader stops at the first that is not (its writer is
+ * still at it, with preemption off, so the next read gets it).
+ */
+#include <linux/kprobes.h>
+#include <linux/mm.h>
+#include <linux/string.h>
+
+#include "kft_log.h"
+#include "kft_snoop.h"
+
+int kft_snoop_alloc(struct kft_snoop *sn, unsigned long size)
+{
+	mutex_init(&sn->lock);
+	sn->size = size;
+	if (!size)
+		return 0;
+	if (!kft_mem_fits(array_size(size, sizeof(*sn->events))))
+		return -ENOMEM;
+	sn->events = kvcalloc(size, sizeof(*sn->events), KFT_BIG_GFP);
+	return sn->events ? 0 : -ENOMEM;
+}
+
+void kft_snoop_free(struct kft_snoop *sn)
+{
+	kvfree(sn->events);
+	sn->events = NULL;
+}
+
+/* No writer may be at work (the run is not primed). */
+void kft_snoop_reset(struct kft_snoop *sn)
+{
+	if (!sn->size)
+		return;
+	mutex_lock(&sn->lock);
+	memset(sn->events, 0, array_size(sn->size, sizeof(*sn->events)));
+	atomic_long_set(&sn->head, 0);
+	sn->tail = 0;
+	mutex_unlock(&sn->lock);
+}
+
+/**
+ * kft_snoop_add() - keep one event of the current task
+ * @sn:		the ring
+ * @time_ns:	when
+ * @slot:	its stack's slot in the table
+ *
+ * Return: false when the ring was full (the event is lost).
+ */
+notrace bool kft_snoop_add(struct kft_snoop *sn, u64 time_ns, u32 slot)
+{
+	long head = atomic_long_read(&sn->head);
+	struct kft_snoop_event *e;
+
+	do {
+		/* Pairs with smp_store_release() in kft_snoop_consume(). */
+		if (head - (long)smp_load_acquire(&sn->tail) >= (long)sn->size)
+			return false;
+	} while (!atomic_long_try_cmpxchg(&sn->head, &head, head + 1));
+	e = &sn->events[head % sn->size];
+	e->time_ns = time_ns;
+	e->slot = slot;
+	e->pid = current->pid;
+	e->cpu = raw_smp_processor_id();
+	memcpy(e->comm, current->comm, TASK_COMM_LEN);
+	/* Pairs with smp_load_acquire() in kft_snoop_consume(). */
+	smp_store_release(&e->seq, (u32)head + 1);
+	return true;
+}
+NOKPROBE_SYMBOL(kft_snoop_add);
+
+/**
+ * kft_snoop_consume() - take every complete event out of the ring
+ * @sn:		the ring
+ * @view:	the events, oldest first; kft_snoop_view_free() it
+ *
+ * Return: 0 or -ENOMEM (the events stay in the ring).
+ */
+int kft_snoop_consume(struct kft_snoop *sn, struct kft_snoop_view *view)
+{
+	unsigned long tail, head, n;
+	struct kft_snoop_event *e;
+
+	memset(view, 0, sizeof(*view));
+	if (!sn->size)
+		return 0;
+	mutex_lock(&sn->lock);
+	tail = sn->tail;
+	head = atomic_long_read(&sn->head);
+	n = min(head - tail, sn->size);
+	view->events = kvmalloc_array(max(n, 1UL), sizeof(*e), KFT_BIG_GFP);
+	if (!view->events) {
+		mutex_unlock(&sn->lock);
+		return -ENOMEM;
+	}
+	for (; view->nr < n; tail++) {
+		e = &sn->events[tail % sn->size];
+		if (smp_load_acquire(&e->seq) != (u32)tail + 1)
+			break;
+		view->events[view->nr++] = *e;
+	}
+	/* The copies are made before their room is given back. */
+	smp_store_release(&sn->tail, tail);
+	mutex_unlock(&sn->lock);
+	return 0;
+}
+
+void kft_snoop_view_free(struct kft_snoop_view *view)
+{
+	kvfree(view->events);
+	memset(view, 0, sizeof(*view));
+}

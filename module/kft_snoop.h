@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Snoop: every event of a stacks-mode run, kept in a ring that readers of
+ * /proc/kft_data consume (kft stacksnoop prints them as they come).
+ *
+ * Writers reserve an event with a compare-and-swap of the head, refused
+ * (and counted as lost) when the ring holds as many events as it has room
+ * for; they fill the event and publish it with its sequence number. One
+ * reader at a time (a mutex) copies the published events in order and
+ * then moves the tail past them, which frees their room.
+ */
+#ifndef KFT_SNOOP_H
+#define KFT_SNOOP_H
+
+#include <linux/atomic.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/types.h>
+
+struct kft_snoop_event {
+	u64 time_ns;			/* kft_now() */
+	u32 seq;			/* its index + 1: published */
+	u32 slot;			/* its stack in the table, or KFT_STACK_NONE */
+	s32 pid;
+	u32 cpu;
+	char comm[TASK_COMM_LEN];
+};
+
+struct kft_snoop {
+	struct kft_snoop_event *events;
+	unsigned long size;		/* 0: the run does not snoop */
+	atomic_long_t head;		/* events reserved */
+	unsigned long tail;		/* events consumed */
+	struct mutex lock;		/* one consumer at a time */
+};
+
+/* What one reader consumed. */
+struct kft_snoop_view {
+	struct kft_snoop_event *events;
+	unsigned long nr;
+};
+
+int kft_snoop_alloc(struct kft_snoop *sn, unsigned long size);
+void kft_snoop_free(struct kft_snoop *sn);
+void kft_snoop_reset(struct kft_snoop *sn);
+bool kft_snoop_add(struct kft_snoop *sn, u64 time_ns, u32 slot);
+int kft_snoop_consume(struct kft_snoop *sn, struct kft_snoop_view *view);
+void kft_snoop_view_free(struct kft_snoop_view *view);
+
+#endif

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Mode stacks and mode profile: events whose kernel stacks are counted in
+ * the run's stack table (kft_stack.c), and, with snoop, kept one by one.
+ *
+ * An event, from the hook or the timer, with preemption off:
+ *   the run RUNNING? the filters (context, pid, tid, CPU)? this context's
+ *   capture buffer free? then capture, count, snoop.
+ * Nothing here takes a lock, allocates or sleeps; what cannot be counted
+ * is counted as such (busy, table full, truncated, ring full).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
+#include <linux/kprobes.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
+#include <asm/irq_regs.h>
+
+#include "kft_run.h"
+
+/* The pid, tid and CPU filters. */
+static notrace bool kft_stacks_task_wanted(const struct kft_config *cfg)
+{
+	if (cfg->filter_pid && current->tgid != cfg->filter_pid)
+		return false;
+	if (cfg->filter_tid && current->pid != cfg->filter_tid)
+		return false;
+	return cfg->filter_cpu < 0 || raw_smp_processor_id() == cfg->filter_cpu;
+}
+NOKPROBE_SYMBOL(kft_stacks_task_wanted);
+
+/* Counts one stack (and snoops it); frames are in a capture buffer. */
+static notrace void kft_stacks_record(struct kft_run *run, const unsigned long *frames,
+				      unsigned int nr, bool keyed)
+{
+	struct kft_stack_key key = {
+		.frames = frames,
+		.nr = nr,
+		.tgid = keyed ? current->tgid : -1,
+		.comm = current->comm,
+	};
+	u32 slot = kft_stack_count(&run->stacks, &key);
+
+	if (slot == KFT_STACK_NONE)
+		this_cpu_inc(run->counters->table_full);
+	if (run->snoop.size && !kft_snoop_add(&run->snoop, kft_now(), slot))
+		this_cpu_inc(run->counters->snoop_lost);
+}
+NOKPROBE_SYMBOL(kft_stacks_record);
+
+/* Captures from @from on (with @first before it) and counts. */
+static notrace void kft_stacks_event(struct kft_run *run, unsigned long from,
+				     unsigned long first, bool keyed)
+{
+	unsigned int level, nr;
+	unsigned long *buf;
+	bool truncated;
+
+	buf = kft_stack_scratch_get(&level);
+	if (!buf) {
+		this_cpu_inc(run->counters->stack_busy);
+		return;
+	}
+	nr = kft_stack_capture(buf, KFT_STACK_BUF, from, first, &truncated);
+	if (truncated)
+		this_cpu_inc(run->counters->stacks_truncated);
+	kft_stacks_record(run, buf, nr, keyed);
+	kft_stack_scratch_put(level);
+}
+NOKPROBE_SYMBOL(kft_stacks_event);
+
+static notrace void kft_stacks_fn(unsigned long ip, unsigned long parent_ip,
+				  struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct kft_run *run = container_of(op, struct kft_run, stacker.ops);
+	const struct kft_config *cfg = &run->cfg;
+
+	if (smp_load_acquire(&run->state) != KFT_RUNNING)
+		return;
+	preempt_disable_notrace();
+	if (in_task() ? cfg->onlyints : cfg->noints)
+		this_cpu_inc(run->counters->filtered_ints);
+	else if (kft_stacks_task_wanted(cfg))
+		kft_stacks_event(run, parent_ip, ip, cfg->per_process);
+	preempt_enable_notrace();
+}
+NOKPROBE_SYMBOL(kft_stacks_fn);
+
+/* Did the tick interrupt an interrupt (hard, soft, NMI), not a task? */
+static notrace bool kft_profile_interrupted_irq(void)
+{
+	return hardirq_count() > HARDIRQ_OFFSET || in_serving_softirq() || in_nmi();
+}
+NOKPROBE_SYMBOL(kft_profile_interrupted_irq);
+
+static notrace void kft_profile_sample(struct kft_run *run)
+{
+	const struct kft_config *cfg = &run->cfg;
+	struct pt_regs *regs = get_irq_regs();
+	unsigned int level;
+	unsigned long *buf;
+
+	if (!regs)
+		return;
+	if (!cfg->include_idle && is_idle_task(current)) {
+		this_cpu_inc(run->counters->idle_skipped);
+		return;
+	}
+	if (kft_profile_interrupted_irq() ? cfg->noints : cfg->onlyints) {
+		this_cpu_inc(run->counters->filtered_ints);
+		return;
+	}
+	if (!kft_stacks_task_wanted(cfg))
+		return;
+	if (!user_mode(regs)) {
+		kft_stacks_event(run, instruction_pointer(regs), 0, true);
+		return;
+	}
+	/* In user space: no kernel stack, an empty one is counted. */
+	buf = kft_stack_scratch_get(&level);
+	if (!buf) {
+		this_cpu_inc(run->counters->stack_busy);
+		return;
+	}
+	kft_stacks_record(run, buf, 0, true);
+	kft_stack_scratch_put(level);
+}
+NOKPROBE_SYMBOL(kft_profile_sample);
+
+static notrace enum hrtimer_restart kft_profile_tick(struct hrtimer *timer)
+{
+	struct kft_profile_cpu *pc = container_of(timer, struct kft_profile_cpu, timer);
+	struct kft_run *run = pc->run;
+
+	hrtimer_forward_now(timer, ns_to_ktime(run->profiler.period_ns));
+	if (smp_load_acquire(&run->state) == KFT_RUNNING)
+		kft_profile_sample(run);
+	return HRTIMER_RESTART;
+}
+NOKPROBE_SYMBOL(kft_profile_tick);
+
+/* Below: attaching, in process context under kft_mutex. */
+
+int kft_stacker_attach(struct kft_stacker *st, struct kft_run *run,
+		       const struct kft_func_ref *funcs, unsigned int nr_funcs,
+		       struct kft_parse_error *err)
+{
+	unsigned long addr;
+	unsigned int i;
+	int ret;
+
+	st->ops.func = kft_stacks_fn;
+	for (i = 0; i < nr_funcs; i++) {
+		ret = kft_ftrace_filter_add(&st->ops, &funcs[i], &addr, err);
+		if (ret)
+			goto err_free_filter;
+	}
+	/* Removing a going module's functions must never empty the filter. */
+	ret = kft_ftrace_filter_add_sentinel(&st->ops);
+	if (ret)
+		goto err_free_filter;
+	ret = register_ftrace_function(&st->ops);
+	if (ret) {
+		kft_func_error(err, KFT_ERR_ATTACH_FAILED, nr_funcs ? funcs : NULL);
+		goto err_free_filter;
+	}
+	st->attached = true;
+	return 0;
+
+err_free_filter:
+	ftrace_free_filter(&st->ops);
+	return ret;
+}
+
+/* Returns once no CPU can be in kft_stacks_fn() any more. */
+void kft_stacker_detach(struct kft_stacker *st)
+{
+	kft_ftrace_ops_detach(&st->ops, &st->attached);
+}
+
+/*
+ * A going module's functions leave the filter. Stacks already counted keep
+ * their frames; their addresses in the module print without a name.
+ */
+unsigned int kft_stacker_drop_module(struct kft_stacker *st,
+				     const unsigned long *addrs, unsigned int nr)
+{
+	unsigned int i, dropped = 0;
+
+	for (i = 0; st->attached && i < nr; i++)
+		dropped += !ftrace_set_filter_ip(&st->ops, addrs[i], 1, 0);
+	return dropped;
+}
+
+/* On each CPU to sample, from an IPI: a pinned timer starts there. */
+static void kft_profiler_arm(void *data)
+{
+	struct kft_profiler *p = data;
+	struct kft_profile_cpu *pc = this_cpu_ptr(p->cpus);
+
+	hrtimer_start(&pc->timer, ns_to_ktime(p->period_ns), HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/**
+ * kft_profiler_attach() - a sampling timer on every online CPU (or the one
+ * of filter cpu)
+ * @p:		the profiler
+ * @run:	its run
+ * @err:	set when the CPU of filter cpu is not online
+ *
+ * CPUs that come online later are not sampled.
+ *
+ * Return: 0 or an error.
+ */
+int kft_profiler_attach(struct kft_profiler *p, struct kft_run *run,
+			struct kft_parse_error *err)
+{
+	int cpu = run->cfg.filter_cpu, i;
+	struct kft_profile_cpu *pc;
+
+	p->period_ns = div_u64(NSEC_PER_SEC, run->cfg.sample_hz);
+	p->cpus = alloc_percpu(struct kft_profile_cpu);
+	if (!p->cpus)
+		return -ENOMEM;
+	for_each_possible_cpu(i) {
+		pc = per_cpu_ptr(p->cpus, i);
+		hrtimer_init(&pc->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+		pc->timer.function = kft_profile_tick;
+		pc->run = run;
+	}
+	cpus_read_lock();
+	if (cpu >= 0 && (cpu >= nr_cpu_ids || !cpu_online(cpu))) {
+		cpus_read_unlock();
+		free_percpu(p->cpus);
+		p->cpus = NULL;
+		kft_func_error(err, KFT_ERR_NO_SUCH_CPU, NULL);
+		return -EINVAL;
+	}
+	if (cpu >= 0)
+		smp_call_function_single(cpu, kft_profiler_arm, p, 1);
+	else
+		on_each_cpu(kft_profiler_arm, p, 1);
+	cpus_read_unlock();
+	p->attached = true;
+	return 0;
+}
+
+/* Returns once no timer is armed or running. */
+void kft_profiler_detach(struct kft_profiler *p)
+{
+	int cpu;
+
+	if (!p->attached)
+		return;
+	for_each_possible_cpu(cpu)
+		hrtimer_cancel(&per_cpu_ptr(p->cpus, cpu)->timer);
+	free_percpu(p->cpus);
+	p->cpus = NULL;
+	p->attached = false;
+}
