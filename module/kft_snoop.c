@@ -102,6 +102,7 @@ int kft_snoop_consume(struct kft_snoop *sn, struct kft_snoop_view *view)
 	}
 	for (; view->nr < n; tail++) {
 		e = &sn->events[tail % sn->size];
+		/* Pairs with smp_store_release() in kft_snoop_add(). */
 		if (smp_load_acquire(&e->seq) != (u32)tail + 1)
 			break;
 		view->events[view->nr++] = *e;

@@ -178,6 +178,7 @@ static notrace u32 kft_stack_slot_fill(struct kft_stack_table *t,
 
 	if (first + key->nr > t->pool_size) {
 		s->broken = 1;
+		/* Pairs with smp_load_acquire() in kft_stack_count(). */
 		smp_store_release(&s->ready, 1);
 		return KFT_STACK_NONE;
 	}
@@ -220,6 +221,7 @@ notrace u32 kft_stack_count(struct kft_stack_table *t, const struct kft_stack_ke
 				return kft_stack_slot_fill(t, s, key);
 			}
 		}
+		/* Pairs with smp_store_release() in kft_stack_slot_fill(). */
 		if (cur != hash || !smp_load_acquire(&s->ready))
 			continue;
 		if (s->broken)
@@ -290,6 +292,13 @@ size_t kft_stack_table_bytes(const struct kft_stack_table *t)
 	       array_size(t->pool_size, sizeof(*t->pool));
 }
 
+/* A slot a reader can copy: published, with its frames. */
+static bool kft_stack_slot_ready(const struct kft_stack_slot *s)
+{
+	/* Pairs with smp_store_release() in kft_stack_slot_fill(). */
+	return smp_load_acquire(&s->ready) && !s->broken;
+}
+
 /**
  * kft_stack_totals() - what /proc/kft shows
  * @t:		the table
@@ -303,7 +312,7 @@ void kft_stack_totals(struct kft_stack_table *t, unsigned long *stacks,
 
 	*stacks = *events = 0;
 	for (i = 0; t->slots && i < (1UL << t->bits); i++) {
-		if (!smp_load_acquire(&t->slots[i].ready) || t->slots[i].broken)
+		if (!kft_stack_slot_ready(&t->slots[i]))
 			continue;
 		++*stacks;
 		*events += atomic_long_read(&t->slots[i].count);
@@ -376,12 +385,6 @@ static void kft_stack_view_add(struct kft_stack_table *t, struct kft_stack_view 
 	v->slot_frames[i].nr = s->nr;
 	v->events += e->count;
 	*copied += s->nr;
-}
-
-/* A slot a reader can copy: published, with its frames. */
-static bool kft_stack_slot_ready(const struct kft_stack_slot *s)
-{
-	return smp_load_acquire(&s->ready) && !s->broken;
 }
 
 /**

@@ -79,6 +79,7 @@ static notrace void kft_stacks_fn(unsigned long ip, unsigned long parent_ip,
 	struct kft_run *run = container_of(op, struct kft_run, stacker.ops);
 	const struct kft_config *cfg = &run->cfg;
 
+	/* Acquire: a new state comes with its emptied table (kft_run_prime()). */
 	if (smp_load_acquire(&run->state) != KFT_RUNNING)
 		return;
 	preempt_disable_notrace();
@@ -137,6 +138,7 @@ static notrace enum hrtimer_restart kft_profile_tick(struct hrtimer *timer)
 	struct kft_run *run = pc->run;
 
 	hrtimer_forward_now(timer, ns_to_ktime(run->profiler.period_ns));
+	/* Acquire: a new state comes with its emptied table (kft_run_prime()). */
 	if (smp_load_acquire(&run->state) == KFT_RUNNING)
 		kft_profile_sample(run);
 	return HRTIMER_RESTART;

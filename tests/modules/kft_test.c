@@ -91,24 +91,26 @@ static noinline void kft_test_stop_marker(void)
 /* Each level holds 1 KiB of stack, so that depths are easy to see. */
 static noinline void kft_test_recurse(unsigned int depth)
 {
-	volatile char frame[1024];
+	char frame[1024];
 
-	frame[0] = (char)depth;
+	/* The frame is used before and after the call: it stays on the stack. */
+	memset(frame, depth, sizeof(frame));
+	barrier_data(frame);
 	if (depth > 1)
 		kft_test_recurse(depth - 1);
 	else
 		kft_test_leaf();
-	frame[sizeof(frame) - 1] = frame[0];
+	barrier_data(frame);
 }
 
 static noinline void kft_test_hot_loop(u64 ns)
 {
 	u64 start = ktime_get_mono_fast_ns();
-	volatile unsigned long spin = 0;
+	unsigned long spin = 0;
 
 	do {
 		while (++spin & 4095)
-			;
+			barrier();
 	} while (ktime_get_mono_fast_ns() - start < ns);
 }
 
