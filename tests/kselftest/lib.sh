@@ -158,6 +158,18 @@ count_rows() {
 	awk 'f { print } /^------------ / { f = 1 }' /proc/kft_data >"$1"
 }
 
+# func_size NAME MODULE: the bytes from function NAME to the next symbol of
+# MODULE in /proc/kallsyms (its size, padding included).
+func_size() {
+	s=$(ksym "$1") best=
+	for a in $(awk -v m="[$2]" '$4 == m { print "0x" $1 }' /proc/kallsyms); do
+		d=$((a - s))
+		[ $d -gt 0 ] && { [ -z "$best" ] || [ $d -lt $best ]; } && best=$d
+	done
+	[ -n "$best" ] || fail "no symbol after $1 in $2"
+	echo "$best"
+}
+
 # Stacks and profile mode: each stack block of /proc/kft_data as one line
 # "COUNT PID COMM|frame;frame;..." (innermost first, names without their
 # +offset/size and [module]), into a file. COMM may not contain '|'.
