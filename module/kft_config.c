@@ -6,15 +6,19 @@
  *	command   := "prime" | "start" | "stop" | "clear"	(written alone)
  *	statement := "trigger" ("start" | "stop") ("entry" FUNC | "exit" FUNC | "time" NUM)
  *		   | "filter" ("mintime" NUM | "maxtime" NUM | "noints" | "onlyints"
- *			       | "funclist" FUNC+ "fend")
- *		   | "logentries" NUM | "autorepeat" | "mode" ("trace" | "count")
+ *			       | "funclist" FUNC+ "fend" | "pid" NUM | "tid" NUM | "cpu" NUM)
+ *		   | "logentries" NUM | "autorepeat"
+ *		   | "mode" ("trace" | "count" | "stacks" | "profile")
+ *		   | "watch" ("stack" | "worst-stack") NUM
+ *		   | "sample" NUM | "include" "idle" | "per-process" | "snoop" NUM
  *
  * Words are separated by white space; '#' starts a comment that runs to the
  * end of the line. Keywords match exactly (no prefixes). Every statement may
- * appear once. The first error ends the parse and is reported with its line
- * and column; the caller keeps its previous state. A statement that means
- * nothing in the block's mode (mintime in count mode) is an error at the
- * later of it and the mode statement.
+ * appear once ("watch stack" and "watch worst-stack" are one statement). The
+ * first error ends the parse and is reported with its line and column; the
+ * caller keeps its previous state. A statement that means nothing in the
+ * block's mode (mintime in count mode) is an error at the later of it and
+ * the mode statement (kft_mode_rules below says which).
  */
 #include "kft_config.h"
 
@@ -41,7 +45,8 @@ static const char *const kft_parse_messages[] = {
 	[KFT_ERR_COMMAND_NOT_ALONE] = "a command must be written alone",
 	[KFT_ERR_EXPECTED_START_STOP] = "expected 'start' or 'stop'",
 	[KFT_ERR_EXPECTED_TRIGGER_KIND] = "expected 'entry', 'exit' or 'time'",
-	[KFT_ERR_EXPECTED_FILTER] = "expected 'mintime', 'maxtime', 'noints', 'onlyints' or 'funclist'",
+	[KFT_ERR_EXPECTED_FILTER] =
+		"expected 'mintime', 'maxtime', 'noints', 'onlyints', 'funclist', 'pid', 'tid' or 'cpu'",
 	[KFT_ERR_MISSING_FUNCTION] = "missing function",
 	[KFT_ERR_BAD_FUNCTION] = "malformed function name or address",
 	[KFT_ERR_MISSING_NUMBER] = "missing number",
@@ -65,7 +70,7 @@ static const char *const kft_parse_messages[] = {
 	[KFT_ERR_ATTACH_FAILED] = "could not attach to the functions",
 	[KFT_ERR_AUTOREPEAT_TIME] = "autorepeat cannot wait again for a start time that has passed: start on entry or exit",
 	[KFT_ERR_NOT_FUNCTION_START] = "address is not the start of a function",
-	[KFT_ERR_EXPECTED_MODE] = "expected 'trace' or 'count'",
+	[KFT_ERR_EXPECTED_MODE] = "expected 'trace', 'count', 'stacks' or 'profile'",
 	[KFT_ERR_NOT_IN_COUNT_MODE] = "has no meaning in count mode",
 	[KFT_ERR_NOT_IN_STACKS_MODE] = "has no meaning in stacks mode",
 	[KFT_ERR_NOT_IN_PROFILE_MODE] = "has no meaning in profile mode",
@@ -79,6 +84,110 @@ static const char *const kft_parse_messages[] = {
 
 _Static_assert(ARRAY_SIZE(kft_parse_messages) == KFT_ERR_COUNT,
 	       "a parse error without a message");
+
+/*
+ * The statements a block may hold, each at most once: where each was seen
+ * finds duplicates and the statements a mode has no use for. The two kinds
+ * of watch are one statement, so a block has one watch.
+ */
+enum kft_stmt {
+	KFT_STMT_START,
+	KFT_STMT_STOP,
+	KFT_STMT_MINTIME,
+	KFT_STMT_MAXTIME,
+	KFT_STMT_NOINTS,
+	KFT_STMT_ONLYINTS,
+	KFT_STMT_FUNCLIST,
+	KFT_STMT_PID,
+	KFT_STMT_TID,
+	KFT_STMT_CPU,
+	KFT_STMT_LOGENTRIES,
+	KFT_STMT_AUTOREPEAT,
+	KFT_STMT_MODE,
+	KFT_STMT_WATCH,
+	KFT_STMT_SAMPLE,
+	KFT_STMT_INCLUDE,
+	KFT_STMT_PER_PROCESS,
+	KFT_STMT_SNOOP,
+	KFT_STMT_COUNT,
+};
+
+#define STMT_BIT(i)	(1U << (i))
+#define STMT(s)		STMT_BIT(KFT_STMT_##s)
+
+/* The word an error about a whole statement names (a filter by its kind). */
+static const char *const kft_stmt_words[] = {
+	[KFT_STMT_START] = "trigger",
+	[KFT_STMT_STOP] = "trigger",
+	[KFT_STMT_MINTIME] = "mintime",
+	[KFT_STMT_MAXTIME] = "maxtime",
+	[KFT_STMT_NOINTS] = "noints",
+	[KFT_STMT_ONLYINTS] = "onlyints",
+	[KFT_STMT_FUNCLIST] = "funclist",
+	[KFT_STMT_PID] = "pid",
+	[KFT_STMT_TID] = "tid",
+	[KFT_STMT_CPU] = "cpu",
+	[KFT_STMT_LOGENTRIES] = "logentries",
+	[KFT_STMT_AUTOREPEAT] = "autorepeat",
+	[KFT_STMT_MODE] = "mode",
+	[KFT_STMT_WATCH] = "watch",
+	[KFT_STMT_SAMPLE] = "sample",
+	[KFT_STMT_INCLUDE] = "include",
+	[KFT_STMT_PER_PROCESS] = "per-process",
+	[KFT_STMT_SNOOP] = "snoop",
+};
+
+_Static_assert(ARRAY_SIZE(kft_stmt_words) == KFT_STMT_COUNT, "a statement without its word");
+
+/*
+ * Which statements mean something in which mode follows from what the mode
+ * collects (Documentation/stacks-spec.md):
+ * - trace: a log of calls, with durations (mintime, maxtime) and a stack
+ *   watch at their entries; no stack table to key or filter (per-process,
+ *   pid, tid, cpu, snoop) and no timer (sample, include).
+ * - count: per-function counters, and nothing else.
+ * - stacks: a table of the stacks at the entries of the funclist's
+ *   functions, which it needs (a stack at every call of every function
+ *   would stop the machine); no durations, no timer.
+ * - profile: such a table filled from a per-CPU timer, whatever runs: no
+ *   funclist, always keyed by process (per-process), no event ring (snoop).
+ * logentries sizes the log or the stack table, within the mode's limit.
+ */
+static const struct kft_mode_rule {
+	const char *word;		/* after "mode" */
+	enum kft_parse_err err;		/* a statement in meaningless */
+	unsigned int meaningless;	/* STMT() bits */
+	bool needs_funclist;
+	unsigned long max_entries, default_entries;
+} kft_mode_rules[] = {
+	[KFT_MODE_TRACE] = {
+		"trace", KFT_ERR_NOT_IN_TRACE_MODE,
+		STMT(SAMPLE) | STMT(INCLUDE) | STMT(PER_PROCESS) | STMT(PID) | STMT(TID) |
+		STMT(CPU) | STMT(SNOOP),
+		false, KFT_MAX_LOGENTRIES, KFT_DEFAULT_LOGENTRIES,
+	},
+	[KFT_MODE_COUNT] = {
+		"count", KFT_ERR_NOT_IN_COUNT_MODE,
+		STMT(MINTIME) | STMT(MAXTIME) | STMT(LOGENTRIES) | STMT(WATCH) | STMT(SAMPLE) |
+		STMT(INCLUDE) | STMT(PER_PROCESS) | STMT(PID) | STMT(TID) | STMT(CPU) |
+		STMT(SNOOP),
+		false, KFT_MAX_LOGENTRIES, KFT_DEFAULT_LOGENTRIES,
+	},
+	[KFT_MODE_STACKS] = {
+		"stacks", KFT_ERR_NOT_IN_STACKS_MODE,
+		STMT(MINTIME) | STMT(MAXTIME) | STMT(WATCH) | STMT(SAMPLE) | STMT(INCLUDE),
+		true, KFT_MAX_STACKENTRIES, KFT_DEFAULT_STACKENTRIES,
+	},
+	[KFT_MODE_PROFILE] = {
+		"profile", KFT_ERR_NOT_IN_PROFILE_MODE,
+		STMT(MINTIME) | STMT(MAXTIME) | STMT(WATCH) | STMT(FUNCLIST) | STMT(PER_PROCESS) |
+		STMT(SNOOP),
+		false, KFT_MAX_STACKENTRIES, KFT_DEFAULT_STACKENTRIES,
+	},
+};
+
+_Static_assert(ARRAY_SIZE(kft_mode_rules) == KFT_MODE_PROFILE + 1, "a mode without its rule");
+_Static_assert(KFT_STMT_COUNT <= 32, "more statements than bits in meaningless");
 
 struct kft_lexer {
 	char *p;
@@ -99,10 +208,10 @@ struct kft_parser {
 	struct kft_func_ref *funcs;
 	unsigned int max_funcs;
 	struct kft_parse_error *err;
-	/* Where each statement was seen (line 0: not yet), for duplicates. */
-	struct kft_pos seen_start, seen_stop, seen_min, seen_max, seen_noints,
-		       seen_onlyints, seen_funclist, seen_logentries, seen_autorepeat,
-		       seen_mode;
+	/* Where each statement was seen (line 0: not yet). */
+	struct kft_pos seen[KFT_STMT_COUNT];
+	/* logentries' number: its limit depends on the mode, known at the end. */
+	struct kft_token logentries_num;
 };
 
 const char *kft_parse_strerror(enum kft_parse_err code)
@@ -226,12 +335,12 @@ static bool tok_is(const struct kft_parser *ps, const char *word)
 	return ps->tok.s && !strcmp(ps->tok.s, word);
 }
 
-/* Marks a statement as seen at the current token; fails on a second time. */
-static int once(struct kft_parser *ps, struct kft_pos *seen, struct kft_pos at)
+/* Marks a statement as seen where it starts; fails on a second time. */
+static int once(struct kft_parser *ps, enum kft_stmt stmt, struct kft_pos at)
 {
-	if (seen->line)
+	if (ps->seen[stmt].line)
 		return fail_at(ps, KFT_ERR_DUPLICATE, at, NULL);
-	*seen = at;
+	ps->seen[stmt] = at;
 	return 0;
 }
 
@@ -359,7 +468,6 @@ static int parse_trigger(struct kft_parser *ps)
 {
 	struct kft_pos at = ps->tok.pos;
 	struct kft_trigger *trig;
-	struct kft_pos *seen;
 	bool is_start;
 
 	if (next(ps))
@@ -368,8 +476,7 @@ static int parse_trigger(struct kft_parser *ps)
 		return fail(ps, KFT_ERR_EXPECTED_START_STOP);
 	is_start = tok_is(ps, "start");
 	trig = is_start ? &ps->cfg->start : &ps->cfg->stop;
-	seen = is_start ? &ps->seen_start : &ps->seen_stop;
-	if (once(ps, seen, at))
+	if (once(ps, is_start ? KFT_STMT_START : KFT_STMT_STOP, at))
 		return -1;
 	if (next(ps))
 		return -1;
@@ -415,6 +522,42 @@ static int parse_funclist(struct kft_parser *ps)
 	return 0;
 }
 
+/* A statement of one number (at: where it starts): once, then NUM in [min, max]. */
+static int parse_once_number(struct kft_parser *ps, enum kft_stmt stmt, struct kft_pos at,
+			     unsigned long long min, unsigned long long max,
+			     unsigned long long *n)
+{
+	return once(ps, stmt, at) ?: parse_number(ps, min, max, n);
+}
+
+/* filter pid|tid|cpu N: whose events the stack modes keep. */
+static int parse_filter_id(struct kft_parser *ps, struct kft_pos at)
+{
+	struct kft_config *cfg = ps->cfg;
+	const struct {
+		const char *word;
+		enum kft_stmt stmt;
+		int min, max;
+		int *field;
+	} ids[] = {
+		{ "pid", KFT_STMT_PID, 1, KFT_MAX_PID, &cfg->filter_pid },
+		{ "tid", KFT_STMT_TID, 1, KFT_MAX_PID, &cfg->filter_tid },
+		{ "cpu", KFT_STMT_CPU, 0, KFT_MAX_CPU, &cfg->filter_cpu },
+	};
+	unsigned long long n;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ids); i++) {
+		if (!tok_is(ps, ids[i].word))
+			continue;
+		if (parse_once_number(ps, ids[i].stmt, at, ids[i].min, ids[i].max, &n))
+			return -1;
+		*ids[i].field = n;
+		return 0;
+	}
+	return fail(ps, KFT_ERR_EXPECTED_FILTER);
+}
+
 static int parse_filter(struct kft_parser *ps)
 {
 	struct kft_config *cfg = ps->cfg;
@@ -423,47 +566,132 @@ static int parse_filter(struct kft_parser *ps)
 	if (next(ps))
 		return -1;
 	if (tok_is(ps, "mintime"))
-		return once(ps, &ps->seen_min, at) ?:
-		       parse_number(ps, 0, KFT_MAX_TIME_US, &cfg->mintime_us);
+		return parse_once_number(ps, KFT_STMT_MINTIME, at, 0, KFT_MAX_TIME_US,
+					 &cfg->mintime_us);
 	if (tok_is(ps, "maxtime"))
-		return once(ps, &ps->seen_max, at) ?:
-		       parse_number(ps, 0, KFT_MAX_TIME_US, &cfg->maxtime_us);
+		return parse_once_number(ps, KFT_STMT_MAXTIME, at, 0, KFT_MAX_TIME_US,
+					 &cfg->maxtime_us);
 	if (tok_is(ps, "noints")) {
 		cfg->noints = true;
-		return once(ps, &ps->seen_noints, at);
+		return once(ps, KFT_STMT_NOINTS, at);
 	}
 	if (tok_is(ps, "onlyints")) {
 		cfg->onlyints = true;
-		return once(ps, &ps->seen_onlyints, at);
+		return once(ps, KFT_STMT_ONLYINTS, at);
 	}
 	if (tok_is(ps, "funclist"))
-		return once(ps, &ps->seen_funclist, at) ?: parse_funclist(ps);
-	return fail(ps, KFT_ERR_EXPECTED_FILTER);
+		return once(ps, KFT_STMT_FUNCLIST, at) ?: parse_funclist(ps);
+	return parse_filter_id(ps, at);
 }
+
+_Static_assert(KFT_MAX_STACKENTRIES <= KFT_MAX_LOGENTRIES,
+	       "logentries is parsed within the largest limit of any mode");
 
 static int parse_logentries(struct kft_parser *ps)
 {
 	unsigned long long n;
 
-	if (once(ps, &ps->seen_logentries, ps->tok.pos) ||
-	    parse_number(ps, 1, KFT_MAX_LOGENTRIES, &n))
+	/* The mode may come later: check_entries() applies its limit. */
+	if (parse_once_number(ps, KFT_STMT_LOGENTRIES, ps->tok.pos, 1, KFT_MAX_LOGENTRIES, &n))
 		return -1;
 	ps->cfg->logentries = n;
+	ps->logentries_num = ps->tok;
 	return 0;
 }
 
 static int parse_mode(struct kft_parser *ps)
 {
-	if (once(ps, &ps->seen_mode, ps->tok.pos) || next(ps))
+	size_t m;
+
+	if (once(ps, KFT_STMT_MODE, ps->tok.pos) || next(ps))
 		return -1;
-	if (tok_is(ps, "trace"))
-		ps->cfg->mode = KFT_MODE_TRACE;
-	else if (tok_is(ps, "count"))
-		ps->cfg->mode = KFT_MODE_COUNT;
+	for (m = 0; m < ARRAY_SIZE(kft_mode_rules); m++) {
+		if (tok_is(ps, kft_mode_rules[m].word)) {
+			ps->cfg->mode = m;
+			return 0;
+		}
+	}
+	return fail(ps, KFT_ERR_EXPECTED_MODE);
+}
+
+static int parse_autorepeat(struct kft_parser *ps)
+{
+	ps->cfg->autorepeat = true;
+	return once(ps, KFT_STMT_AUTOREPEAT, ps->tok.pos);
+}
+
+/* watch stack N | watch worst-stack N: one statement, whichever kind. */
+static int parse_watch(struct kft_parser *ps)
+{
+	struct kft_config *cfg = ps->cfg;
+	unsigned long long n;
+
+	if (once(ps, KFT_STMT_WATCH, ps->tok.pos) || next(ps))
+		return -1;
+	if (tok_is(ps, "stack"))
+		cfg->watch = KFT_WATCH_STACK;
+	else if (tok_is(ps, "worst-stack"))
+		cfg->watch = KFT_WATCH_WORST;
 	else
-		return fail(ps, KFT_ERR_EXPECTED_MODE);
+		return fail(ps, KFT_ERR_EXPECTED_WATCH);
+	if (parse_number(ps, 1, KFT_MAX_WATCH_BYTES, &n))
+		return -1;
+	cfg->watch_bytes = n;
 	return 0;
 }
+
+static int parse_sample(struct kft_parser *ps)
+{
+	unsigned long long n;
+
+	if (parse_once_number(ps, KFT_STMT_SAMPLE, ps->tok.pos, 1, KFT_MAX_SAMPLE_HZ, &n))
+		return -1;
+	ps->cfg->sample_hz = n;
+	return 0;
+}
+
+static int parse_include(struct kft_parser *ps)
+{
+	if (once(ps, KFT_STMT_INCLUDE, ps->tok.pos) || next(ps))
+		return -1;
+	if (!tok_is(ps, "idle"))
+		return fail(ps, KFT_ERR_EXPECTED_IDLE);
+	ps->cfg->include_idle = true;
+	return 0;
+}
+
+static int parse_per_process(struct kft_parser *ps)
+{
+	ps->cfg->per_process = true;
+	return once(ps, KFT_STMT_PER_PROCESS, ps->tok.pos);
+}
+
+static int parse_snoop(struct kft_parser *ps)
+{
+	unsigned long long n;
+
+	if (parse_once_number(ps, KFT_STMT_SNOOP, ps->tok.pos, 1, KFT_MAX_SNOOP, &n))
+		return -1;
+	ps->cfg->snoop = n;
+	return 0;
+}
+
+/* The statements, by their first word. */
+static const struct {
+	const char *word;
+	int (*parse)(struct kft_parser *ps);
+} kft_statements[] = {
+	{ "trigger", parse_trigger },
+	{ "filter", parse_filter },
+	{ "logentries", parse_logentries },
+	{ "mode", parse_mode },
+	{ "autorepeat", parse_autorepeat },
+	{ "watch", parse_watch },
+	{ "sample", parse_sample },
+	{ "include", parse_include },
+	{ "per-process", parse_per_process },
+	{ "snoop", parse_snoop },
+};
 
 static bool is_command_word(const struct kft_parser *ps)
 {
@@ -473,20 +701,12 @@ static bool is_command_word(const struct kft_parser *ps)
 
 static int parse_statement(struct kft_parser *ps)
 {
-	if (tok_is(ps, "trigger"))
-		return parse_trigger(ps);
-	if (tok_is(ps, "filter"))
-		return parse_filter(ps);
-	if (tok_is(ps, "logentries"))
-		return parse_logentries(ps);
-	if (tok_is(ps, "mode"))
-		return parse_mode(ps);
-	if (tok_is(ps, "autorepeat")) {
-		ps->cfg->autorepeat = true;
-		return once(ps, &ps->seen_autorepeat, ps->tok.pos);
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kft_statements); i++) {
+		if (tok_is(ps, kft_statements[i].word))
+			return kft_statements[i].parse(ps);
 	}
-	if (tok_is(ps, "watch"))
-		return fail(ps, KFT_ERR_UNSUPPORTED);
 	if (tok_is(ps, "begin"))
 		return fail(ps, KFT_ERR_NESTED_BEGIN);
 	if (tok_is(ps, "new"))
@@ -508,39 +728,55 @@ static bool pos_before(struct kft_pos a, struct kft_pos b)
 }
 
 /*
- * Count mode counts entries: durations (mintime, maxtime) and a log
- * (logentries) do not exist there. The first such statement is reported,
- * at the later of it and the mode statement.
+ * The first statement, in the text's order, that the block's mode has no
+ * use for (kft_mode_rules), reported at the later of it and the mode
+ * statement, naming the statement: whichever of the two was written
+ * second made the conflict. A trace without "mode" has no mode statement
+ * (line 0): the error is at the statement.
  */
-static int check_count_mode(struct kft_parser *ps)
+static int check_mode(struct kft_parser *ps)
 {
-	const struct { struct kft_pos seen; const char *what; } s[] = {
-		{ ps->seen_min, "mintime" },
-		{ ps->seen_max, "maxtime" },
-		{ ps->seen_logentries, "logentries" },
-	};
-	size_t i, first = ARRAY_SIZE(s);
+	const struct kft_mode_rule *rule = &kft_mode_rules[ps->cfg->mode];
+	int i, first = -1;
 
-	if (ps->cfg->mode != KFT_MODE_COUNT)
-		return 0;
-	for (i = 0; i < ARRAY_SIZE(s); i++) {
-		if (s[i].seen.line &&
-		    (first == ARRAY_SIZE(s) || pos_before(s[i].seen, s[first].seen)))
+	for (i = 0; i < KFT_STMT_COUNT; i++) {
+		if (!(rule->meaningless & STMT_BIT(i)) || !ps->seen[i].line)
+			continue;
+		if (first < 0 || pos_before(ps->seen[i], ps->seen[first]))
 			first = i;
 	}
-	if (first == ARRAY_SIZE(s))
+	if (first < 0)
 		return 0;
-	return fail_at(ps, KFT_ERR_NOT_IN_COUNT_MODE,
-		       later_of(s[first].seen, ps->seen_mode), s[first].what);
+	return fail_at(ps, rule->err, later_of(ps->seen[first], ps->seen[KFT_STMT_MODE]),
+		       kft_stmt_words[first]);
+}
+
+/*
+ * logentries within the mode's limit (the stack table's is lower than the
+ * log's): reported at the number, where parsing would have reported it had
+ * the mode been known then.
+ */
+static int check_entries(struct kft_parser *ps)
+{
+	const struct kft_mode_rule *rule = &kft_mode_rules[ps->cfg->mode];
+
+	if (!ps->seen[KFT_STMT_LOGENTRIES].line || ps->cfg->logentries <= rule->max_entries)
+		return 0;
+	return fail_at(ps, KFT_ERR_NUMBER_RANGE, ps->logentries_num.pos, ps->logentries_num.s);
 }
 
 /* Checks that need the whole block; reported at the later statement. */
 static int check_block(struct kft_parser *ps)
 {
 	const struct kft_config *cfg = ps->cfg;
+	const struct kft_pos *seen = ps->seen;
 
-	if (check_count_mode(ps))
+	if (check_mode(ps) || check_entries(ps))
 		return -1;
+
+	/* A stack at every call of every function would stop the machine. */
+	if (kft_mode_rules[cfg->mode].needs_funclist && !cfg->has_funclist)
+		return fail_at(ps, KFT_ERR_STACKS_NEED_FUNCLIST, seen[KFT_STMT_MODE], NULL);
 
 	/*
 	 * A start time is a moment since boot: once a run has started, it has
@@ -548,17 +784,29 @@ static int check_block(struct kft_parser *ps)
 	 */
 	if (cfg->autorepeat && cfg->start.kind == KFT_TRIGGER_TIME)
 		return fail_at(ps, KFT_ERR_AUTOREPEAT_TIME,
-			       later_of(ps->seen_autorepeat, ps->seen_start), NULL);
+			       later_of(seen[KFT_STMT_AUTOREPEAT], seen[KFT_STMT_START]), NULL);
 
 	if (cfg->noints && cfg->onlyints) {
 		return fail_at(ps, KFT_ERR_INTS_CONFLICT,
-			       later_of(ps->seen_noints, ps->seen_onlyints), NULL);
+			       later_of(seen[KFT_STMT_NOINTS], seen[KFT_STMT_ONLYINTS]), NULL);
+	}
+	/* A thread belongs to one process: both would be one filter or none. */
+	if (cfg->filter_pid && cfg->filter_tid) {
+		return fail_at(ps, KFT_ERR_PID_TID_CONFLICT,
+			       later_of(seen[KFT_STMT_PID], seen[KFT_STMT_TID]), NULL);
 	}
 	if (cfg->mintime_us && cfg->maxtime_us && cfg->mintime_us > cfg->maxtime_us) {
 		return fail_at(ps, KFT_ERR_MIN_OVER_MAX,
-			       later_of(ps->seen_min, ps->seen_max), NULL);
+			       later_of(seen[KFT_STMT_MINTIME], seen[KFT_STMT_MAXTIME]), NULL);
 	}
 	return 0;
+}
+
+/* What depends on the mode, known only once the block has been read. */
+static void fill_mode_defaults(struct kft_parser *ps)
+{
+	if (!ps->seen[KFT_STMT_LOGENTRIES].line)
+		ps->cfg->logentries = kft_mode_rules[ps->cfg->mode].default_entries;
 }
 
 static int parse_block(struct kft_parser *ps)
@@ -585,7 +833,10 @@ static int parse_block(struct kft_parser *ps)
 		ps->err->at_last_word = false;
 		return -1;
 	}
-	return check_block(ps);
+	if (check_block(ps))
+		return -1;
+	fill_mode_defaults(ps);
+	return 0;
 }
 
 static int parse_command(struct kft_parser *ps, enum kft_command *cmd)
@@ -624,8 +875,11 @@ int kft_config_parse(char *text, size_t len, enum kft_command *cmd,
 		.cfg = cfg, .funcs = funcs, .max_funcs = max_funcs, .err = err,
 	};
 
+	/* The defaults of what a block leaves out; the mode's: fill_mode_defaults(). */
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->logentries = KFT_DEFAULT_LOGENTRIES;
+	cfg->sample_hz = KFT_DEFAULT_SAMPLE_HZ;
+	cfg->filter_cpu = -1;
 	cfg->funcs = funcs;
 	err->code = KFT_ERR_NONE;
 	err->at_eof = false;
@@ -671,7 +925,9 @@ static bool is_keyword(const char *word, size_t len)
 		"new", "begin", "end", "trigger", "start", "stop", "entry", "exit",
 		"time", "filter", "mintime", "maxtime", "noints", "onlyints",
 		"funclist", "fend", "logentries", "autorepeat", "watch", "prime",
-		"clear", "mode", "trace", "count",
+		"clear", "mode", "trace", "count", "stacks", "profile", "stack",
+		"worst-stack", "sample", "include", "idle", "per-process", "pid",
+		"tid", "cpu", "snoop",
 	};
 	size_t i;
 

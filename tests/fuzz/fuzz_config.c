@@ -25,6 +25,31 @@ static void fuzz_check_func(const struct kft_func_ref *f, const char *text, size
 	FUZZ_ASSERT(f->pos.line >= 1 && f->pos.col >= 1);
 }
 
+/* The stack modes' fields: in range, and left alone where they mean nothing. */
+static void fuzz_check_stacks(const struct kft_config *cfg)
+{
+	bool stacks = cfg->mode == KFT_MODE_STACKS, profile = cfg->mode == KFT_MODE_PROFILE;
+	unsigned long max = stacks || profile ? KFT_MAX_STACKENTRIES : KFT_MAX_LOGENTRIES;
+
+	FUZZ_ASSERT(cfg->mode <= KFT_MODE_PROFILE);
+	FUZZ_ASSERT(cfg->logentries >= 1 && cfg->logentries <= max);
+	FUZZ_ASSERT(!(cfg->filter_pid && cfg->filter_tid));
+	FUZZ_ASSERT(cfg->filter_pid >= 0 && cfg->filter_pid <= KFT_MAX_PID);
+	FUZZ_ASSERT(cfg->filter_tid >= 0 && cfg->filter_tid <= KFT_MAX_PID);
+	FUZZ_ASSERT(cfg->filter_cpu >= -1 && cfg->filter_cpu <= KFT_MAX_CPU);
+	FUZZ_ASSERT(cfg->sample_hz >= 1 && cfg->sample_hz <= KFT_MAX_SAMPLE_HZ);
+	FUZZ_ASSERT(cfg->snoop <= KFT_MAX_SNOOP);
+	FUZZ_ASSERT((cfg->watch == KFT_WATCH_NONE) == !cfg->watch_bytes);
+	FUZZ_ASSERT(cfg->watch_bytes <= KFT_MAX_WATCH_BYTES);
+	FUZZ_ASSERT(cfg->mode == KFT_MODE_TRACE || cfg->watch == KFT_WATCH_NONE);
+	FUZZ_ASSERT(profile || (cfg->sample_hz == KFT_DEFAULT_SAMPLE_HZ && !cfg->include_idle));
+	FUZZ_ASSERT(stacks || (!cfg->per_process && !cfg->snoop));
+	FUZZ_ASSERT(stacks || profile || (!cfg->filter_pid && !cfg->filter_tid &&
+					  cfg->filter_cpu == -1));
+	FUZZ_ASSERT(!stacks || cfg->has_funclist);
+	FUZZ_ASSERT(!profile || !cfg->has_funclist);
+}
+
 static void fuzz_check_config(const struct kft_config *cfg, unsigned int max,
 			      const char *text, size_t len)
 {
@@ -32,6 +57,7 @@ static void fuzz_check_config(const struct kft_config *cfg, unsigned int max,
 
 	FUZZ_ASSERT(cfg->nr_funcs <= max);
 	FUZZ_ASSERT(!(cfg->noints && cfg->onlyints));
+	fuzz_check_stacks(cfg);
 	for (i = 0; i < cfg->nr_funcs; i++)
 		fuzz_check_func(&cfg->funcs[i], text, len);
 	if (cfg->start.kind == KFT_TRIGGER_ENTRY || cfg->start.kind == KFT_TRIGGER_EXIT)

@@ -71,7 +71,6 @@ static const struct parse_case cases[] = {
 	BAD("new new begin end", EXPECTED_BEGIN, 1, 5),
 	BAD("new begin prime end", COMMAND_NOT_ALONE, 1, 11),
 	BAD("trigger start entry f", EXPECTED_BEGIN, 1, 1),
-	BAD("new begin watch stack 1000 end", UNSUPPORTED, 1, 11),
 	/* Funclists. */
 	BAD("new begin filter funclist a b end", MISSING_FEND, 1, 18),
 	INCOMPLETE("new begin\nfilter funclist a b", MISSING_FEND, 2, 8),
@@ -141,6 +140,114 @@ static const struct parse_case cases[] = {
 	BAD("new begin filter maxtime 5 mode count end", NOT_IN_COUNT_MODE, 1, 28),
 	BAD("new begin\nlogentries 5\nfilter mintime 3\nmode count\nend", NOT_IN_COUNT_MODE, 4, 1),
 	BAD("new begin mode count logentries 5 filter mintime 3 end", NOT_IN_COUNT_MODE, 1, 22),
+	/* The stack modes. */
+	OK("new begin mode stacks filter funclist f fend end"),
+	OK("new begin mode stacks filter funclist * fend end"),
+	OK("new begin mode profile end"),
+	BAD("new begin mode stack end", EXPECTED_MODE, 1, 16),
+	BAD("new begin mode profiles end", EXPECTED_MODE, 1, 16),
+	BAD("new begin mode stacks mode profile end", DUPLICATE, 1, 23),
+	/* A stack at every entry of every function would stop the machine. */
+	BAD("new begin\nmode stacks\nend", STACKS_NEED_FUNCLIST, 2, 1),
+	BAD("new begin filter noints mode stacks end", STACKS_NEED_FUNCLIST, 1, 25),
+	BAD("new begin mode stacks filter noints end", STACKS_NEED_FUNCLIST, 1, 11),
+	/* watch: two kinds, one statement. */
+	OK("new begin watch stack 1 end"),
+	OK("new begin watch stack 1048576 end"),
+	OK("new begin mode trace watch worst-stack 1 end"),
+	OK("new begin watch worst-stack 1048576 end"),
+	BAD("new begin watch stack 0 end", NUMBER_RANGE, 1, 23),
+	BAD("new begin watch stack 1048577 end", NUMBER_RANGE, 1, 23),
+	BAD("new begin watch worst-stack 0 end", NUMBER_RANGE, 1, 29),
+	BAD("new begin watch worst-stack 1048577 end", NUMBER_RANGE, 1, 29),
+	BAD("new begin watch stack 5k end", BAD_NUMBER, 1, 23),
+	BAD("new begin watch stack end", BAD_NUMBER, 1, 23),
+	INCOMPLETE("new begin watch stack", MISSING_NUMBER, 1, 22),
+	BAD("new begin watch stacks 5 end", EXPECTED_WATCH, 1, 17),
+	BAD("new begin watch worst 5 end", EXPECTED_WATCH, 1, 17),
+	BAD("new begin watch 5 end", EXPECTED_WATCH, 1, 17),
+	BAD("new begin watch end", EXPECTED_WATCH, 1, 17),
+	INCOMPLETE("new begin watch", EXPECTED_WATCH, 1, 16),
+	BAD("new begin watch stack 5 watch stack 6 end", DUPLICATE, 1, 25),
+	BAD("new begin watch stack 5 watch worst-stack 6 end", DUPLICATE, 1, 25),
+	BAD("new begin watch worst-stack 5\nwatch stack 6 end", DUPLICATE, 2, 1),
+	BAD("new begin watch stack 5 watch bogus 6 end", DUPLICATE, 1, 25),
+	/* sample */
+	OK("new begin mode profile sample 1 end"),
+	OK("new begin mode profile sample 10000 end"),
+	BAD("new begin mode profile sample 0 end", NUMBER_RANGE, 1, 31),
+	BAD("new begin mode profile sample 10001 end", NUMBER_RANGE, 1, 31),
+	BAD("new begin mode profile sample 49hz end", BAD_NUMBER, 1, 31),
+	INCOMPLETE("new begin mode profile sample", MISSING_NUMBER, 1, 30),
+	BAD("new begin mode profile sample 5 sample 5 end", DUPLICATE, 1, 33),
+	BAD("new begin mode profile samples 5 end", UNKNOWN_STATEMENT, 1, 24),
+	/* include idle */
+	OK("new begin mode profile include idle end"),
+	BAD("new begin mode profile include idles end", EXPECTED_IDLE, 1, 32),
+	BAD("new begin mode profile include end", EXPECTED_IDLE, 1, 32),
+	INCOMPLETE("new begin mode profile include", EXPECTED_IDLE, 1, 31),
+	BAD("new begin mode profile include idle include idle end", DUPLICATE, 1, 37),
+	BAD("new begin mode profile idle end", UNKNOWN_STATEMENT, 1, 24),
+	/* per-process */
+	OK("new begin mode stacks per-process filter funclist f fend end"),
+	BAD("new begin mode stacks per-process per-process filter funclist f fend end",
+	    DUPLICATE, 1, 35),
+	BAD("new begin mode stacks per_process end", UNKNOWN_STATEMENT, 1, 23),
+	BAD("new begin mode stacks per-proc end", UNKNOWN_STATEMENT, 1, 23),
+	/* filter pid|tid|cpu */
+	OK("new begin mode profile filter pid 1 end"),
+	OK("new begin mode profile filter pid 4194304 end"),
+	OK("new begin mode profile filter tid 1 end"),
+	OK("new begin mode profile filter tid 4194304 end"),
+	OK("new begin mode profile filter cpu 0 end"),
+	OK("new begin mode profile filter cpu 16383 end"),
+	OK("new begin mode profile filter pid 5 filter cpu 1 end"),
+	OK("new begin mode profile filter tid 5 filter cpu 1 end"),
+	BAD("new begin mode profile filter pid 0 end", NUMBER_RANGE, 1, 35),
+	BAD("new begin mode profile filter pid 4194305 end", NUMBER_RANGE, 1, 35),
+	BAD("new begin mode profile filter tid 0 end", NUMBER_RANGE, 1, 35),
+	BAD("new begin mode profile filter tid 4194305 end", NUMBER_RANGE, 1, 35),
+	BAD("new begin mode profile filter cpu 16384 end", NUMBER_RANGE, 1, 35),
+	BAD("new begin mode profile filter cpu -1 end", BAD_NUMBER, 1, 35),
+	INCOMPLETE("new begin mode profile filter pid", MISSING_NUMBER, 1, 34),
+	BAD("new begin mode profile filter pid 1 filter pid 1 end", DUPLICATE, 1, 37),
+	BAD("new begin mode profile filter tid 1 filter tid 2 end", DUPLICATE, 1, 37),
+	BAD("new begin mode profile filter cpu 1 filter cpu 2 end", DUPLICATE, 1, 37),
+	BAD("new begin mode profile filter pids 1 end", EXPECTED_FILTER, 1, 31),
+	BAD("new begin mode profile filter tgid 1 end", EXPECTED_FILTER, 1, 31),
+	BAD("new begin mode profile\nfilter pid 5\nfilter tid 6\nend", PID_TID_CONFLICT, 3, 1),
+	BAD("new begin mode profile\nfilter tid 6\nfilter pid 5\nend", PID_TID_CONFLICT, 3, 1),
+	/* snoop */
+	OK("new begin mode stacks snoop 1 filter funclist f fend end"),
+	OK("new begin mode stacks snoop 1048576 filter funclist f fend end"),
+	BAD("new begin mode stacks snoop 0 filter funclist f fend end", NUMBER_RANGE, 1, 29),
+	BAD("new begin mode stacks snoop 1048577 filter funclist f fend end", NUMBER_RANGE, 1, 29),
+	BAD("new begin mode stacks snoop 5 snoop 5 filter funclist f fend end", DUPLICATE, 1, 31),
+	/* logentries: the stack table's limit is lower than the log's, at the number. */
+	OK("new begin mode stacks logentries 1048576 filter funclist f fend end"),
+	OK("new begin mode profile logentries 1 end"),
+	OK("new begin mode trace logentries 16777216 end"),
+	BAD("new begin mode stacks logentries 1048577 filter funclist f fend end",
+	    NUMBER_RANGE, 1, 34),
+	BAD("new begin logentries 1048577 mode profile end", NUMBER_RANGE, 1, 22),
+	BAD("new begin\nlogentries 16777216\nmode profile\nend", NUMBER_RANGE, 2, 12),
+	BAD("new begin mode profile logentries 16777217 end", NUMBER_RANGE, 1, 35),
+	BAD("new begin mode profile logentries 0 end", NUMBER_RANGE, 1, 35),
+	/* What a mode has no use for (every pair: test_mode_meaning). */
+	BAD("new begin sample 5 end", NOT_IN_TRACE_MODE, 1, 11),
+	BAD("new begin mode trace filter pid 5 end", NOT_IN_TRACE_MODE, 1, 22),
+	BAD("new begin filter cpu 0 mode trace end", NOT_IN_TRACE_MODE, 1, 24),
+	BAD("new begin mode stacks filter funclist f fend watch stack 5 end",
+	    NOT_IN_STACKS_MODE, 1, 46),
+	BAD("new begin mode profile filter funclist f fend end", NOT_IN_PROFILE_MODE, 1, 24),
+	BAD("new begin mode count per-process end", NOT_IN_COUNT_MODE, 1, 22),
+	/* The first in the text's order, at the later of it and the mode. */
+	BAD("new begin mode profile snoop 5 filter pid 1 per-process end",
+	    NOT_IN_PROFILE_MODE, 1, 24),
+	BAD("new begin\nper-process\nsnoop 5\nmode profile\nend", NOT_IN_PROFILE_MODE, 4, 1),
+	/* A mode error before a conflict between two statements. */
+	BAD("new begin\nfilter pid 1\nfilter tid 1\nend", NOT_IN_TRACE_MODE, 2, 1),
+	BAD("new begin\nmode count\nlogentries 2000000\nend", NOT_IN_COUNT_MODE, 3, 1),
 	/* Bytes. */
 	BAD("new begin\x01 end", BAD_CHAR, 1, 10),
 	BAD("new begin trigger start entry f\xc3\xa9 end", BAD_CHAR, 1, 32),
@@ -279,6 +386,211 @@ static void test_defaults(void)
 	free(funcs);
 }
 
+/* Parses text, which must parse; the caller frees buf and funcs. */
+static void parse_ok(const char *text, struct kft_config *cfg, struct kft_func_ref **funcs,
+		     char **buf)
+{
+	struct kft_parse_error err;
+	enum kft_command cmd;
+
+	CHECK(parse(text, &cmd, cfg, funcs, &err, buf) == 0, "\"%s\": %u:%u %s", text,
+	      err.pos.line, err.pos.col, kft_parse_strerror(err.code));
+}
+
+/* What a block that leaves them out gets, per mode. */
+static void test_mode_defaults(void)
+{
+	static const struct {
+		const char *text;
+		enum kft_run_mode mode;
+		unsigned long logentries;
+	} modes[] = {
+		{ "new begin end", KFT_MODE_TRACE, KFT_DEFAULT_LOGENTRIES },
+		{ "new begin mode trace end", KFT_MODE_TRACE, KFT_DEFAULT_LOGENTRIES },
+		{ "new begin mode count end", KFT_MODE_COUNT, KFT_DEFAULT_LOGENTRIES },
+		{ "new begin mode stacks filter funclist f fend end", KFT_MODE_STACKS,
+		  KFT_DEFAULT_STACKENTRIES },
+		{ "new begin mode profile end", KFT_MODE_PROFILE, KFT_DEFAULT_STACKENTRIES },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		const char *t = modes[i].text;
+		struct kft_func_ref *funcs;
+		struct kft_config cfg;
+		char *buf;
+
+		parse_ok(t, &cfg, &funcs, &buf);
+		CHECK(cfg.mode == modes[i].mode, "\"%s\": mode %d", t, cfg.mode);
+		CHECK(cfg.logentries == modes[i].logentries, "\"%s\": logentries %lu, expected %lu",
+		      t, cfg.logentries, modes[i].logentries);
+		CHECK(cfg.sample_hz == KFT_DEFAULT_SAMPLE_HZ && cfg.sample_hz == 49,
+		      "\"%s\": sample_hz %u", t, cfg.sample_hz);
+		CHECK(cfg.filter_cpu == -1 && !cfg.filter_pid && !cfg.filter_tid,
+		      "\"%s\": cpu %d pid %d tid %d", t, cfg.filter_cpu, cfg.filter_pid,
+		      cfg.filter_tid);
+		CHECK(cfg.watch == KFT_WATCH_NONE && !cfg.watch_bytes, "\"%s\": watch %d %lu",
+		      t, cfg.watch, cfg.watch_bytes);
+		CHECK(!cfg.include_idle && !cfg.per_process && !cfg.snoop,
+		      "\"%s\": idle %d per-process %d snoop %lu", t, cfg.include_idle,
+		      cfg.per_process, cfg.snoop);
+		free(buf);
+		free(funcs);
+	}
+}
+
+/* Each new statement sets its field, and no other. */
+static void test_stack_fields(void)
+{
+	struct kft_func_ref *funcs;
+	struct kft_config cfg;
+	char *buf;
+
+	parse_ok("new begin mode stacks filter funclist vfs_* fend per-process\n"
+		 " filter pid 345 filter cpu 3 snoop 1000 logentries 500 end", &cfg, &funcs, &buf);
+	CHECK(cfg.mode == KFT_MODE_STACKS && cfg.per_process && cfg.filter_pid == 345 &&
+	      !cfg.filter_tid && cfg.filter_cpu == 3 && cfg.snoop == 1000 &&
+	      cfg.logentries == 500, "stacks: per-process %d pid %d tid %d cpu %d snoop %lu "
+	      "logentries %lu", cfg.per_process, cfg.filter_pid, cfg.filter_tid, cfg.filter_cpu,
+	      cfg.snoop, cfg.logentries);
+	CHECK(cfg.has_funclist && cfg.nr_funcs == 1 && cfg.sample_hz == KFT_DEFAULT_SAMPLE_HZ &&
+	      !cfg.include_idle && cfg.watch == KFT_WATCH_NONE, "stacks: the rest");
+	free(buf);
+	free(funcs);
+
+	parse_ok("new begin mode profile sample 99 include idle filter tid 7 filter cpu 0\n"
+		 "trigger stop time 5000000 end", &cfg, &funcs, &buf);
+	CHECK(cfg.mode == KFT_MODE_PROFILE && cfg.sample_hz == 99 && cfg.include_idle &&
+	      cfg.filter_tid == 7 && !cfg.filter_pid && cfg.filter_cpu == 0,
+	      "profile: hz %u idle %d tid %d pid %d cpu %d", cfg.sample_hz, cfg.include_idle,
+	      cfg.filter_tid, cfg.filter_pid, cfg.filter_cpu);
+	CHECK(!cfg.per_process && !cfg.snoop && !cfg.has_funclist &&
+	      cfg.logentries == KFT_DEFAULT_STACKENTRIES, "profile: the rest");
+	free(buf);
+	free(funcs);
+
+	parse_ok("new begin watch worst-stack 4096 end", &cfg, &funcs, &buf);
+	CHECK(cfg.mode == KFT_MODE_TRACE && cfg.watch == KFT_WATCH_WORST &&
+	      cfg.watch_bytes == 4096, "worst-stack: %d %lu", cfg.watch, cfg.watch_bytes);
+	free(buf);
+	free(funcs);
+
+	parse_ok("new begin watch stack 1 logentries 7 end", &cfg, &funcs, &buf);
+	CHECK(cfg.watch == KFT_WATCH_STACK && cfg.watch_bytes == 1 && cfg.logentries == 7,
+	      "stack: %d %lu, logentries %lu", cfg.watch, cfg.watch_bytes, cfg.logentries);
+	free(buf);
+	free(funcs);
+}
+
+/*
+ * Every statement in every mode, written before and after the mode
+ * statement: Documentation/stacks-spec.md's table of what means nothing
+ * where, written out again here rather than taken from the parser.
+ */
+static void test_mode_meaning(void)
+{
+	static const struct {
+		const char *text;	/* the statement */
+		const char *word;	/* the word its error names */
+		const char *not_in;	/* the modes it means nothing in: t c s p */
+	} stmts[] = {
+		{ "filter mintime 5", "mintime", "csp" },
+		{ "filter maxtime 5", "maxtime", "csp" },
+		{ "logentries 5", "logentries", "c" },
+		{ "watch stack 5", "watch", "csp" },
+		{ "watch worst-stack 5", "watch", "csp" },
+		{ "sample 5", "sample", "tcs" },
+		{ "include idle", "include", "tcs" },
+		{ "per-process", "per-process", "tcp" },
+		{ "filter pid 5", "pid", "tc" },
+		{ "filter tid 5", "tid", "tc" },
+		{ "filter cpu 0", "cpu", "tc" },
+		{ "snoop 5", "snoop", "tcp" },
+		{ "filter funclist f fend", "funclist", "p" },
+		{ "filter noints", "noints", "" },
+		{ "filter onlyints", "onlyints", "" },
+		{ "trigger start entry f", "trigger", "" },
+		{ "trigger stop time 5", "trigger", "" },
+		{ "autorepeat", "autorepeat", "" },
+	};
+	static const struct {
+		char letter;
+		const char *mode;
+		enum kft_parse_err err;
+	} modes[] = {
+		{ 't', "trace", KFT_ERR_NOT_IN_TRACE_MODE },
+		{ 'c', "count", KFT_ERR_NOT_IN_COUNT_MODE },
+		{ 's', "stacks", KFT_ERR_NOT_IN_STACKS_MODE },
+		{ 'p', "profile", KFT_ERR_NOT_IN_PROFILE_MODE },
+	};
+	size_t i, m, order;
+
+	for (i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++) {
+		for (m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+			bool bad = strchr(stmts[i].not_in, modes[m].letter);
+			/* Stacks mode needs a funclist: one after both, unless tested. */
+			const char *tail = modes[m].letter == 's' &&
+					   strcmp(stmts[i].word, "funclist") ? "filter funclist g fend\n" : "";
+
+			for (order = 0; order < 2; order++) {
+				struct kft_func_ref *funcs;
+				struct kft_parse_error err;
+				struct kft_config cfg;
+				enum kft_command cmd;
+				char text[160], *buf;
+				int ret;
+
+				/* Line 2 holds one, line 3 the other: the later is 3:1 either way. */
+				if (order)
+					snprintf(text, sizeof(text), "new begin\n%s\nmode %s\n%send",
+						 stmts[i].text, modes[m].mode, tail);
+				else
+					snprintf(text, sizeof(text), "new begin\nmode %s\n%s\n%send",
+						 modes[m].mode, stmts[i].text, tail);
+				ret = parse(text, &cmd, &cfg, &funcs, &err, &buf);
+				if (bad)
+					CHECK(ret == -1 && err.code == modes[m].err && err.pos.line == 3 &&
+					      err.pos.col == 1 && !strcmp(err.token, stmts[i].word),
+					      "\"%s\": expected 3:1 %s '%s', got %u:%u %s '%s'", text,
+					      kft_parse_strerror(modes[m].err), stmts[i].word,
+					      err.pos.line, err.pos.col,
+					      ret ? kft_parse_strerror(err.code) : "success", err.token);
+				else
+					CHECK(ret == 0, "\"%s\": %u:%u %s", text, err.pos.line,
+					      err.pos.col, kft_parse_strerror(err.code));
+				free(buf);
+				free(funcs);
+			}
+		}
+	}
+}
+
+/* Without "mode" a block is a trace: the error is at the statement. */
+static void test_default_trace_meaning(void)
+{
+	static const char *const texts[] = {
+		"sample 5", "include idle", "per-process", "filter pid 5", "filter tid 5",
+		"filter cpu 0", "snoop 5",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		struct kft_func_ref *funcs;
+		struct kft_parse_error err;
+		struct kft_config cfg;
+		enum kft_command cmd;
+		char text[80], *buf;
+
+		snprintf(text, sizeof(text), "new begin\nautorepeat\n%s\nend", texts[i]);
+		CHECK(parse(text, &cmd, &cfg, &funcs, &err, &buf) == -1 &&
+		      err.code == KFT_ERR_NOT_IN_TRACE_MODE && err.pos.line == 3 &&
+		      err.pos.col == 1, "\"%s\": got %u:%u %s", text, err.pos.line, err.pos.col,
+		      kft_parse_strerror(err.code));
+		free(buf);
+		free(funcs);
+	}
+}
+
 static void test_time_triggers(void)
 {
 	struct kft_func_ref *funcs;
@@ -355,6 +667,19 @@ static void test_error_token(void)
 	CHECK_STR(err.token, "trigg", "the offending word");
 	free(buf);
 	free(funcs);
+	/* A limit known only at the end names the number all the same. */
+	parse("new begin logentries 2000000 mode stacks end", &cmd, &cfg, &funcs, &err, &buf);
+	CHECK_STR(err.token, "2000000", "logentries over the stack table's limit");
+	free(buf);
+	free(funcs);
+	parse("new begin mode profile filter funclist f fend end", &cmd, &cfg, &funcs, &err, &buf);
+	CHECK_STR(err.token, "funclist", "a filter named by its kind");
+	free(buf);
+	free(funcs);
+	parse("new begin watch worst-stak 5 end", &cmd, &cfg, &funcs, &err, &buf);
+	CHECK_STR(err.token, "worst-stak", "the watch kind");
+	free(buf);
+	free(funcs);
 }
 
 /* Whether the next write could change the verdict on unterminated text. */
@@ -368,6 +693,10 @@ static void test_may_continue(void)
 		{ "new begin filter noin end", false },
 		{ "new begin end x", false },		/* any word after end is wrong */
 		{ "prime now", false },
+		{ "new begin watch worst-sta", true },	/* "worst-stack" split */
+		{ "new begin mode profile include idl", true },
+		{ "new begin per-proc", true },
+		{ "new begin watch stac 5", false },
 	};
 	size_t i;
 
@@ -434,6 +763,15 @@ static void test_reparse_skips_nothing_that_matters(void)
 		"new begin logentries 99999999999 end", "new begin filter mintime 5x end",
 		"prime\tstart", "new begin mode count mode count end",
 		"new begin filter mintime 5 mode count end", "new begin mode coun end",
+		"new begin filter pid 5 filter pid 6 end", "new begin filter tid 5 filter tid 6 end",
+		"new begin filter cpu 5 filter cpu 6 end",
+		"new begin watch stack 5 watch worst-stack 6 end",
+		"new begin watch worst-stack 5 watch stack 6 end",
+		"new begin mode profile include idle include idle end",
+		"new begin mode stacks per-process per-process end",
+		"new begin mode profile sample 5 sample 6 end", "new begin snoop 1 snoop 2 end",
+		"new begin mode stacks mode profile end", "new begin mode profile end",
+		"new begin watch stak 5 end", "new begin include idl end",
 	};
 	size_t t, len, word_start = 0;
 
@@ -463,6 +801,7 @@ static void test_every_error_has_a_message(void)
 }
 
 UNIT_MAIN(test_table, test_commands, test_full_config_fields, test_defaults,
+	  test_mode_defaults, test_stack_fields, test_mode_meaning, test_default_trace_meaning,
 	  test_time_triggers, test_oversized, test_largest_funclist, test_error_token,
 	  test_every_error_has_a_message, test_may_continue,
 	  test_reparse_skips_nothing_that_matters)
