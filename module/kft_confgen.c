@@ -3,14 +3,14 @@
  * kft_confgen: the static run's configuration, checked and turned into C
  * when the kernel is built (CONFIG_KFT_STATIC_RUN; a Kbuild host program).
  *
- * usage: kft_confgen CONF OUT.h
+ * usage: kft_confgen CONF OUT.h [NAME]
  *
  * CONF is parsed by the module's own parser (kft_config.c is plain C, so it
  * is compiled in here): an error fails the kernel build with
  * "CONF: line L, column C: message 'word'", the message the module gives at
  * run time for the same text. OUT.h then defines the text as a C string
- * (KFT_STATIC_CONF) and its file name (KFT_STATIC_CONF_FILE), for
- * kft_static.c. Function names are resolved at boot: only the kernel knows
+ * (KFT_STATIC_CONF) and its file name as configured, NAME (default CONF;
+ * KFT_STATIC_CONF_FILE, for kft_static.c's messages). Function names are resolved at boot: only the kernel knows
  * which are traceable.
  */
 #include <errno.h>
@@ -132,8 +132,8 @@ int main(int argc, char **argv)
 	char *text;
 	int ret;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: kft_confgen CONF OUT.h\n");
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: kft_confgen CONF OUT.h [NAME]\n");
 		return 2;
 	}
 	text = confgen_read(argv[1], &len);
@@ -145,7 +145,7 @@ int main(int argc, char **argv)
 		free(text);
 		return 1;
 	}
-	ret = confgen_check(argv[1], text, len) ?: confgen_write(argv[2], argv[1], text);
+	ret = confgen_check(argv[1], text, len) ?: confgen_write(argv[2], argc == 4 ? argv[3] : argv[1], text);
 	free(text);
 	return ret;
 }
