@@ -151,7 +151,8 @@ static int __init kft_static_install(char *text, struct kft_config *cfg)
 	lockdep_assert_held(&kft_mutex);
 	run = kft_install_run(text, cfg);
 	if (IS_ERR(run)) {
-		pr_err("static run not started: %s: see the error above\n", KFT_STATIC_CONF_FILE);
+		pr_err("static run not started: %s%s: see the error above\n", KFT_STATIC_CONF_FILE,
+		       static_funcs ? " with kft.static_funcs (line 2 of its block)" : "");
 		return PTR_ERR(run);
 	}
 	ret = kft_run_prime(run, &err);
