@@ -90,6 +90,9 @@ UNIT_LIB := tests/unit/unit.c
 UNIT_DEPS_config := module/kft_config.c
 UNIT_DEPS_ksyms := $(LIB_SRC) userspace/addr2sym.c
 UNIT_DEPS_kd := $(LIB_SRC) $(KD_SRC)
+UNIT_DEPS_snapshot := $(LIB_SRC) $(KD_SRC)
+UNIT_DEPS_stacks := $(LIB_SRC) $(KD_SRC)
+UNIT_DEPS_flame := $(LIB_SRC) $(KD_SRC)
 UNIT_DEPS_stream := $(LIB_SRC)
 UNIT_DEPS_kft := $(LIB_SRC) $(KFT_SRC)
 
@@ -108,7 +111,7 @@ $(BUILD)/unit/test_%: tests/unit/test_%.c $(UNIT_LIB) tests/unit/unit.h $$(UNIT_
 FUZZ_CC ?= clang
 FUZZ_FLAGS := -g -O1 $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -DKD_NO_MAIN -Imodule -Iuserspace -Iuserspace/lib -Iuserspace/kd
-FUZZ_KD_MODES := summary calltree folded json svg
+FUZZ_KD_MODES := summary calltree folded json svg flamegraph
 FUZZERS := config kftlog ksyms $(addprefix kd_,$(FUZZ_KD_MODES))
 FUZZ_DEPS_config := module/kft_config.c
 FUZZ_DEPS_kftlog := $(LIB_SRC)
