@@ -69,6 +69,7 @@ struct kft_counters {
 	unsigned long snoop_lost;	/* stacks with snoop: ring full */
 	unsigned long watch_skipped;	/* watch: on an NMI or exception stack */
 	unsigned long watch_snapshots;
+	unsigned long slow_unwinds;	/* stacks: no entry registers from ftrace */
 };
 
 /* An entry trigger: an ftrace_ops on one function. */
