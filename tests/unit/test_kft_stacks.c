@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The kft command's stacks without the module: stacks- and profile-mode
- * logs (Documentation/stacks-spec.md, section 3) read from text, two
+ * logs (Documentation/stacks.rst, "/proc/kft_data in these modes") read from text, two
  * snapshots subtracted, and the stacks printed as bcc's stackcount,
  * profile and stacksnoop print them.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Stack watch snapshots (-2 rows, Documentation/stacks-spec.md section 2)
+ * Stack watch snapshots (-2 rows, Documentation/stacks.rst, "Stack watches")
  * in the log parser and in every kd output, on hand-made logs: left=N and
  * other sixth columns, snapshots before and after their traced call, one
  * whose rows lost their first (no left=), one in interrupt context.

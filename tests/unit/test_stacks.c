@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Logs in stacks and profile mode (Documentation/stacks-spec.md section
- * 3): the blocks as parsed, malformed lines, the row limit, and kd
+ * Logs in stacks and profile mode (Documentation/stacks.rst, "/proc/kft_data
+ * in these modes"): the blocks as parsed, malformed lines, the row limit, and kd
  * --folded's lines (comm first, functions only, [user], sums, events left
  * out), with and without a map for raw addresses.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Stack watch snapshots (Documentation/stacks-spec.md, section 2). A
+ * Stack watch snapshots (Documentation/stacks.rst, "Stack watches"). A
  * snapshot is k consecutive rows with delta -2, the same entry and
  * pid.cpu; the first has a sixth column left=N. Row 0's FUNCTION is the
  * traced function being entered and its CALLER the call site in its

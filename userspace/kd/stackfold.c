@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A stacks- or profile-mode log folded (Documentation/stacks-spec.md,
+ * A stacks- or profile-mode log folded (Documentation/stacks.rst,
  * section 3), as bcc's stackcount -f and profile -f print theirs:
  *	comm;outer;...;inner COUNT
  * root first, the process's comm first when the block has one (not "-"),

@@ -214,7 +214,7 @@ struct kft_delta *kft_counts_delta(const struct kft_counts *cur, const struct kf
 void kft_funccount_print(FILE *out, const struct kft_delta *d, size_t n, long top,
 			 const char *stamp);
 
-/* stacks.c: a stacks- or profile-mode /proc/kft_data (Documentation/stacks-spec.md). */
+/* stacks.c: a stacks- or profile-mode /proc/kft_data (Documentation/stacks.rst). */
 struct kft_frame {
 	uint64_t addr;		/* 0 when the reader may not see addresses */
 	const char *name;	/* "name", or "module:name"; NULL: no symbol */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A stacks- or profile-mode /proc/kft_data (Documentation/stacks-spec.md,
+ * A stacks- or profile-mode /proc/kft_data (Documentation/stacks.rst,
  * section 3): the header, then a block per distinct stack, most counted
  * first, and with "snoop" the events of this read,
  *

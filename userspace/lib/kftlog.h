@@ -6,7 +6,7 @@
  * FUNCTION and CALLER are hex addresses, or symbols (after addr2sym). A
  * stack watch snapshot is consecutive rows with DELTA -2, innermost frame
  * first; its first row has a sixth column "left=N", the bytes of stack left
- * (Documentation/stacks-spec.md, section 2). Other sixth columns are ignored.
+ * (Documentation/stacks.rst, "Stack watches"). Other sixth columns are ignored.
  *
  * A log in stacks or profile mode has blocks of counted stacks instead of
  * rows (kftstacks.h); one in count mode has counts, which are not read.

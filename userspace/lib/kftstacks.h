@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The blocks of a kft log in stacks or profile mode (Documentation/
- * stacks-spec.md, section 3), after its header:
+ * stacks.rst, "/proc/kft_data in these modes"), after its header:
  *
  *	stack COUNT pid PID comm COMM		a stack counted COUNT times
  *	  ADDRESS SYMBOL [MODULE]		its frames, innermost first
