@@ -171,31 +171,8 @@ int kft_stacker_attach(struct kft_stacker *st, struct kft_run *run,
 		       const struct kft_func_ref *funcs, unsigned int nr_funcs,
 		       struct kft_parse_error *err)
 {
-	unsigned long addr;
-	unsigned int i;
-	int ret;
-
-	st->ops.func = kft_stacks_fn;
-	for (i = 0; i < nr_funcs; i++) {
-		ret = kft_ftrace_filter_add(&st->ops, &funcs[i], &addr, err);
-		if (ret)
-			goto err_free_filter;
-	}
-	/* Removing a going module's functions must never empty the filter. */
-	ret = kft_ftrace_filter_add_sentinel(&st->ops);
-	if (ret)
-		goto err_free_filter;
-	ret = register_ftrace_function(&st->ops);
-	if (ret) {
-		kft_func_error(err, KFT_ERR_ATTACH_FAILED, nr_funcs ? funcs : NULL);
-		goto err_free_filter;
-	}
-	st->attached = true;
-	return 0;
-
-err_free_filter:
-	ftrace_free_filter(&st->ops);
-	return ret;
+	return kft_ftrace_ops_attach(&st->ops, kft_stacks_fn, funcs, nr_funcs,
+				     &st->attached, err);
 }
 
 /* Returns once no CPU can be in kft_stacks_fn() any more. */
