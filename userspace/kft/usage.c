@@ -44,7 +44,7 @@ static const char *const kft_usage_main[] = {
 	"  kft funccount 'vfs_*'             count vfs_* calls until Ctrl-C",
 	"  kft funccount -i 1 -t 5 'tcp_*'   the top 5 tcp_* functions every second",
 	"  kft stackcount -P submit_bio      the stacks to submit_bio, per process",
-	"  kft profile -af 10 >out.folded    10 s of samples, for flamegraph.pl",
+	"  kft profile -f 10 | kd --flamegraph >p.svg   10 s of samples, a flame graph",
 	"  kft status                        what the module is doing",
 	"  kft stop; kft clear               end the run; free its memory",
 	NULL,
@@ -140,7 +140,7 @@ static const char *const kft_usage_stackcount[] = {
 	"  kft stackcount -Ti 5 ip_output    output every 5 seconds, with timestamps",
 	"  kft stackcount -p 185 ip_output   count ip_output stacks for PID 185 only",
 	"  kft stackcount -c 1 put_prev_entity   count its stacks for CPU 1 only",
-	"  kft stackcount -Pf vfs_read >out.folded   per process, for flamegraph.pl",
+	"  kft stackcount -Pf vfs_read | kd --flamegraph >s.svg   per process, a flame graph",
 	NULL,
 };
 
@@ -203,7 +203,7 @@ static const char *const kft_usage_profile[] = {
 	"  kft profile -f 5        output in folded format for flame graphs",
 	"  kft profile -p 185      only profile process with PID 185",
 	"  kft profile -L 185      only profile thread with TID 185",
-	"  kft profile -af 10 | flamegraph.pl >profile.svg",
+	"  kft profile -af 10 | kd --flamegraph >profile.svg",
 	NULL,
 };
 
