@@ -131,21 +131,22 @@ fi
 # ftrace's site) and by a kfunc (BPF trampoline, needs the module's BTF:
 # 6.12 only). bpftrace starts the rounds itself once attached (-c), and
 # prints the map at its exit.
-bpftrace_measure() {
+# bpftrace_rounds NAME PROGRAM: the rounds under bpftrace running PROGRAM
+# (its output in /tmp/bpftrace.out), and NAME's cost row.
+bpftrace_rounds() {
 	echo "echo 'run $CALLS $ROUNDS' >/proc/kft_bench" >/tmp/bench-run
-	bpftrace -e "$2 { @ = count(); }" -c "/bin/sh /tmp/bench-run" >/tmp/bpftrace.out 2>&1 ||
+	bpftrace -e "$2" -c "/bin/sh /tmp/bench-run" >/tmp/bpftrace.out 2>&1 ||
 		die "bpftrace $2: $(cat /tmp/bpftrace.out)"
 	set -- "$1" $(cat /proc/kft_bench)
 	echo "cost $1 $8 ${10} ${12}"
+}
+bpftrace_measure() {
+	bpftrace_rounds "$1" "$2 { @ = count(); }"
 	n=$(sed -n 's/^@: //p' /tmp/bpftrace.out)
 	[ "$n" = "$TOTAL" ] || die "$1: bpftrace counted '$n' for $TOTAL calls: $(cat /tmp/bpftrace.out)"
 }
 bpftrace_stacks_measure() {
-	echo "echo 'run $CALLS $ROUNDS' >/proc/kft_bench" >/tmp/bench-run
-	bpftrace -e "$2 { @[kstack] = count(); }" -c "/bin/sh /tmp/bench-run" >/tmp/bpftrace.out 2>&1 ||
-		die "bpftrace $2: $(cat /tmp/bpftrace.out)"
-	set -- "$1" $(cat /proc/kft_bench)
-	echo "cost $1 $8 ${10} ${12}"
+	bpftrace_rounds "$1" "$2 { @[kstack] = count(); }"
 	bpftrace_stack_frames /tmp/bpftrace.out /tmp/bpftrace.frames
 	n=$(awk -F'|' '{ n += $1 } END { print n + 0 }' /tmp/bpftrace.frames)
 	[ "$n" = "$TOTAL" ] || die "$1: bpftrace counted '$n' stacks for $TOTAL calls: $(cat /tmp/bpftrace.out)"
