@@ -16,7 +16,7 @@ WARN := -Wall -Wextra -Werror
 CFLAGS ?= -O2 -g
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-GUEST_HELPERS := $(BUILD)/guest/kftio $(BUILD)/guest/elapsed $(BUILD)/guest/addr2sym $(BUILD)/guest/kd \
+GUEST_HELPERS := $(BUILD)/guest/kftio $(BUILD)/guest/elapsed $(BUILD)/guest/forkwrite $(BUILD)/guest/addr2sym $(BUILD)/guest/kd \
 	$(BUILD)/guest/kft
 
 .PHONY: all boot bench bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install \
@@ -32,7 +32,8 @@ LIB_SRC := $(wildcard userspace/lib/*.c)
 KD_SRC := $(wildcard userspace/kd/*.c)
 KFT_SRC := $(wildcard userspace/kft/*.c)
 TOOLS := $(BUILD)/bin/addr2sym $(BUILD)/bin/sym2addr $(BUILD)/bin/kd $(BUILD)/bin/kft
-TOOL_CFLAGS = $(CFLAGS) $(WARN) -Iuserspace -Iuserspace/lib -Iuserspace/kd
+# -Imodule: the kft command takes the language's limits from kft_config.h.
+TOOL_CFLAGS = $(CFLAGS) $(WARN) -Iuserspace -Iuserspace/lib -Iuserspace/kd -Imodule
 # Each tool's own sources (with LIB_SRC).
 SRC_addr2sym := userspace/addr2sym.c
 SRC_sym2addr := userspace/sym2addr.c
@@ -53,7 +54,7 @@ $(BUILD)/bin/kd: $(KD_SRC) userspace/kd/kd.h $(LIB_SRC) $(wildcard userspace/lib
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) -o $@ $(KD_SRC) $(LIB_SRC)
 
-$(BUILD)/bin/kft: $(KFT_SRC) userspace/kft/kft.h $(LIB_SRC) $(wildcard userspace/lib/*.h)
+$(BUILD)/bin/kft: $(KFT_SRC) userspace/kft/kft.h module/kft_config.h $(LIB_SRC) $(wildcard userspace/lib/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) -o $@ $(KFT_SRC) $(LIB_SRC) -lm
 
@@ -91,8 +92,12 @@ UNIT_LIB := tests/unit/unit.c
 UNIT_DEPS_config := module/kft_config.c
 UNIT_DEPS_ksyms := $(LIB_SRC) userspace/addr2sym.c
 UNIT_DEPS_kd := $(LIB_SRC) $(KD_SRC)
+UNIT_DEPS_snapshot := $(LIB_SRC) $(KD_SRC)
+UNIT_DEPS_stacks := $(LIB_SRC) $(KD_SRC)
+UNIT_DEPS_flame := $(LIB_SRC) $(KD_SRC)
 UNIT_DEPS_stream := $(LIB_SRC)
 UNIT_DEPS_kft := $(LIB_SRC) $(KFT_SRC)
+UNIT_DEPS_kft_stacks := $(LIB_SRC) $(KFT_SRC)
 
 unit-build: $(UNIT_TESTS)
 
@@ -108,12 +113,14 @@ $(BUILD)/unit/test_%: tests/unit/test_%.c $(UNIT_LIB) tests/unit/unit.h $$(UNIT_
 # make fuzz runs each for FUZZ_SECONDS (scripts/fuzz).
 FUZZ_CC ?= clang
 FUZZ_FLAGS := -g -O1 $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-fno-omit-frame-pointer -DKD_NO_MAIN -Imodule -Iuserspace -Iuserspace/lib -Iuserspace/kd
-FUZZ_KD_MODES := summary calltree folded json svg
-FUZZERS := config kftlog ksyms $(addprefix kd_,$(FUZZ_KD_MODES))
+	-fno-omit-frame-pointer -DKD_NO_MAIN -DKFT_NO_MAIN -Imodule -Iuserspace -Iuserspace/lib \
+	-Iuserspace/kd -Iuserspace/kft
+FUZZ_KD_MODES := summary calltree folded json svg flamegraph
+FUZZERS := config kftlog ksyms kftstacks $(addprefix kd_,$(FUZZ_KD_MODES))
 FUZZ_DEPS_config := module/kft_config.c
 FUZZ_DEPS_kftlog := $(LIB_SRC)
 FUZZ_DEPS_ksyms := $(LIB_SRC)
+FUZZ_DEPS_kftstacks := $(LIB_SRC) $(KFT_SRC)
 
 fuzz-build: $(patsubst %,$(BUILD)/fuzz/bin/%,$(FUZZERS))
 

@@ -6,6 +6,8 @@
 # /proc/kft_bench time rounds of calls, check that the mechanism really saw
 # the calls (or really rejected them), switch it off. Prints
 #	cost KEY MIN MEDIAN MAX		instructions per call
+#	sample KEY PER_SAMPLE SAMPLES BASE_NS WITH_NS	a sampling profiler's
+#					instructions per sample (see spins)
 #	scale KEY VALUE			the scale measurements (kernels with fprobe)
 #	info TEXT
 # and "bench: failed: WHY" (then stops) when a check fails: a figure from a
@@ -15,6 +17,13 @@ CALLS=${CALLS:-10000}		# calls per round
 ROUNDS=${ROUNDS:-11}		# rounds; the median is reported
 SCALE=${SCALE:-1}		# 0: skip memory and every-function scale
 TOTAL=$((CALLS * (ROUNDS + 1)))	# with the warm-up round
+# Sampling profilers: spins of SPIN loop turns (3 instructions each) at HZ
+# samples per second, PROFILE_ROUNDS of them per profiler.
+SPIN=${SPIN:-$((CALLS * 10000))}
+[ "$SPIN" -ge 20000000 ] || SPIN=20000000
+PROFILE_ROUNDS=${PROFILE_ROUNDS:-5}
+[ "$PROFILE_ROUNDS" -le "$ROUNDS" ] || PROFILE_ROUNDS=$ROUNDS
+HZ=${HZ:-1000}
 T=/sys/kernel/tracing
 export PATH=/kft/bin:$PATH
 # The tests' helpers: counter (a /proc/kft counter), has_fprobe.
@@ -42,6 +51,15 @@ measure() {
 kft() {
 	r=$(kftio write /proc/kft "$1" | tail -n 1)
 	[ "$r" = ok ] || die "kft: '$1': $r: $(grep '^error:' /proc/kft)"
+}
+
+# stack_depth FRAMES FUNCTION: the frames of the first stack of a
+# "COUNT|frame;..." file (lib.sh), from FUNCTION's on, and all of them
+# ("9" or "9 of 11": the peer's own frames above the function).
+stack_depth() {
+	awk -F'|' -v fn="$2" 'NR == 1 { k = split($2, f, ";")
+		for (i = 1; i <= k; i++) { n = f[i]; sub(/\+.*/, "", n); if (n == fn) break }
+		print (i == 1 ? k - i + 1 : (k - i + 1) " of " k) }' "$1"
 }
 
 kft_row_count() {
@@ -90,19 +108,49 @@ else
 	echo "info kft without count mode: no kft_count row"
 fi
 
+# kft's mode stacks (issue 11): at each entry the stack is captured
+# (stack_trace_save: the whole stack is unwound, kft's and ftrace's frames
+# too, then trimmed to start at the function) and counted in a table of
+# distinct stacks. The cost grows with the depth: the frames of the target's
+# stack are printed.
+if [ "$(kftio write /proc/kft "new begin mode stacks filter funclist kft_bench_target fend end" | tail -n 1)" = ok ]; then
+	kft start
+	measure kft_stacks
+	kft stop
+	n=$(sed -n 's/^Number of events counted = //p' /proc/kft_data)
+	[ "$n" = "$TOTAL" ] || die "kft stacks: $n counted for $TOTAL calls: $(head -n 20 /proc/kft_data)"
+	kft_stack_frames /tmp/kft-stacks.frames
+	echo "scale stacks_depth_kft $(stack_depth /tmp/kft-stacks.frames kft_bench_target)"
+	kft clear
+else
+	echo "info kft without mode stacks: no kft_stacks row"
+fi
+
 # bpftrace (the peer guest: scripts/vm/run -b puts it in), the smallest
 # counting program: @ = count() on the function's entry, by a kprobe (on
 # ftrace's site) and by a kfunc (BPF trampoline, needs the module's BTF:
 # 6.12 only). bpftrace starts the rounds itself once attached (-c), and
 # prints the map at its exit.
-bpftrace_measure() {
+# bpftrace_rounds NAME PROGRAM: the rounds under bpftrace running PROGRAM
+# (its output in /tmp/bpftrace.out), and NAME's cost row.
+bpftrace_rounds() {
 	echo "echo 'run $CALLS $ROUNDS' >/proc/kft_bench" >/tmp/bench-run
-	bpftrace -e "$2 { @ = count(); }" -c "/bin/sh /tmp/bench-run" >/tmp/bpftrace.out 2>&1 ||
+	bpftrace -e "$2" -c "/bin/sh /tmp/bench-run" >/tmp/bpftrace.out 2>&1 ||
 		die "bpftrace $2: $(cat /tmp/bpftrace.out)"
 	set -- "$1" $(cat /proc/kft_bench)
 	echo "cost $1 $8 ${10} ${12}"
+}
+bpftrace_measure() {
+	bpftrace_rounds "$1" "$2 { @ = count(); }"
 	n=$(sed -n 's/^@: //p' /tmp/bpftrace.out)
 	[ "$n" = "$TOTAL" ] || die "$1: bpftrace counted '$n' for $TOTAL calls: $(cat /tmp/bpftrace.out)"
+}
+bpftrace_stacks_measure() {
+	bpftrace_rounds "$1" "$2 { @[kstack] = count(); }"
+	bpftrace_stack_frames /tmp/bpftrace.out /tmp/bpftrace.frames
+	n=$(awk -F'|' '{ n += $1 } END { print n + 0 }' /tmp/bpftrace.frames)
+	[ "$n" = "$TOTAL" ] || die "$1: bpftrace counted '$n' stacks for $TOTAL calls: $(cat /tmp/bpftrace.out)"
+	echo "scale stacks_depth_$1 $(stack_depth /tmp/bpftrace.frames kft_bench_target)"
 }
 if command -v bpftrace >/dev/null; then
 	if [ -e /sys/kernel/btf/kft_bench ]; then
@@ -111,6 +159,12 @@ if command -v bpftrace >/dev/null; then
 		echo "info no BTF for kft_bench: no bpftrace kfunc row"
 	fi
 	bpftrace_measure bpftrace_kprobe kprobe:kft_bench_target
+	# The peer of mode stacks: @[kstack] = count(), bpf_get_stackid()
+	# into a stack map, the map's count per stack id.
+	if [ -e /sys/kernel/btf/kft_bench ]; then
+		bpftrace_stacks_measure bpftrace_kfunc_kstack kfunc:kft_bench:kft_bench_target
+	fi
+	bpftrace_stacks_measure bpftrace_kprobe_kstack kprobe:kft_bench_target
 else
 	echo "info no bpftrace in this guest: no bpftrace rows"
 fi
@@ -140,6 +194,72 @@ n=$(kft_row_count)
 kft_measure kft_outside "logentries 1000 filter funclist kft_bench_other fend"
 grep -q kft_bench_other /tmp/kft-hooked || die "kft outside: kft_bench_other not hooked"
 kft clear
+
+# Sampling profilers (issue 11): what one sample costs. PROFILE_ROUNDS
+# spins of a fixed loop (kft_bench_spin, interrupts on), with no profiler,
+# under kft's mode profile and under bpftrace's profile probe, both with
+# the interrupted kernel stack counted, at HZ. Guest ns are instructions
+# (-icount), so what a profiler adds to the spins is what its samples
+# cost: the interrupt, the handler, the unwinding, the count. Divided by
+# the samples that hit the spins: those with kft_bench_spin in their stack
+# (by each profiler's own count).
+# spins FILE: the spins; their guest ns, one a line, into FILE.
+spins() {
+	: >"$1"
+	i=0
+	while [ $i -lt "$PROFILE_ROUNDS" ]; do
+		bench "spin $SPIN"
+		sed -n 's/.* spin_ns //p' /proc/kft_bench >>"$1"
+		i=$((i + 1))
+	done
+}
+sum() {
+	awk '{ n += $1 } END { printf "%d\n", n }' "$1"
+}
+# spin_samples FRAMES: the samples of a "COUNT|frame;..." file in the spins.
+spin_samples() {
+	awk -F'|' '$2 ~ /(^|;)kft_bench_spin\+/ { n += $1 } END { print n + 0 }' "$1"
+}
+# profile_result KEY BASE_NS WITH_NS SAMPLES
+profile_result() {
+	# The spins took at least WITH_NS * HZ / 1e9 sampling periods.
+	[ "$4" -gt 0 ] && [ $(($4 * 2000000000 / $3)) -ge "$HZ" ] ||
+		die "$1: $4 samples in $3 ns of spins at $HZ Hz"
+	echo "sample $1 $(awk -v b="$2" -v w="$3" -v n="$4" 'BEGIN { printf "%.1f", (w - b) / n }') $4 $2 $3"
+}
+spins /tmp/spins-base
+base=$(sum /tmp/spins-base)
+echo "info spins: $PROFILE_ROUNDS of $SPIN turns, $base ns in all with no profiler"
+kft "new begin mode profile sample $HZ end"
+kft start
+spins /tmp/spins-kft
+kft stop
+kft_stack_frames /tmp/kft-profile.frames
+n=$(spin_samples /tmp/kft-profile.frames)
+echo "info kft profile: $(log_line 'Number of events counted'), $(log_line 'Idle samples skipped'), $n in the spins"
+sort -t'|' -k1,1nr /tmp/kft-profile.frames | grep -m 1 'kft_bench_spin+' >/tmp/kft-profile.top || true
+echo "scale profile_depth_kft $(stack_depth /tmp/kft-profile.top kft_bench_spin)"
+profile_result kft_profile "$base" "$(sum /tmp/spins-kft)" "$n"
+kft clear
+if command -v bpftrace >/dev/null; then
+	cat >/tmp/spin-run <<END
+i=0
+while [ \$i -lt $PROFILE_ROUNDS ]; do
+	echo "spin $SPIN" >/proc/kft_bench
+	sed -n 's/.* spin_ns //p' /proc/kft_bench >>/tmp/spins-bpftrace
+	i=\$((i + 1))
+done
+END
+	: >/tmp/spins-bpftrace
+	bpftrace -e "profile:hz:$HZ { @[kstack] = count(); }" -c "/bin/sh /tmp/spin-run" >/tmp/bpftrace.out 2>&1 ||
+		die "bpftrace profile: $(cat /tmp/bpftrace.out)"
+	[ "$(wc -l </tmp/spins-bpftrace)" = "$PROFILE_ROUNDS" ] || die "bpftrace profile: the spins did not run: $(cat /tmp/bpftrace.out)"
+	bpftrace_stack_frames /tmp/bpftrace.out /tmp/bpftrace.frames
+	n=$(spin_samples /tmp/bpftrace.frames)
+	sort -t'|' -k1,1nr /tmp/bpftrace.frames | grep -m 1 'kft_bench_spin+' >/tmp/bpftrace.top || true
+	echo "scale profile_depth_bpftrace $(stack_depth /tmp/bpftrace.top kft_bench_spin)"
+	profile_result bpftrace_profile "$base" "$(sum /tmp/spins-bpftrace)" "$n"
+fi
 rmmod kft || die "rmmod kft"
 
 # ftrace's function_graph: with tracing_thresh (records nothing), then

@@ -11,6 +11,7 @@
 #define KFT_COMPAT_H
 
 #include <linux/fprobe.h>
+#include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/version.h>
 
@@ -85,6 +86,10 @@ enum kft_stack_kind {
 };
 
 int kft_irq_stacks_find(void);
+unsigned int kft_unwind_regs(struct pt_regs *regs, unsigned long *buf,
+			     unsigned int max, bool *truncated);
+bool kft_ftrace_entry_regs(struct ftrace_regs *fregs, unsigned long ip,
+			   unsigned long parent_ip, struct pt_regs *regs);
 enum kft_stack_kind kft_stack_left(unsigned long *left);
 
 unsigned long kft_lookup_symbol(const char *name);

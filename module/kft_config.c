@@ -141,7 +141,7 @@ _Static_assert(ARRAY_SIZE(kft_stmt_words) == KFT_STMT_COUNT, "a statement withou
 
 /*
  * Which statements mean something in which mode follows from what the mode
- * collects (Documentation/stacks-spec.md):
+ * collects (Documentation/stacks.rst):
  * - trace: a log of calls, with durations (mintime, maxtime) and a stack
  *   watch at their entries; no stack table to key or filter (per-process,
  *   pid, tid, cpu, snoop) and no timer (sample, include).

@@ -400,33 +400,8 @@ int kft_counter_attach(struct kft_counter *c, struct kft_run *run,
 		       const struct kft_func_ref *funcs, unsigned int nr_funcs,
 		       struct kft_parse_error *err)
 {
-	unsigned long addr;
-	unsigned int i;
-	int ret;
-
-	c->ops.func = kft_count_func(run);
-	for (i = 0; i < nr_funcs; i++) {
-		ret = kft_ftrace_filter_add(&c->ops, &funcs[i], &addr, err);
-		if (ret)
-			goto err_free_filter;
-	}
-	/* Removing a going module's functions must never empty the filter. */
-	if (nr_funcs) {
-		ret = kft_ftrace_filter_add_sentinel(&c->ops);
-		if (ret)
-			goto err_free_filter;
-	}
-	ret = register_ftrace_function(&c->ops);
-	if (ret) {
-		kft_func_error(err, KFT_ERR_ATTACH_FAILED, nr_funcs ? funcs : NULL);
-		goto err_free_filter;
-	}
-	c->attached = true;
-	return 0;
-
-err_free_filter:
-	ftrace_free_filter(&c->ops);
-	return ret;
+	return kft_ftrace_ops_attach(&c->ops, kft_count_func(run), funcs, nr_funcs,
+				     &c->attached, err);
 }
 
 /* Returns once no CPU can be in a kft_count_fn_*() any more. */

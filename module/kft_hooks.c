@@ -362,6 +362,50 @@ err_free_filter:
 }
 
 /**
+ * kft_ftrace_ops_attach() - an ftrace_ops on a funclist, or every function
+ * @ops:	the ops (zeroed, or left so by kft_ftrace_ops_detach())
+ * @func:	its callback
+ * @funcs:	the funclist; none for every function
+ * @nr_funcs:	its length
+ * @attached:	its owner's flag, set on success
+ * @err:	where a reference matched nothing, or attaching failed
+ *
+ * Return: 0 or an error, with @err set for a configuration error.
+ */
+int kft_ftrace_ops_attach(struct ftrace_ops *ops, ftrace_func_t func,
+			  const struct kft_func_ref *funcs, unsigned int nr_funcs,
+			  bool *attached, struct kft_parse_error *err)
+{
+	unsigned long addr;
+	unsigned int i;
+	int ret;
+
+	ops->func = func;
+	for (i = 0; i < nr_funcs; i++) {
+		ret = kft_ftrace_filter_add(ops, &funcs[i], &addr, err);
+		if (ret)
+			goto err_free_filter;
+	}
+	/* Removing a going module's functions must never empty the filter. */
+	if (nr_funcs) {
+		ret = kft_ftrace_filter_add_sentinel(ops);
+		if (ret)
+			goto err_free_filter;
+	}
+	ret = register_ftrace_function(ops);
+	if (ret) {
+		kft_func_error(err, KFT_ERR_ATTACH_FAILED, nr_funcs ? funcs : NULL);
+		goto err_free_filter;
+	}
+	*attached = true;
+	return 0;
+
+err_free_filter:
+	ftrace_free_filter(ops);
+	return ret;
+}
+
+/**
  * kft_ftrace_ops_detach() - take an attached ftrace_ops off
  * @ops:	the ops
  * @attached:	its owner's flag; nothing happens when false

@@ -192,6 +192,8 @@ static void kft_output_stacks_status(struct seq_file *m, struct kft_run *run,
 		   c->stacks_truncated);
 	if (profile)
 		seq_printf(m, "  idle samples skipped %lu\n", c->idle_skipped);
+	else
+		seq_printf(m, "  unwound from kft's own frame %lu\n", c->slow_unwinds);
 	if (run->snoop.size)
 		seq_printf(m, "  snoop events lost %lu\n", c->snoop_lost);
 	seq_printf(m, "  starts %u\n", run->starts);

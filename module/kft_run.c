@@ -483,6 +483,7 @@ void kft_run_sum_counters(struct kft_run *run, struct kft_counters *sum)
 		sum->snoop_lost += READ_ONCE(c->snoop_lost);
 		sum->watch_skipped += READ_ONCE(c->watch_skipped);
 		sum->watch_snapshots += READ_ONCE(c->watch_snapshots);
+		sum->slow_unwinds += READ_ONCE(c->slow_unwinds);
 	}
 }
 

@@ -70,6 +70,7 @@ struct kft_counters {
 	unsigned long snoop_lost;	/* stacks with snoop: ring full */
 	unsigned long watch_skipped;	/* watch: on an NMI or exception stack */
 	unsigned long watch_snapshots;
+	unsigned long slow_unwinds;	/* stacks: no entry registers from ftrace */
 };
 
 /* An entry trigger: an ftrace_ops on one function. */
@@ -205,6 +206,9 @@ int kft_entry_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run,
 			     bool is_start, const struct kft_func_ref *func,
 			     struct kft_parse_error *err);
 void kft_entry_trigger_detach(struct kft_entry_trigger *t);
+int kft_ftrace_ops_attach(struct ftrace_ops *ops, ftrace_func_t func,
+			  const struct kft_func_ref *funcs, unsigned int nr_funcs,
+			  bool *attached, struct kft_parse_error *err);
 void kft_ftrace_ops_detach(struct ftrace_ops *ops, bool *attached);
 
 /* kft_output.c */

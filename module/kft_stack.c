@@ -120,9 +120,13 @@ notrace unsigned int kft_stack_capture(unsigned long *buf, unsigned int max,
 	}
 	if (i >= n) {
 		/* Nothing to anchor on: the function and its return address. */
+		if (!first) {
+			buf[0] = from;
+			return 1;
+		}
 		buf[0] = first;
 		buf[1] = from;
-		return first ? 2 : 1 + !buf[0];
+		return 2;
 	}
 	if (skip)
 		buf[--i] = first;

@@ -52,9 +52,13 @@ static notrace void kft_stacks_record(struct kft_run *run, const unsigned long *
 }
 NOKPROBE_SYMBOL(kft_stacks_record);
 
-/* Captures from @from on (with @first before it) and counts. */
-static notrace void kft_stacks_event(struct kft_run *run, unsigned long from,
-				     unsigned long first, bool keyed)
+/*
+ * Captures and counts: from @regs (the traced function at its entry, or
+ * the interrupted context) when known, which unwinds only the frames
+ * kept; else from here, cut at @from (with @first before it).
+ */
+static notrace void kft_stacks_event(struct kft_run *run, struct pt_regs *regs,
+				     unsigned long from, unsigned long first, bool keyed)
 {
 	unsigned int level, nr;
 	unsigned long *buf;
@@ -65,13 +69,29 @@ static notrace void kft_stacks_event(struct kft_run *run, unsigned long from,
 		this_cpu_inc(run->counters->stack_busy);
 		return;
 	}
-	nr = kft_stack_capture(buf, KFT_STACK_BUF, from, first, &truncated);
+	if (regs)
+		nr = kft_unwind_regs(regs, buf, KFT_STACK_MAX_DEPTH, &truncated);
+	else
+		nr = kft_stack_capture(buf, KFT_STACK_BUF, from, first, &truncated);
 	if (truncated)
 		this_cpu_inc(run->counters->stacks_truncated);
 	kft_stacks_record(run, buf, nr, keyed);
 	kft_stack_scratch_put(level);
 }
 NOKPROBE_SYMBOL(kft_stacks_event);
+
+/* The traced function at its entry: its stack, counted. */
+static notrace void kft_stacks_entry(struct kft_run *run, unsigned long ip,
+				     unsigned long parent_ip, struct ftrace_regs *fregs)
+{
+	struct pt_regs regs = {};
+	bool known = kft_ftrace_entry_regs(fregs, ip, parent_ip, &regs);
+
+	if (!known)
+		this_cpu_inc(run->counters->slow_unwinds);
+	kft_stacks_event(run, known ? &regs : NULL, parent_ip, ip, run->cfg.per_process);
+}
+NOKPROBE_SYMBOL(kft_stacks_entry);
 
 static notrace void kft_stacks_fn(unsigned long ip, unsigned long parent_ip,
 				  struct ftrace_ops *op, struct ftrace_regs *fregs)
@@ -86,7 +106,7 @@ static notrace void kft_stacks_fn(unsigned long ip, unsigned long parent_ip,
 	if (in_task() ? cfg->onlyints : cfg->noints)
 		this_cpu_inc(run->counters->filtered_ints);
 	else if (kft_stacks_task_wanted(cfg))
-		kft_stacks_event(run, parent_ip, ip, cfg->per_process);
+		kft_stacks_entry(run, ip, parent_ip, fregs);
 	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kft_stacks_fn);
@@ -118,7 +138,7 @@ static notrace void kft_profile_sample(struct kft_run *run)
 	if (!kft_stacks_task_wanted(cfg))
 		return;
 	if (!user_mode(regs)) {
-		kft_stacks_event(run, instruction_pointer(regs), 0, true);
+		kft_stacks_event(run, regs, instruction_pointer(regs), 0, true);
 		return;
 	}
 	/* In user space: no kernel stack, an empty one is counted. */
@@ -151,31 +171,8 @@ int kft_stacker_attach(struct kft_stacker *st, struct kft_run *run,
 		       const struct kft_func_ref *funcs, unsigned int nr_funcs,
 		       struct kft_parse_error *err)
 {
-	unsigned long addr;
-	unsigned int i;
-	int ret;
-
-	st->ops.func = kft_stacks_fn;
-	for (i = 0; i < nr_funcs; i++) {
-		ret = kft_ftrace_filter_add(&st->ops, &funcs[i], &addr, err);
-		if (ret)
-			goto err_free_filter;
-	}
-	/* Removing a going module's functions must never empty the filter. */
-	ret = kft_ftrace_filter_add_sentinel(&st->ops);
-	if (ret)
-		goto err_free_filter;
-	ret = register_ftrace_function(&st->ops);
-	if (ret) {
-		kft_func_error(err, KFT_ERR_ATTACH_FAILED, nr_funcs ? funcs : NULL);
-		goto err_free_filter;
-	}
-	st->attached = true;
-	return 0;
-
-err_free_filter:
-	ftrace_free_filter(&st->ops);
-	return ret;
+	return kft_ftrace_ops_attach(&st->ops, kft_stacks_fn, funcs, nr_funcs,
+				     &st->attached, err);
 }
 
 /* Returns once no CPU can be in kft_stacks_fn() any more. */

@@ -24,6 +24,14 @@
  * H counts the callbacks these ran since the last "run", so the script can
  * tell a hook that costs little from one that never fired.
  *
+ *	echo "spin N" >/proc/kft_bench
+ *
+ * turns a loop N times in kft_bench_spin() with interrupts on (preemption
+ * off: nothing but interrupts runs inside it) and appends "spin_ns S" to
+ * what /proc/kft_bench shows: the guest ns it took. A sampling profiler
+ * adds its cost per sample to S; the samples that hit the loop show
+ * kft_bench_spin in their stacks.
+ *
  * kft_bench_other() is never called here: it is what kft traces when the
  * benchmark measures a function outside kft's traced set.
  */
@@ -59,10 +67,20 @@ static noinline __used __attribute__((__noipa__)) int kft_bench_other(int x)
 	return x - 1;
 }
 
+/* A fixed number of instructions, interruptible: 3 per turn. */
+static noinline __attribute__((__noipa__)) void kft_bench_spin(unsigned long turns)
+{
+	unsigned long i;
+
+	for (i = 0; i < turns; i++)
+		barrier();
+}
+
 static DEFINE_MUTEX(kft_bench_mutex);
 static atomic_long_t kft_bench_hits;
 static unsigned int kft_bench_calls, kft_bench_rounds;
 static u64 kft_bench_min, kft_bench_median, kft_bench_max;	/* 1/1000 ns per call */
+static u64 kft_bench_spin_ns;
 static int kft_bench_sink;
 
 /* One round: K calls, interrupts off; guest ns. */
@@ -118,6 +136,20 @@ static int kft_bench_run(unsigned int calls, unsigned int rounds, bool clock)
 	kft_bench_median = ns[rounds / 2];
 	kft_bench_max = ns[rounds - 1];
 	kfree(ns);
+	return 0;
+}
+
+static int kft_bench_spin_run(unsigned long turns)
+{
+	u64 t0;
+
+	if (!turns)
+		return -EINVAL;
+	preempt_disable();
+	t0 = ktime_get_ns();
+	kft_bench_spin(turns);
+	kft_bench_spin_ns = ktime_get_ns() - t0;
+	preempt_enable();
 	return 0;
 }
 
@@ -264,12 +296,15 @@ static int kft_bench_command(char *line)
 {
 	unsigned int calls, rounds;
 	char what[8], arg[8];
+	unsigned long turns;
 	bool on;
 
 	if (sscanf(line, "run %u %u", &calls, &rounds) == 2)
 		return kft_bench_run(calls, rounds, false);
 	if (sscanf(line, "clock %u %u", &calls, &rounds) == 2)
 		return kft_bench_run(calls, rounds, true);
+	if (sscanf(line, "spin %lu", &turns) == 1)
+		return kft_bench_spin_run(turns);
 	if (sscanf(line, "%7s %7s", what, arg) != 2 || kft_bench_onoff(arg, &on))
 		return -EINVAL;
 	if (!strcmp(what, "ops"))
@@ -300,12 +335,12 @@ static ssize_t kft_bench_write(struct file *file, const char __user *ubuf,
 static int kft_bench_show(struct seq_file *m, void *v)
 {
 	mutex_lock(&kft_bench_mutex);
-	seq_printf(m, "rounds %u calls %u ns/call min %llu.%03llu median %llu.%03llu max %llu.%03llu hits %ld\n",
+	seq_printf(m, "rounds %u calls %u ns/call min %llu.%03llu median %llu.%03llu max %llu.%03llu hits %ld spin_ns %llu\n",
 		   kft_bench_rounds, kft_bench_calls,
 		   kft_bench_min / 1000, kft_bench_min % 1000,
 		   kft_bench_median / 1000, kft_bench_median % 1000,
 		   kft_bench_max / 1000, kft_bench_max % 1000,
-		   atomic_long_read(&kft_bench_hits));
+		   atomic_long_read(&kft_bench_hits), kft_bench_spin_ns);
 	mutex_unlock(&kft_bench_mutex);
 	return 0;
 }

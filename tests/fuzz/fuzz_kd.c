@@ -4,12 +4,16 @@
  * is its enum kd_mode, e.g. KD_SVG). The first byte picks a set of the mode's
  * options and whether a small symbol table symbolizes raw addresses; the
  * rest is the log, parsed, built into the call tree and written out in
- * that mode to /dev/null, as kd does.
+ * that mode to /dev/null, as kd does. A stacks-mode log is folded (--folded,
+ * --flamegraph); --flamegraph also reads the input as kd does, a kft log
+ * or folded stacks, which it draws.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "flame.h"
 #include "kd.h"
 
 #define FUZZ_ASSERT(cond) do { if (!(cond)) __builtin_trap(); } while (0)
@@ -20,7 +24,8 @@ static const char *const fuzz_options[][6] = {
 	{ "-s", "F", "-t", "5" }, { "-s", "c" }, { "-s", "s", "-f", "mnr" },
 	{ "-c" }, { "-c", "-l" }, { "-c", "-l", "-i" }, { "-c", "-f", "etlp", "-d", "2" },
 	{ "-c", "-i", "-d", "1", "-m", "3" },
-	{ "--folded" }, { "--json" }, { "--svg" },
+	{ "--folded" }, { "--folded", "--snapshots" }, { "--json" }, { "--svg" },
+	{ "--flamegraph" }, { "--flamegraph", "--snapshots", "--title", "<&\"'>" },
 };
 
 static const char fuzz_map[] =
@@ -53,6 +58,50 @@ static size_t fuzz_mode_params(struct kd_params *p, size_t max)
 	return n;
 }
 
+/* p's output of a parsed log, as kd_run_log() makes it. */
+static void fuzz_log(const struct kftlog *log, const struct kd_params *p, const struct ksyms *ks)
+{
+	struct kd_tree tree;
+
+	if (log->scan.stacks_mode && (p->mode == KD_FOLDED || p->mode == KD_FLAMEGRAPH)) {
+		FUZZ_ASSERT(kd_stacks_output(fuzz_null, log, ks, p) == 0 ||
+			    errno == E2BIG || errno == EOVERFLOW);
+		return;
+	}
+	if (kd_tree_build(&tree, log, ks) == 0) {
+		/* A flame graph has limits of its own: a deep or wide log meets them. */
+		FUZZ_ASSERT(kd_output(fuzz_null, &tree, p) == 0 ||
+			    (p->mode == KD_FLAMEGRAPH && (errno == E2BIG || errno == EOVERFLOW)));
+		kd_tree_free(&tree);
+	}
+}
+
+/* --flamegraph: the input told apart as kd does, a log or folded stacks. */
+static void fuzz_flame(const uint8_t *data, size_t size, const struct kd_params *p,
+		       const struct ksyms *ks)
+{
+	FILE *in = fmemopen((void *)data, size, "r");
+	struct kftlog *log = NULL;
+	struct flame f;
+
+	if (!in || flame__init(&f, "samples")) {
+		if (in)
+			fclose(in);
+		return;
+	}
+	if (kd_read_flame_input(in, "fuzz", NULL, KFTLOG_MAX_ROWS, &log, &f) == 0) {
+		if (log)
+			fuzz_log(log, p, ks);
+		else
+			FUZZ_ASSERT(flame__svg(fuzz_null, &f, p->title) == 0);
+	} else {
+		FUZZ_ASSERT(errno == E2BIG || errno == EOVERFLOW || errno == EFBIG);
+	}
+	kftlog__free(log);
+	flame__free(&f);
+	fclose(in);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -60,8 +109,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct kd_params params[16];
 	static size_t nparams;
 	const struct kd_params *p;
+	const struct ksyms *ks;
 	struct kftlog *log;
-	struct kd_tree tree;
 
 	if (!fuzz_null) {
 		fuzz_null = fopen("/dev/null", "w");
@@ -72,13 +121,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	p = &params[data[0] % nparams];
+	ks = data[0] & 0x80 ? fuzz_ks : NULL;
+	if (p->mode == KD_FLAMEGRAPH) {
+		fuzz_flame(data + 1, size - 1, p, ks);
+		return 0;
+	}
 	log = kftlog__parse((const char *)data + 1, size - 1, "fuzz", NULL);
 	if (!log)
 		return 0;
-	if (kd_tree_build(&tree, log, data[0] & 0x80 ? fuzz_ks : NULL) == 0) {
-		FUZZ_ASSERT(kd_output(fuzz_null, &tree, p) == 0);
-		kd_tree_free(&tree);
-	}
+	fuzz_log(log, p, ks);
 	kftlog__free(log);
 	return 0;
 }

@@ -2,7 +2,7 @@
 /*
  * libFuzzer harness: the log parser (userspace/lib/kftlog.c), on arbitrary
  * bytes, with the default row limit and with a tiny one (the limit's error
- * path). Every row it keeps must be one kd can use.
+ * path). Every row and stack block it keeps must be one kd can use.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -11,6 +11,23 @@
 #include "kftlog.h"
 
 #define FUZZ_ASSERT(cond) do { if (!(cond)) __builtin_trap(); } while (0)
+
+/* A stacks-mode log's blocks: their frames where they say, names not empty. */
+static void fuzz_check_stacks(const struct kftstacks *st, size_t max_rows)
+{
+	size_t i;
+
+	FUZZ_ASSERT(st->nr + st->nr_frames <= max_rows);
+	for (i = 0; i < st->nr; i++) {
+		const struct kftstacks_block *b = &st->blocks[i];
+
+		FUZZ_ASSERT(b->first + b->nr <= st->nr_frames && b->comm && b->comm[0]);
+		FUZZ_ASSERT(b->count >= 0 && b->pid >= -1 && (b->event ? b->cpu >= 0 : b->cpu == -1));
+	}
+	for (i = 0; i < st->nr_frames; i++)
+		FUZZ_ASSERT(st->frames[i].sym && st->frames[i].sym[0] &&
+			    (!st->frames[i].module || st->frames[i].module[0]));
+}
 
 static void fuzz_check_log(const struct kftlog *log, size_t max_rows)
 {
@@ -26,6 +43,8 @@ static void fuzz_check_log(const struct kftlog *log, size_t max_rows)
 	}
 	/* A row makes a log, whatever else is there. */
 	FUZZ_ASSERT(!log->nr || kftlog_scan_is_log(&log->scan));
+	fuzz_check_stacks(&log->stacks, max_rows);
+	FUZZ_ASSERT(!log->stacks.nr || log->scan.stacks_mode);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

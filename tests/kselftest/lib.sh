@@ -209,3 +209,42 @@ watch_snapshots() {
 	END { if (s != "") print s }' "$1" |
 	awk '{ n = NF - 3; $3 = n; print }' >"$2"
 }
+
+# The peer's stacks, and kft's, as lines "COUNT|frame;frame;..." (innermost
+# first), each frame "name+0xOFF": the symbol and the offset in hex as kft
+# prints them, without kft's "/0xSIZE" and " [module]"; bpftrace's decimal
+# offsets in hex. A frame without an offset stays as printed.
+# kft_stack_frames OUT: the stack blocks of /proc/kft_data (stacks and
+# profile mode; the key's pid and comm left out).
+kft_stack_frames() {
+	awk '
+	function flush() { if (have) print c "|" frames; have = 0 }
+	/^stack [0-9]/ { flush(); have = 1; frames = ""; c = $2; next }
+	/^event / { flush(); next }
+	have && /^  0x/ { f = $2; sub(/\/.*/, "", f)
+		frames = frames (frames == "" ? "" : ";") f; next }
+	/^$/ { flush() }
+	END { flush() }' /proc/kft_data >"$1"
+}
+
+# bpftrace_stack_frames IN OUT: the same from bpftrace's output (IN) of a
+# map keyed by kstack alone: a line "@NAME[", a frame a line ("name+DEC"),
+# "]: COUNT"; an empty stack (a sample in user space) is "@NAME[]: COUNT".
+bpftrace_stack_frames() {
+	awk '
+	/^@[A-Za-z0-9_]*\[\]: [0-9]+$/ { n = $0; sub(/.*: /, "", n); print n "|"; next }
+	/^@[A-Za-z0-9_]*\[$/ { inb = 1; frames = ""; next }
+	inb && /^\]: [0-9]+$/ { print $2 "|" frames; inb = 0; next }
+	inb && NF { f = $1
+		if (match(f, /\+[0-9]+$/))
+			f = substr(f, 1, RSTART - 1) sprintf("+0x%x", substr(f, RSTART + 1) + 0)
+		frames = frames (frames == "" ? "" : ";") f }' "$1" >"$2"
+}
+
+# innermost_share FILE FUNCTION: of the samples of a "COUNT|frames" file,
+# "TOTAL HOT PERMILLE": all of them, those whose innermost frame is in
+# FUNCTION, and that share in thousandths.
+innermost_share() {
+	awk -F'|' -v fn="$2" '{ t += $1; f = $2; sub(/[+;].*/, "", f); if (f == fn) h += $1 }
+		END { printf "%d %d %d\n", t, h, t ? int(h * 1000 / t) : 0 }' "$1"
+}

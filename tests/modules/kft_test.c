@@ -17,8 +17,9 @@
  *			innermost calls leaf (for stack watches)
  *	irq_recurse	the same from hard interrupt context (2..8 deep)
  *	hot_ms		COUNT is milliseconds spun in kft_test_hot_loop, which
- *			reads the clock only every 4096 turns (a profile sees
- *			this function, not the clock)
+ *			reads the clock only every 65536 turns (a profile sees
+ *			this function, not the clock: under emulation a clock
+ *			read costs as much host time as thousands of turns)
  * Durations are spun on the clocksource (ktime_get_mono_fast_ns()), which
  * advances also with interrupts off on this CPU; interrupts may only make
  * a call longer.
@@ -109,7 +110,7 @@ static noinline void kft_test_hot_loop(u64 ns)
 	unsigned long spin = 0;
 
 	do {
-		while (++spin & 4095)
+		while (++spin & 65535)
 			barrier();
 	} while (ktime_get_mono_fast_ns() - start < ns);
 }

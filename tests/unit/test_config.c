@@ -484,7 +484,7 @@ static void test_stack_fields(void)
 
 /*
  * Every statement in every mode, written before and after the mode
- * statement: Documentation/stacks-spec.md's table of what means nothing
+ * statement: Documentation/kft.rst's table of what means nothing
  * where, written out again here rather than taken from the parser.
  */
 static void test_mode_meaning(void)

@@ -14,7 +14,8 @@
 	"-------- -------- -------- ----------------                 ------------\n"
 
 /* outer(0-100) > middle(5-55) > leaf(10-30); open_fn(60-) in outer; another
- * pid's other(12-42); irq_fn in interrupt context on CPU 0; a stack row. */
+ * pid's other(12-42); irq_fn in interrupt context on CPU 0; a stack watch
+ * snapshot of one row (stack_fn entered from open_fn, 512 bytes left). */
 static const char log_basic[] = HEADER
 	"       0      100     10.0  outer                            start_kernel+0x10\n"
 	"       5       50     10.0  middle                           outer+0x5\n"
@@ -24,7 +25,13 @@ static const char log_basic[] = HEADER
 	"\n"
 	"this line is not a row\n"
 	"      60       -1     10.0  open_fn                          outer+0x9\n"
-	"      70       -2     10.0  stack_fn                         outer+0x9\n";
+	"      70       -2     10.0  stack_fn                         open_fn+0x4   left=512\n";
+
+/* The summary's section on log_basic's snapshot: whatever the options. */
+#define SNAPSHOT_SECTION "\nStack snapshots: 1\n" \
+	"      Time      Pid     Left Depth Function\n" \
+	"---------- -------- -------- ----- -----------------------------------\n" \
+	"        70     10.0      512     2 stack_fn\n"
 
 static char *run(const char *log_text, const struct kd_params *p, const char *map_text)
 {
@@ -78,8 +85,13 @@ static void test_summary(void)
 		"other                                   1       30       30       30\n"
 		"leaf                                    1       20       20       20\n"
 		"irq_fn                                  1       10       10       10\n"
-		"open_fn                                 1        0        0        0\n",
-		"summary, default columns");
+		"open_fn                                 1        0        0        0\n"
+		"\n"
+		"Stack snapshots: 1\n"
+		"      Time      Pid     Left Depth Function\n"
+		"---------- -------- -------- ----- -----------------------------------\n"
+		"        70     10.0      512     2 stack_fn\n",
+		"summary, default columns, then the snapshot");
 	free(out);
 }
 
@@ -97,7 +109,8 @@ static void test_summary_long_sorted_by_name_top(void)
 		"----------------------------------- ----- -------- -------- -------- -------- ----------------------------------- --------\n"
 		"irq_fn                                  1       10       10       10        0 -                                          0\n"
 		"leaf                                    1       20       20       20        0 -                                          0\n"
-		"middle                                  1       50       50       30       20 leaf                                       1\n",
+		"middle                                  1       50       50       30       20 leaf                                       1\n"
+		SNAPSHOT_SECTION,
 		"summary -l -s F -n 3");
 	free(out);
 }
@@ -115,7 +128,8 @@ static void test_summary_fields_and_threshold(void)
 		"----------------------------------- ----------------- --------\n"
 		"outer                               100-100           middle,open_fn\n"
 		"middle                              50-50             leaf\n"
-		"other                               30-30             -\n",
+		"other                               30-30             -\n"
+		SNAPSHOT_SECTION,
 		"summary -f Fru -t 25");
 	free(out);
 }
@@ -176,6 +190,9 @@ static void test_calltree(void)
 		"         5         50         30     10.0 |  middle\n"
 		"        10         20         20     10.0 |  |  leaf\n"
 		"        60         -1          -     10.0 |  open_fn\n"
+		"        70          -          -     10.0 |  |  == stack snapshot, 512 bytes left ==\n"
+		"                                          |  |  #0 stack_fn\n"
+		"                                          |  |  #1 open_fn+0x4\n"
 		"        12         30         30     20.1 other\n"
 		"        30         10         10     -1.0 irq_fn\n",
 		"calltree -l");
@@ -382,6 +399,11 @@ static void test_parse_args(void)
 		{ { "kd", "-d", "0", NULL }, 0, "-d: bad number '0'" },
 		{ { "kd", "--bogus", NULL }, 0, "unknown option '--bogus'" },
 		{ { "kd", "a", "b", NULL }, 0, "more than one FILE" },
+		{ { "kd", "--flamegraph", "--snapshots", "--title", "T", NULL }, 1, "" },
+		{ { "kd", "--folded", "--snapshots", NULL }, 1, "" },
+		{ { "kd", "-c", "--snapshots", NULL }, 0,
+		  "--snapshots: only with --folded or --flamegraph" },
+		{ { "kd", "--folded", "--title", "T", NULL }, 0, "--title: only with --flamegraph" },
 	};
 	struct kd_params p;
 	char err[128];
@@ -410,6 +432,14 @@ static void test_parse_args(void)
 		CHECK(p.name_width == 30 && !p.map, "-m 30: width %d", p.name_width);
 		kd_parse_args(3, m, &p, err, sizeof(err));
 		CHECK(p.map && !strcmp(p.map, "map.txt") && p.name_width == 40, "-m map.txt");
+	}
+	{
+		char a0[] = "kd", a1[] = "--flamegraph", a2[] = "--title", a3[] = "<x>", a4[] = "f";
+		char *v[] = { a0, a1, a2, a3, a4, NULL };
+
+		CHECK(kd_parse_args(5, v, &p, err, sizeof(err)) == 0 && p.mode == KD_FLAMEGRAPH &&
+		      !strcmp(p.title, "<x>") && !p.snapshots && !strcmp(p.file, "f"),
+		      "--flamegraph --title '<x>' f");
 	}
 }
 

@@ -13,26 +13,46 @@
 
 static int parse(const char *line, struct kft_params *p, char *err, size_t errlen)
 {
-	static char buf[256];
-	static char *argv[16];
+	static char buf[512];
+	static char *argv[32];
 	int argc = 0;
 	char *w;
 
 	snprintf(buf, sizeof(buf), "%s", line);
-	for (w = strtok(buf, " "); w && argc < 15; w = strtok(NULL, " "))
+	for (w = strtok(buf, " "); w && argc < 31; w = strtok(NULL, " "))
 		argv[argc++] = w;
 	argv[argc] = NULL;
 	return kft_parse_args(argc, argv, p, err, errlen);
 }
 
+/* A command line, what kft_parse_args() returns and the start of its message. */
+struct parse_case {
+	const char *line;
+	int ret;
+	enum kft_subcmd sub;
+	const char *err;
+};
+
+static void check_parse(const struct parse_case *cases, size_t n)
+{
+	struct kft_params p;
+	char err[256];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		err[0] = '\0';
+		ret = parse(cases[i].line, &p, err, sizeof(err));
+		CHECK(ret == cases[i].ret && p.sub == cases[i].sub &&
+		      !strncmp(err, cases[i].err, strlen(cases[i].err)) && (ret || !err[0]),
+		      "'%s': ret %d sub %d err '%s', expected %d %d '%s'", cases[i].line, ret,
+		      p.sub, err, cases[i].ret, cases[i].sub, cases[i].err);
+	}
+}
+
 static void test_parse_args(void)
 {
-	static const struct {
-		const char *line;
-		int ret;
-		enum kft_subcmd sub;
-		const char *err;	/* the start of the message */
-	} cases[] = {
+	static const struct parse_case cases[] = {
 		{ "kft", -1, KFT_SUB_NONE, "no command" },
 		{ "kft -h", 0, KFT_SUB_NONE, "" },
 		{ "kft help", 0, KFT_SUB_NONE, "" },
@@ -54,18 +74,8 @@ static void test_parse_args(void)
 	};
 	struct kft_params p;
 	char err[256];
-	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		int ret;
-
-		err[0] = '\0';
-		ret = parse(cases[i].line, &p, err, sizeof(err));
-		CHECK(ret == cases[i].ret && p.sub == cases[i].sub &&
-		      !strncmp(err, cases[i].err, strlen(cases[i].err)),
-		      "'%s': ret %d sub %d err '%s', expected %d %d '%s'", cases[i].line, ret,
-		      p.sub, err, cases[i].ret, cases[i].sub, cases[i].err);
-	}
+	check_parse(cases, ARRAY_SIZE(cases));
 	parse("kft funccount -T -i 0.5 -d 5 -t 3 vfs_* tcp_*", &p, err, sizeof(err));
 	CHECK(p.timestamps && p.interval == 0.5 && p.duration == 5 && p.top == 3 &&
 	      p.nr_patterns == 2 && !strcmp(p.patterns[1], "tcp_*") &&
@@ -106,6 +116,209 @@ static void test_funccount_config(void)
 		CHECK(!text, "a pattern with spaces accepted: %s", text);
 		free(text);
 	}
+}
+
+/* stackcount, stacksnoop, profile: bcc's options, every error with its message. */
+static void test_parse_stacks_args(void)
+{
+	static const struct parse_case cases[] = {
+		{ "kft stackcount", -1, KFT_SUB_STACKCOUNT, "stackcount: no PATTERN" },
+		{ "kft stackcount -h", 0, KFT_SUB_STACKCOUNT, "" },
+		{ "kft stackcount --help", 0, KFT_SUB_STACKCOUNT, "" },
+		{ "kft stackcount -p 185 -c 1 -i 5 -D 10 -T -r -s -P -K -v -d -f --debug a b", 0,
+		  KFT_SUB_STACKCOUNT, "" },
+		{ "kft stackcount -sv -Ti 5 x", 0, KFT_SUB_STACKCOUNT, "" },
+		{ "kft stackcount --pid 1 --cpu 0 --interval 1 --duration 2 --timestamp --regexp "
+		  "--offset --perpid --kernel-stacks-only --verbose --delimited --folded x", 0,
+		  KFT_SUB_STACKCOUNT, "" },
+		{ "kft stackcount -p 0 x", -1, KFT_SUB_STACKCOUNT,
+		  "-p: not a process id (1..4194304): '0'" },
+		{ "kft stackcount -p 4194305 x", -1, KFT_SUB_STACKCOUNT, "-p: not a process id" },
+		{ "kft stackcount -p 12ab x", -1, KFT_SUB_STACKCOUNT, "-p: not a process id" },
+		{ "kft stackcount -c -1 x", -1, KFT_SUB_STACKCOUNT,
+		  "-c: not a CPU number (0..16383): '-1'" },
+		{ "kft stackcount -c 16384 x", -1, KFT_SUB_STACKCOUNT, "-c: not a CPU number" },
+		{ "kft stackcount -i 0 x", -1, KFT_SUB_STACKCOUNT, "-i: not a number of seconds '0'" },
+		{ "kft stackcount -D x y", -1, KFT_SUB_STACKCOUNT, "-D: not a number of seconds 'x'" },
+		{ "kft stackcount -U x", -1, KFT_SUB_STACKCOUNT,
+		  "-U: user stacks are not supported: the kernel exports no user-stack walker" },
+		{ "kft stackcount --user-stacks-only x", -1, KFT_SUB_STACKCOUNT, "-U: user stacks" },
+		{ "kft stackcount -x y", -1, KFT_SUB_STACKCOUNT, "stackcount: unknown option '-x'" },
+		{ "kft stackcount --nosuch y", -1, KFT_SUB_STACKCOUNT,
+		  "stackcount: unknown option '--nosuch'" },
+		{ "kft stackcount -L 5 x", -1, KFT_SUB_STACKCOUNT, "stackcount: unknown option '-L'" },
+		{ "kft stackcount -p", -1, KFT_SUB_STACKCOUNT, "stackcount: -p needs an argument" },
+		{ "kft stackcount --pid", -1, KFT_SUB_STACKCOUNT,
+		  "stackcount: --pid needs an argument" },
+		{ "kft stacksnoop", -1, KFT_SUB_STACKSNOOP, "stacksnoop: no FUNCTION" },
+		{ "kft stacksnoop a b", -1, KFT_SUB_STACKSNOOP, "stacksnoop: one FUNCTION only" },
+		{ "kft stacksnoop -p 5 -s -v f", 0, KFT_SUB_STACKSNOOP, "" },
+		{ "kft stacksnoop --pid 5 --offset --verbose f", 0, KFT_SUB_STACKSNOOP, "" },
+		{ "kft stacksnoop -h", 0, KFT_SUB_STACKSNOOP, "" },
+		{ "kft stacksnoop -f x", -1, KFT_SUB_STACKSNOOP, "stacksnoop: unknown option '-f'" },
+		{ "kft stacksnoop -p -1 x", -1, KFT_SUB_STACKSNOOP, "-p: not a process id" },
+		{ "kft profile", 0, KFT_SUB_PROFILE, "" },
+		{ "kft profile 5", 0, KFT_SUB_PROFILE, "" },
+		{ "kft profile --help", 0, KFT_SUB_PROFILE, "" },
+		{ "kft profile 0", -1, KFT_SUB_PROFILE, "profile: not a number of seconds '0'" },
+		{ "kft profile 5s", -1, KFT_SUB_PROFILE, "profile: not a number of seconds '5s'" },
+		{ "kft profile 5 6", -1, KFT_SUB_PROFILE, "profile: unexpected '6' after the duration" },
+		{ "kft profile -p 1 -L 2", -1, KFT_SUB_PROFILE, "profile: -p and -L exclude each other" },
+		{ "kft profile -p 1,2", -1, KFT_SUB_PROFILE, "-p: one process id, not a list: '1,2'" },
+		{ "kft profile -L 1,2", -1, KFT_SUB_PROFILE, "-L: one thread id, not a list: '1,2'" },
+		{ "kft profile -L 0", -1, KFT_SUB_PROFILE, "-L: not a thread id (1..4194304): '0'" },
+		{ "kft profile -F 0", -1, KFT_SUB_PROFILE,
+		  "-F: not a frequency in Hertz (1..10000): '0'" },
+		{ "kft profile -F 10001", -1, KFT_SUB_PROFILE, "-F: not a frequency in Hertz" },
+		{ "kft profile -C 16384", -1, KFT_SUB_PROFILE, "-C: not a CPU number" },
+		{ "kft profile -c 1000", -1, KFT_SUB_PROFILE,
+		  "-c 1000: sampling every COUNT events needs perf events" },
+		{ "kft profile -U", -1, KFT_SUB_PROFILE, "-U: user stacks are not supported" },
+		{ "kft profile --hash-storage-size 5", -1, KFT_SUB_PROFILE,
+		  "--hash-storage-size: kft keeps stacks and processes in one table" },
+		{ "kft profile --cgroupmap /m", -1, KFT_SUB_PROFILE, "--cgroupmap: BPF maps" },
+		{ "kft profile --mntnsmap /m", -1, KFT_SUB_PROFILE, "--mntnsmap: BPF maps" },
+		{ "kft profile --stack-storage-size 0", -1, KFT_SUB_PROFILE,
+		  "--stack-storage-size: not a number of stacks (1..1048576): '0'" },
+		{ "kft profile --stack-storage-size 1048577", -1, KFT_SUB_PROFILE,
+		  "--stack-storage-size: not" },
+		{ "kft profile -i 1", -1, KFT_SUB_PROFILE, "profile: unknown option '-i'" },
+		{ "kft profile -F", -1, KFT_SUB_PROFILE, "profile: -F needs an argument" },
+		{ "kft profile -a -I -f -K -d -C 1 -F 99 --stack-storage-size 100 -L 7 2.5", 0,
+		  KFT_SUB_PROFILE, "" },
+		{ "kft funccount -d", -1, KFT_SUB_FUNCCOUNT, "funccount: -d needs an argument" },
+	};
+
+	check_parse(cases, ARRAY_SIZE(cases));
+}
+
+/* What each option sets; what is left alone has its default. */
+static void test_parse_stacks_fields(void)
+{
+	struct kft_params p;
+	char err[256];
+
+	parse("kft stackcount x", &p, err, sizeof(err));
+	CHECK(!p.pid && p.cpu == -1 && p.frequency == 49 && p.stack_storage == 16384 &&
+	      !p.interval && !p.duration && !p.timestamps && !p.regexp && !p.offsets &&
+	      !p.per_process && !p.verbose && !p.delimited && !p.folded && !p.debug &&
+	      p.nr_patterns == 1, "stackcount defaults: pid %ld cpu %ld F %ld storage %ld",
+	      p.pid, p.cpu, p.frequency, p.stack_storage);
+	parse("kft stackcount -p 185 -c 1 -i 5 -D 10 -T -r -s -P -K -v -d -f --debug a b", &p,
+	      err, sizeof(err));
+	CHECK(p.pid == 185 && p.cpu == 1 && p.interval == 5 && p.duration == 10 &&
+	      !strcmp(p.duration_arg, "10") && p.timestamps && p.regexp && p.offsets &&
+	      p.per_process && p.verbose && p.delimited && p.folded && p.debug &&
+	      p.nr_patterns == 2 && !strcmp(p.patterns[1], "b"),
+	      "stackcount options: pid %ld cpu %ld i %g D %g n %d", p.pid, p.cpu, p.interval,
+	      p.duration, p.nr_patterns);
+	parse("kft stacksnoop -p 5 -s -v f", &p, err, sizeof(err));
+	CHECK(p.pid == 5 && p.offsets && p.verbose && p.nr_patterns == 1 &&
+	      !strcmp(p.patterns[0], "f"), "stacksnoop options");
+	parse("kft profile -a -I -f -K -d -C 1 -F 99 --stack-storage-size 100 -L 7 2.5", &p,
+	      err, sizeof(err));
+	CHECK(p.annotate && p.include_idle && p.folded && p.delimited && p.cpu == 1 &&
+	      p.frequency == 99 && p.stack_storage == 100 && p.tid == 7 && !p.pid &&
+	      p.duration == 2.5 && !strcmp(p.duration_arg, "2.5") && !p.nr_patterns,
+	      "profile options: C %ld F %ld storage %ld L %ld duration %g", p.cpu, p.frequency,
+	      p.stack_storage, p.tid, p.duration);
+	parse("kft profile", &p, err, sizeof(err));
+	CHECK(!p.duration && !p.duration_arg && p.frequency == 49 && p.cpu == -1,
+	      "profile defaults");
+}
+
+/* The configurations written: each option's statement, and the regexp translation. */
+static void test_stacks_configs(void)
+{
+	static const struct { const char *line, *config, *err; } cases[] = {
+		{ "kft stackcount vfs_read",
+		  "new begin mode stacks filter funclist vfs_read fend end\n", NULL },
+		{ "kft stackcount -p 185 -c 2 a ext4:b",
+		  "new begin mode stacks filter funclist a ext4:b fend filter pid 185 filter cpu 2 "
+		  "per-process end\n", NULL },
+		{ "kft stackcount -P -c 0 a",
+		  "new begin mode stacks filter funclist a fend filter cpu 0 per-process end\n", NULL },
+		{ "kft stacksnoop -p 9 ext4_sync_fs", "new begin mode stacks filter funclist "
+		  "ext4_sync_fs fend filter pid 9 snoop 65536 end\n", NULL },
+		{ "kft stacksnoop f", "new begin mode stacks filter funclist f fend snoop 65536 end\n",
+		  NULL },
+		{ "kft profile", "new begin mode profile sample 49 logentries 16384 end\n", NULL },
+		{ "kft profile -p 5 3", "new begin mode profile sample 49 filter pid 5 "
+		  "logentries 16384 end\n", NULL },
+		{ "kft profile -I -L 7 -C 3 -F 99 --stack-storage-size 100", "new begin mode profile "
+		  "sample 99 include idle filter tid 7 filter cpu 3 logentries 100 end\n", NULL },
+		{ "kft stackcount -r ^tcp_send.*",
+		  "new begin mode stacks filter funclist tcp_send* fend end\n", NULL },
+		{ "kft stackcount -r tcp_send",
+		  "new begin mode stacks filter funclist tcp_send* fend end\n", NULL },
+		{ "kft stackcount -r ^vfs_read$",
+		  "new begin mode stacks filter funclist vfs_read fend end\n", NULL },
+		{ "kft stackcount -r vfs_read$|^vfs_write$",
+		  "new begin mode stacks filter funclist vfs_read vfs_write fend end\n", NULL },
+		{ "kft stackcount -r ^ext4_.*_write$ a.b",
+		  "new begin mode stacks filter funclist ext4_*_write a?b* fend end\n", NULL },
+		{ "kft stackcount -r x\\.isra\\..+$ [a-c]x_[^0-9]y$",
+		  "new begin mode stacks filter funclist x.isra.?* [a-c]x_[!0-9]y fend end\n", NULL },
+		{ "kft stackcount -r .*", "new begin mode stacks filter funclist * fend end\n", NULL },
+		{ "kft stackcount -r ^vfs_(read|write)$", NULL,
+		  "-r: no glob says what '^vfs_(read|write)$' says: a group, a repeat or an anchor" },
+		{ "kft stackcount -r tcp_send*", NULL,
+		  "-r: no glob says what 'tcp_send*' says: a repeated character" },
+		{ "kft stackcount -r \\d+", NULL, "-r: no glob says what '\\d+' says: an escape" },
+		{ "kft stackcount -r a|", NULL, "-r: no glob says what 'a|' says: an empty alternative" },
+		{ "kft stackcount -r ^$", NULL, "-r: no glob says what '^$' says: it matches an empty" },
+		{ "kft stackcount -r [a", NULL, "-r: no glob says what '[a' says: a class" },
+		{ "kft stackcount -r [^] x", NULL, "-r: no glob says what '[^]' says: a class" },
+		{ "kft stackcount -r a$b", NULL, "-r: no glob says what 'a$b' says: a group" },
+		{ "kft stackcount -r a.?", NULL, "-r: no glob says what 'a.?' says: a repeated" },
+		{ "kft stackcount t:sched:sched_switch", NULL,
+		  "'t:sched:sched_switch': tracepoints, USDT probes and user functions are not" },
+		{ "kft stacksnoop u:lib:probe", NULL, "'u:lib:probe': tracepoints" },
+		{ "kft stackcount a#b", NULL, "not a function pattern: 'a#b'" },
+	};
+	struct kft_params p;
+	char err[256], *text;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		err[0] = '\0';
+		if (parse(cases[i].line, &p, err, sizeof(err))) {
+			CHECK(0, "'%s': %s", cases[i].line, err);
+			continue;
+		}
+		text = p.sub == KFT_SUB_PROFILE ? kft_profile_config(&p, err, sizeof(err)) :
+		       p.sub == KFT_SUB_STACKSNOOP ? kft_stacksnoop_config(&p, err, sizeof(err)) :
+		       kft_stackcount_config(&p, err, sizeof(err));
+		if (cases[i].config)
+			CHECK_STR(text, cases[i].config, cases[i].line);
+		else
+			CHECK(!text && !strncmp(err, cases[i].err, strlen(cases[i].err)),
+			      "'%s': '%s', expected the error '%s'", cases[i].line,
+			      text ? text : err, cases[i].err);
+		free(text);
+	}
+}
+
+/* Patterns longer than the module takes: refused, not cut. */
+static void test_config_too_long(void)
+{
+	size_t n = KFT_CONFIG_MAX;
+	char *big = malloc(n + 1), *text, err[256];
+	char *argv[] = { "kft", "stackcount", big, NULL };
+	struct kft_params p;
+
+	memset(big, 'a', n);
+	big[n] = '\0';
+	kft_parse_args(3, argv, &p, err, sizeof(err));
+	text = kft_stackcount_config(&p, err, sizeof(err));
+	CHECK(!text && strstr(err, "longer than kft takes"), "a %zu-byte pattern: %s", n,
+	      text ? "accepted" : err);
+	free(text);
+	big[n - 100] = '\0';
+	text = kft_stackcount_config(&p, err, sizeof(err));
+	CHECK(text && strlen(text) < KFT_CONFIG_MAX, "a pattern that fits: %s", err);
+	free(text);
+	free(big);
 }
 
 static int status_of(const char *text, struct kft_status *st)
@@ -183,9 +396,11 @@ static void test_counts_read(void)
 	const struct kft_count *e;
 
 	CHECK(counts_of(text, &c) == 0, "read: %s", strerror(errno));
-	CHECK(c.registered == 1 && c.is_count && c.run_id == 3 && !c.stopped && c.nr == 4 &&
-	      c.malformed == 3, "header: registered %d count %d id %u stopped %d nr %zu "
-	      "malformed %zu", c.registered, c.is_count, c.run_id, c.stopped, c.nr, c.malformed);
+	CHECK(c.head.registered == 1 && c.head.mode == KFT_DATA_COUNT && c.head.run_id == 3 &&
+	      !c.head.stopped && c.head.started && c.head.start_us == 1000 && c.nr == 4 &&
+	      c.malformed == 3, "header: registered %d mode %d id %u stopped %d nr %zu "
+	      "malformed %zu", c.head.registered, c.head.mode, c.head.run_id, c.head.stopped,
+	      c.nr, c.malformed);
 	e = kft_counts_find(&c, 0xffffffffa0000080ULL, "kft_test:kft_test_leaf");
 	CHECK(e && e->count == 7, "module function as module:name");
 	e = kft_counts_find(&c, 0xffffffffa0000100ULL, "mod:[weird]");
@@ -218,20 +433,20 @@ static void test_counts_not_count_logs(void)
 	struct kft_counts c;
 
 	counts_of("No logging run registered\n", &c);
-	CHECK(c.registered == 0, "no run: registered %d", c.registered);
+	CHECK(c.head.registered == 0, "no run: registered %d", c.head.registered);
 	kft_counts_free(&c);
 	counts_of("\nKernel Instrumentation Run ID 4\n\n Entry    Delta\n--------\n"
 		  "       0      120      33.1  0xffffffff810a2b40  0xffffffff81001234\n", &c);
-	CHECK(c.registered == 1 && !c.is_count, "a trace log taken as counts");
+	CHECK(c.head.registered == 1 && c.head.mode == KFT_DATA_TRACE, "a trace log taken as counts");
 	kft_counts_free(&c);
 	counts_of("\177ELF\n\n", &c);
-	CHECK(c.registered == -1, "binary data: registered %d", c.registered);
+	CHECK(c.head.registered == -1, "binary data: registered %d", c.head.registered);
 	kft_counts_free(&c);
 	counts_of(HEADER "Logging stopped at 5 usec by user action\n", &c);
 	CHECK(c.malformed == 1, "a header line after the dashes is no row");
 	kft_counts_free(&c);
 	counts_of("\nLogging stopped at 2000 usec by user action\n", &c);
-	CHECK(c.stopped, "stopped not seen");
+	CHECK(c.head.stopped, "stopped not seen");
 	kft_counts_free(&c);
 }
 
@@ -302,6 +517,7 @@ static void test_delta_and_print(void)
 	kft_counts_free(&c2);
 }
 
-UNIT_MAIN(test_parse_args, test_funccount_config, test_status, test_counts_read,
-	  test_counts_hidden_addresses, test_counts_not_count_logs, test_counts_many,
-	  test_delta_and_print)
+UNIT_MAIN(test_parse_args, test_parse_stacks_args, test_parse_stacks_fields,
+	  test_funccount_config, test_stacks_configs, test_config_too_long, test_status,
+	  test_counts_read, test_counts_hidden_addresses, test_counts_not_count_logs,
+	  test_counts_many, test_delta_and_print)

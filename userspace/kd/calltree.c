@@ -6,6 +6,10 @@
  * calls by entry time, each tree made in interrupt context framed by
  * "!!!! start" and "!!!! end" lines, and each tree's lines marked with its
  * own character.
+ * A stack watch snapshot is no call: a head line "== stack snapshot, N
+ * bytes left ==" at its time and depth, then its frames, innermost first,
+ * "#0 leaf", "#1 middle+0x8"...; it comes just before the call of its traced
+ * function when the log has that call.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,40 +36,81 @@ static void kd_tree_header(FILE *out, const char *fields)
 	fputs("---------------------------------\n", out);
 }
 
-static void kd_line(FILE *out, const struct kd_call *c, const char *fields,
-		    int width, char marker)
+/*
+ * The columns of a row: a call's (c), a snapshot's head (c NULL: no
+ * duration), or none but blanks (r NULL: a snapshot's frame lines).
+ */
+static void kd_cells(FILE *out, const struct kftlog_row *r, const struct kd_call *c,
+		     const char *fields)
 {
 	const char *f;
-	int d;
 
 	for (f = fields; *f; f++) {
+		if (!r) {
+			fputs(*f == 'p' ? "         " : strchr("etl", *f) ? "           " : "",
+			      out);
+			continue;
+		}
 		switch (*f) {
 		case 'e':
-			fprintf(out, "%10lld ", c->row->entry);
+			fprintf(out, "%10lld ", r->entry);
 			break;
 		case 't':
-			fprintf(out, "%10lld ", c->row->delta);
+			if (c)
+				fprintf(out, "%10lld ", r->delta);
+			else
+				fprintf(out, "%10s ", "-");
 			break;
 		case 'l':
-			if (c->row->delta < 0)
+			if (!c || r->delta < 0)
 				fprintf(out, "%10s ", "-");
 			else
-				fprintf(out, "%10lld ",
-					c->row->delta > c->sub ? c->row->delta - c->sub : 0);
+				fprintf(out, "%10lld ", r->delta > c->sub ? r->delta - c->sub : 0);
 			break;
 		case 'p':
-			if (c->row->cpu >= 0)
-				fprintf(out, "%6d.%d ", c->row->pid, c->row->cpu);
+			if (r->cpu >= 0)
+				fprintf(out, "%6d.%d ", r->pid, r->cpu);
 			else
-				fprintf(out, "%8d ", c->row->pid);
+				fprintf(out, "%8d ", r->pid);
 			break;
 		}
 	}
+}
+
+static void kd_indent(FILE *out, char marker, int depth)
+{
+	int d;
+
 	if (marker)
 		fprintf(out, "%c ", marker);
-	for (d = 0; d < c->depth; d++)
+	for (d = 0; d < depth; d++)
 		fputs("|  ", out);
+}
+
+static void kd_line(FILE *out, const struct kd_call *c, const char *fields,
+		    int width, char marker)
+{
+	kd_cells(out, c->row, c, fields);
+	kd_indent(out, marker, c->depth);
 	fprintf(out, "%.*s\n", width, c->name);
+}
+
+static void kd_snapshot_lines(FILE *out, const struct kd_tree *t, const struct kd_snapshot *s,
+			      const char *fields, int width, char marker)
+{
+	size_t k;
+
+	kd_cells(out, s->row, NULL, fields);
+	kd_indent(out, marker, s->depth);
+	if (s->row->left >= 0)
+		fprintf(out, "== stack snapshot, %lld bytes left ==\n", s->row->left);
+	else
+		fputs("== stack snapshot ==\n", out);
+	for (k = 0; k < s->nr; k++) {
+		kd_cells(out, NULL, NULL, fields);
+		kd_indent(out, marker, s->depth);
+		fprintf(out, "#%zu %.*s\n", k, width, t->frames[s->first + k]);
+	}
 }
 
 /*
@@ -93,19 +138,41 @@ static size_t kd_tree_end(const struct kd_tree *t, const long *root, size_t r)
 	return end;
 }
 
-static int kd_interlaced(FILE *out, const struct kd_tree *t, const struct kd_params *p,
-			 const char *fields)
+/* -i's state: each call's tree (its root), each tree's marker. */
+struct kd_interlace {
+	const struct kd_tree *t;
+	const struct kd_params *p;
+	const char *fields;
+	long *root;
+	char *marker;
+	size_t roots;		/* trees begun */
+	size_t next;		/* the next snapshot */
+};
+
+/*
+ * The snapshots shown before call i (t->nr: after the last), each marked
+ * as the tree around it, or as the next tree (its owner's, at depth 0).
+ */
+static void kd_interlaced_snapshots(FILE *out, struct kd_interlace *il, size_t i)
 {
-	long *root = kd_roots(t);
-	char *marker = malloc(t->nr ? t->nr : 1);
-	size_t i, roots = 0, irq_end = 0;
+	const struct kd_tree *t = il->t;
+
+	for (; il->next < t->nr_snaps && t->snaps[il->next].before <= (long)i; il->next++) {
+		const struct kd_snapshot *s = &t->snaps[il->next];
+		char m = s->parent >= 0 ? il->marker[il->root[s->parent]] :
+			 kd_markers[il->roots % (sizeof(kd_markers) - 1)];
+
+		if (s->depth < il->p->max_depth)
+			kd_snapshot_lines(out, t, s, il->fields, il->p->name_width, m);
+	}
+}
+
+static void kd_interlaced_calls(FILE *out, struct kd_interlace *il)
+{
+	const struct kd_tree *t = il->t;
+	size_t i, irq_end = 0;
 	int in_irq = 0;
 
-	if (!root || !marker) {
-		free(root);
-		free(marker);
-		return -1;
-	}
 	for (i = 0; i < t->nr; i++) {
 		const struct kd_call *c = &t->calls[i];
 
@@ -113,22 +180,39 @@ static int kd_interlaced(FILE *out, const struct kd_tree *t, const struct kd_par
 			fputs("----------- !!!! end ----------------\n", out);
 			in_irq = 0;
 		}
+		kd_interlaced_snapshots(out, il, i);
 		if (c->depth == 0) {
-			marker[i] = kd_markers[roots++ % (sizeof(kd_markers) - 1)];
+			il->marker[i] = kd_markers[il->roots++ % (sizeof(kd_markers) - 1)];
 			if (c->thread < -1 && !in_irq) {
 				fputs("----------- !!!! start --------------\n", out);
 				in_irq = 1;
-				irq_end = kd_tree_end(t, root, i);
+				irq_end = kd_tree_end(t, il->root, i);
 			}
 		}
-		if (c->depth < p->max_depth)
-			kd_line(out, c, fields, p->name_width, marker[root[i]]);
+		if (c->depth < il->p->max_depth)
+			kd_line(out, c, il->fields, il->p->name_width, il->marker[il->root[i]]);
 	}
 	if (in_irq)
 		fputs("----------- !!!! end ----------------\n", out);
-	free(root);
-	free(marker);
-	return 0;
+	kd_interlaced_snapshots(out, il, t->nr);
+}
+
+static int kd_interlaced(FILE *out, const struct kd_tree *t, const struct kd_params *p,
+			 const char *fields)
+{
+	struct kd_interlace il = {
+		.t = t, .p = p, .fields = fields, .root = kd_roots(t),
+		.marker = malloc(t->nr ? t->nr : 1),
+	};
+	int ret = -1;
+
+	if (il.root && il.marker) {
+		kd_interlaced_calls(out, &il);
+		ret = 0;
+	}
+	free(il.root);
+	free(il.marker);
+	return ret;
 }
 
 static const struct kd_tree *kd_sorting;
@@ -158,21 +242,65 @@ static size_t *kd_thread_order(const struct kd_tree *t)
 	return order;
 }
 
+/*
+ * Where a snapshot goes among the calls in thread order: its thread's, just
+ * before the call it is shown before (calls are at 2i + 1, snapshots 2i).
+ */
+static int kd_snapshot_first(const struct kd_tree *t, const struct kd_snapshot *s,
+			     size_t call)
+{
+	const struct kd_call *c = &t->calls[call];
+
+	if (s->thread_first != c->thread_first)
+		return s->thread_first < c->thread_first;
+	return s->before * 2 < (long)call * 2 + 1;
+}
+
+static int kd_cmp_snapshot_order(const void *a, const void *b)
+{
+	const struct kd_snapshot *x = a, *y = b;
+
+	if (x->thread_first != y->thread_first)
+		return x->thread_first < y->thread_first ? -1 : 1;
+	if (x->before != y->before)
+		return x->before < y->before ? -1 : 1;
+	return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* Thread by thread, in order of first appearance, snapshots among the calls. */
+static int kd_by_thread(FILE *out, const struct kd_tree *t, const struct kd_params *p,
+			const char *fields)
+{
+	size_t *order = kd_thread_order(t), i, k = 0;
+	struct kd_snapshot *snaps = malloc((t->nr_snaps ? t->nr_snaps : 1) * sizeof(*snaps));
+
+	if (!order || !snaps) {
+		free(order);
+		free(snaps);
+		return -1;
+	}
+	if (t->nr_snaps)
+		memcpy(snaps, t->snaps, t->nr_snaps * sizeof(*snaps));
+	qsort(snaps, t->nr_snaps, sizeof(*snaps), kd_cmp_snapshot_order);
+	for (i = 0; i <= t->nr; i++) {
+		for (; k < t->nr_snaps &&
+		       (i == t->nr || kd_snapshot_first(t, &snaps[k], order[i])); k++)
+			if (snaps[k].depth < p->max_depth)
+				kd_snapshot_lines(out, t, &snaps[k], fields, p->name_width, 0);
+		if (i < t->nr && t->calls[order[i]].depth < p->max_depth)
+			kd_line(out, &t->calls[order[i]], fields, p->name_width, 0);
+	}
+	free(order);
+	free(snaps);
+	return 0;
+}
+
 int kd_calltree(FILE *out, const struct kd_tree *t, const struct kd_params *p)
 {
 	const char *fields = p->fields ? p->fields : p->long_fields ? "etlp" : "";
-	size_t *order, i;
 
 	kd_tree_header(out, fields);
 	if (p->interlace)
 		return kd_interlaced(out, t, p, fields);
-	/* Thread by thread, in order of first appearance. */
-	order = kd_thread_order(t);
-	if (!order)
-		return -1;
-	for (i = 0; i < t->nr; i++)
-		if (t->calls[order[i]].depth < p->max_depth)
-			kd_line(out, &t->calls[order[i]], fields, p->name_width, 0);
-	free(order);
-	return 0;
+	return kd_by_thread(out, t, p, fields);
 }

@@ -1,84 +1,103 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kd --folded: flame-graph input (flamegraph.pl, speedscope, inferno).
- * One line per distinct stack, root first, ';'-separated, then its weight:
- * the local time (us) of the calls with that stack. Sorted by stack.
+ * kd --folded: flame-graph input (flamegraph.pl, speedscope, inferno, kd
+ * --flamegraph). One line per distinct stack, root first, ';'-separated,
+ * then its weight, sorted by stack:
+ *   - a trace log: the calls, each weighing its local time (us);
+ *   - with --snapshots: the stack watch snapshots instead, each weighing 1,
+ *     its frames' functions outermost first. Not both at once: a weight in
+ *     microseconds and one in snapshots do not add up;
+ *   - a stacks- or profile-mode log: its counted stacks (stackfold.c).
+ * kd --flamegraph draws the same stacks.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "kd.h"
 
-struct kd_stackline {
-	char *stack;
-	long long weight;
-};
-
-static int kd_cmp_stack(const void *a, const void *b)
-{
-	return strcmp(((const struct kd_stackline *)a)->stack,
-		      ((const struct kd_stackline *)b)->stack);
-}
-
-/* "root;...;name" for call i. */
-static char *kd_stack_of(const struct kd_tree *t, size_t i)
+/* Call i's stack: its ancestors' names, root first, then its own. */
+static int kd_fold_call(struct kd_foldbuf *b, const struct kd_tree *t, size_t i)
 {
 	const char **path = malloc((t->calls[i].depth + 1) * sizeof(*path));
-	size_t len = 1, n = 0, at = 0, k;
-	char *s = NULL;
+	size_t n = 0, k;
 	long c;
+	int ret = 0;
 
 	if (!path)
-		return NULL;
-	for (c = (long)i; c >= 0 && n <= (size_t)t->calls[i].depth; c = t->calls[c].parent) {
+		return -1;
+	for (c = (long)i; c >= 0 && n <= (size_t)t->calls[i].depth; c = t->calls[c].parent)
 		path[n++] = t->calls[c].name;
-		len += strlen(t->calls[c].name) + 1;
-	}
-	s = malloc(len);
-	for (k = n; s && k > 0; k--) {
-		size_t w = strlen(path[k - 1]);
-
-		memcpy(s + at, path[k - 1], w);
-		at += w;
-		if (k > 1)
-			s[at++] = ';';
-	}
-	if (s)
-		s[at] = '\0';
+	for (k = n; k > 0 && !ret; k--)
+		ret = kd_foldbuf_push(b, path[k - 1], strlen(path[k - 1]));
 	free(path);
-	return s;
+	return ret;
 }
 
-int kd_folded(FILE *out, const struct kd_tree *t)
+static int kd_fold_calls(struct kd_folds *f, struct kd_foldbuf *b, const struct kd_tree *t)
 {
-	struct kd_stackline *lines = calloc(t->nr ? t->nr : 1, sizeof(*lines));
-	size_t i, n = 0, k;
-	int ret = -1;
+	size_t i;
 
-	if (!lines)
-		return -1;
 	for (i = 0; i < t->nr; i++) {
 		const struct kd_call *c = &t->calls[i];
 
 		if (c->row->delta < 0)
 			continue;
-		lines[n].stack = kd_stack_of(t, i);
-		if (!lines[n].stack)
-			goto out;
-		lines[n++].weight = c->row->delta > c->sub ? c->row->delta - c->sub : 0;
+		if (kd_fold_call(b, t, i) ||
+		    kd_folds_add(f, b, c->row->delta > c->sub ? c->row->delta - c->sub : 0))
+			return -1;
 	}
-	qsort(lines, n, sizeof(*lines), kd_cmp_stack);
-	for (i = 0; i < n; i = k) {
-		long long w = 0;
+	return 0;
+}
 
-		for (k = i; k < n && !strcmp(lines[k].stack, lines[i].stack); k++)
-			w = kd_time_add(w, lines[k].weight);
-		fprintf(out, "%s %lld\n", lines[i].stack, w);
+/* Each snapshot: its frames' functions, outermost first, weighing 1. */
+static int kd_fold_snapshots(struct kd_folds *f, struct kd_foldbuf *b, const struct kd_tree *t)
+{
+	size_t i, k;
+
+	for (i = 0; i < t->nr_snaps; i++) {
+		const struct kd_snapshot *s = &t->snaps[i];
+
+		for (k = s->nr; k > 0; k--) {
+			const char *frame = t->frames[s->first + k - 1];
+
+			if (kd_foldbuf_push(b, frame, kd_function_len(frame)))
+				return -1;
+		}
+		if (kd_folds_add(f, b, 1))
+			return -1;
 	}
-	ret = 0;
-out:
-	for (i = 0; i < n; i++)
-		free(lines[i].stack);
-	free(lines);
+	return 0;
+}
+
+int kd_fold_tree(struct kd_folds *f, const struct kd_tree *t, const struct kd_params *p)
+{
+	struct kd_foldbuf b = { 0 };
+	int ret = p->snapshots ? kd_fold_snapshots(f, &b, t) : kd_fold_calls(f, &b, t);
+
+	free(b.s);
+	if (!ret)
+		kd_folds_merge(f);
+	return ret;
+}
+
+int kd_folded(FILE *out, const struct kd_tree *t, const struct kd_params *p)
+{
+	struct kd_folds f = { 0 };
+	int ret = kd_fold_tree(&f, t, p);
+
+	if (!ret)
+		kd_folds_print(out, &f);
+	kd_folds_free(&f);
+	return ret;
+}
+
+int kd_flamegraph(FILE *out, const struct kd_tree *t, const struct kd_params *p)
+{
+	struct kd_folds f = { 0 };
+	int ret = kd_fold_tree(&f, t, p);
+
+	if (!ret)
+		ret = kd_folds_draw(out, &f, p->snapshots ? "snapshots" : "us", p);
+	kd_folds_free(&f);
 	return ret;
 }

@@ -10,7 +10,7 @@
 #include "ksyms.h"
 #include "strtab.h"
 
-enum kd_mode { KD_SUMMARY, KD_CALLTREE, KD_FOLDED, KD_JSON, KD_SVG };
+enum kd_mode { KD_SUMMARY, KD_CALLTREE, KD_FOLDED, KD_JSON, KD_SVG, KD_FLAMEGRAPH };
 
 struct kd_params {
 	enum kd_mode mode;
@@ -26,6 +26,8 @@ struct kd_params {
 	int name_width;		/* -w (the original's -m in call-tree mode) */
 	int verbose;		/* -V */
 	size_t max_rows;	/* --max-rows: more rows are an error */
+	int snapshots;		/* --snapshots: fold stack watch snapshots, not calls */
+	const char *title;	/* --title: the flame graph's */
 	int help;
 };
 
@@ -41,9 +43,32 @@ struct kd_call {
 	long long sub;		/* time in children (their known durations) */
 };
 
+/*
+ * A stack watch snapshot: consecutive rows with delta -2 (the first with
+ * left=N), not a call. It is shown in the call tree at the depth its
+ * traced function's call has, just before that call (its owner) when the
+ * call is in the log, else where its time falls.
+ */
+struct kd_snapshot {
+	const struct kftlog_row *row;	/* its first row */
+	size_t rows;			/* how many */
+	int thread;			/* as a call's */
+	const char *function;		/* the innermost (traced) one, as a call's name */
+	size_t first, nr;		/* its frames: frames[first .. first + nr) */
+	long before;			/* the call shown after it; nr of calls: none */
+	long thread_first;		/* its thread's first call; LONG_MAX: none */
+	long parent;			/* the innermost call around it, -1: none */
+	int depth;
+};
+
 struct kd_tree {
 	struct kd_call *calls;	/* in log (entry) order */
 	size_t nr;
+	struct kd_snapshot *snaps;	/* in order of 'before' (log order) */
+	size_t nr_snaps;
+	/* The snapshots' frames, innermost first: "leaf", "middle+0x8". */
+	const char **frames;
+	size_t nr_frames;
 	struct strtab names;	/* callers' functions, symbolized names */
 };
 
@@ -51,6 +76,10 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 void kd_usage(FILE *out);
 
 int kd_tree_build(struct kd_tree *t, const struct kftlog *log, const struct ksyms *ks);
+/* A row's thread: its pid, or -2 - cpu for interrupt context. */
+int kd_thread_of(const struct kftlog_row *r);
+/* The part of a frame that names its function: "name+0x10/0x20" -> "name". */
+size_t kd_function_len(const char *frame);
 void kd_tree_free(struct kd_tree *t);
 /* A call's known duration, 0 for open calls. */
 long long kd_call_time(const struct kd_call *c);
@@ -62,12 +91,85 @@ long long kd_time_add(long long a, long long b);
 /* Where a call with a known duration ends: entry + delta, saturated. */
 long long kd_call_end(const struct kd_call *c);
 
+/*
+ * The -2 rows of the log grouped as t's snapshots, their frames symbolized
+ * through ks (snapshot.c); kd_tree_build() calls it, then places them.
+ */
+int kd_snapshots_collect(struct kd_tree *t, const struct kftlog *log, const struct ksyms *ks);
+
 int kd_summary(FILE *out, const struct kd_tree *t, const struct kd_params *p);
 int kd_calltree(FILE *out, const struct kd_tree *t, const struct kd_params *p);
-int kd_folded(FILE *out, const struct kd_tree *t);
+int kd_folded(FILE *out, const struct kd_tree *t, const struct kd_params *p);
 int kd_json(FILE *out, const struct kd_tree *t);
 int kd_svg(FILE *out, const struct kd_tree *t);
+int kd_flamegraph(FILE *out, const struct kd_tree *t, const struct kd_params *p);
+struct flame;
+/*
+ * kd --flamegraph's input (input.c): a kft log, or folded stacks, told
+ * apart by the first line that is not blank (a log's header or its
+ * "--------" line: a log). Either *log is the log, as kftlog__read() reads
+ * it with max_rows, or (*log NULL) f has the stacks, malformed lines
+ * skipped with a warning on warn. -1 with errno: a read error, the row
+ * limit (EFBIG), the flame graph's (E2BIG, EOVERFLOW: flame__strerror()).
+ */
+int kd_read_flame_input(FILE *in, const char *name, FILE *warn, size_t max_rows,
+			struct kftlog **log, struct flame *f);
 /* The output of p's mode. */
 int kd_output(FILE *out, const struct kd_tree *t, const struct kd_params *p);
+/* The same for a stacks-mode log: only --folded and --flamegraph have one. */
+int kd_stacks_output(FILE *out, const struct kftlog *log, const struct ksyms *ks,
+		     const struct kd_params *p);
+
+/*
+ * XML text (xml.c): s with & < > " ' escaped, and every byte that is no
+ * XML character (a control character, broken UTF-8) as '?', so that any
+ * name makes a well-formed document.
+ */
+void kd_xml_text(FILE *out, const char *s);
+/*
+ * A label of at most chars characters: s whole if it fits, else its first
+ * chars - 2 characters and "..", nothing if fewer than 3 fit.
+ */
+void kd_xml_label(FILE *out, const char *s, size_t chars);
+
+/*
+ * Folded stacks (folds.c), what flame graphs are drawn from: "root;...;leaf"
+ * and a weight. A stack is built a frame at a time, root first, in a
+ * kd_foldbuf; the set is then sorted, identical stacks summed.
+ */
+struct kd_fold {
+	char *stack;
+	long long weight;
+};
+
+struct kd_folds {
+	struct kd_fold *items;
+	size_t nr, cap;
+};
+
+struct kd_foldbuf {
+	char *s;
+	size_t len, cap;
+};
+
+/* Appends a frame (len bytes of name; a ';' in it becomes '_'). */
+int kd_foldbuf_push(struct kd_foldbuf *b, const char *name, size_t len);
+/* Adds b's stack with weight to f; b is empty again. */
+int kd_folds_add(struct kd_folds *f, struct kd_foldbuf *b, long long weight);
+/* Sorts f by stack and sums identical ones (saturated). */
+void kd_folds_merge(struct kd_folds *f);
+void kd_folds_print(FILE *out, const struct kd_folds *f);
+/*
+ * f as a flame graph (flame.h), its weights in unit; -1 with errno (the
+ * flame graph's limits, E2BIG and EOVERFLOW: flame__strerror() says them).
+ */
+int kd_folds_draw(FILE *out, const struct kd_folds *f, const char *unit,
+		  const struct kd_params *p);
+void kd_folds_free(struct kd_folds *f);
+
+/* What --folded folds from a trace log: calls, or (--snapshots) snapshots. */
+int kd_fold_tree(struct kd_folds *f, const struct kd_tree *t, const struct kd_params *p);
+/* A stacks-mode log's "stack" blocks (not its events), merged. */
+int kd_fold_stacks(struct kd_folds *f, const struct kftstacks *st, const struct ksyms *ks);
 
 #endif

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kd ("KFT dump"): summaries, call trees, flame-graph stacks and trace JSON
- * from a kft log. Options as the original kd's, its flaws fixed (see
- * Documentation/kd.rst).
+ * kd ("KFT dump"): summaries, call trees, flame-graph stacks and flame
+ * graphs, trace JSON and timelines from a kft log. Options as the original
+ * kd's, its flaws fixed (see Documentation/man/kd.1).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -10,17 +10,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flame.h"
 #include "kd.h"
 
 static const char *const kd_usage_text[] = {
 	"usage: kd [options] [FILE]",
 	"",
 	"Analyzes a kft log (/proc/kft_data; FILE or standard input), raw or",
-	"passed through addr2sym.",
+	"passed through addr2sym. Stack watch snapshots (-2 rows) are no calls:",
+	"the summary lists them, the call tree shows their frames.",
 	"",
 	"Modes (default: summary, one row per function, by total time):",
 	"  -c             call tree: one line per call, indented by depth",
-	"  --folded       flame-graph stacks: 'root;child;leaf LOCAL_US'",
+	"  --folded       flame-graph stacks: 'root;child;leaf LOCAL_US'; of a",
+	"                 stacks- or profile-mode log: 'comm;outer;...;inner COUNT'",
+	"  --flamegraph   an interactive SVG flame graph of the same stacks (click",
+	"                 to zoom, Ctrl-F to search); FILE may be folded stacks too",
+	"                 ('a;b;c N' lines: kd --folded, bcc -f, perf, bpftrace)",
 	"  --json         Chrome trace events (Perfetto UI, chrome://tracing)",
 	"  --svg          a timeline picture: a lane per thread, a bar per call",
 	"Summary:",
@@ -37,7 +43,11 @@ static const char *const kd_usage_text[] = {
 	"  -i             interlace threads by entry time; interrupt trees framed",
 	"  -d N           deepest level shown (default 20)",
 	"  -m N, --width N   longest function name shown (default 40)",
-	"Both:",
+	"Folded stacks and flame graphs:",
+	"  --snapshots    a trace log's stack watch snapshots, one each, instead",
+	"                 of its calls",
+	"  --title TEXT   the flame graph's title (default: Flame Graph)",
+	"All:",
 	"  -m MAP, --map MAP  symbolize raw addresses with MAP (System.map or",
 	"                 /proc/kallsyms); -m with a number is the width",
 	"  --max-rows N   keep at most N rows (default 16777216, the largest log",
@@ -49,6 +59,8 @@ static const char *const kd_usage_text[] = {
 	"  kd kft.log                         top functions by total time",
 	"  kd -l -n 20 -s l kft.log           20 functions with most local time",
 	"  kd -c -l -m kallsyms.txt kft.log   call tree, raw log, guest symbols",
+	"  kd --flamegraph kft.log >kft.svg   open it in a browser",
+	"  kd --flamegraph --snapshots --title 'Deepest stacks' kft.log >s.svg",
 	"  kd --folded kft.log | flamegraph.pl >kft.svg",
 	"  kd --json kft.log >kft.json        then open it in ui.perfetto.dev",
 	"  kd --svg kft.log >kft-timeline.svg open it in a browser",
@@ -87,6 +99,14 @@ static int kd_check_fields(const struct kd_params *p, char *err, size_t errlen)
 	const char *allowed = p->mode == KD_CALLTREE ? "etlp" : "Fctarslmnu";
 	const char *f;
 
+	if (p->snapshots && p->mode != KD_FOLDED && p->mode != KD_FLAMEGRAPH) {
+		snprintf(err, errlen, "--snapshots: only with --folded or --flamegraph");
+		return -1;
+	}
+	if (p->title && p->mode != KD_FLAMEGRAPH) {
+		snprintf(err, errlen, "--title: only with --flamegraph");
+		return -1;
+	}
 	for (f = p->fields; f && *f; f++) {
 		if (!strchr(allowed, *f)) {
 			snprintf(err, errlen, "-f: no column '%c' in this mode (%s)", *f, allowed);
@@ -107,6 +127,9 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 		{ "folded", no_argument, NULL, 'F' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "svg", no_argument, NULL, 'G' },
+		{ "flamegraph", no_argument, NULL, 'L' },
+		{ "snapshots", no_argument, NULL, 'S' },
+		{ "title", required_argument, NULL, 'T' },
 		{ "map", required_argument, NULL, 'M' },
 		{ "width", required_argument, NULL, 'W' },
 		{ "max-rows", required_argument, NULL, 'R' },
@@ -128,6 +151,9 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 		case 'F': p->mode = KD_FOLDED; break;
 		case 'J': p->mode = KD_JSON; break;
 		case 'G': p->mode = KD_SVG; break;
+		case 'L': p->mode = KD_FLAMEGRAPH; break;
+		case 'S': p->snapshots = 1; break;
+		case 'T': p->title = optarg; break;
 		case 'f': p->fields = optarg; break;
 		case 'l': p->long_fields = 1; break;
 		case 'i': p->interlace = 1; break;
@@ -185,7 +211,8 @@ int kd_output(FILE *out, const struct kd_tree *t, const struct kd_params *p)
 {
 	switch (p->mode) {
 	case KD_CALLTREE: return kd_calltree(out, t, p);
-	case KD_FOLDED: return kd_folded(out, t);
+	case KD_FOLDED: return kd_folded(out, t, p);
+	case KD_FLAMEGRAPH: return kd_flamegraph(out, t, p);
 	case KD_JSON: return kd_json(out, t);
 	case KD_SVG: return kd_svg(out, t);
 	default: return kd_summary(out, t, p);
@@ -196,39 +223,103 @@ int kd_output(FILE *out, const struct kd_tree *t, const struct kd_params *p)
 #ifndef KD_NO_MAIN
 #include "closeout.h"
 
-/* The log of p's FILE, or NULL after saying why. */
-static struct kftlog *kd_read_log(const struct kd_params *p, const char *name)
+/* Whether kd has an output for log in p's mode; if not, says why. */
+static int kd_check_log(const struct kftlog *log, const char *name, const struct kd_params *p)
 {
-	FILE *in = p->file ? fopen(p->file, "r") : stdin;
-	struct kftlog *log;
-
-	if (!in) {
-		fprintf(stderr, "kd: %s: %s\n", name, strerror(errno));
-		return NULL;
+	if (log->scan.count_mode) {
+		fprintf(stderr, "kd: %s is a count-mode log (mode count): its rows are "
+			"already a summary; kd analyzes trace logs\n", name);
+		return -1;
 	}
-	log = kftlog__read(in, name, stderr, p->max_rows);
-	if (!log && errno == EFBIG)
+	if (log->scan.stacks_mode && p->mode != KD_FOLDED && p->mode != KD_FLAMEGRAPH) {
+		fprintf(stderr, "kd: %s is a stacks-mode log (mode stacks or profile): its "
+			"blocks are counted stacks, not calls; kd --folded and kd --flamegraph "
+			"draw them\n", name);
+		return -1;
+	}
+	if (!log->scan.stacks_mode && !kftlog_scan_is_log(&log->scan)) {
+		fprintf(stderr, "kd: no kft log rows found in %s\n", name);
+		return -1;
+	}
+	if (p->verbose && log->scan.stacks_mode)
+		fprintf(stderr, "kd: %s: %zu blocks (stacks and events), %zu frames, %zu lines "
+			"skipped\n", name, log->stacks.nr, log->stacks.nr_frames,
+			log->scan.malformed);
+	else if (p->verbose)
+		fprintf(stderr, "kd: %s: %zu rows, %zu skipped\n", name, log->nr,
+			log->scan.malformed);
+	return 0;
+}
+
+/* Why reading failed (errno: EFBIG is the row limit, flame.h's its own). */
+static void kd_read_error(const char *name, const struct kd_params *p)
+{
+	if (errno == EFBIG)
 		fprintf(stderr, "kd: %s: over kd's limit of %zu rows (or of %zu bytes of "
 			"distinct names): --max-rows N raises it\n", name, p->max_rows,
 			p->max_rows * KFTLOG_NAME_BYTES_PER_ROW);
-	else if (!log)
-		fprintf(stderr, "kd: %s: %s\n", name, strerror(errno));
-	if (in != stdin)
-		fclose(in);
-	if (log && log->scan.count_mode) {
-		fprintf(stderr, "kd: %s is a count-mode log (mode count): its rows are "
-			"already a summary; kd analyzes trace logs\n", name);
-		kftlog__free(log);
-		return NULL;
+	else
+		fprintf(stderr, "kd: %s: %s\n", name, flame__strerror(errno));
+}
+
+/* p's output of log (checked), to standard output; 0 or 1, as kd exits. */
+static int kd_run_log(const struct kd_params *p, const struct kftlog *log, const char *name,
+		      const struct ksyms *ks)
+{
+	struct kd_tree tree;
+	int ret;
+
+	if (kd_check_log(log, name, p))
+		return 1;
+	if (log->scan.stacks_mode) {
+		ret = kd_stacks_output(stdout, log, ks, p);
+	} else {
+		if (kd_tree_build(&tree, log, ks)) {
+			fprintf(stderr, "kd: out of memory\n");
+			return 1;
+		}
+		ret = kd_output(stdout, &tree, p);
+		kd_tree_free(&tree);
 	}
-	if (log && !kftlog_scan_is_log(&log->scan)) {
-		fprintf(stderr, "kd: no kft log rows found in %s\n", name);
-		kftlog__free(log);
-		return NULL;
+	if (ret)
+		fprintf(stderr, "kd: %s: %s\n", name, flame__strerror(errno));
+	return ret ? 1 : 0;
+}
+
+/* kd --flamegraph: of a log, or of folded stacks. */
+static int kd_run_flame(const struct kd_params *p, FILE *in, const char *name,
+			const struct ksyms *ks)
+{
+	struct kftlog *log = NULL;
+	struct flame f;
+	int ret = 1;
+
+	if (flame__init(&f, "samples")) {
+		fprintf(stderr, "kd: out of memory\n");
+		return 1;
 	}
-	if (log && p->verbose)
-		fprintf(stderr, "kd: %s: %zu rows, %zu skipped\n", name, log->nr,
-			log->scan.malformed);
+	if (kd_read_flame_input(in, name, stderr, p->max_rows, &log, &f))
+		kd_read_error(name, p);
+	else if (log)
+		ret = kd_run_log(p, log, name, ks);
+	else if (!f.lines && f.malformed)
+		fprintf(stderr, "kd: no folded stacks (nor a kft log) found in %s\n", name);
+	else if (flame__svg(stdout, &f, p->title))
+		fprintf(stderr, "kd: out of memory\n");
+	else
+		ret = 0;
+	kftlog__free(log);
+	flame__free(&f);
+	return ret;
+}
+
+/* The log of p's FILE, or NULL after saying why. */
+static struct kftlog *kd_read_log(const struct kd_params *p, FILE *in, const char *name)
+{
+	struct kftlog *log = kftlog__read(in, name, stderr, p->max_rows);
+
+	if (!log)
+		kd_read_error(name, p);
 	return log;
 }
 
@@ -237,27 +328,26 @@ static int kd_run(const struct kd_params *p)
 	const char *name = p->file ? p->file : "(stdin)";
 	struct ksyms *ks = NULL;
 	struct kftlog *log;
-	struct kd_tree tree;
+	FILE *in;
 	int ret = 1;
 
 	if (p->map && !(ks = ksyms__load(p->map))) {
 		fprintf(stderr, "kd: %s: %s\n", p->map, ksyms__strerror(errno));
 		return 1;
 	}
-	log = kd_read_log(p, name);
-	if (!log)
-		goto out_ksyms;
-	if (kd_tree_build(&tree, log, ks)) {
-		fprintf(stderr, "kd: out of memory\n");
-		goto out_log;
+	in = p->file ? fopen(p->file, "r") : stdin;
+	if (!in) {
+		fprintf(stderr, "kd: %s: %s\n", name, strerror(errno));
+	} else if (p->mode == KD_FLAMEGRAPH) {
+		ret = kd_run_flame(p, in, name, ks);
+	} else if ((log = kd_read_log(p, in, name))) {
+		ret = kd_run_log(p, log, name, ks);
+		kftlog__free(log);
 	}
-	ret = kd_output(stdout, &tree, p) ? 1 : 0;
+	if (in && in != stdin)
+		fclose(in);
 	if (close_stdout("kd"))
 		ret = 1;
-	kd_tree_free(&tree);
-out_log:
-	kftlog__free(log);
-out_ksyms:
 	ksyms__free(ks);
 	return ret;
 }

@@ -6,6 +6,8 @@
  *	m the child with the most total time  n its calls from here
  *	u every child
  * Calls without a known duration (-1) count as calls but add no time.
+ * Stack watch snapshots (-2 rows) are no calls: a section of their own
+ * follows the table, a line per snapshot.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -293,6 +295,33 @@ static void kd_row(FILE *out, const struct kd_func *fn, const char *fields)
 	fputc('\n', out);
 }
 
+/* Time, pid.cpu, bytes left, frames and traced function of each snapshot. */
+static void kd_snapshots_summary(FILE *out, const struct kd_tree *t)
+{
+	size_t i;
+
+	if (!t->nr_snaps)
+		return;
+	fprintf(out, "\nStack snapshots: %zu\n"
+		"      Time      Pid     Left Depth Function\n"
+		"---------- -------- -------- ----- -----------------------------------\n",
+		t->nr_snaps);
+	for (i = 0; i < t->nr_snaps; i++) {
+		const struct kd_snapshot *s = &t->snaps[i];
+
+		fprintf(out, "%10lld ", s->row->entry);
+		if (s->row->cpu >= 0)
+			fprintf(out, "%6d.%d ", s->row->pid, s->row->cpu);
+		else
+			fprintf(out, "%8d ", s->row->pid);
+		if (s->row->left >= 0)
+			fprintf(out, "%8lld ", s->row->left);
+		else
+			fprintf(out, "%8s ", "-");
+		fprintf(out, "%5zu %s\n", s->nr, s->function);
+	}
+}
+
 int kd_summary(FILE *out, const struct kd_tree *t, const struct kd_params *p)
 {
 	const char *fields = p->fields ? p->fields : p->long_fields ? "Fctalsmn" : "Fctal";
@@ -315,6 +344,7 @@ int kd_summary(FILE *out, const struct kd_tree *t, const struct kd_params *p)
 	for (i = 0; i < n && (!p->top || (long long)i < p->top); i++)
 		kd_row(out, order[i], fields);
 	free(order);
+	kd_snapshots_summary(out, t);
 	ret = 0;
 out:
 	for (i = 0; i < funcs.cap; i++) {

@@ -25,19 +25,6 @@ struct svg_lane {
 	double y;
 };
 
-static void svg_text(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*s, out);
-		}
-	}
-}
-
 /* A stable color per function name. */
 static unsigned int svg_hue(const char *s)
 {
@@ -69,7 +56,7 @@ static void svg_bar(FILE *out, const struct kd_call *c, double x, double w, doub
 		    int open)
 {
 	fputs("<g><title>", out);
-	svg_text(out, c->name);
+	kd_xml_text(out, c->name);
 	if (open)
 		fprintf(out, " entry %lld us, still running at the stop", c->row->entry);
 	else
@@ -82,12 +69,12 @@ static void svg_bar(FILE *out, const struct kd_call *c, double x, double w, doub
 
 		fprintf(out, "<text x=\"%.2f\" y=\"%.1f\">", x + 2, y + SVG_ROW - 5);
 		if (strlen(c->name) <= fit) {
-			svg_text(out, c->name);
+			kd_xml_text(out, c->name);
 		} else {
 			char buf[256];
 
 			snprintf(buf, sizeof(buf), "%.*s", (int)(fit < sizeof(buf) ? fit : 255), c->name);
-			svg_text(out, buf);
+			kd_xml_text(out, buf);
 		}
 		fputs("</text>", out);
 	}

@@ -8,6 +8,8 @@
  * previous one ends is ambiguous, and there the caller decides (a call's
  * return address lies in its parent, or in the grandparent after a tail
  * call). The original kd matched parents by name alone, across threads.
+ * Stack watch snapshots are placed in the same stacks, as a call of their
+ * traced function would be, but are no calls.
  */
 #include <errno.h>
 #include <limits.h>
@@ -48,6 +50,16 @@ long long kd_call_end(const struct kd_call *c)
 	return kd_time_add(c->row->entry, kd_call_time(c));
 }
 
+int kd_thread_of(const struct kftlog_row *r)
+{
+	return r->pid >= 0 ? r->pid : -2 - (r->cpu > 0 ? r->cpu : 0);
+}
+
+size_t kd_function_len(const char *frame)
+{
+	return strcspn(frame, "+");
+}
+
 /*
  * The function of a symbol or address word: "name+0x10" -> "name"; NULL
  * for a raw address without a symbol, and with errno set on failure.
@@ -62,7 +74,7 @@ static const char *kd_function_of(struct kd_tree *t, const char *word,
 	errno = 0;
 	if (!sym && (!strncmp(word, "0x", 2) || !strncmp(word, "0X", 2)))
 		return NULL;	/* a raw address: no function known */
-	return strtab__intern(&t->names, s, strcspn(s, "+"));
+	return strtab__intern(&t->names, s, kd_function_len(s));
 }
 
 static size_t kd_slot(const struct kd_stacks *ss, int thread)
@@ -97,6 +109,17 @@ static int kd_stacks_grow(struct kd_stacks *ss)
 	free(ss->used);
 	*ss = bigger;
 	return 0;
+}
+
+/* The stack of a thread, NULL if it has had no call. */
+static struct kd_stack *kd_stack_find(struct kd_stacks *ss, int thread)
+{
+	size_t i;
+
+	if (!ss->cap)
+		return NULL;
+	i = kd_slot(ss, thread);
+	return ss->used[i] ? &ss->slots[i] : NULL;
 }
 
 /* The stack of a thread, made on its first call (index first). */
@@ -170,7 +193,7 @@ static int kd_tree_calls(struct kd_tree *t, const struct kftlog *log, const stru
 		if (r->delta == KFTLOG_DELTA_STACK)
 			continue;
 		c->row = r;
-		c->thread = r->pid >= 0 ? r->pid : -2 - (r->cpu > 0 ? r->cpu : 0);
+		c->thread = kd_thread_of(r);
 		if (ks && !(f = kd_function_of(t, r->func, ks)) && errno)
 			return -1;
 		c->name = f ? f : r->func;
@@ -182,18 +205,89 @@ static int kd_tree_calls(struct kd_tree *t, const struct kftlog *log, const stru
 	return 0;
 }
 
+/*
+ * Snapshot s in its thread's stack st (NULL: no call yet) at its place in
+ * the log: shown before its owner, the innermost call of its traced function
+ * entered at its time, if there is one; else inside the innermost call
+ * that contains its time (kd_contains(), as for a call of the function).
+ */
+static int kd_place_snapshot(struct kd_tree *t, struct kd_stack *st, struct kd_snapshot *s,
+			     const struct ksyms *ks)
+{
+	struct kd_call as_call = { .row = s->row, .name = s->function };
+	size_t k;
+
+	as_call.caller_fn = kd_function_of(t, s->row->caller, ks);
+	if (!as_call.caller_fn && errno)
+		return -1;
+	for (k = st ? st->nr : 0; k > 0; k--) {
+		const struct kd_call *c = &t->calls[st->calls[k - 1]];
+
+		if (c->row->entry == s->row->entry && !strcmp(c->name, s->function)) {
+			s->before = st->calls[k - 1];
+			s->parent = c->parent;
+			s->depth = c->depth;
+			return 0;
+		}
+		if (kd_contains(c, &as_call))
+			break;
+	}
+	s->parent = k ? st->calls[k - 1] : -1;
+	s->depth = (int)k;
+	return 0;
+}
+
+/* The snapshots shown before call i (after the last: i = t->nr), from *next. */
+static int kd_place_snapshots(struct kd_tree *t, struct kd_stacks *ss, size_t *next,
+			      size_t i, const struct ksyms *ks)
+{
+	for (; *next < t->nr_snaps && t->snaps[*next].before <= (long)i; (*next)++) {
+		struct kd_snapshot *s = &t->snaps[*next];
+
+		if (kd_place_snapshot(t, kd_stack_find(ss, s->thread), s, ks))
+			return -1;
+	}
+	return 0;
+}
+
+static int kd_cmp_snapshot(const void *a, const void *b)
+{
+	const struct kd_snapshot *x = a, *y = b;
+
+	if (x->before != y->before)
+		return x->before < y->before ? -1 : 1;
+	return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* Each snapshot's thread order, once every thread is known; log order. */
+static void kd_snapshots_done(struct kd_tree *t, struct kd_stacks *ss)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_snaps; i++) {
+		struct kd_stack *st = kd_stack_find(ss, t->snaps[i].thread);
+
+		t->snaps[i].thread_first = st ? st->first : LONG_MAX;
+	}
+	/* Owners move snapshots before calls already passed. */
+	if (t->nr_snaps)
+		qsort(t->snaps, t->nr_snaps, sizeof(*t->snaps), kd_cmp_snapshot);
+}
+
 int kd_tree_build(struct kd_tree *t, const struct kftlog *log, const struct ksyms *ks)
 {
 	struct kd_stacks stacks = { 0 };
 	struct kd_stack *st;
-	size_t i;
+	size_t i, next = 0;
 	int ret = -1;
 
 	memset(t, 0, sizeof(*t));
 	t->calls = calloc(log->nr ? log->nr : 1, sizeof(*t->calls));
-	if (!t->calls || kd_tree_calls(t, log, ks))
+	if (!t->calls || kd_tree_calls(t, log, ks) || kd_snapshots_collect(t, log, ks))
 		goto out;
 	for (i = 0; i < t->nr; i++) {
+		if (kd_place_snapshots(t, &stacks, &next, i, ks))
+			goto out;
 		st = kd_stack_of(&stacks, t->calls[i].thread, (long)i);
 		if (!st)
 			goto out;
@@ -202,6 +296,9 @@ int kd_tree_build(struct kd_tree *t, const struct kftlog *log, const struct ksym
 		if (kd_push(st, (long)i))
 			goto out;
 	}
+	if (kd_place_snapshots(t, &stacks, &next, t->nr, ks))
+		goto out;
+	kd_snapshots_done(t, &stacks);
 	ret = 0;
 out:
 	for (i = 0; i < stacks.cap; i++)
@@ -216,6 +313,8 @@ out:
 void kd_tree_free(struct kd_tree *t)
 {
 	free(t->calls);
+	free(t->snaps);
+	free(t->frames);
 	strtab__free(&t->names);
 	memset(t, 0, sizeof(*t));
 }

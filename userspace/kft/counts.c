@@ -19,7 +19,6 @@
 
 #include "kft.h"
 #include "kftlog.h"
-#include "linereader.h"
 
 static size_t kft_count_hash(uint64_t addr, const char *name)
 {
@@ -62,18 +61,10 @@ static int kft_counts_grow(struct kft_counts *c)
 	size_t i, n;
 	void *p;
 
-	if (c->nr == c->cap) {
-		if (c->nr >= KFT_COUNTS_MAX) {
-			errno = EFBIG;
-			return -1;
-		}
-		n = c->cap ? c->cap * 2 : 256;
-		p = realloc(c->v, n * sizeof(*c->v));
-		if (!p)
-			return -1;
-		c->v = p;
-		c->cap = n;
-	}
+	p = kft_array_room(c->v, &c->cap, c->nr, sizeof(*c->v), KFT_COUNTS_MAX);
+	if (!p)
+		return -1;
+	c->v = p;
 	if (2 * (c->nr + 1) <= c->nr_slots)
 		return 0;
 	n = c->nr_slots ? c->nr_slots * 2 : 512;
@@ -163,57 +154,47 @@ static int kft_counts_row(const char *line, uint64_t *count, uint64_t *addr,
 	return strchr(buf, ' ') ? -1 : 0;
 }
 
+/* What reading one log holds between lines. */
+struct kft_counts_reader {
+	struct kft_counts *c;
+	int in_rows;		/* past the dashes */
+};
+
 /* One line: the header's facts, or a row once past the dashes. */
-static int kft_counts_line(struct kft_counts *c, const char *line, int *in_rows)
+static int kft_counts_line(void *ctx, char *line)
 {
+	struct kft_counts_reader *r = ctx;
+	struct kft_counts *c = r->c;
 	char name[KFTLOG_LINE_MAX];
 	uint64_t count, addr;
 
-	if (*in_rows) {
+	if (!line) {
+		/* A line too long to be a row, or a NUL in one: no row. */
+		c->malformed += r->in_rows;
+		return 0;
+	}
+	if (r->in_rows) {
 		if (kft_counts_row(line, &count, &addr, name, sizeof(name))) {
-			c->malformed += line[strspn(line, " \n")] != '\0';
+			c->malformed += line[strspn(line, " ")] != '\0';
 			return 0;
 		}
 		return kft_counts_add(c, addr, name, strlen(name), count);
 	}
 	if (!strncmp(line, "--------", 8))
-		*in_rows = 1;
-	else if (!strncmp(line, "No logging run registered", 25))
-		c->registered = 0;
-	else if (sscanf(line, "Kernel Instrumentation Run ID %u", &c->run_id) == 1)
-		c->registered = 1;
-	else if (!strncmp(line, "Number of calls counted = ", 26))
-		c->is_count = 1;
-	else if (!strncmp(line, "Logging stopped at ", 19))
-		c->stopped = 1;
+		r->in_rows = 1;
+	else
+		kft_head_line(&c->head, line);
 	return 0;
 }
 
 int kft_counts_read(struct kft_counts *c, FILE *in)
 {
-	char *line = malloc(KFTLOG_LINE_MAX);
-	int in_rows = 0, in_long = 0, ret = 0;
-	enum line_status st;
-	size_t len;
+	struct kft_counts_reader r = { .c = c };
 
 	memset(c, 0, sizeof(*c));
-	c->registered = -1;
+	kft_head_init(&c->head);
 	c->names.limit = KFT_COUNTS_NAME_BYTES;
-	if (!line)
-		return -1;
-	while (!ret && ((st = line_read(in, line, KFTLOG_LINE_MAX, &len)) == LINE_WHOLE ||
-			st == LINE_PART)) {
-		/* A line too long to be a row, or a NUL in one: no row. */
-		if (in_long || st == LINE_PART || strlen(line) != len)
-			c->malformed += in_rows && !in_long;
-		else
-			ret = kft_counts_line(c, line, &in_rows);
-		in_long = st == LINE_PART;
-	}
-	if (!ret && st == LINE_ERROR)
-		ret = -1;
-	free(line);
-	return ret;
+	return kft_lines_read(in, kft_counts_line, &r);
 }
 
 void kft_counts_free(struct kft_counts *c)

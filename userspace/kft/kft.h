@@ -3,14 +3,22 @@
  * kft: the command that drives the kft module (/proc/kft, /proc/kft_data),
  * with subcommands in the style of perf and trace-cmd:
  *
- *	main.c		usage, options (parsed without side effects), dispatch
- *	proc.c		the module's files: paths, status, commands, the lock
+ *	main.c		options (parsed without side effects), dispatch
+ *	usage.c		the usage texts, the table of subcommands
+ *	config.c	the configurations the subcommands write (pure)
+ *	proc.c		the module's files: paths, status, commands, the lock,
+ *			the header every /proc/kft_data starts with
+ *	session.c	a subcommand's run: claimed, started, summarized, stopped
  *	counts.c	count-mode logs: parsed, subtracted, printed (pure)
+ *	stacks.c	stacks- and profile-mode logs: parsed, subtracted (pure)
+ *	stackprint.c	stacks printed as bcc's tools print them (pure)
  *	funccount.c	kft funccount: a count run, summaries
+ *	stackcount.c	kft stackcount and kft profile: stack counts, summaries
+ *	stacksnoop.c	kft stacksnoop: a stack per call, as they come
  *	trace.c		kft trace: a configuration run to its end, the log saved
  *
- * A new subcommand (stackcount, profile: a mode of the module each) is a
- * file with its run function, an entry in main.c's table and its usage.
+ * A new subcommand is a file with its run function, an entry in usage.c's
+ * table with its usage, and its options in main.c.
  */
 #ifndef KFT_KFT_H
 #define KFT_KFT_H
@@ -21,12 +29,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "kft_config.h"
 #include "strtab.h"
 
 enum kft_subcmd {
 	KFT_SUB_NONE,		/* kft -h, or a usage error */
 	KFT_SUB_TRACE,
 	KFT_SUB_FUNCCOUNT,
+	KFT_SUB_STACKCOUNT,
+	KFT_SUB_STACKSNOOP,
+	KFT_SUB_PROFILE,
 	KFT_SUB_STATUS,
 	KFT_SUB_STOP,
 	KFT_SUB_CLEAR,
@@ -38,23 +50,51 @@ struct kft_params {
 	/* trace */
 	const char *config;	/* a file, or "-": standard input */
 	const char *output;	/* -o; NULL: standard output */
-	/* funccount */
+	/* funccount, stackcount (-D), profile (its duration argument) */
 	double interval;	/* -i, seconds; 0: one summary at the end */
-	double duration;	/* -d, seconds; 0: until Ctrl-C */
-	const char *duration_arg;	/* -d as written, for the banner */
+	double duration;	/* funccount -d, stackcount -D, seconds; 0: until Ctrl-C */
+	const char *duration_arg;	/* as written, for the banner */
 	long top;		/* -t; 0: every function */
 	int timestamps;		/* -T */
-	char **patterns;	/* into argv */
+	char **patterns;	/* into argv; stacksnoop: its FUNCTION */
 	int nr_patterns;
+	/* stackcount, stacksnoop, profile: the options of bcc's tools */
+	long pid;		/* -p: a process (tgid); 0: any */
+	long tid;		/* profile -L: a thread; 0: any */
+	long cpu;		/* stackcount -c, profile -C; -1: any */
+	int regexp;		/* stackcount -r: the patterns are regular expressions */
+	int offsets;		/* -s: name+0xOFF */
+	int per_process;	/* stackcount -P */
+	int verbose;		/* -v: stackcount: addresses; stacksnoop: COMM PID CPU */
+	int delimited;		/* -d: accepted; kernel stacks only: nothing to delimit */
+	int folded;		/* -f */
+	int annotate;		/* profile -a: _[k] after kernel frames */
+	int include_idle;	/* profile -I */
+	int debug;		/* stackcount --debug: print the configuration */
+	long frequency;		/* profile -F, samples per second per CPU */
+	long stack_storage;	/* profile --stack-storage-size: distinct stacks */
 };
 
 /* The longest text the module takes in one configuration. */
-#define KFT_CONFIG_MAX	65536
+#define KFT_CONFIG_MAX	KFT_CONFIG_MAX_BYTES
+/* stacksnoop's ring of events between two reads (snoop N). */
+#define KFT_SNOOP_EVENTS	65536
 
 int kft_parse_args(int argc, char **argv, struct kft_params *p, char *err, size_t errlen);
+/* usage.c: sub's usage text (KFT_SUB_NONE: kft's); its name; the subcommand called name. */
 void kft_usage(FILE *out, enum kft_subcmd sub);
-/* The funccount configuration for p's patterns, or NULL (err says why). */
+const char *kft_subcmd_name(enum kft_subcmd sub);
+enum kft_subcmd kft_subcmd_named(const char *name);
+
+/*
+ * config.c: the configuration a subcommand writes for p, malloc'ed, or
+ * NULL (err says why: a pattern kft cannot take, a regular expression
+ * with no glob for it, no memory).
+ */
 char *kft_funccount_config(const struct kft_params *p, char *err, size_t errlen);
+char *kft_stackcount_config(const struct kft_params *p, char *err, size_t errlen);
+char *kft_stacksnoop_config(const struct kft_params *p, char *err, size_t errlen);
+char *kft_profile_config(const struct kft_params *p, char *err, size_t errlen);
 
 /* proc.c: the module's files, under $KFT_PROC (default /proc). */
 struct kft_paths {
@@ -93,6 +133,40 @@ int kft_ctl_write(const struct kft_paths *paths, const char *text, int tolerate_
  */
 int kft_claim(const struct kft_paths *paths, struct kft_status *st);
 
+/* The header of every /proc/kft_data: whose run, which mode, started, stopped. */
+enum kft_data_mode {
+	KFT_DATA_TRACE,		/* none of the lines below */
+	KFT_DATA_COUNT,		/* "Number of calls counted" */
+	KFT_DATA_STACKS,	/* "Number of stacks counted": stacks and profile */
+};
+
+struct kft_head {
+	unsigned int run_id;
+	int registered;		/* 1: a run's log; 0: "No logging run registered"; -1: neither */
+	enum kft_data_mode mode;
+	int stopped;		/* "Logging stopped at" */
+	int started;		/* "Logging started at T usec": start_us is T */
+	uint64_t start_us;
+};
+
+/*
+ * Reads in a line at a time, in bounded memory: line(ctx, text) for each,
+ * its newline cut, with text NULL for a line too long for kft's formats
+ * (KFTLOG_LINE_MAX) or holding a NUL byte; stops when line() fails.
+ * 0, or -1 (errno).
+ */
+int kft_lines_read(FILE *in, int (*line)(void *ctx, char *text), void *ctx);
+
+void kft_head_init(struct kft_head *h);
+/* Takes what line says about the run; 1 when it was a header line of its own. */
+int kft_head_line(struct kft_head *h, const char *line);
+/*
+ * Whether a read of path was our run's (run_id; 0: any), in the mode
+ * wanted: 0, or -1 after saying why (the run gone, another's, no kft log).
+ */
+int kft_head_check(const struct kft_head *h, const char *path, enum kft_data_mode want,
+		   unsigned int run_id);
+
 /* counts.c: a count-mode /proc/kft_data. */
 struct kft_count {
 	uint64_t addr;		/* 0 when the reader may not see addresses */
@@ -106,10 +180,7 @@ struct kft_counts {
 	size_t *slots;		/* index + 1 into v, open addressing; 0 free */
 	size_t nr_slots;
 	struct strtab names;
-	unsigned int run_id;
-	int is_count;		/* "Number of calls counted" seen */
-	int registered;		/* 1: a run's log; 0: "No logging run registered"; -1: neither */
-	int stopped;		/* "Logging stopped at" */
+	struct kft_head head;
 	size_t malformed;	/* lines after the dashes that are no row */
 };
 
@@ -119,7 +190,7 @@ struct kft_counts {
 
 /*
  * Reads a count-mode log; -1 with errno on failure: EFBIG past the bounds
- * above, ENOMEM, or the read's error. Check registered and is_count.
+ * above, ENOMEM, or the read's error. Check head (kft_head_check()).
  */
 int kft_counts_read(struct kft_counts *c, FILE *in);
 void kft_counts_free(struct kft_counts *c);
@@ -143,9 +214,145 @@ struct kft_delta *kft_counts_delta(const struct kft_counts *cur, const struct kf
 void kft_funccount_print(FILE *out, const struct kft_delta *d, size_t n, long top,
 			 const char *stamp);
 
+/* stacks.c: a stacks- or profile-mode /proc/kft_data (Documentation/stacks.rst). */
+struct kft_frame {
+	uint64_t addr;		/* 0 when the reader may not see addresses */
+	const char *name;	/* "name", or "module:name"; NULL: no symbol */
+	uint64_t off;		/* of addr from the symbol's start */
+};
+
+/* A stack block ("stack COUNT PID COMM") or an event ("event TIME_US CPU PID COMM"). */
+struct kft_stack {
+	uint64_t count;		/* a stack's */
+	uint64_t time_us;	/* an event's, since boot */
+	long pid;		/* -1: the run is not keyed by process */
+	int cpu;		/* an event's */
+	const char *comm;	/* "" when not keyed by process */
+	size_t first, nr;	/* its frames: frames[first .. first + nr), innermost first */
+};
+
+struct kft_stacks {
+	struct kft_head head;
+	struct kft_stack *stacks;
+	size_t nr_stacks, cap_stacks;
+	struct kft_stack *events;
+	size_t nr_events, cap_events;
+	struct kft_frame *frames;
+	size_t nr_frames, cap_frames;
+	struct strtab names;	/* symbols and comms, interned */
+	/* the header's counters */
+	uint64_t table_full;	/* Events not counted, table full */
+	uint64_t busy;		/* Events not counted, busy */
+	uint64_t truncated;	/* Stacks truncated at truncated_at frames */
+	unsigned int truncated_at;
+	uint64_t events_lost;	/* Events lost, ring full (snoop) */
+	size_t malformed;	/* lines that are none of the format's */
+};
+
+/*
+ * Room for one more element of size bytes in the array v (nr used of *cap,
+ * at most max): v, or the array it moved to, or NULL (errno ENOMEM, or
+ * EFBIG at max) with v as it was. (counts.c's arrays grow so too.)
+ */
+void *kft_array_room(void *v, size_t *cap, size_t nr, size_t size, size_t max);
+
+/* Far above what the module keeps (KFT_MAX_STACKENTRIES stacks, KFT_MAX_SNOOP events). */
+#define KFT_STACKS_MAX		(1 << 21)
+#define KFT_STACKS_FRAMES_MAX	(1 << 24)
+#define KFT_STACKS_NAME_BYTES	(64 << 20)
+
+/*
+ * Reads a stacks-mode log (events only with KFT_STACKS_EVENTS_ONLY: the
+ * stack blocks are skipped); -1 with errno on failure: EFBIG past the
+ * bounds above, ENOMEM, or the read's error. Check head.
+ */
+#define KFT_STACKS_EVENTS_ONLY	1
+int kft_stacks_read(struct kft_stacks *s, FILE *in, int flags);
+void kft_stacks_free(struct kft_stacks *s);
+
+/* One stack of a summary, with its frames and the count to print. */
+struct kft_stack_row {
+	const struct kft_stack *stack;
+	const struct kft_frame *frames;	/* the snapshot's array */
+	uint64_t count;
+};
+
+/*
+ * cur's stacks minus prev's (prev NULL: cur's own counts), those counted
+ * in between only, ascending by count, then by process and frames:
+ * malloc'ed, n rows (NULL with n 0 when cur has no stacks, or on no
+ * memory: errno ENOMEM).
+ */
+struct kft_stack_row *kft_stacks_delta(const struct kft_stacks *cur,
+				       const struct kft_stacks *prev, size_t *n);
+
+/* stackprint.c: how stacks are printed, as bcc's stackcount or profile. */
+struct kft_stack_style {
+	int profile;		/* profile's layout, else stackcount's */
+	int folded;		/* one line a stack: [comm;]outer;...;inner COUNT */
+	int comm;		/* the process: stackcount's "comm [pid]" line, folded's comm */
+	int offsets;		/* name+0xOFF */
+	int addresses;		/* the address before the name (stackcount -v) */
+	int annotate;		/* _[k] after each frame (profile -a, folded) */
+};
+
+void kft_stacks_print(FILE *out, const struct kft_stack_row *rows, size_t n,
+		      const struct kft_stack_style *style);
+/*
+ * stacksnoop's header, and one event: its time in seconds from start_us,
+ * the function entered (its first frame, or function when it has none).
+ */
+void kft_snoop_header(FILE *out, int verbose);
+void kft_snoop_print(FILE *out, const struct kft_stacks *s, const struct kft_stack *ev,
+		     uint64_t start_us, const char *function, int verbose, int offsets);
+
+/* session.c: a subcommand's run of the module. */
+struct kft_session {
+	const struct kft_paths *paths;
+	unsigned int run_id;	/* ours */
+	int lock;		/* kft_claim()'s */
+	sigset_t orig;		/* the signal mask before kft_signals_catch() */
+};
+
+/*
+ * Catches Ctrl-C, claims the module, writes config (p's, malloc'ed: freed
+ * here; NULL: err says why) and starts the run; with p->debug, config is
+ * printed on standard error first. 0, or -1 after saying why (nothing is
+ * held then).
+ */
+int kft_session_start(struct kft_session *s, const struct kft_paths *paths,
+		      const struct kft_params *p, char *config, const char *err);
+/*
+ * Calls summary(ctx) every interval seconds (0: once, at the end) until
+ * duration seconds (0: none) are over, Ctrl-C, or summary returns non-zero
+ * (1: the run was stopped by someone else; -1: an error, said). Returns
+ * summary's last return value.
+ */
+int kft_session_loop(struct kft_session *s, double interval, double duration,
+		     int (*summary)(void *ctx), void *ctx);
+/*
+ * Reads /proc/kft_data into obj with read() (which fills head), and checks
+ * that it is our run's, in mode: 0, or -1 after saying why (too_big for
+ * EFBIG). The caller frees obj either way.
+ */
+int kft_session_read(const struct kft_session *s, enum kft_data_mode mode,
+		     int (*read)(void *obj, FILE *in), void *obj, const struct kft_head *head,
+		     const char *too_big);
+/* Stops the run unless ret is 1 (someone else did; said here): ret, or -1. */
+int kft_session_stop(struct kft_session *s, int ret);
+/* Releases the module and flushes standard output: the exit status for ret. */
+int kft_session_end(struct kft_session *s, int ret);
+/* The banners' "PATTERN PATTERN", on standard output. */
+void kft_print_patterns(const struct kft_params *p);
+/* The local time now in strftime's format, for -T. */
+const char *kft_stamp(char *buf, size_t size, const char *format);
+
 /* The subcommands: exit statuses. */
 int kft_trace(const struct kft_params *p, const struct kft_paths *paths);
 int kft_funccount(const struct kft_params *p, const struct kft_paths *paths);
+int kft_stackcount(const struct kft_params *p, const struct kft_paths *paths);
+int kft_profile(const struct kft_params *p, const struct kft_paths *paths);
+int kft_stacksnoop(const struct kft_params *p, const struct kft_paths *paths);
 
 /* Ctrl-C and kin: set by the handler kft_signals_catch() installs. */
 extern volatile sig_atomic_t kft_quit;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kft: the command. Usage texts, options parsed into kft_params without
- * side effects (unit-tested), then the subcommand runs.
+ * kft: the command. Options parsed into kft_params without side effects
+ * (unit-tested), then the subcommand runs. Usage texts: usage.c.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -10,147 +10,6 @@
 #include <string.h>
 
 #include "kft.h"
-
-static const char *const kft_usage_main[] = {
-	"usage: kft COMMAND [options]",
-	"",
-	"Drives the kft kernel module (/proc/kft, /proc/kft_data); needs root.",
-	"",
-	"Commands:",
-	"  trace [-o FILE] CONFIG|-   run a configuration (a file, or standard",
-	"                             input) to its end or Ctrl-C, then save the",
-	"                             log, symbolized with /proc/kallsyms",
-	"  funccount [-hT] [-i secs] [-d secs] [-t top] PATTERN...",
-	"                             count the calls of kernel functions",
-	"  status                     print the state of the run (/proc/kft)",
-	"  stop                       stop the run",
-	"  clear                      drop the run and free its memory",
-	"",
-	"'kft COMMAND -h' shows a command's options. trace and funccount refuse",
-	"to replace a run that is primed or running, and hold a lock so that two",
-	"kft commands cannot race.",
-	"",
-	"Environment:",
-	"  KFT_PROC=DIR   read kft, kft_data and kallsyms in DIR, not /proc",
-	"                 (tests on fake files; writes to DIR/kft are appended)",
-	"  KFT_LOCK=FILE  the lock file (default /run/kft.lock; DIR/kft.lock",
-	"                 with KFT_PROC)",
-	"",
-	"Examples:",
-	"  kft trace -o kft.log open.cfg     trace as open.cfg says, save the log",
-	"  kft funccount 'vfs_*'             count vfs_* calls until Ctrl-C",
-	"  kft funccount -i 1 -t 5 'tcp_*'   the top 5 tcp_* functions every second",
-	"  kft status                        what the module is doing",
-	"  kft stop; kft clear               end the run; free its memory",
-	NULL,
-};
-
-static const char *const kft_usage_trace[] = {
-	"usage: kft trace [-o FILE] CONFIG|-",
-	"",
-	"Writes the configuration CONFIG (a file; '-': standard input; at most",
-	"65536 bytes, the language of Documentation/kft.rst) to /proc/kft, primes",
-	"the run (or starts it, when it has no start trigger), waits until it is",
-	"complete (a stop trigger, a full log) or Ctrl-C (which stops it), and",
-	"writes /proc/kft_data with its addresses symbolized by /proc/kallsyms",
-	"(as addr2sym does). The run stays, for kft status; kft clear frees it.",
-	"",
-	"  -o FILE  write the log to FILE (default: standard output)",
-	"  -h       this help",
-	"",
-	"Examples:",
-	"  kft trace -o kft.log open.cfg && kd -c kft.log",
-	"  printf 'new begin filter funclist vfs_* fend end' | kft trace - | kd",
-	NULL,
-};
-
-static const char *const kft_usage_funccount[] = {
-	"usage: kft funccount [-hT] [-i secs] [-d secs] [-t top] PATTERN...",
-	"",
-	"Counts the calls of the kernel functions that match the PATTERNs (names,",
-	"globs such as 'vfs_*', module:name) in the kernel, per CPU, until",
-	"Ctrl-C or the end of -d, then prints FUNC and COUNT, ascending by count",
-	"(the largest last). Module functions are named module:name.",
-	"",
-	"  -d seconds   total duration of the count",
-	"  -h           this usage message",
-	"  -i seconds   a summary every interval, of the calls in that interval",
-	"  -t top       show the top num entries only",
-	"  -T           include a timestamp (for -i)",
-	"",
-	"Seconds may have decimals (-i 0.5). Counts are the module's, summed over",
-	"the CPUs; -i summaries are differences of its counts, so no call is",
-	"lost or counted twice between two of them.",
-	"",
-	"Examples:",
-	"  kft funccount 'vfs*'              trace all funcs that match \"vfs*\"",
-	"  kft funccount -d 5 'tcp*'         trace \"tcp*\" funcs for 5 seconds",
-	"  kft funccount -t 10 'ext4*'       show top 10 \"ext4*\" funcs",
-	"  kft funccount -i 1 'ext4*'        summary every 1 second",
-	"  kft funccount -i 1 -d 5 'ext4*'   5 x 1 second summaries",
-	"  kft funccount vfs_read ext4:ext4_file_read_iter",
-	NULL,
-};
-
-static const char *const kft_usage_status[] = {
-	"usage: kft status",
-	"",
-	"Prints /proc/kft: the run's state, configuration, counters and the last",
-	"error of a write.",
-	"",
-	"Examples:",
-	"  kft status",
-	"  kft status | head -n 1",
-	NULL,
-};
-
-static const char *const kft_usage_stop[] = {
-	"usage: kft stop",
-	"",
-	"Stops the run: its log (or counts) stays readable, its hooks come off",
-	"the kernel's functions. Stopping a run that is not running is no error.",
-	"",
-	"Examples:",
-	"  kft stop",
-	NULL,
-};
-
-static const char *const kft_usage_clear[] = {
-	"usage: kft clear",
-	"",
-	"Drops the run and frees its memory: kft is then attached to nothing.",
-	"",
-	"Examples:",
-	"  kft stop; kft clear",
-	NULL,
-};
-
-static const struct {
-	const char *name;
-	enum kft_subcmd sub;
-	const char *const *usage;
-} kft_subcmds[] = {
-	{ NULL, KFT_SUB_NONE, kft_usage_main },
-	{ "trace", KFT_SUB_TRACE, kft_usage_trace },
-	{ "funccount", KFT_SUB_FUNCCOUNT, kft_usage_funccount },
-	{ "status", KFT_SUB_STATUS, kft_usage_status },
-	{ "stop", KFT_SUB_STOP, kft_usage_stop },
-	{ "clear", KFT_SUB_CLEAR, kft_usage_clear },
-};
-
-#define KFT_NR_SUBCMDS	(sizeof(kft_subcmds) / sizeof(kft_subcmds[0]))
-
-void kft_usage(FILE *out, enum kft_subcmd sub)
-{
-	const char *const *text = kft_usage_main;
-	size_t i;
-
-	for (i = 0; i < KFT_NR_SUBCMDS; i++)
-		if (kft_subcmds[i].sub == sub)
-			text = kft_subcmds[i].usage;
-	for (i = 0; text[i]; i++)
-		fprintf(out, "%s\n", text[i]);
-}
 
 /* Seconds: a positive finite number, at most a year. */
 static int kft_seconds(const char *s, double *v)
@@ -163,6 +22,31 @@ static int kft_seconds(const char *s, double *v)
 	       -1 : 0;
 }
 
+/* A whole decimal number in [min, max]: 0, or -1. */
+static int kft_number(const char *s, long min, long max, long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	return errno || end == s || *end || *v < min || *v > max ? -1 : 0;
+}
+
+/*
+ * getopt's '?' (an unknown option) or ':' (one without its argument; the
+ * option strings start with ':') as a message: -1.
+ */
+static int kft_opt_error(const char *cmd, int opt, char **argv, char *err, size_t errlen)
+{
+	if (opt == ':')
+		snprintf(err, errlen, "%s: %s needs an argument", cmd, argv[optind - 1]);
+	else if (optopt > 0 && optopt < 256)
+		snprintf(err, errlen, "%s: unknown option '-%c'", cmd, optopt);
+	else
+		snprintf(err, errlen, "%s: unknown option '%s'", cmd, argv[optind - 1]);
+	return -1;
+}
+
 static int kft_parse_funccount(int argc, char **argv, struct kft_params *p,
 			       char *err, size_t errlen)
 {
@@ -170,10 +54,9 @@ static int kft_parse_funccount(int argc, char **argv, struct kft_params *p,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "+d:hi:t:T", longs, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:d:hi:t:T", longs, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
 		case 'i':
@@ -185,9 +68,7 @@ static int kft_parse_funccount(int argc, char **argv, struct kft_params *p,
 				p->duration_arg = optarg;
 			break;
 		case 't':
-			errno = 0;
-			p->top = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || p->top < 1) {
+			if (kft_number(optarg, 1, LONG_MAX, &p->top)) {
 				snprintf(err, errlen, "-t: not a positive number '%s'", optarg);
 				return -1;
 			}
@@ -199,8 +80,7 @@ static int kft_parse_funccount(int argc, char **argv, struct kft_params *p,
 			p->help = 1;
 			return 0;
 		default:
-			snprintf(err, errlen, "funccount: unknown option '%s'", argv[optind - 1]);
-			return -1;
+			return kft_opt_error("funccount", opt, argv, err, errlen);
 		}
 	}
 	if (optind == argc) {
@@ -221,7 +101,7 @@ static int kft_parse_trace(int argc, char **argv, struct kft_params *p,
 	};
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "+o:h", longs, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:o:h", longs, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			p->output = optarg;
@@ -230,8 +110,7 @@ static int kft_parse_trace(int argc, char **argv, struct kft_params *p,
 			p->help = 1;
 			return 0;
 		default:
-			snprintf(err, errlen, "trace: unknown option '%s'", argv[optind - 1]);
-			return -1;
+			return kft_opt_error("trace", opt, argv, err, errlen);
 		}
 	}
 	if (argc - optind != 1) {
@@ -241,6 +120,225 @@ static int kft_parse_trace(int argc, char **argv, struct kft_params *p,
 	}
 	p->config = argv[optind];
 	return 0;
+}
+
+/* The long options that have no short one. */
+enum {
+	KFT_OPT_DEBUG = 256,
+	KFT_OPT_STACK_STORAGE,
+	KFT_OPT_HASH_STORAGE,
+	KFT_OPT_CGROUPMAP,
+	KFT_OPT_MNTNSMAP,
+};
+
+static const struct option kft_longs_stackcount[] = {
+	{ "cpu", required_argument, NULL, 'c' },
+	{ "delimited", no_argument, NULL, 'd' },
+	{ "duration", required_argument, NULL, 'D' },
+	{ "folded", no_argument, NULL, 'f' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "kernel-stacks-only", no_argument, NULL, 'K' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "perpid", no_argument, NULL, 'P' },
+	{ "regexp", no_argument, NULL, 'r' },
+	{ "offset", no_argument, NULL, 's' },
+	{ "timestamp", no_argument, NULL, 'T' },
+	{ "user-stacks-only", no_argument, NULL, 'U' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "debug", no_argument, NULL, KFT_OPT_DEBUG },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct option kft_longs_stacksnoop[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "offset", no_argument, NULL, 's' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct option kft_longs_profile[] = {
+	{ "annotations", no_argument, NULL, 'a' },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "delimited", no_argument, NULL, 'd' },
+	{ "folded", no_argument, NULL, 'f' },
+	{ "frequency", required_argument, NULL, 'F' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "include-idle", no_argument, NULL, 'I' },
+	{ "kernel-stacks-only", no_argument, NULL, 'K' },
+	{ "tid", required_argument, NULL, 'L' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "user-stacks-only", no_argument, NULL, 'U' },
+	{ "stack-storage-size", required_argument, NULL, KFT_OPT_STACK_STORAGE },
+	{ "hash-storage-size", required_argument, NULL, KFT_OPT_HASH_STORAGE },
+	{ "cgroupmap", required_argument, NULL, KFT_OPT_CGROUPMAP },
+	{ "mntnsmap", required_argument, NULL, KFT_OPT_MNTNSMAP },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* A number option of the stacks commands: 0, or -1 with err. */
+static int kft_stacks_number(int opt, const char *arg, long *v, char *err, size_t errlen)
+{
+	static const struct {
+		int opt;
+		const char *name, *what;
+		long min, max;
+	} nums[] = {
+		{ 'p', "-p", "process id", 1, KFT_MAX_PID },
+		{ 'L', "-L", "thread id", 1, KFT_MAX_PID },
+		{ 'c', "-c", "CPU number", 0, KFT_MAX_CPU },
+		{ 'C', "-C", "CPU number", 0, KFT_MAX_CPU },
+		{ 'F', "-F", "frequency in Hertz", 1, KFT_MAX_SAMPLE_HZ },
+		{ KFT_OPT_STACK_STORAGE, "--stack-storage-size", "number of stacks", 1,
+		  KFT_MAX_STACKENTRIES },
+	};
+	size_t i;
+
+	for (i = 0; nums[i].opt != opt; i++)
+		;
+	if (!kft_number(arg, nums[i].min, nums[i].max, v))
+		return 0;
+	if ((opt == 'p' || opt == 'L') && strchr(arg, ','))
+		snprintf(err, errlen, "%s: one %s, not a list: '%s'", nums[i].name, nums[i].what,
+			 arg);
+	else
+		snprintf(err, errlen, "%s: not a %s (%ld..%ld): '%s'", nums[i].name, nums[i].what,
+			 nums[i].min, nums[i].max, arg);
+	return -1;
+}
+
+/* bcc's options that kft cannot honour: -1 with the reason. */
+static int kft_stacks_refuse(int opt, const char *arg, char *err, size_t errlen)
+{
+	if (opt == 'U')
+		snprintf(err, errlen, "-U: user stacks are not supported: the kernel exports no "
+			 "user-stack walker to modules (kft shows kernel stacks, as -K)");
+	else if (opt == 'c')
+		snprintf(err, errlen, "-c %s: sampling every COUNT events needs perf events; "
+			 "kft samples by time: -F FREQUENCY", arg);
+	else if (opt == KFT_OPT_HASH_STORAGE)
+		snprintf(err, errlen, "--hash-storage-size: kft keeps stacks and processes in "
+			 "one table: --stack-storage-size sizes it");
+	else
+		snprintf(err, errlen, "--%s: BPF maps are not supported: filter with -p, -L or -C",
+			 opt == KFT_OPT_CGROUPMAP ? "cgroupmap" : "mntnsmap");
+	return -1;
+}
+
+/* One option of stackcount, stacksnoop or profile: 0, or -1 with err. */
+static int kft_stacks_opt(struct kft_params *p, int opt, char *err, size_t errlen)
+{
+	switch (opt) {
+	case 'c':
+		if (p->sub == KFT_SUB_PROFILE)
+			return kft_stacks_refuse(opt, optarg, err, errlen);
+		/* fall through */
+	case 'C':
+		return kft_stacks_number(opt, optarg, &p->cpu, err, errlen);
+	case 'p':
+		return kft_stacks_number(opt, optarg, &p->pid, err, errlen);
+	case 'L':
+		return kft_stacks_number(opt, optarg, &p->tid, err, errlen);
+	case 'F':
+		return kft_stacks_number(opt, optarg, &p->frequency, err, errlen);
+	case KFT_OPT_STACK_STORAGE:
+		return kft_stacks_number(opt, optarg, &p->stack_storage, err, errlen);
+	case 'D':
+	case 'i':
+		if (kft_seconds(optarg, opt == 'D' ? &p->duration : &p->interval)) {
+			snprintf(err, errlen, "-%c: not a number of seconds '%s'", opt, optarg);
+			return -1;
+		}
+		if (opt == 'D')
+			p->duration_arg = optarg;
+		return 0;
+	case 'U':
+	case KFT_OPT_HASH_STORAGE:
+	case KFT_OPT_CGROUPMAP:
+	case KFT_OPT_MNTNSMAP:
+		return kft_stacks_refuse(opt, optarg, err, errlen);
+	}
+	/* The flags. */
+	p->annotate |= opt == 'a';
+	p->delimited |= opt == 'd';
+	p->folded |= opt == 'f';
+	p->include_idle |= opt == 'I';
+	p->per_process |= opt == 'P';
+	p->regexp |= opt == 'r';
+	p->offsets |= opt == 's';
+	p->timestamps |= opt == 'T';
+	p->verbose |= opt == 'v';
+	p->debug |= opt == KFT_OPT_DEBUG;
+	return 0;
+}
+
+/* profile's operand, [duration]; its -p and -L exclude each other, as bcc's. */
+static int kft_profile_operands(int n, char **args, struct kft_params *p,
+				char *err, size_t errlen)
+{
+	if (p->pid && p->tid) {
+		snprintf(err, errlen, "profile: -p and -L exclude each other");
+		return -1;
+	}
+	if (n > 1) {
+		snprintf(err, errlen, "profile: unexpected '%s' after the duration", args[1]);
+		return -1;
+	}
+	if (n && kft_seconds(args[0], &p->duration)) {
+		snprintf(err, errlen, "profile: not a number of seconds '%s'", args[0]);
+		return -1;
+	}
+	p->duration_arg = n ? args[0] : NULL;
+	return 0;
+}
+
+/* What follows the options: PATTERN..., FUNCTION, or [duration]. */
+static int kft_stacks_operands(int argc, char **argv, struct kft_params *p,
+			       char *err, size_t errlen)
+{
+	int n = argc - optind;
+
+	if (p->sub == KFT_SUB_PROFILE)
+		return kft_profile_operands(n, argv + optind, p, err, errlen);
+	p->patterns = argv + optind;
+	p->nr_patterns = n;
+	if (p->sub == KFT_SUB_STACKCOUNT && !n)
+		snprintf(err, errlen, "stackcount: no PATTERN");
+	else if (p->sub == KFT_SUB_STACKSNOOP && n != 1)
+		snprintf(err, errlen, "stacksnoop: %s", n ? "one FUNCTION only" : "no FUNCTION");
+	else
+		return 0;
+	return -1;
+}
+
+/* stackcount, stacksnoop, profile: the options of bcc's tools of those names. */
+static int kft_parse_stacks(int argc, char **argv, struct kft_params *p,
+			    char *err, size_t errlen)
+{
+	const struct option *longs = kft_longs_profile;
+	const char *opts = "+:aC:c:dfF:hIKL:p:U";
+	int opt;
+
+	if (p->sub == KFT_SUB_STACKCOUNT) {
+		longs = kft_longs_stackcount;
+		opts = "+:c:dD:fhi:Kp:PrsTUv";
+	} else if (p->sub == KFT_SUB_STACKSNOOP) {
+		longs = kft_longs_stacksnoop;
+		opts = "+:hp:sv";
+	}
+	while ((opt = getopt_long(argc, argv, opts, longs, NULL)) != -1) {
+		if (opt == 'h') {
+			p->help = 1;
+			return 0;
+		}
+		if (opt == '?' || opt == ':')
+			return kft_opt_error(argv[0], opt, argv, err, errlen);
+		if (kft_stacks_opt(p, opt, err, errlen))
+			return -1;
+	}
+	return kft_stacks_operands(argc, argv, p, err, errlen);
 }
 
 /* status, stop, clear: -h only. */
@@ -265,9 +363,11 @@ static int kft_parse_plain(int argc, char **argv, struct kft_params *p,
 int kft_parse_args(int argc, char **argv, struct kft_params *p, char *err, size_t errlen)
 {
 	const char *name = argc > 1 ? argv[1] : "";
-	size_t i;
 
 	memset(p, 0, sizeof(*p));
+	p->cpu = -1;
+	p->frequency = KFT_DEFAULT_SAMPLE_HZ;
+	p->stack_storage = KFT_DEFAULT_STACKENTRIES;
 	/* 0, not 1: glibc forgets the rest of an earlier parse (tests parse many). */
 	optind = 0;
 	opterr = 0;
@@ -275,9 +375,7 @@ int kft_parse_args(int argc, char **argv, struct kft_params *p, char *err, size_
 		p->help = 1;
 		return 0;
 	}
-	for (i = 1; i < KFT_NR_SUBCMDS; i++)
-		if (!strcmp(name, kft_subcmds[i].name))
-			p->sub = kft_subcmds[i].sub;
+	p->sub = kft_subcmd_named(name);
 	if (p->sub == KFT_SUB_NONE) {
 		if (argc > 1)
 			snprintf(err, errlen, "unknown command '%s'", name);
@@ -293,55 +391,13 @@ int kft_parse_args(int argc, char **argv, struct kft_params *p, char *err, size_
 		return kft_parse_trace(argc, argv, p, err, errlen);
 	case KFT_SUB_FUNCCOUNT:
 		return kft_parse_funccount(argc, argv, p, err, errlen);
+	case KFT_SUB_STACKCOUNT:
+	case KFT_SUB_STACKSNOOP:
+	case KFT_SUB_PROFILE:
+		return kft_parse_stacks(argc, argv, p, err, errlen);
 	default:
 		return kft_parse_plain(argc, argv, p, err, errlen);
 	}
-}
-
-/*
- * A pattern is one word of the configuration language: white space or
- * '#' would end it and let the rest through as statements.
- */
-static int kft_pattern_ok(const char *s)
-{
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if ((unsigned char)*s <= ' ' || (unsigned char)*s >= 0x7f || *s == '#')
-			return 0;
-	return 1;
-}
-
-char *kft_funccount_config(const struct kft_params *p, char *err, size_t errlen)
-{
-	static const char head[] = "new begin mode count filter funclist";
-	static const char tail[] = " fend end\n";
-	size_t len = sizeof(head) + sizeof(tail), o;
-	char *text;
-	int i;
-
-	for (i = 0; i < p->nr_patterns; i++) {
-		if (!kft_pattern_ok(p->patterns[i])) {
-			snprintf(err, errlen, "not a function pattern: '%s'", p->patterns[i]);
-			return NULL;
-		}
-		len += strlen(p->patterns[i]) + 1;
-		if (len > KFT_CONFIG_MAX) {
-			snprintf(err, errlen, "the patterns are longer than kft takes (%d bytes)",
-				 KFT_CONFIG_MAX);
-			return NULL;
-		}
-	}
-	text = malloc(len);
-	if (!text) {
-		snprintf(err, errlen, "%s", strerror(errno));
-		return NULL;
-	}
-	o = (size_t)sprintf(text, "%s", head);
-	for (i = 0; i < p->nr_patterns; i++)
-		o += (size_t)sprintf(text + o, " %s", p->patterns[i]);
-	sprintf(text + o, "%s", tail);
-	return text;
 }
 
 /* The program proper: the unit tests link the rest without it. */
@@ -382,6 +438,12 @@ static int kft_run(const struct kft_params *p)
 		return kft_trace(p, &paths);
 	case KFT_SUB_FUNCCOUNT:
 		return kft_funccount(p, &paths);
+	case KFT_SUB_STACKCOUNT:
+		return kft_stackcount(p, &paths);
+	case KFT_SUB_STACKSNOOP:
+		return kft_stacksnoop(p, &paths);
+	case KFT_SUB_PROFILE:
+		return kft_profile(p, &paths);
 	case KFT_SUB_STATUS:
 		return kft_status_cmd(&paths);
 	case KFT_SUB_STOP:

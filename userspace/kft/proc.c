@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "kft.h"
+#include "kftlog.h"
 #include "linereader.h"
 
 static int kft_path(char *buf, const char *dir, const char *name)
@@ -275,6 +276,86 @@ int kft_claim(const struct kft_paths *paths, struct kft_status *st)
 		return -1;
 	}
 	return fd;
+}
+
+int kft_lines_read(FILE *in, int (*line)(void *ctx, char *text), void *ctx)
+{
+	char *buf = malloc(KFTLOG_LINE_MAX);
+	enum line_status st = LINE_EOF;
+	int in_long = 0, ret = 0;
+	size_t len;
+
+	if (!buf)
+		return -1;
+	while (!ret && ((st = line_read(in, buf, KFTLOG_LINE_MAX, &len)) == LINE_WHOLE ||
+			st == LINE_PART)) {
+		/* A long line is reported once, at its first part. */
+		if (in_long) {
+			;
+		} else if (st == LINE_PART || strlen(buf) != len) {
+			ret = line(ctx, NULL);
+		} else {
+			buf[strcspn(buf, "\n")] = '\0';
+			ret = line(ctx, buf);
+		}
+		in_long = st == LINE_PART;
+	}
+	if (!ret && st == LINE_ERROR)
+		ret = -1;
+	free(buf);
+	return ret;
+}
+
+void kft_head_init(struct kft_head *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->registered = -1;
+}
+
+int kft_head_line(struct kft_head *h, const char *line)
+{
+	unsigned long long us;
+
+	if (!strncmp(line, "No logging run registered", 25))
+		h->registered = 0;
+	else if (sscanf(line, "Kernel Instrumentation Run ID %u", &h->run_id) == 1)
+		h->registered = 1;
+	else if (!strncmp(line, "Number of calls counted = ", 26))
+		h->mode = KFT_DATA_COUNT;
+	else if (!strncmp(line, "Number of stacks counted = ", 27))
+		h->mode = KFT_DATA_STACKS;
+	else if (!strncmp(line, "Logging stopped at ", 19))
+		h->stopped = 1;
+	else if (sscanf(line, "Logging started at %llu usec", &us) == 1) {
+		h->started = 1;
+		h->start_us = us;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+int kft_head_check(const struct kft_head *h, const char *path, enum kft_data_mode want,
+		   unsigned int run_id)
+{
+	static const char *const what[] = {
+		[KFT_DATA_TRACE] = "a trace run",
+		[KFT_DATA_COUNT] = "a count run",
+		[KFT_DATA_STACKS] = "a stacks or profile run",
+	};
+
+	if (h->registered < 0)
+		fprintf(stderr, "kft: %s: not a kft log\n", path);
+	else if (!h->registered)
+		fprintf(stderr, "kft: %s: the run is gone (kft clear, or the module unloaded)\n",
+			path);
+	else if (h->mode != want)
+		fprintf(stderr, "kft: %s: not the log of %s\n", path, what[want]);
+	else if (run_id && h->run_id != run_id)
+		fprintf(stderr, "kft: %s: run %u replaced ours (run %u)\n", path, h->run_id, run_id);
+	else
+		return 0;
+	return -1;
 }
 
 volatile sig_atomic_t kft_quit;

@@ -6,84 +6,59 @@
 
 #include "kftlog.h"
 #include "linereader.h"
+#include "words.h"
 
 /* Malformed rows named one by one; after these, only counted. */
 #define KFTLOG_WARNINGS_SHOWN	10
 
-struct kftlog_word {
-	const char *s;
-	size_t len;
-};
-
-static int is_blank_char(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
-/* Splits line into up to n words; returns how many there are (at most n). */
-static size_t split_words(const char *line, size_t len, struct kftlog_word *w, size_t n)
-{
-	size_t i = 0, nr = 0;
-
-	while (nr < n) {
-		while (i < len && is_blank_char(line[i]))
-			i++;
-		if (i == len)
-			break;
-		w[nr].s = line + i;
-		while (i < len && !is_blank_char(line[i]))
-			i++;
-		w[nr].len = (size_t)(line + i - w[nr].s);
-		nr++;
-	}
-	return nr;
-}
-
-/* A decimal number filling the whole word. */
-static int parse_ll(const struct kftlog_word *w, long long *v)
-{
-	char buf[32], *end;
-
-	if (w->len == 0 || w->len >= sizeof(buf))
-		return -1;
-	memcpy(buf, w->s, w->len);
-	buf[w->len] = '\0';
-	errno = 0;
-	*v = strtoll(buf, &end, 10);
-	return errno || *end ? -1 : 0;
-}
-
 /* "33", "33.1", "-1.0". */
-static int parse_pid(const struct kftlog_word *w, int *pid, int *cpu)
+static int parse_pid(const struct word *w, int *pid, int *cpu)
 {
 	const char *dot = memchr(w->s, '.', w->len);
-	struct kftlog_word p = { w->s, dot ? (size_t)(dot - w->s) : w->len };
+	struct word p = { w->s, dot ? (size_t)(dot - w->s) : w->len };
 	long long pv, c = -1;
 
 	if (dot) {
-		struct kftlog_word cw = { dot + 1, w->len - p.len - 1 };
+		struct word cw = { dot + 1, w->len - p.len - 1 };
 
-		if (parse_ll(&cw, &c) || c < 0 || c > 0x7fffffff)
+		if (word_ll(&cw, &c) || c < 0 || c > 0x7fffffff)
 			return -1;
 	}
-	if (parse_ll(&p, &pv) || pv < -1 || pv > 0x7fffffff)
+	if (word_ll(&p, &pv) || pv < -1 || pv > 0x7fffffff)
 		return -1;
 	*pid = (int)pv;
 	*cpu = (int)c;
 	return 0;
 }
 
-/* A row's five words; more words are allowed and ignored. */
+/*
+ * A stack watch row's sixth word: "left=N" makes it the first row of a
+ * snapshot; any other word means nothing here.
+ */
+static int parse_left(const struct word *w, size_t nr, struct kftlog_row *row)
+{
+	struct word n;
+
+	row->left = -1;
+	if (nr < 6 || row->delta != KFTLOG_DELTA_STACK || w[5].len < 5 ||
+	    memcmp(w[5].s, "left=", 5))
+		return 0;
+	n = (struct word){ w[5].s + 5, w[5].len - 5 };
+	return word_ll(&n, &row->left) || row->left < 0 ? -1 : 0;
+}
+
+/* A row's five words, and a sixth that means something; more are ignored. */
 static int parse_row(const char *line, size_t len, struct kftlog_row *row,
 		     struct kftlog_names *names)
 {
-	struct kftlog_word w[5];
+	struct word w[6];
+	size_t nr;
 
 	/* A NUL byte would cut a name short, or empty it: no row has one. */
-	if (memchr(line, '\0', len) || split_words(line, len, w, 5) != 5 ||
-	    parse_ll(&w[0], &row->entry) || row->entry < 0 ||
-	    parse_ll(&w[1], &row->delta) || row->delta < KFTLOG_DELTA_STACK ||
-	    parse_pid(&w[2], &row->pid, &row->cpu))
+	if (memchr(line, '\0', len) || (nr = words_split(line, len, w, 6)) < 5 ||
+	    word_ll(&w[0], &row->entry) || row->entry < 0 ||
+	    word_ll(&w[1], &row->delta) || row->delta < KFTLOG_DELTA_STACK ||
+	    parse_pid(&w[2], &row->pid, &row->cpu) || parse_left(w, nr, row))
 		return -1;
 	names->func = w[3].s;
 	names->func_len = w[3].len;
@@ -92,19 +67,30 @@ static int parse_row(const char *line, size_t len, struct kftlog_row *row,
 	return 0;
 }
 
+static int starts_with(const char *line, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return line && len >= n && !strncmp(line, prefix, n);
+}
+
 enum kftlog_line kftlog_scan_line(struct kftlog_scan *s, const char *line, size_t len,
 				  struct kftlog_row *row, struct kftlog_names *names)
 {
-	struct kftlog_word w;
-	int blank = line && split_words(line, len, &w, 1) == 0;
+	struct word w;
+	int blank = line && words_split(line, len, &w, 1) == 0;
 
 	s->lineno++;
 	s->text_lines += !blank;
+	/* A stacks-mode log has no rows: its blocks are kftstacks' lines. */
+	if (s->stacks_mode)
+		return KFTLOG_TEXT;
 	if (!s->in_rows) {
 		s->in_rows = line && len >= 8 && !strncmp(line, "--------", 8);
-		if (line && len >= sizeof(KFTLOG_COUNT_MODE_LINE) - 1 &&
-		    !strncmp(line, KFTLOG_COUNT_MODE_LINE, sizeof(KFTLOG_COUNT_MODE_LINE) - 1))
+		if (starts_with(line, len, KFTLOG_COUNT_MODE_LINE))
 			s->count_mode = 1;
+		else if (!s->count_mode && starts_with(line, len, KFTLOG_STACKS_MODE_LINE))
+			s->stacks_mode = 1;
 		return KFTLOG_TEXT;
 	}
 	/* A count-mode log's rows are no calls: none is a row, none malformed. */
@@ -120,7 +106,7 @@ enum kftlog_line kftlog_scan_line(struct kftlog_scan *s, const char *line, size_
 
 int kftlog_scan_is_log(const struct kftlog_scan *s)
 {
-	if (s->count_mode)
+	if (s->count_mode || s->stacks_mode)
 		return 0;
 	return s->rows || (s->in_rows && !s->malformed) || !s->text_lines;
 }
@@ -149,9 +135,30 @@ static int kftlog__add(struct kftlog *log, struct kftlog_row *row,
 	return 0;
 }
 
-/* One line (NULL: too long); -1 with errno when the log cannot go on. */
-static int kftlog__line(struct kftlog *log, const char *line, size_t len,
-			const char *name, FILE *warn)
+/* The first few malformed lines (counted already) are named. */
+static void kftlog__warn(struct kftlog *log, const char *what, const char *name, FILE *warn)
+{
+	if (warn && log->scan.malformed <= KFTLOG_WARNINGS_SHOWN)
+		fprintf(warn, "%s:%u: warning: malformed %s skipped\n", name, log->scan.lineno,
+			what);
+}
+
+/* A line of a stacks-mode log's blocks (the header's lines are kftstacks' too). */
+static int kftlog__stacks_line(struct kftlog *log, const char *line, size_t len,
+			       const char *name, FILE *warn)
+{
+	/* Blocks and frames are rows for the row limit. */
+	int ret = kftstacks__line(&log->stacks, &log->names, line, len, log->max_rows);
+
+	if (ret == KFTSTACKS_MALFORMED) {
+		log->scan.malformed++;
+		kftlog__warn(log, "line", name, warn);
+	}
+	return ret < 0 ? -1 : 0;
+}
+
+int kftlog__feed(struct kftlog *log, const char *line, size_t len, const char *name,
+		 FILE *warn)
 {
 	struct kftlog_names names;
 	struct kftlog_row row;
@@ -160,16 +167,23 @@ static int kftlog__line(struct kftlog *log, const char *line, size_t len,
 	case KFTLOG_ROW:
 		return kftlog__add(log, &row, &names);
 	case KFTLOG_MALFORMED:
-		if (warn && log->scan.malformed <= KFTLOG_WARNINGS_SHOWN)
-			fprintf(warn, "%s:%u: warning: malformed row skipped\n", name,
-				log->scan.lineno);
+		kftlog__warn(log, "row", name, warn);
 		return 0;
 	default:
+		if (log->scan.stacks_mode)
+			return kftlog__stacks_line(log, line, len, name, warn);
 		return 0;
 	}
 }
 
-static struct kftlog *kftlog__new(size_t max_rows)
+void kftlog__end(struct kftlog *log, const char *name, FILE *warn)
+{
+	if (warn && log->scan.malformed > KFTLOG_WARNINGS_SHOWN)
+		fprintf(warn, "%s: warning: %zu malformed %s skipped in all\n", name,
+			log->scan.malformed, log->scan.stacks_mode ? "lines" : "rows");
+}
+
+struct kftlog *kftlog__new(size_t max_rows)
 {
 	struct kftlog *log = calloc(1, sizeof(*log));
 
@@ -199,15 +213,13 @@ struct kftlog *kftlog__read(FILE *in, const char *name, FILE *warn, size_t max_r
 			too_long = 1;
 			continue;
 		}
-		if (kftlog__line(log, too_long ? NULL : line, len, name, warn))
+		if (kftlog__feed(log, too_long ? NULL : line, len, name, warn))
 			goto err;
 		too_long = 0;
 	}
-	if (st == LINE_ERROR || (too_long && kftlog__line(log, NULL, 0, name, warn)))
+	if (st == LINE_ERROR || (too_long && kftlog__feed(log, NULL, 0, name, warn)))
 		goto err;
-	if (warn && log->scan.malformed > KFTLOG_WARNINGS_SHOWN)
-		fprintf(warn, "%s: warning: %zu malformed rows skipped in all\n", name,
-			log->scan.malformed);
+	kftlog__end(log, name, warn);
 	free(line);
 	return log;
 err:
@@ -238,6 +250,7 @@ void kftlog__free(struct kftlog *log)
 	if (!log)
 		return;
 	free(log->rows);
+	kftstacks__free(&log->stacks);
 	strtab__free(&log->names);
 	free(log);
 }

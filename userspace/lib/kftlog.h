@@ -2,8 +2,14 @@
 /*
  * A kft log (/proc/kft_data, the original KFT format) as records. Rows
  * follow the first line starting with "--------":
- *	ENTRY DELTA PID[.CPU] FUNCTION CALLER
- * FUNCTION and CALLER are hex addresses, or symbols (after addr2sym).
+ *	ENTRY DELTA PID[.CPU] FUNCTION CALLER [MORE]
+ * FUNCTION and CALLER are hex addresses, or symbols (after addr2sym). A
+ * stack watch snapshot is consecutive rows with DELTA -2, innermost frame
+ * first; its first row has a sixth column "left=N", the bytes of stack left
+ * (Documentation/stacks.rst, "Stack watches"). Other sixth columns are ignored.
+ *
+ * A log in stacks or profile mode has blocks of counted stacks instead of
+ * rows (kftstacks.h); one in count mode has counts, which are not read.
  *
  * Logs are read as streams, a line at a time: only the parsed rows are
  * kept, each name once, and at most max_rows of them.
@@ -15,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "kftstacks.h"
 #include "strtab.h"
 
 #define KFTLOG_DELTA_OPEN	(-1)	/* no exit seen */
@@ -34,7 +41,14 @@ struct kftlog_row {
 	int cpu;		/* -1: not in the log */
 	const char *func;	/* as written (symbol or address) */
 	const char *caller;
+	long long left;		/* -2 rows: left=N, bytes of stack left; -1: none */
 };
+
+/* Whether a row is the first of a stack watch snapshot (it has left=N). */
+static inline int kftlog_row_starts_snapshot(const struct kftlog_row *r)
+{
+	return r->delta == KFTLOG_DELTA_STACK && r->left >= 0;
+}
 
 /* The words of a row's names, pointing into the line. */
 struct kftlog_names {
@@ -50,6 +64,7 @@ struct kftlog_scan {
 	size_t malformed;	/* lines after "--------" that are no row */
 	size_t text_lines;	/* lines that are not blank */
 	int count_mode;		/* a count-mode log: its rows are counts, not calls */
+	int stacks_mode;	/* a stacks- or profile-mode log: blocks, no rows */
 };
 
 enum kftlog_line {
@@ -65,30 +80,43 @@ enum kftlog_line {
 enum kftlog_line kftlog_scan_line(struct kftlog_scan *s, const char *line, size_t len,
 				  struct kftlog_row *row, struct kftlog_names *names);
 /*
- * Whether the lines scanned make a kft log: some row, or a header and no
- * malformed row (a run that logged nothing), or no text at all (an empty
- * file). Binary data or a symbol table given as a log is none.
+ * Whether the lines scanned make a kft log of calls: some row, or a header
+ * and no malformed row (a run that logged nothing), or no text at all (an
+ * empty file). Binary data or a symbol table given as a log is none, and
+ * neither is a count-mode or stacks-mode log (their own flags say so).
  */
 int kftlog_scan_is_log(const struct kftlog_scan *s);
 
 /* The header line only a count-mode log (mode count) has. */
 #define KFTLOG_COUNT_MODE_LINE	"Number of calls counted"
+/* The header line only a stacks- or profile-mode log has. */
+#define KFTLOG_STACKS_MODE_LINE	"Number of stacks counted"
 
 struct kftlog {
 	struct kftlog_row *rows;
 	size_t nr, cap;
 	struct strtab names;	/* the row strings */
 	struct kftlog_scan scan;
+	struct kftstacks stacks;	/* a stacks-mode log's blocks */
 	size_t max_rows;
 };
 
 /*
  * Reads a log; malformed rows are skipped with a warning on warn (NULL:
  * silent) naming the line, the first few of them, then a count. NULL with
- * errno set on failure: EFBIG past max_rows rows or their names' share
- * (KFTLOG_NAME_BYTES_PER_ROW a row).
+ * errno set on failure: EFBIG past max_rows rows (in a stacks-mode log:
+ * blocks and frames) or their names' share (KFTLOG_NAME_BYTES_PER_ROW a row).
  */
 struct kftlog *kftlog__read(FILE *in, const char *name, FILE *warn, size_t max_rows);
+/*
+ * kftlog__read() a line at a time, for a reader that looks at the lines
+ * first: a new log, each line (len bytes; NULL: a line too long to be a
+ * row, over KFTLOG_LINE_MAX) fed to it (-1 with errno when the log cannot
+ * go on), then the end (the count of malformed rows, if over the few named).
+ */
+struct kftlog *kftlog__new(size_t max_rows);
+int kftlog__feed(struct kftlog *log, const char *line, size_t len, const char *name, FILE *warn);
+void kftlog__end(struct kftlog *log, const char *name, FILE *warn);
 /* The same on text in memory (tests, fuzzers), with the default limit. */
 struct kftlog *kftlog__parse(const char *text, size_t len, const char *name, FILE *warn);
 void kftlog__free(struct kftlog *log);

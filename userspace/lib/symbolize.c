@@ -159,8 +159,9 @@ static int symbolize_lines(const struct ksyms *ks, FILE *in, FILE *out,
 
 	while ((st = line_read(in, line, SYMBOLIZE_LINE_MAX, &len)) == LINE_WHOLE ||
 	       st == LINE_PART) {
-		/* A count-mode log's rows name their functions already. */
-		if (st == LINE_PART || in_long || (scan->count_mode && scan->in_rows))
+		/* Count- and stacks-mode logs name their functions already. */
+		if (st == LINE_PART || in_long || (scan->count_mode && scan->in_rows) ||
+		    scan->stacks_mode)
 			fwrite(line, 1, len, out);
 		else
 			symbolize_line_to(ks, line, len, out);

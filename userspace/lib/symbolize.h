@@ -28,8 +28,9 @@ int symbolize_fputs(const struct ksyms *ks, const char *line, FILE *out);
  * does (a line over SYMBOLIZE_LINE_MAX is copied as it is): memory does
  * not grow with the input. The lines are scanned as a kft log until its
  * first row, into scan if not NULL (kftlog_scan_is_log() then tells
- * whether it is one); the rows of a count-mode log, which name their
- * functions already, are copied as they are.
+ * whether it is one); the rows of a count-mode log and the blocks of a
+ * stacks-mode log, which name their functions already, are copied as they
+ * are.
  * Returns 0, or -1 on a read error (ferror(in), errno set), a write error
  * (ferror(out)) or no memory for the line (errno ENOMEM).
  */

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A subcommand's run of the module, the same for funccount, stackcount,
+ * stacksnoop and profile: Ctrl-C caught, the module claimed (the lock, no
+ * active run), the configuration written and started; summaries at
+ * intervals until the duration, Ctrl-C or someone else's stop; the run
+ * stopped, the lock released, standard output checked.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "closeout.h"
+#include "kft.h"
+
+int kft_session_start(struct kft_session *s, const struct kft_paths *paths,
+		      const struct kft_params *p, char *config, const char *err)
+{
+	struct kft_status st;
+	int ret = -1;
+
+	s->paths = paths;
+	s->run_id = 0;
+	if (!config) {
+		fprintf(stderr, "kft: %s: %s\n", kft_subcmd_name(p->sub), err);
+		return -1;
+	}
+	if (p->debug)
+		fputs(config, stderr);
+	kft_signals_catch(&s->orig);
+	s->lock = kft_claim(paths, &st);
+	if (s->lock >= 0 && !kft_ctl_write(paths, config, 0) &&
+	    !kft_ctl_write(paths, "start\n", 0) && !kft_status_read(paths, &st)) {
+		s->run_id = st.id;
+		ret = 0;
+	} else if (s->lock >= 0) {
+		close(s->lock);
+	}
+	free(config);
+	return ret;
+}
+
+int kft_session_loop(struct kft_session *s, double interval, double duration,
+		     int (*summary)(void *ctx), void *ctx)
+{
+	double next = kft_now(), end;
+	int ret;
+
+	end = duration ? next + duration : INFINITY;
+	do {
+		/* From the last deadline, not from now: summaries do not drift. */
+		next = interval ? next + interval : end;
+		if (next > end)
+			next = end;
+		kft_wait_until(next, &s->orig);
+		ret = summary(ctx);
+		/* Output that cannot be written any more (a closed pipe) ends it as Ctrl-C. */
+	} while (!ret && !kft_quit && !ferror(stdout) && kft_now() < end);
+	return ret;
+}
+
+int kft_session_read(const struct kft_session *s, enum kft_data_mode mode,
+		     int (*read)(void *obj, FILE *in), void *obj, const struct kft_head *head,
+		     const char *too_big)
+{
+	const char *path = s->paths->data;
+	FILE *in = fopen(path, "r");
+	int ret;
+
+	if (!in) {
+		fprintf(stderr, "kft: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	ret = read(obj, in);
+	if (ret && errno == EFBIG)
+		fprintf(stderr, "kft: %s: %s\n", path, too_big);
+	else if (ret)
+		fprintf(stderr, "kft: %s: %s\n", path, strerror(errno));
+	else
+		ret = kft_head_check(head, path, mode, s->run_id);
+	fclose(in);
+	return ret;
+}
+
+int kft_session_stop(struct kft_session *s, int ret)
+{
+	if (ret == 1)
+		fprintf(stderr, "kft: run %u was stopped by another command\n", s->run_id);
+	else if (ret == 0 && kft_ctl_write(s->paths, "stop\n", 1))
+		ret = -1;
+	return ret;
+}
+
+int kft_session_end(struct kft_session *s, int ret)
+{
+	if (close_stdout("kft"))
+		ret = -1;
+	close(s->lock);
+	return ret < 0 ? 1 : 0;
+}
+
+void kft_print_patterns(const struct kft_params *p)
+{
+	int i;
+
+	putchar('"');
+	for (i = 0; i < p->nr_patterns; i++)
+		printf("%s%s", i ? " " : "", p->patterns[i]);
+	putchar('"');
+}
+
+/* date(1)'s default format for funccount -T, bcc's "%H:%M:%S" for stackcount -T. */
+const char *kft_stamp(char *buf, size_t size, const char *format)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (!localtime_r(&t, &tm) || !strftime(buf, size, format, &tm))
+		snprintf(buf, size, "%lld", (long long)t);
+	return buf;
+}

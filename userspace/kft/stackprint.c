@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Stacks printed as bcc's tools print them. stackcount:
+ *
+ *	  kft_test:kft_test_leaf
+ *	  kft_test:kft_test_middle
+ *	    bash [345]			(-P)
+ *	    10
+ *
+ * profile:
+ *
+ *	    kft_test:kft_test_hot_loop
+ *	    -                bash (345)
+ *	        49
+ *
+ * folded (both): "bash;outer;...;inner 10", one line a stack, for
+ * flamegraph.pl. stacksnoop: a line per event, its frames after tabs.
+ * Frames are named as kft names functions everywhere: name, or
+ * module:name; "[unknown]" (bcc's word) where the kernel found no symbol.
+ */
+#include <inttypes.h>
+
+#include "kft.h"
+
+/* A frame's name as bcc's ksym() gives it: name, name+0xOFF (-s), [unknown]. */
+static void kft_frame_put(FILE *out, const struct kft_frame *f, int offsets)
+{
+	if (!f->name)
+		fputs("[unknown]", out);
+	else if (offsets)
+		fprintf(out, "%s+0x%" PRIx64, f->name, f->off);
+	else
+		fputs(f->name, out);
+}
+
+/* [comm;]outer;...;inner COUNT: the root first, as flame graphs want. */
+static void kft_stack_folded(FILE *out, const struct kft_stack_row *r,
+			     const struct kft_stack_style *st)
+{
+	size_t first = r->stack->first, i = r->stack->nr;
+	const char *sep = "";
+
+	if (st->comm) {
+		fputs(r->stack->comm, out);
+		sep = ";";
+	}
+	while (i--) {
+		fputs(sep, out);
+		kft_frame_put(out, &r->frames[first + i], 0);
+		if (st->annotate)
+			fputs("_[k]", out);
+		sep = ";";
+	}
+	fprintf(out, " %" PRIu64 "\n", r->count);
+}
+
+static void kft_stack_lines(FILE *out, const struct kft_stack_row *r,
+			    const struct kft_stack_style *st)
+{
+	const struct kft_frame *f;
+	size_t i;
+
+	for (i = 0; i < r->stack->nr; i++) {
+		f = &r->frames[r->stack->first + i];
+		fputs(st->profile ? "    " : "  ", out);
+		if (st->addresses)
+			fprintf(out, "%-16" PRIx64 " ", f->addr);
+		kft_frame_put(out, f, st->offsets);
+		fputc('\n', out);
+	}
+	if (st->profile)
+		fprintf(out, "    %-16s %s (%ld)\n        %" PRIu64 "\n\n", "-", r->stack->comm,
+			r->stack->pid, r->count);
+	else if (st->comm)
+		fprintf(out, "    %s [%ld]\n    %" PRIu64 "\n\n", r->stack->comm, r->stack->pid,
+			r->count);
+	else
+		fprintf(out, "    %" PRIu64 "\n\n", r->count);
+}
+
+void kft_stacks_print(FILE *out, const struct kft_stack_row *rows, size_t n,
+		      const struct kft_stack_style *style)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (style->folded)
+			kft_stack_folded(out, &rows[i], style);
+		else
+			kft_stack_lines(out, &rows[i], style);
+	}
+}
+
+void kft_snoop_header(FILE *out, int verbose)
+{
+	if (verbose)
+		fprintf(out, "%-18s %-12s %-6s %-3s %s\n", "TIME(s)", "COMM", "PID", "CPU",
+			"FUNCTION");
+	else
+		fprintf(out, "%-18s %s\n", "TIME(s)", "FUNCTION");
+}
+
+void kft_snoop_print(FILE *out, const struct kft_stacks *s, const struct kft_stack *ev,
+		     uint64_t start_us, const char *function, int verbose, int offsets)
+{
+	uint64_t us = ev->time_us > start_us ? ev->time_us - start_us : 0;
+	char time[32];
+	size_t i;
+
+	/* The frames' first is the function entered: its name, unless the table had no room. */
+	if (ev->nr && s->frames[ev->first].name)
+		function = s->frames[ev->first].name;
+	snprintf(time, sizeof(time), "%" PRIu64 ".%06" PRIu64, us / 1000000, us % 1000000);
+	if (verbose)
+		fprintf(out, "%-18s %-12.12s %-6ld %-3d %s\n", time, ev->comm, ev->pid, ev->cpu,
+			function);
+	else
+		fprintf(out, "%-18s %s\n", time, function);
+	for (i = 0; i < ev->nr; i++) {
+		fputc('\t', out);
+		kft_frame_put(out, &s->frames[ev->first + i], offsets);
+		fputc('\n', out);
+	}
+	fputc('\n', out);
+}
