@@ -71,6 +71,11 @@ static int confgen_check(const char *path, const char *text, size_t len)
 	} else if (cmd != KFT_CMD_CONFIG) {
 		fprintf(stderr, "%s: line 1, column 1: %s\n", path,
 			kft_parse_strerror(KFT_ERR_EXPECTED_BEGIN));
+	} else if (cfg.mode == KFT_MODE_PROFILE) {
+		/* Its timers are armed on the CPUs online at the start: the boot CPU. */
+		fprintf(stderr, "%s: line %u, column %u: %s\n", path,
+			cfg.mode_pos.line, cfg.mode_pos.col,
+			"mode profile cannot trace the boot: the other CPUs come online after it starts");
 	} else {
 		ret = 0;
 	}
