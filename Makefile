@@ -3,6 +3,7 @@
 #   make                 kft.ko for KDIR, and the userspace tools
 #   make check           unit tests, lint, and the VM tests on 6.1 and 6.12
 #   make demo            boot 6.12 in QEMU and run a trace with kft
+#   make boot            build a 6.12 kernel with kft built in, trace its boot
 #   make bench           overhead per traced call, kft vs ftrace and kprobes
 #   make lint            sparse, checkpatch, -Werror builds
 #   make install         the tools and man pages (PREFIX, DESTDIR)
@@ -18,7 +19,7 @@ SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recove
 GUEST_HELPERS := $(BUILD)/guest/kftio $(BUILD)/guest/elapsed $(BUILD)/guest/forkwrite $(BUILD)/guest/addr2sym $(BUILD)/guest/kd \
 	$(BUILD)/guest/kft
 
-.PHONY: all bench bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install \
+.PHONY: all boot bench bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install \
 	fuzz fuzz-build fuzz-list
 
 all: module userspace
@@ -156,6 +157,11 @@ check-mttcg:
 demo: userspace
 	@scripts/vm/run -d 6.12
 	@scripts/demo-analyze 6.12
+
+# The boot's trace: a kernel with kft built in (config/boot.config, cached),
+# booted in QEMU; the files in build/boot (scripts/boot says which).
+boot:
+	@scripts/boot
 
 # Benchmarks: figures, not tests.
 # bench: the cost per traced call of kft, ftrace and kprobes on both
