@@ -428,7 +428,7 @@ static int kft_data_show(struct seq_file *m, void *v)
 	} else if (i == 0) {
 		kft_output_log_header(m, r->run, &r->times, &r->counters, r->view.nr);
 	} else {
-		kft_output_log_row(m, &r->times,
+		kft_output_log_row(m, &r->times, &r->view.buf->comms,
 				   &r->view.buf->records[r->view.order[i - 1]],
 				   r->show_addrs);
 	}

@@ -10,7 +10,7 @@
 #include "ksyms.h"
 #include "strtab.h"
 
-enum kd_mode { KD_SUMMARY, KD_CALLTREE, KD_FOLDED, KD_JSON, KD_SVG, KD_FLAMEGRAPH };
+enum kd_mode { KD_SUMMARY, KD_CALLTREE, KD_FOLDED, KD_JSON, KD_SVG, KD_FLAMEGRAPH, KD_TASKS };
 
 struct kd_params {
 	enum kd_mode mode;
@@ -98,6 +98,7 @@ long long kd_call_end(const struct kd_call *c);
 int kd_snapshots_collect(struct kd_tree *t, const struct kftlog *log, const struct ksyms *ks);
 
 int kd_summary(FILE *out, const struct kd_tree *t, const struct kd_params *p);
+int kd_tasks(FILE *out, const struct kd_tree *t, const struct kd_params *p);
 int kd_calltree(FILE *out, const struct kd_tree *t, const struct kd_params *p);
 int kd_folded(FILE *out, const struct kd_tree *t, const struct kd_params *p);
 int kd_json(FILE *out, const struct kd_tree *t);

@@ -41,6 +41,7 @@ struct kftlog_row {
 	int cpu;		/* -1: not in the log */
 	const char *func;	/* as written (symbol or address) */
 	const char *caller;
+	const char *comm;	/* the task's name; "" in logs before the column */
 	long long left;		/* -2 rows: left=N, bytes of stack left; -1: none */
 };
 
@@ -52,8 +53,8 @@ static inline int kftlog_row_starts_snapshot(const struct kftlog_row *r)
 
 /* The words of a row's names, pointing into the line. */
 struct kftlog_names {
-	const char *func, *caller;
-	size_t func_len, caller_len;
+	const char *func, *caller, *comm;
+	size_t func_len, caller_len, comm_len;
 };
 
 /* What a stream of lines has been so far. */
