@@ -82,6 +82,7 @@ static const char *const kft_parse_messages[] = {
 	[KFT_ERR_NO_SUCH_CPU] = "the CPU of 'filter cpu' is not online",
 	[KFT_ERR_COMM_TOO_LONG] = "a task's name has at most 15 bytes",
 	[KFT_ERR_MISSING_COMM] = "missing task name",
+	[KFT_ERR_EXPECTED_UNITS] = "expected 'us' or 'ns'",
 };
 
 _Static_assert(ARRAY_SIZE(kft_parse_messages) == KFT_ERR_COUNT,
@@ -112,6 +113,7 @@ enum kft_stmt {
 	KFT_STMT_INCLUDE,
 	KFT_STMT_PER_PROCESS,
 	KFT_STMT_SNOOP,
+	KFT_STMT_UNITS,
 	KFT_STMT_COUNT,
 };
 
@@ -139,6 +141,7 @@ static const char *const kft_stmt_words[] = {
 	[KFT_STMT_INCLUDE] = "include",
 	[KFT_STMT_PER_PROCESS] = "per-process",
 	[KFT_STMT_SNOOP] = "snoop",
+	[KFT_STMT_UNITS] = "units",
 };
 
 _Static_assert(ARRAY_SIZE(kft_stmt_words) == KFT_STMT_COUNT, "a statement without its word");
@@ -172,18 +175,19 @@ static const struct kft_mode_rule {
 	[KFT_MODE_COUNT] = {
 		"count", KFT_ERR_NOT_IN_COUNT_MODE,
 		STMT(MINTIME) | STMT(MAXTIME) | STMT(LOGENTRIES) | STMT(WATCH) | STMT(SAMPLE) |
-		STMT(INCLUDE) | STMT(PER_PROCESS) | STMT(SNOOP),
+		STMT(INCLUDE) | STMT(PER_PROCESS) | STMT(SNOOP) | STMT(UNITS),
 		false, KFT_MAX_LOGENTRIES, KFT_DEFAULT_LOGENTRIES,
 	},
 	[KFT_MODE_STACKS] = {
 		"stacks", KFT_ERR_NOT_IN_STACKS_MODE,
-		STMT(MINTIME) | STMT(MAXTIME) | STMT(WATCH) | STMT(SAMPLE) | STMT(INCLUDE),
+		STMT(MINTIME) | STMT(MAXTIME) | STMT(WATCH) | STMT(SAMPLE) | STMT(INCLUDE) |
+		STMT(UNITS),
 		true, KFT_MAX_STACKENTRIES, KFT_DEFAULT_STACKENTRIES,
 	},
 	[KFT_MODE_PROFILE] = {
 		"profile", KFT_ERR_NOT_IN_PROFILE_MODE,
 		STMT(MINTIME) | STMT(MAXTIME) | STMT(WATCH) | STMT(FUNCLIST) | STMT(PER_PROCESS) |
-		STMT(SNOOP),
+		STMT(SNOOP) | STMT(UNITS),
 		false, KFT_MAX_STACKENTRIES, KFT_DEFAULT_STACKENTRIES,
 	},
 };
@@ -698,6 +702,18 @@ static int parse_snoop(struct kft_parser *ps)
 	return 0;
 }
 
+/* units us|ns: the unit of a trace log's entry and delta columns. */
+static int parse_units(struct kft_parser *ps)
+{
+	if (once(ps, KFT_STMT_UNITS, ps->tok.pos) || next(ps))
+		return -1;
+	if (tok_is(ps, "ns"))
+		ps->cfg->units_ns = true;
+	else if (!tok_is(ps, "us"))
+		return fail(ps, KFT_ERR_EXPECTED_UNITS);
+	return 0;
+}
+
 /* The statements, by their first word. */
 static const struct {
 	const char *word;
@@ -713,6 +729,7 @@ static const struct {
 	{ "include", parse_include },
 	{ "per-process", parse_per_process },
 	{ "snoop", parse_snoop },
+	{ "units", parse_units },
 };
 
 static bool is_command_word(const struct kft_parser *ps)
@@ -949,7 +966,7 @@ static bool is_keyword(const char *word, size_t len)
 		"funclist", "fend", "logentries", "autorepeat", "watch", "prime",
 		"clear", "mode", "trace", "count", "stacks", "profile", "stack",
 		"worst-stack", "sample", "include", "idle", "per-process", "pid",
-		"tid", "cpu", "comm", "snoop",
+		"tid", "cpu", "comm", "snoop", "units", "us", "ns",
 	};
 	size_t i;
 

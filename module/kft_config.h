@@ -73,6 +73,7 @@ enum kft_parse_err {
 	KFT_ERR_NO_SUCH_CPU,
 	KFT_ERR_COMM_TOO_LONG,
 	KFT_ERR_MISSING_COMM,
+	KFT_ERR_EXPECTED_UNITS,
 	KFT_ERR_COUNT,
 };
 
@@ -143,6 +144,7 @@ struct kft_config {
 	bool noints;
 	bool onlyints;
 	bool autorepeat;
+	bool units_ns;			/* trace: rows in ns, not us */
 	unsigned long logentries;	/* the mode's default if not given */
 	enum kft_watch_kind watch;	/* trace mode */
 	unsigned long watch_bytes;

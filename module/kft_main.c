@@ -469,6 +469,7 @@ static unsigned long kft_reader_take(struct kft_reader *r, struct kft_run *run)
 	r->run = run;
 	r->times = run->times;
 	r->times.running = READ_ONCE(run->state) == KFT_RUNNING;
+	r->times.units_ns = run->cfg.units_ns;
 	kft_run_sum_counters(run, &r->counters);
 	if (kft_reader_counts(r)) {
 		mutex_lock(&run->table.sum_lock);

@@ -90,6 +90,8 @@ static void kft_output_config(struct seq_file *m, const struct kft_config *cfg)
 		seq_printf(m, "  logentries %lu\n", cfg->logentries);
 	if (cfg->autorepeat)
 		seq_puts(m, "  autorepeat\n");
+	if (cfg->units_ns)
+		seq_puts(m, "  units ns\n");
 	kft_output_stacks_config(m, cfg);
 }
 
@@ -330,6 +332,9 @@ void kft_output_log_header(struct seq_file *m, const struct kft_run *run,
 	kft_output_header_common(m, run, times, c);
 	seq_printf(m, "Entries not found = %lu\n", c->not_found);
 	seq_printf(m, "\nNumber of entries after filters = %lu\n\n", rows);
+	/* kft's addition, only with units ns: old parsers would read us. */
+	if (times->units_ns)
+		seq_puts(m, "Units: ns\n\n");
 	seq_puts(m, " Entry    Delta     PID        Function                        Caller              Comm\n");
 	seq_puts(m, "-------- -------- -------- ----------------                 ------------        ----\n");
 }
@@ -385,8 +390,8 @@ void kft_output_log_row(struct seq_file *m, const struct kft_run_times *times,
 {
 	u64 dur = kft_rec_dur(rec);
 	bool stack = kft_rec_is_stack(rec);
-	s64 delta = stack ? -2 : dur == KFT_REC_DUR_OPEN ? -1 :
-		    (s64)div_u64(dur, NSEC_PER_USEC);
+	u32 unit = times->units_ns ? 1 : NSEC_PER_USEC;
+	s64 delta = stack ? -2 : dur == KFT_REC_DUR_OPEN ? -1 : (s64)div_u64(dur, unit);
 	u64 rel = rec->entry_ns > times->first_start_ns ?
 		  rec->entry_ns - times->first_start_ns : 0;
 	unsigned long caller = rec->caller_off == KFT_REC_CALLER_UNKNOWN ?
@@ -400,7 +405,7 @@ void kft_output_log_row(struct seq_file *m, const struct kft_run_times *times,
 		func = caller = 0;
 	snprintf(pid, sizeof(pid), "%d.%u", rec->pid, kft_rec_cpu(rec));
 	seq_printf(m, "%8llu %8lld %8s  0x%016lx               0x%016lx",
-		   div_u64(rel, NSEC_PER_USEC), delta, pid, func, caller);
+		   div_u64(rel, unit), delta, pid, func, caller);
 	kft_output_comm(m, comms, rec);
 	if (stack && first)
 		seq_printf(m, " left=%llu", dur);

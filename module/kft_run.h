@@ -91,6 +91,7 @@ struct kft_run_times {
 	int start_reason;		/* enum kft_reason */
 	int stop_reason;
 	bool running;
+	bool units_ns;			/* rows in ns (units ns), else us */
 };
 
 /* What a run dropped because a module it hooked was unloaded. */

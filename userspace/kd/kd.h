@@ -70,7 +70,14 @@ struct kd_tree {
 	const char **frames;
 	size_t nr_frames;
 	struct strtab names;	/* callers' functions, symbolized names */
+	int units_ns;		/* the log's times are ns (units ns), not us */
 };
+
+/* The unit of t's times, as labels say it: "us", or "ns". */
+static inline const char *kd_unit(const struct kd_tree *t)
+{
+	return t->units_ns ? "ns" : "us";
+}
 
 int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t errlen);
 void kd_usage(FILE *out);

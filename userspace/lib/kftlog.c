@@ -105,6 +105,8 @@ enum kftlog_line kftlog_scan_line(struct kftlog_scan *s, const char *line, size_
 		return KFTLOG_TEXT;
 	if (!s->in_rows) {
 		s->in_rows = line && len >= 8 && !strncmp(line, "--------", 8);
+		if (starts_with(line, len, KFTLOG_UNITS_NS_LINE))
+			s->units_ns = 1;
 		if (starts_with(line, len, KFTLOG_COUNT_MODE_LINE))
 			s->count_mode = 1;
 		else if (!s->count_mode && starts_with(line, len, KFTLOG_STACKS_MODE_LINE))

@@ -66,6 +66,7 @@ struct kftlog_scan {
 	size_t text_lines;	/* lines that are not blank */
 	int count_mode;		/* a count-mode log: its rows are counts, not calls */
 	int stacks_mode;	/* a stacks- or profile-mode log: blocks, no rows */
+	int units_ns;		/* "Units: ns" in the header: times in ns, not us */
 };
 
 enum kftlog_line {
@@ -90,6 +91,8 @@ int kftlog_scan_is_log(const struct kftlog_scan *s);
 
 /* The header line only a count-mode log (mode count) has. */
 #define KFTLOG_COUNT_MODE_LINE	"Number of calls counted"
+/* A trace log whose entry and delta columns are nanoseconds (units ns). */
+#define KFTLOG_UNITS_NS_LINE	"Units: ns"
 /* The header line only a stacks- or profile-mode log has. */
 #define KFTLOG_STACKS_MODE_LINE	"Number of stacks counted"
 
