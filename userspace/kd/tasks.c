@@ -89,7 +89,8 @@ int kd_tasks(FILE *out, const struct kd_tree *t, const struct kd_params *p)
 		if (kd_call_end(c) > k->last)
 			k->last = kd_call_end(c);
 	}
-	qsort(ts.items, ts.nr, sizeof(*ts.items), kd_cmp_task_time);
+	if (ts.nr)
+		qsort(ts.items, ts.nr, sizeof(*ts.items), kd_cmp_task_time);
 	fprintf(out, "%8s %-16s %10s %12s %12s %12s\n", "PID", "Comm", "Calls", "Time",
 		"First", "Last");
 	fprintf(out, "%8s %-16s %10s %12s %12s %12s\n", "--------", "----------------",
