@@ -1,12 +1,27 @@
 # SPDX-License-Identifier: GPL-2.0
-# kft: top-level build.
-#   make                 kft.ko for KDIR, and the userspace tools
-#   make check           unit tests, lint, and the VM tests on 6.1 and 6.12
-#   make demo            boot 6.12 in QEMU and run a trace with kft
-#   make bench           overhead per traced call, kft vs ftrace and kprobes
-#   make lint            sparse, checkpatch, -Werror builds
+# kft: top-level build. The targets (make help prints these lines):
+#   make                 the userspace tools, and kft.ko for KDIR if its headers are there
+#   make module          kft.ko for KDIR (default: the running kernel's headers)
+#   make userspace       build/bin/{addr2sym,sym2addr,kd,kft}
 #   make install         the tools and man pages (PREFIX, DESTDIR)
-KDIR ?= /lib/modules/$(shell uname -r)/build
+#   make demo            boot Debian's 6.12 in QEMU, trace one open(), analyze the log
+#   make check           unit tests, tools, fuzzers, lint, dkms, VM tests on 6.1, 6.12, 6.12-debug
+#   make unit            the userspace unit tests (ASan, UBSan)
+#   make lint            sparse, checkpatch, -Werror builds
+#   make fuzz            each fuzzer for FUZZ_SECONDS (default 60)
+#   make dkms-check      kft-dkms built by dkms for both cached Debian kernels
+#   make deb             build/deb/kft-dkms_VERSION_all.deb and kft-tools_VERSION_amd64.deb
+#   make deb-check       make deb, lintian, install, use and remove the packages
+#   make bench           overhead per traced call, kft vs ftrace and kprobes
+#   make bench-kd        kd's speed on a 1M-row log
+#   make check-mttcg     the concurrency tests with one host thread per vCPU (not a gate)
+#   make clean           remove build/ and the module's objects
+#   make help            this list
+# Packages: each target that needs some runs scripts/deps (as root it
+# installs them; otherwise it prints the apt-get line); make, make
+# userspace and make install only check (scripts/deps -c build).
+KVER ?= $(shell uname -r)
+KDIR ?= /lib/modules/$(KVER)/build
 PREFIX ?= /usr/local
 BUILD := $(CURDIR)/build
 
@@ -19,12 +34,40 @@ GUEST_HELPERS := $(BUILD)/guest/kftio $(BUILD)/guest/elapsed $(BUILD)/guest/fork
 	$(BUILD)/guest/kft
 
 .PHONY: all bench bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install \
-	fuzz fuzz-build fuzz-list
+	fuzz fuzz-build fuzz-list help deps-build module-skipped dkms-check deb deb-check check-mttcg
 
-all: module userspace
+all: userspace
+
+# make without the kernel's headers (a container, a machine that only
+# analyzes logs): the tools, and one line on how to get the module. An
+# explicit KDIR, and make module, fail loudly instead.
+ifneq ($(origin KDIR),file)
+all: module
+else ifneq ($(wildcard $(KDIR)/Makefile),)
+all: module
+else
+all: module-skipped
+endif
+
+help:
+	@sed -n 's/^#   make/make/p' $(firstword $(MAKEFILE_LIST))
+
+ifeq ($(origin KDIR),file)
+NO_HEADERS = no kernel headers in $(KDIR): apt-get install linux-headers-$(KVER), or make KDIR=/path/to/kernel/build
+else
+NO_HEADERS = no kernel build tree in KDIR=$(KDIR) (no Makefile there)
+endif
+
+module-skipped: userspace
+	@echo "kft: kft.ko not built: $(NO_HEADERS)"
 
 module:
+	@test -f $(KDIR)/Makefile || { echo "kft: cannot build kft.ko: $(NO_HEADERS)" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/module modules
+
+# The compiler and libc's headers: said, not installed, by a plain make.
+deps-build:
+	@scripts/deps -c build
 
 # The userspace tools: addr2sym, sym2addr, kd, and the kft command.
 LIB_SRC := $(wildcard userspace/lib/*.c)
@@ -39,7 +82,7 @@ SRC_sym2addr := userspace/sym2addr.c
 SRC_kd := $(KD_SRC)
 SRC_kft := $(KFT_SRC)
 
-userspace: $(TOOLS)
+userspace: deps-build $(TOOLS)
 
 $(BUILD)/bin/addr2sym: userspace/addr2sym.c userspace/addr2sym.h $(LIB_SRC) $(wildcard userspace/lib/*.h)
 	@mkdir -p $(dir $@)
@@ -65,7 +108,7 @@ $(BUILD)/san/%: $(BUILD)/bin/%
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) $(SAN) -o $@ $(SRC_$*) $(LIB_SRC) -lm
 
-install: $(TOOLS)
+install: deps-build $(TOOLS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 0644 Documentation/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
