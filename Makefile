@@ -74,8 +74,12 @@ LIB_SRC := $(wildcard userspace/lib/*.c)
 KD_SRC := $(wildcard userspace/kd/*.c)
 KFT_SRC := $(wildcard userspace/kft/*.c)
 TOOLS := $(BUILD)/bin/addr2sym $(BUILD)/bin/sym2addr $(BUILD)/bin/kd $(BUILD)/bin/kft
+# The one version of the module and the tools: VERSION (module/Kbuild
+# reads it too); userspace/lib/version.h.
+KFT_VERSION := $(shell cat $(CURDIR)/VERSION)
+VERSION_DEF := -DKFT_VERSION='"$(KFT_VERSION)"'
 # -Imodule: the kft command takes the language's limits from kft_config.h.
-TOOL_CFLAGS = $(CFLAGS) $(WARN) -Iuserspace -Iuserspace/lib -Iuserspace/kd -Imodule
+TOOL_CFLAGS = $(CFLAGS) $(WARN) $(VERSION_DEF) -Iuserspace -Iuserspace/lib -Iuserspace/kd -Imodule
 # Each tool's own sources (with LIB_SRC).
 SRC_addr2sym := userspace/addr2sym.c
 SRC_sym2addr := userspace/sym2addr.c
@@ -84,19 +88,19 @@ SRC_kft := $(KFT_SRC)
 
 userspace: deps-build $(TOOLS)
 
-$(BUILD)/bin/addr2sym: userspace/addr2sym.c userspace/addr2sym.h $(LIB_SRC) $(wildcard userspace/lib/*.h)
+$(BUILD)/bin/addr2sym: userspace/addr2sym.c userspace/addr2sym.h $(LIB_SRC) $(wildcard userspace/lib/*.h) VERSION
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) -o $@ userspace/addr2sym.c $(LIB_SRC)
 
-$(BUILD)/bin/sym2addr: userspace/sym2addr.c $(LIB_SRC) $(wildcard userspace/lib/*.h)
+$(BUILD)/bin/sym2addr: userspace/sym2addr.c $(LIB_SRC) $(wildcard userspace/lib/*.h) VERSION
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) -o $@ userspace/sym2addr.c $(LIB_SRC)
 
-$(BUILD)/bin/kd: $(KD_SRC) userspace/kd/kd.h $(LIB_SRC) $(wildcard userspace/lib/*.h)
+$(BUILD)/bin/kd: $(KD_SRC) userspace/kd/kd.h $(LIB_SRC) $(wildcard userspace/lib/*.h) VERSION
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) -o $@ $(KD_SRC) $(LIB_SRC)
 
-$(BUILD)/bin/kft: $(KFT_SRC) userspace/kft/kft.h module/kft_config.h $(LIB_SRC) $(wildcard userspace/lib/*.h)
+$(BUILD)/bin/kft: $(KFT_SRC) userspace/kft/kft.h module/kft_config.h $(LIB_SRC) $(wildcard userspace/lib/*.h) VERSION
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) -o $@ $(KFT_SRC) $(LIB_SRC) -lm
 
@@ -146,7 +150,7 @@ unit-build: $(UNIT_TESTS)
 .SECONDEXPANSION:
 $(BUILD)/unit/test_%: tests/unit/test_%.c $(UNIT_LIB) tests/unit/unit.h $$(UNIT_DEPS_$$*)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) $(SAN) -DKD_NO_MAIN -DADDR2SYM_NO_MAIN -DKFT_NO_MAIN -Itests/unit \
+	$(CC) $(CFLAGS) $(WARN) $(VERSION_DEF) $(SAN) -DKD_NO_MAIN -DADDR2SYM_NO_MAIN -DKFT_NO_MAIN -Itests/unit \
 		-Imodule -Iuserspace -Iuserspace/lib -Iuserspace/kd -Iuserspace/kft -o $@ $< \
 		$(UNIT_LIB) $(UNIT_DEPS_$*) -lm
 
@@ -154,7 +158,7 @@ $(BUILD)/unit/test_%: tests/unit/test_%.c $(UNIT_LIB) tests/unit/unit.h $$(UNIT_
 # ASan and UBSan; kd_MODE are one harness built once per kd mode.
 # make fuzz runs each for FUZZ_SECONDS (scripts/fuzz).
 FUZZ_CC ?= clang
-FUZZ_FLAGS := -g -O1 $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+FUZZ_FLAGS := -g -O1 $(WARN) $(VERSION_DEF) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -DKD_NO_MAIN -DKFT_NO_MAIN -Imodule -Iuserspace -Iuserspace/lib \
 	-Iuserspace/kd -Iuserspace/kft
 FUZZ_KD_MODES := summary calltree folded json svg flamegraph
