@@ -195,6 +195,16 @@ lint:
 check:
 	@scripts/check
 
+# Packaging: DKMS (dkms.conf, scripts/dkms-tree) and the Debian packages.
+dkms-check:
+	@tests/pkg/dkms
+
+deb:
+	@scripts/deb
+
+deb-check:
+	@tests/pkg/deb
+
 # True parallelism (QEMU 10 MTTCG): not a gate, see Documentation/testing.rst.
 check-mttcg:
 	@scripts/check-mttcg
