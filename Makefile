@@ -79,7 +79,7 @@ TOOLS := $(BUILD)/bin/addr2sym $(BUILD)/bin/sym2addr $(BUILD)/bin/kd $(BUILD)/bi
 KFT_VERSION := $(shell cat $(CURDIR)/VERSION)
 VERSION_DEF := -DKFT_VERSION='"$(KFT_VERSION)"'
 # -Imodule: the kft command takes the language's limits from kft_config.h.
-TOOL_CFLAGS = $(CFLAGS) $(WARN) $(VERSION_DEF) -Iuserspace -Iuserspace/lib -Iuserspace/kd -Imodule
+TOOL_CFLAGS = $(CPPFLAGS) $(CFLAGS) $(WARN) $(VERSION_DEF) -Iuserspace -Iuserspace/lib -Iuserspace/kd -Imodule
 # Each tool's own sources (with LIB_SRC).
 SRC_addr2sym := userspace/addr2sym.c
 SRC_sym2addr := userspace/sym2addr.c
@@ -90,19 +90,19 @@ userspace: deps-build $(TOOLS)
 
 $(BUILD)/bin/addr2sym: userspace/addr2sym.c userspace/addr2sym.h $(LIB_SRC) $(wildcard userspace/lib/*.h) VERSION
 	@mkdir -p $(dir $@)
-	$(CC) $(TOOL_CFLAGS) -o $@ userspace/addr2sym.c $(LIB_SRC)
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ userspace/addr2sym.c $(LIB_SRC)
 
 $(BUILD)/bin/sym2addr: userspace/sym2addr.c $(LIB_SRC) $(wildcard userspace/lib/*.h) VERSION
 	@mkdir -p $(dir $@)
-	$(CC) $(TOOL_CFLAGS) -o $@ userspace/sym2addr.c $(LIB_SRC)
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ userspace/sym2addr.c $(LIB_SRC)
 
 $(BUILD)/bin/kd: $(KD_SRC) userspace/kd/kd.h $(LIB_SRC) $(wildcard userspace/lib/*.h) VERSION
 	@mkdir -p $(dir $@)
-	$(CC) $(TOOL_CFLAGS) -o $@ $(KD_SRC) $(LIB_SRC)
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $(KD_SRC) $(LIB_SRC)
 
 $(BUILD)/bin/kft: $(KFT_SRC) userspace/kft/kft.h module/kft_config.h $(LIB_SRC) $(wildcard userspace/lib/*.h) VERSION
 	@mkdir -p $(dir $@)
-	$(CC) $(TOOL_CFLAGS) -o $@ $(KFT_SRC) $(LIB_SRC) -lm
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $(KFT_SRC) $(LIB_SRC) -lm
 
 # The same tools with ASan and UBSan, for tests/tools/run.
 SAN_TOOLS := $(BUILD)/san/addr2sym $(BUILD)/san/sym2addr $(BUILD)/san/kd $(BUILD)/san/kft
