@@ -61,7 +61,7 @@ endif
 module-skipped: userspace
 	@echo "kft: kft.ko not built: $(NO_HEADERS)"
 
-module:
+module: deps-build
 	@test -f $(KDIR)/Makefile || { echo "kft: cannot build kft.ko: $(NO_HEADERS)" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/module modules
 
@@ -210,7 +210,10 @@ check-mttcg:
 	@scripts/check-mttcg
 
 # The demo: a trace in the VM, then analyzed here with the guest's symbols.
-demo: userspace
+# Its packages first (as root: installed), then the tools.
+demo:
+	@scripts/deps build vm
+	@$(MAKE) --no-print-directory userspace
 	@scripts/vm/run -d 6.12
 	@scripts/demo-analyze 6.12
 
