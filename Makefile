@@ -5,7 +5,8 @@
 #   make userspace       build/bin/{addr2sym,sym2addr,kd,kft}
 #   make install         the tools and man pages (PREFIX, DESTDIR)
 #   make demo            boot Debian's 6.12 in QEMU, trace one open(), analyze the log
-#   make check           unit tests, tools, fuzzers, lint, dkms, VM tests on 6.1, 6.12, 6.12-debug
+#   make boot            build a 6.12 kernel with kft built in, trace its boot
+#   make check           unit tests, tools, fuzzers, lint, dkms, deb, VM tests on 6.1, 6.12, 6.12-debug, boot
 #   make unit            the userspace unit tests (ASan, UBSan)
 #   make lint            sparse, checkpatch, -Werror builds
 #   make fuzz            each fuzzer for FUZZ_SECONDS (default 60)
@@ -33,7 +34,7 @@ SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recove
 GUEST_HELPERS := $(BUILD)/guest/kftio $(BUILD)/guest/elapsed $(BUILD)/guest/forkwrite $(BUILD)/guest/addr2sym $(BUILD)/guest/kd \
 	$(BUILD)/guest/kft
 
-.PHONY: all bench bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install \
+.PHONY: all boot bench bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install \
 	fuzz fuzz-build fuzz-list help deps-build module-skipped dkms-check deb deb-check check-mttcg
 
 all: userspace
@@ -216,6 +217,11 @@ demo:
 	@$(MAKE) --no-print-directory userspace
 	@scripts/vm/run -d 6.12
 	@scripts/demo-analyze 6.12
+
+# The boot's trace: a kernel with kft built in (config/boot.config, cached),
+# booted in QEMU; the files in build/boot (scripts/boot says which).
+boot:
+	@scripts/boot
 
 # Benchmarks: figures, not tests.
 # bench: the cost per traced call of kft, ftrace and kprobes on both

@@ -608,6 +608,7 @@ static int parse_mode(struct kft_parser *ps)
 	for (m = 0; m < ARRAY_SIZE(kft_mode_rules); m++) {
 		if (tok_is(ps, kft_mode_rules[m].word)) {
 			ps->cfg->mode = m;
+			ps->cfg->mode_pos = ps->tok.pos;
 			return 0;
 		}
 	}

@@ -132,6 +132,7 @@ enum kft_watch_kind {
 
 struct kft_config {
 	enum kft_run_mode mode;
+	struct kft_pos mode_pos;	/* the mode's word; 0:0 without "mode" */
 	struct kft_trigger start;
 	struct kft_trigger stop;
 	unsigned long long mintime_us;	/* 0: off */

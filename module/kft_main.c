@@ -34,6 +34,7 @@
 #include <linux/uaccess.h>
 
 #include "kft_run.h"
+#include "kft_static.h"
 
 #define KFT_PROC_CTL	"kft"
 #define KFT_PROC_DATA	"kft_data"
@@ -179,6 +180,35 @@ out_free:
 	kvfree(funcs);
 	kvfree(text);
 	return ret;
+}
+
+/**
+ * kft_install_run() - a configured run becomes the current one
+ * @text:	the configuration text; the run owns it and @cfg->funcs from
+ *		now on, also on failure
+ * @cfg:	the parsed configuration
+ *
+ * For the boot's run (kft_static.c), which has no /proc/kft write. An error
+ * is reported as a write's is: in the kernel log and in /proc/kft.
+ *
+ * Return: the run, or an ERR_PTR.
+ */
+struct kft_run *kft_install_run(char *text, const struct kft_config *cfg)
+{
+	struct kft_parse_error err;
+	struct kft_run *run;
+
+	lockdep_assert_held(&kft_mutex);
+	run = kft_run_create(text, cfg, kft_next_id, &err);
+	if (IS_ERR(run)) {
+		kft_report(&err);
+		return run;
+	}
+	kft_next_id++;
+	if (kft_current)
+		kft_run_destroy(kft_current);
+	kft_current = run;
+	return run;
 }
 
 /* Applies what the writer has collected; drops it unless it must wait. */
@@ -559,6 +589,7 @@ static int __init kft_init(void)
 		goto err_remove_ctl;
 	pr_info("loaded, function exits through %s\n",
 		KFT_HAVE_FPROBE ? "fprobe" : "kretprobes");
+	kft_static_start();
 	return 0;
 
 err_remove_ctl:
@@ -585,7 +616,7 @@ static void __exit kft_exit(void)
 	pr_info("unloaded\n");
 }
 
-module_init(kft_init);
+kft_initcall(kft_init);
 module_exit(kft_exit);
 
 MODULE_DESCRIPTION("Kernel Function Trace: function durations, triggers and filters");

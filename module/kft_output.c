@@ -259,6 +259,9 @@ static void kft_output_reason(struct seq_file *m, const struct kft_run *run,
 	case KFT_REASON_LOG_FULL:
 		seq_puts(m, "log full");
 		break;
+	case KFT_REASON_BOOT:
+		seq_puts(m, "boot (static run)");
+		break;
 	}
 }
 

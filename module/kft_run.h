@@ -55,6 +55,7 @@ enum kft_reason {
 	KFT_REASON_ENTRY,
 	KFT_REASON_EXIT,
 	KFT_REASON_LOG_FULL,
+	KFT_REASON_BOOT,	/* the static run, started by kft's initcall */
 };
 
 /* Per-CPU, summed when read. */

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The static run: kft built into the kernel traces the boot with a
+ * configuration compiled in (CONFIG_KFT_STATIC_RUN, CONFIG_KFT_STATIC_CONFIG:
+ * kft_confgen checked it and made it kft_static_conf.h at build time).
+ *
+ * kft_init() is an early initcall when built in (kft_static.h) and calls
+ * kft_static_start() last: the run is created, primed and, when it has no
+ * start trigger, started at once (reason "boot"). Earlier code is not
+ * traced: start_kernel() and the early initcalls linked before kft. A start
+ * trigger on a function that runs later still works.
+ *
+ * The kernel command line changes the run without a rebuild
+ * (Documentation/boot.rst, in kernel-parameters.txt style):
+ *   kft.static_run=0          no static run
+ *   kft.static_funcs=F1,F2    trace only these functions (replaces a funclist)
+ *   kft.static_mintime=US     the mintime filter, in microseconds
+ * A bad value is reported like a configuration error (the message and the
+ * offending word), and the boot goes on without the run.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/mm.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "kft_run.h"
+#include "kft_static.h"
+#include "kft_static_conf.h"
+
+static bool static_run = true;
+module_param(static_run, bool, 0444);
+MODULE_PARM_DESC(static_run, "trace the boot with the compiled-in configuration (default: yes)");
+
+/* Comma-separated: the command line splits words at spaces. */
+static char *static_funcs;
+module_param(static_funcs, charp, 0444);
+MODULE_PARM_DESC(static_funcs, "the static run traces only these functions: F1,F2,...");
+
+static char *static_mintime;
+module_param(static_mintime, charp, 0444);
+MODULE_PARM_DESC(static_mintime, "the static run's mintime filter, in microseconds");
+
+static const char kft_static_conf[] __initconst = KFT_STATIC_CONF;
+
+/* Parsed configurations: the compiled-in one and the command line's. */
+struct kft_static_parse {
+	struct kft_config cfg;
+	struct kft_func_ref *funcs;
+};
+
+static int __init kft_static_parse(char *text, size_t len, struct kft_static_parse *p,
+				   struct kft_parse_error *err)
+{
+	unsigned int max = kft_config_max_funcs(len);
+	enum kft_command cmd;
+
+	p->funcs = kvcalloc(max, sizeof(*p->funcs), GFP_KERNEL);
+	if (!p->funcs)
+		return -ENOMEM;
+	if (kft_config_parse(text, len, &cmd, &p->cfg, p->funcs, max, err))
+		return -EINVAL;
+	return cmd == KFT_CMD_CONFIG ? 0 : -EINVAL;
+}
+
+/* @where: the file's name, or NULL for the command line's block. */
+static void __init kft_static_report(const struct kft_parse_error *err, const char *where)
+{
+	const char *tok_open = err->token[0] ? " '" : "", *tok_close = err->token[0] ? "'" : "";
+
+	if (where)
+		pr_err("static run not started: %s: line %u, column %u: %s%s%s%s\n", where,
+		       err->pos.line, err->pos.col, kft_parse_strerror(err->code),
+		       tok_open, err->token, tok_close);
+	else
+		pr_err("static run not started: %s: %s%s%s%s\n",
+		       static_funcs && err->pos.line == 2 ? "kft.static_funcs" : "kft.static_mintime",
+		       kft_parse_strerror(err->code), tok_open, err->token, tok_close);
+}
+
+/*
+ * The command line's values as a block of the language, so they are checked
+ * as a configuration is ("begin filter funclist F1 F2 fend filter mintime N
+ * end"); written at @buf, of @size bytes. Return: its length.
+ */
+static size_t __init kft_static_override_text(char *buf, size_t size)
+{
+	size_t n = scnprintf(buf, size, "begin\n");
+	char *c;
+
+	if (static_funcs) {
+		n += scnprintf(buf + n, size - n, "filter funclist %s fend\n", static_funcs);
+		for (c = buf; *c; c++)
+			if (*c == ',')
+				*c = ' ';
+	}
+	if (static_mintime)
+		n += scnprintf(buf + n, size - n, "filter mintime %s\n", static_mintime);
+	return n + scnprintf(buf + n, size - n, "end\n");
+}
+
+/* The command line's statements replace the compiled-in ones. */
+static int __init kft_static_apply_override(struct kft_static_parse *run,
+					    struct kft_static_parse *over)
+{
+	if (static_funcs) {
+		swap(run->funcs, over->funcs);
+		run->cfg.funcs = run->funcs;
+		run->cfg.nr_funcs = over->cfg.nr_funcs;
+		run->cfg.has_funclist = true;
+	}
+	if (static_mintime)
+		run->cfg.mintime_us = over->cfg.mintime_us;
+	if (run->cfg.maxtime_us && run->cfg.mintime_us > run->cfg.maxtime_us) {
+		pr_err("static run not started: kft.static_mintime: %s\n",
+		       kft_parse_strerror(KFT_ERR_MIN_OVER_MAX));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The run's text: the compiled-in configuration, then the command line's
+ * block (the run owns one text, which both configurations point into).
+ */
+static char *__init kft_static_text(size_t *conf_len, size_t *over_len)
+{
+	size_t over_max = 64 + (static_funcs ? strlen(static_funcs) : 0) +
+			  (static_mintime ? strlen(static_mintime) : 0);
+	char *text;
+
+	*conf_len = sizeof(kft_static_conf) - 1;
+	text = kvmalloc(*conf_len + 1 + over_max, GFP_KERNEL);
+	if (!text)
+		return NULL;
+	memcpy(text, kft_static_conf, *conf_len + 1);
+	*over_len = 0;
+	if (static_funcs || static_mintime)
+		*over_len = kft_static_override_text(text + *conf_len + 1, over_max);
+	return text;
+}
+
+/* Under kft_mutex: the run, configured and primed; started without a start trigger. */
+static int __init kft_static_install(char *text, struct kft_config *cfg)
+{
+	struct kft_parse_error err = { .code = KFT_ERR_NONE };
+	struct kft_run *run;
+	int ret;
+
+	lockdep_assert_held(&kft_mutex);
+	run = kft_install_run(text, cfg);
+	if (IS_ERR(run)) {
+		pr_err("static run not started: %s%s: see the error above\n", KFT_STATIC_CONF_FILE,
+		       static_funcs ? " with kft.static_funcs (line 2 of its block)" : "");
+		return PTR_ERR(run);
+	}
+	ret = kft_run_prime(run, &err);
+	if (ret) {
+		pr_err("static run not started: prime: %s\n",
+		       kft_parse_strerror(err.code ?: KFT_ERR_ATTACH_FAILED));
+		return ret;
+	}
+	if (cfg->start.kind == KFT_TRIGGER_NONE)
+		kft_run_start(run, KFT_REASON_BOOT);
+	return 0;
+}
+
+/**
+ * kft_static_start() - configure, prime and start the boot's run
+ *
+ * Called at the end of kft_init() when built in with CONFIG_KFT_STATIC_RUN.
+ * Errors are reported in the kernel log; kft stays loaded without a run.
+ */
+void __init kft_static_start(void)
+{
+	struct kft_static_parse run = {}, over = {};
+	struct kft_parse_error err = { .code = KFT_ERR_EXPECTED_BEGIN, .pos = { 1, 1 } };
+	size_t conf_len, over_len;
+	char *text;
+	int ret;
+
+	if (!static_run) {
+		pr_info("static run disabled (kft.static_run=0)\n");
+		return;
+	}
+	text = kft_static_text(&conf_len, &over_len);
+	if (!text)
+		goto err_nomem;
+	ret = kft_static_parse(text, conf_len, &run, &err);
+	if (ret == -EINVAL)
+		kft_static_report(&err, KFT_STATIC_CONF_FILE);
+	if (!ret && over_len) {
+		ret = kft_static_parse(text + conf_len + 1, over_len, &over, &err);
+		if (ret == -EINVAL)
+			kft_static_report(&err, NULL);
+		if (!ret)
+			ret = kft_static_apply_override(&run, &over);
+	}
+	kvfree(over.funcs);
+	if (ret == -ENOMEM)
+		goto err_nomem_free;
+	if (ret)
+		goto err_free;
+	mutex_lock(&kft_mutex);
+	/* The run owns text and funcs from here, whatever happens. */
+	ret = kft_static_install(text, &run.cfg);
+	mutex_unlock(&kft_mutex);
+	if (!ret)
+		pr_info("static run started (%s%s%s)\n", KFT_STATIC_CONF_FILE,
+			static_funcs ? ", kft.static_funcs" : "",
+			static_mintime ? ", kft.static_mintime" : "");
+	return;
+
+err_nomem_free:
+	pr_err("static run not started: out of memory\n");
+err_free:
+	kvfree(run.funcs);
+	kvfree(text);
+	return;
+err_nomem:
+	pr_err("static run not started: out of memory\n");
+}

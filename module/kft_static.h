@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kft built into the kernel: every difference from the loadable module is
+ * here (as kernel-version differences are in kft_compat.h).
+ *
+ * Built in, kft_init() is an early initcall: it runs before SMP bring-up and
+ * before every initcall of do_initcalls() (pure_initcall to late_initcall),
+ * when ftrace, kprobes' lookup, workqueues, hrtimers and /proc already work.
+ * With CONFIG_KFT_STATIC_RUN it ends by starting the boot's run
+ * (kft_static.c). As a module nothing changes: module_init, no static run.
+ */
+#ifndef KFT_STATIC_H
+#define KFT_STATIC_H
+
+#include <linux/init.h>
+#include <linux/module.h>
+
+#include "kft_config.h"
+
+struct kft_run;
+
+#ifdef MODULE
+#define kft_initcall(fn)	module_init(fn)
+#else
+#define kft_initcall(fn)	early_initcall(fn)
+#endif
+
+#if IS_ENABLED(CONFIG_KFT_STATIC_RUN)
+void kft_static_start(void);
+#else
+static inline void kft_static_start(void)
+{
+}
+#endif
+
+/* kft_main.c: a configured run becomes the current one. */
+struct kft_run *kft_install_run(char *text, const struct kft_config *cfg);
+
+#endif
