@@ -162,7 +162,7 @@ FUZZ_CC ?= clang
 FUZZ_FLAGS := -g -O1 $(WARN) $(VERSION_DEF) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -DKD_NO_MAIN -DKFT_NO_MAIN -Imodule -Iuserspace -Iuserspace/lib \
 	-Iuserspace/kd -Iuserspace/kft
-FUZZ_KD_MODES := summary calltree folded json svg flamegraph
+FUZZ_KD_MODES := summary calltree folded json svg flamegraph tasks
 FUZZERS := config kftlog ksyms kftstacks $(addprefix kd_,$(FUZZ_KD_MODES))
 FUZZ_DEPS_config := module/kft_config.c
 FUZZ_DEPS_kftlog := $(LIB_SRC)

@@ -46,7 +46,7 @@ static const char *const kft_parse_messages[] = {
 	[KFT_ERR_EXPECTED_START_STOP] = "expected 'start' or 'stop'",
 	[KFT_ERR_EXPECTED_TRIGGER_KIND] = "expected 'entry', 'exit' or 'time'",
 	[KFT_ERR_EXPECTED_FILTER] =
-		"expected 'mintime', 'maxtime', 'noints', 'onlyints', 'funclist', 'pid', 'tid' or 'cpu'",
+		"expected 'mintime', 'maxtime', 'noints', 'onlyints', 'funclist', 'pid', 'tid', 'cpu' or 'comm'",
 	[KFT_ERR_MISSING_FUNCTION] = "missing function",
 	[KFT_ERR_BAD_FUNCTION] = "malformed function name or address",
 	[KFT_ERR_MISSING_NUMBER] = "missing number",
@@ -80,6 +80,9 @@ static const char *const kft_parse_messages[] = {
 	[KFT_ERR_PID_TID_CONFLICT] = "'pid' and 'tid' exclude each other",
 	[KFT_ERR_STACKS_NEED_FUNCLIST] = "mode stacks needs a 'filter funclist'",
 	[KFT_ERR_NO_SUCH_CPU] = "the CPU of 'filter cpu' is not online",
+	[KFT_ERR_COMM_TOO_LONG] = "a task's name has at most 15 bytes",
+	[KFT_ERR_MISSING_COMM] = "missing task name",
+	[KFT_ERR_EXPECTED_UNITS] = "expected 'us' or 'ns'",
 };
 
 _Static_assert(ARRAY_SIZE(kft_parse_messages) == KFT_ERR_COUNT,
@@ -101,6 +104,7 @@ enum kft_stmt {
 	KFT_STMT_PID,
 	KFT_STMT_TID,
 	KFT_STMT_CPU,
+	KFT_STMT_COMM,
 	KFT_STMT_LOGENTRIES,
 	KFT_STMT_AUTOREPEAT,
 	KFT_STMT_MODE,
@@ -109,6 +113,7 @@ enum kft_stmt {
 	KFT_STMT_INCLUDE,
 	KFT_STMT_PER_PROCESS,
 	KFT_STMT_SNOOP,
+	KFT_STMT_UNITS,
 	KFT_STMT_COUNT,
 };
 
@@ -127,6 +132,7 @@ static const char *const kft_stmt_words[] = {
 	[KFT_STMT_PID] = "pid",
 	[KFT_STMT_TID] = "tid",
 	[KFT_STMT_CPU] = "cpu",
+	[KFT_STMT_COMM] = "comm",
 	[KFT_STMT_LOGENTRIES] = "logentries",
 	[KFT_STMT_AUTOREPEAT] = "autorepeat",
 	[KFT_STMT_MODE] = "mode",
@@ -135,6 +141,7 @@ static const char *const kft_stmt_words[] = {
 	[KFT_STMT_INCLUDE] = "include",
 	[KFT_STMT_PER_PROCESS] = "per-process",
 	[KFT_STMT_SNOOP] = "snoop",
+	[KFT_STMT_UNITS] = "units",
 };
 
 _Static_assert(ARRAY_SIZE(kft_stmt_words) == KFT_STMT_COUNT, "a statement without its word");
@@ -162,26 +169,25 @@ static const struct kft_mode_rule {
 } kft_mode_rules[] = {
 	[KFT_MODE_TRACE] = {
 		"trace", KFT_ERR_NOT_IN_TRACE_MODE,
-		STMT(SAMPLE) | STMT(INCLUDE) | STMT(PER_PROCESS) | STMT(PID) | STMT(TID) |
-		STMT(CPU) | STMT(SNOOP),
+		STMT(SAMPLE) | STMT(INCLUDE) | STMT(PER_PROCESS) | STMT(SNOOP),
 		false, KFT_MAX_LOGENTRIES, KFT_DEFAULT_LOGENTRIES,
 	},
 	[KFT_MODE_COUNT] = {
 		"count", KFT_ERR_NOT_IN_COUNT_MODE,
 		STMT(MINTIME) | STMT(MAXTIME) | STMT(LOGENTRIES) | STMT(WATCH) | STMT(SAMPLE) |
-		STMT(INCLUDE) | STMT(PER_PROCESS) | STMT(PID) | STMT(TID) | STMT(CPU) |
-		STMT(SNOOP),
+		STMT(INCLUDE) | STMT(PER_PROCESS) | STMT(SNOOP) | STMT(UNITS),
 		false, KFT_MAX_LOGENTRIES, KFT_DEFAULT_LOGENTRIES,
 	},
 	[KFT_MODE_STACKS] = {
 		"stacks", KFT_ERR_NOT_IN_STACKS_MODE,
-		STMT(MINTIME) | STMT(MAXTIME) | STMT(WATCH) | STMT(SAMPLE) | STMT(INCLUDE),
+		STMT(MINTIME) | STMT(MAXTIME) | STMT(WATCH) | STMT(SAMPLE) | STMT(INCLUDE) |
+		STMT(UNITS),
 		true, KFT_MAX_STACKENTRIES, KFT_DEFAULT_STACKENTRIES,
 	},
 	[KFT_MODE_PROFILE] = {
 		"profile", KFT_ERR_NOT_IN_PROFILE_MODE,
 		STMT(MINTIME) | STMT(MAXTIME) | STMT(WATCH) | STMT(FUNCLIST) | STMT(PER_PROCESS) |
-		STMT(SNOOP),
+		STMT(SNOOP) | STMT(UNITS),
 		false, KFT_MAX_STACKENTRIES, KFT_DEFAULT_STACKENTRIES,
 	},
 };
@@ -530,7 +536,24 @@ static int parse_once_number(struct kft_parser *ps, enum kft_stmt stmt, struct k
 	return once(ps, stmt, at) ?: parse_number(ps, min, max, n);
 }
 
-/* filter pid|tid|cpu N: whose events the stack modes keep. */
+/* filter comm NAME: the task's name as the kernel keeps it (15 bytes). */
+static int parse_filter_comm(struct kft_parser *ps, struct kft_pos at)
+{
+	size_t len;
+
+	if (once(ps, KFT_STMT_COMM, at) || next(ps))
+		return -1;
+	/* "end" ends the block: a task of that name cannot be named. */
+	if (!ps->tok.s || tok_is(ps, "end"))
+		return fail(ps, KFT_ERR_MISSING_COMM);
+	len = strlen(ps->tok.s);
+	if (len >= KFT_COMM_LEN)
+		return fail(ps, KFT_ERR_COMM_TOO_LONG);
+	memcpy(ps->cfg->filter_comm, ps->tok.s, len + 1);
+	return 0;
+}
+
+/* filter pid|tid|cpu N, or comm NAME: whose events a run keeps. */
 static int parse_filter_id(struct kft_parser *ps, struct kft_pos at)
 {
 	struct kft_config *cfg = ps->cfg;
@@ -547,6 +570,8 @@ static int parse_filter_id(struct kft_parser *ps, struct kft_pos at)
 	unsigned long long n;
 	size_t i;
 
+	if (tok_is(ps, "comm"))
+		return parse_filter_comm(ps, at);
 	for (i = 0; i < ARRAY_SIZE(ids); i++) {
 		if (!tok_is(ps, ids[i].word))
 			continue;
@@ -677,6 +702,18 @@ static int parse_snoop(struct kft_parser *ps)
 	return 0;
 }
 
+/* units us|ns: the unit of a trace log's entry and delta columns. */
+static int parse_units(struct kft_parser *ps)
+{
+	if (once(ps, KFT_STMT_UNITS, ps->tok.pos) || next(ps))
+		return -1;
+	if (tok_is(ps, "ns"))
+		ps->cfg->units_ns = true;
+	else if (!tok_is(ps, "us"))
+		return fail(ps, KFT_ERR_EXPECTED_UNITS);
+	return 0;
+}
+
 /* The statements, by their first word. */
 static const struct {
 	const char *word;
@@ -692,6 +729,7 @@ static const struct {
 	{ "include", parse_include },
 	{ "per-process", parse_per_process },
 	{ "snoop", parse_snoop },
+	{ "units", parse_units },
 };
 
 static bool is_command_word(const struct kft_parser *ps)
@@ -928,7 +966,7 @@ static bool is_keyword(const char *word, size_t len)
 		"funclist", "fend", "logentries", "autorepeat", "watch", "prime",
 		"clear", "mode", "trace", "count", "stacks", "profile", "stack",
 		"worst-stack", "sample", "include", "idle", "per-process", "pid",
-		"tid", "cpu", "snoop",
+		"tid", "cpu", "comm", "snoop", "units", "us", "ns",
 	};
 	size_t i;
 

@@ -71,6 +71,9 @@ enum kft_parse_err {
 	KFT_ERR_PID_TID_CONFLICT,
 	KFT_ERR_STACKS_NEED_FUNCLIST,
 	KFT_ERR_NO_SUCH_CPU,
+	KFT_ERR_COMM_TOO_LONG,
+	KFT_ERR_MISSING_COMM,
+	KFT_ERR_EXPECTED_UNITS,
 	KFT_ERR_COUNT,
 };
 
@@ -129,6 +132,7 @@ enum kft_watch_kind {
 #define KFT_MAX_SNOOP		1048576UL
 #define KFT_MAX_PID		4194304		/* PID_MAX_LIMIT */
 #define KFT_MAX_CPU		16383
+#define KFT_COMM_LEN		16		/* TASK_COMM_LEN, NUL included */
 
 struct kft_config {
 	enum kft_run_mode mode;
@@ -140,15 +144,17 @@ struct kft_config {
 	bool noints;
 	bool onlyints;
 	bool autorepeat;
+	bool units_ns;			/* trace: rows in ns, not us */
 	unsigned long logentries;	/* the mode's default if not given */
 	enum kft_watch_kind watch;	/* trace mode */
 	unsigned long watch_bytes;
 	unsigned int sample_hz;		/* profile; 49 if not given */
 	bool include_idle;		/* profile */
 	bool per_process;		/* stacks (profile always is) */
-	int filter_pid;			/* stacks, profile: tgid; 0: any */
-	int filter_tid;			/* stacks, profile: thread; 0: any */
-	int filter_cpu;			/* stacks, profile; -1: any */
+	int filter_pid;			/* tgid; 0: any */
+	int filter_tid;			/* thread; 0: any */
+	int filter_cpu;			/* -1: any */
+	char filter_comm[KFT_COMM_LEN];	/* the task's name; "": any */
 	unsigned long snoop;		/* stacks: event ring size; 0: none */
 	bool has_funclist;
 	struct kft_func_ref *funcs;	/* the caller's array */

@@ -27,6 +27,7 @@
 #include "kft_count.h"
 #include "kft_log.h"
 #include "kft_run.h"
+#include "kft_task.h"
 #include "kft_symbol.h"
 
 /*
@@ -206,6 +207,10 @@ static notrace noinline void kft_count_slow(struct kft_run *run, unsigned long i
 		return;
 	if (run->count_ctx_filter && (in_task() ? run->cfg.onlyints : run->cfg.noints)) {
 		this_cpu_inc(run->counters->filtered_ints);
+		return;
+	}
+	if (run->task_filter && !kft_task_wanted(&run->cfg)) {
+		this_cpu_inc(run->counters->filtered_task);
 		return;
 	}
 	slot = kft_count_slot_slow(&run->table, ip);

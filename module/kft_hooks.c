@@ -28,6 +28,7 @@
 #include <linux/string.h>
 
 #include "kft_run.h"
+#include "kft_task.h"
 #include "kft_symbol.h"
 
 static notrace struct kft_record *kft_log_reserve(struct kft_run *run)
@@ -57,6 +58,14 @@ static notrace void kft_record_fill(struct kft_record *rec, unsigned long func,
 	smp_store_release(&rec->func, func);
 }
 NOKPROBE_SYMBOL(kft_record_fill);
+
+/* A record of a task (not of an interrupt): its name into the log's table. */
+static notrace void kft_record_comm(struct kft_run *run, const struct kft_call *call)
+{
+	if (call->pid >= 0)
+		kft_comms_note(&run->log.buf->comms, call->pid, call->entry_ns);
+}
+NOKPROBE_SYMBOL(kft_record_comm);
 
 /*
  * Completes a record reserved at entry. The return address seen at entry can
@@ -104,6 +113,10 @@ notrace int kft_hook_entry(struct kft_fhook *hook, unsigned long ip,
 		this_cpu_inc(run->counters->filtered_ints);
 		return 1;
 	}
+	if (run->task_filter && !kft_task_wanted(&run->cfg)) {
+		this_cpu_inc(run->counters->filtered_task);
+		return 1;
+	}
 	call->entry_ns = kft_now();
 	call->pid = irq ? -1 : current->pid;
 	call->cpu = raw_smp_processor_id();
@@ -116,6 +129,7 @@ notrace int kft_hook_entry(struct kft_fhook *hook, unsigned long ip,
 			return 1;
 		kft_record_fill(rec, ip, ret_ip, call,
 				kft_rec_info_open(call->cpu));
+		kft_record_comm(run, call);
 		call->rec = rec;
 	}
 	return 0;
@@ -168,6 +182,7 @@ notrace void kft_hook_exit(struct kft_fhook *hook, unsigned long ip,
 		if (!rec)
 			return;
 		kft_record_fill(rec, ip, ret_ip, call, kft_rec_info(dur, call->cpu));
+		kft_record_comm(run, call);
 	}
 	/* The hrtimer stops the run too; this makes the stop exact. */
 	deadline = READ_ONCE(run->stop_deadline_ns);

@@ -42,6 +42,7 @@ static void kft_log_buf_release(struct kref *ref)
 	struct kft_log_buf *buf = container_of(ref, struct kft_log_buf, ref);
 
 	vfree(buf->records);
+	kft_comms_free(&buf->comms);
 	kfree(buf);
 }
 
@@ -56,7 +57,8 @@ static struct kft_log_buf *kft_log_buf_alloc(unsigned long capacity)
 	if (!buf)
 		return NULL;
 	buf->records = __vmalloc(bytes, KFT_BIG_GFP | __GFP_ZERO);
-	if (!buf->records) {
+	if (!buf->records || kft_comms_alloc(&buf->comms, capacity)) {
+		vfree(buf->records);
 		kfree(buf);
 		return NULL;
 	}
@@ -116,6 +118,7 @@ int kft_log_reset(struct kft_log *log)
 		return 0;
 	}
 	memset(log->records, 0, used * sizeof(*log->records));
+	kft_comms_reset(&log->buf->comms);
 	atomic_long_set(&log->reserved, 0);
 	return 0;
 }

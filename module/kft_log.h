@@ -16,6 +16,8 @@
 #include <linux/kref.h>
 #include <linux/types.h>
 
+#include "kft_comm.h"
+
 /*
  * One call, 32 bytes. info packs the duration (ns, 47 bits: 39 hours), the
  * CPU the call entered on (14 bits) and flags.
@@ -78,6 +80,7 @@ struct kft_log_buf {
 	struct kref ref;
 	unsigned long capacity;
 	struct kft_record *records;
+	struct kft_comms comms;		/* the records' task names */
 };
 
 struct kft_log {

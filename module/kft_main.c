@@ -430,7 +430,7 @@ static int kft_data_show(struct seq_file *m, void *v)
 	} else if (i == 0) {
 		kft_output_log_header(m, r->run, &r->times, &r->counters, r->view.nr);
 	} else {
-		kft_output_log_row(m, &r->times,
+		kft_output_log_row(m, &r->times, &r->view.buf->comms,
 				   &r->view.buf->records[r->view.order[i - 1]],
 				   r->show_addrs);
 	}
@@ -471,6 +471,7 @@ static unsigned long kft_reader_take(struct kft_reader *r, struct kft_run *run)
 	r->run = run;
 	r->times = run->times;
 	r->times.running = READ_ONCE(run->state) == KFT_RUNNING;
+	r->times.units_ns = run->cfg.units_ns;
 	kft_run_sum_counters(run, &r->counters);
 	if (kft_reader_counts(r)) {
 		mutex_lock(&run->table.sum_lock);

@@ -55,6 +55,8 @@ static void kft_output_stacks_config(struct seq_file *m, const struct kft_config
 		seq_printf(m, "  filter tid %d\n", cfg->filter_tid);
 	if (cfg->filter_cpu >= 0)
 		seq_printf(m, "  filter cpu %d\n", cfg->filter_cpu);
+	if (cfg->filter_comm[0])
+		seq_printf(m, "  filter comm %s\n", cfg->filter_comm);
 	if (cfg->snoop)
 		seq_printf(m, "  snoop %lu\n", cfg->snoop);
 }
@@ -88,6 +90,8 @@ static void kft_output_config(struct seq_file *m, const struct kft_config *cfg)
 		seq_printf(m, "  logentries %lu\n", cfg->logentries);
 	if (cfg->autorepeat)
 		seq_puts(m, "  autorepeat\n");
+	if (cfg->units_ns)
+		seq_puts(m, "  units ns\n");
 	kft_output_stacks_config(m, cfg);
 }
 
@@ -138,15 +142,19 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 		   "  entries recorded %lu\n"
 		   "  filtered by time %lu\n"
 		   "  filtered by context %lu\n"
+		   "  filtered by task %lu\n"
 		   "  exits without entry %lu\n"
 		   "  missed %lu\n"
 		   "  lost to full log %lu\n"
 		   "  starts %u\n",
-		   stored, c->filtered_time, c->filtered_ints, c->not_found,
+		   stored, c->filtered_time, c->filtered_ints, c->filtered_task, c->not_found,
 		   kft_run_missed(run), kft_log_lost(&run->log), run->starts);
 	seq_printf(m, "log: %lu of %lu entries used, %zu bytes each, %lu bytes\n",
 		   stored, run->log.capacity, sizeof(struct kft_record),
 		   run->log.capacity * sizeof(struct kft_record));
+	seq_printf(m, "names: %lu slots, %lu bytes, %lu lost\n",
+		   kft_comms_bytes(&run->log.buf->comms) / sizeof(struct kft_comm_slot),
+		   kft_comms_bytes(&run->log.buf->comms), kft_comms_lost(&run->log.buf->comms));
 	kft_output_watch_status(m, run, c);
 	seq_printf(m, "hooks: %s%s\n", KFT_HAVE_FPROBE ? "fprobe" : "kretprobes",
 		   run->detached ? ", detached until the next prime" : "");
@@ -163,9 +171,10 @@ static void kft_output_count_status(struct seq_file *m, struct kft_run *run,
 		   "  calls counted %lu\n"
 		   "  functions counted %lu\n"
 		   "  filtered by context %lu\n"
+		   "  filtered by task %lu\n"
 		   "  not counted, table full %lu\n"
 		   "  starts %u\n",
-		   calls, functions, c->filtered_ints, c->table_full, run->starts);
+		   calls, functions, c->filtered_ints, c->filtered_task, c->table_full, run->starts);
 	seq_printf(m, "table: %lu slots, %lu used, %zu bytes\n",
 		   kft_count_table_slots(&run->table), used,
 		   kft_count_table_bytes(&run->table));
@@ -323,8 +332,11 @@ void kft_output_log_header(struct seq_file *m, const struct kft_run *run,
 	kft_output_header_common(m, run, times, c);
 	seq_printf(m, "Entries not found = %lu\n", c->not_found);
 	seq_printf(m, "\nNumber of entries after filters = %lu\n\n", rows);
-	seq_puts(m, " Entry    Delta     PID        Function                        Caller\n");
-	seq_puts(m, "-------- -------- -------- ----------------                 ------------\n");
+	/* kft's addition, only with units ns: old parsers would read us. */
+	if (times->units_ns)
+		seq_puts(m, "Units: ns\n\n");
+	seq_puts(m, " Entry    Delta     PID        Function                        Caller              Comm\n");
+	seq_puts(m, "-------- -------- -------- ----------------                 ------------        ----\n");
 }
 
 /*
@@ -340,20 +352,46 @@ static unsigned long kft_function_start(unsigned long ip)
 	return ip - off;
 }
 
+/*
+ * The task's name as one word: a byte that would split or hide it (white
+ * space, a control byte, a backslash) as \ooo, as /proc/PID/mountinfo does.
+ */
+static void kft_output_comm(struct seq_file *m, const struct kft_comms *comms,
+			    const struct kft_record *rec)
+{
+	char buf[KFT_COMM_LEN];
+	const char *name;
+
+	if (rec->pid < 0) {
+		seq_puts(m, " -");
+		return;
+	}
+	name = kft_comms_find(comms, rec->pid, rec->entry_ns, buf);
+	seq_putc(m, ' ');
+	for (; *name; name++) {
+		if (*name <= ' ' || *name >= 0x7f || *name == '\\')
+			seq_printf(m, "\\%03o", (unsigned char)*name);
+		else
+			seq_putc(m, *name);
+	}
+}
+
 /**
  * kft_output_log_row() - one call
  * @m:		the seq_file
  * @times:	the run's timeline (rows are relative to its first start)
+ * @comms:	the task names of the log the record is in
  * @rec:	the record
  * @show_addrs:	false: addresses print as zeros, as /proc/kallsyms does
  */
 void kft_output_log_row(struct seq_file *m, const struct kft_run_times *times,
-			const struct kft_record *rec, bool show_addrs)
+			const struct kft_comms *comms, const struct kft_record *rec,
+			bool show_addrs)
 {
 	u64 dur = kft_rec_dur(rec);
 	bool stack = kft_rec_is_stack(rec);
-	s64 delta = stack ? -2 : dur == KFT_REC_DUR_OPEN ? -1 :
-		    (s64)div_u64(dur, NSEC_PER_USEC);
+	u32 unit = times->units_ns ? 1 : NSEC_PER_USEC;
+	s64 delta = stack ? -2 : dur == KFT_REC_DUR_OPEN ? -1 : (s64)div_u64(dur, unit);
 	u64 rel = rec->entry_ns > times->first_start_ns ?
 		  rec->entry_ns - times->first_start_ns : 0;
 	unsigned long caller = rec->caller_off == KFT_REC_CALLER_UNKNOWN ?
@@ -367,7 +405,8 @@ void kft_output_log_row(struct seq_file *m, const struct kft_run_times *times,
 		func = caller = 0;
 	snprintf(pid, sizeof(pid), "%d.%u", rec->pid, kft_rec_cpu(rec));
 	seq_printf(m, "%8llu %8lld %8s  0x%016lx               0x%016lx",
-		   div_u64(rel, NSEC_PER_USEC), delta, pid, func, caller);
+		   div_u64(rel, unit), delta, pid, func, caller);
+	kft_output_comm(m, comms, rec);
 	if (stack && first)
 		seq_printf(m, " left=%llu", dur);
 	seq_putc(m, '\n');

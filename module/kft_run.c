@@ -20,6 +20,7 @@
 
 #include "kft_module.h"
 #include "kft_run.h"
+#include "kft_task.h"
 
 DEFINE_MUTEX(kft_mutex);
 
@@ -290,7 +291,8 @@ struct kft_run *kft_run_create(char *text, const struct kft_config *cfg,
 	run->mintime_ns = cfg->mintime_us * NSEC_PER_USEC;
 	run->maxtime_ns = cfg->maxtime_us * NSEC_PER_USEC;
 	run->log_at_entry = !cfg->mintime_us && !cfg->maxtime_us;
-	run->count_ctx_filter = cfg->noints || cfg->onlyints;
+	run->task_filter = kft_task_filtered(cfg);
+	run->count_ctx_filter = cfg->noints || cfg->onlyints || run->task_filter;
 	kft_watch_reset(&run->watch, cfg->watch_bytes);
 	INIT_WORK(&run->detach_work, kft_run_detach_work);
 	hrtimer_init(&run->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
@@ -475,6 +477,7 @@ void kft_run_sum_counters(struct kft_run *run, struct kft_counters *sum)
 		c = per_cpu_ptr(run->counters, cpu);
 		sum->filtered_time += READ_ONCE(c->filtered_time);
 		sum->filtered_ints += READ_ONCE(c->filtered_ints);
+		sum->filtered_task += READ_ONCE(c->filtered_task);
 		sum->not_found += READ_ONCE(c->not_found);
 		sum->table_full += READ_ONCE(c->table_full);
 		sum->stack_busy += READ_ONCE(c->stack_busy);

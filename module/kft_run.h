@@ -62,6 +62,7 @@ enum kft_reason {
 struct kft_counters {
 	unsigned long filtered_time;	/* failed mintime/maxtime */
 	unsigned long filtered_ints;	/* failed noints/onlyints */
+	unsigned long filtered_task;	/* failed filter pid/tid/cpu/comm */
 	unsigned long not_found;	/* exits whose entry was before the start */
 	unsigned long table_full;	/* count, stacks, profile: no slot left */
 	unsigned long stack_busy;	/* a capture already under way here */
@@ -90,6 +91,7 @@ struct kft_run_times {
 	int start_reason;		/* enum kft_reason */
 	int stop_reason;
 	bool running;
+	bool units_ns;			/* rows in ns (units ns), else us */
 };
 
 /* What a run dropped because a module it hooked was unloaded. */
@@ -112,7 +114,8 @@ struct kft_run {
 	u64 mintime_ns;
 	u64 maxtime_ns;
 	bool log_at_entry;		/* no time filter: reserve at entry, show -1 */
-	bool count_ctx_filter;		/* count mode: noints or onlyints */
+	bool count_ctx_filter;		/* count mode: noints, onlyints or a task filter */
+	bool task_filter;		/* filter pid, tid, cpu or comm (kft_task.h) */
 
 	/* Timeline, kft_now() ns. */
 	struct kft_run_times times;
@@ -218,7 +221,8 @@ void kft_output_log_header(struct seq_file *m, const struct kft_run *run,
 			   const struct kft_run_times *times,
 			   const struct kft_counters *c, unsigned long rows);
 void kft_output_log_row(struct seq_file *m, const struct kft_run_times *times,
-			const struct kft_record *rec, bool show_addrs);
+			const struct kft_comms *comms, const struct kft_record *rec,
+			bool show_addrs);
 void kft_output_count_header(struct seq_file *m, const struct kft_run *run,
 			     const struct kft_run_times *times,
 			     const struct kft_counters *c,

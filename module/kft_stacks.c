@@ -21,17 +21,7 @@
 #include <asm/irq_regs.h>
 
 #include "kft_run.h"
-
-/* The pid, tid and CPU filters. */
-static notrace bool kft_stacks_task_wanted(const struct kft_config *cfg)
-{
-	if (cfg->filter_pid && current->tgid != cfg->filter_pid)
-		return false;
-	if (cfg->filter_tid && current->pid != cfg->filter_tid)
-		return false;
-	return cfg->filter_cpu < 0 || raw_smp_processor_id() == cfg->filter_cpu;
-}
-NOKPROBE_SYMBOL(kft_stacks_task_wanted);
+#include "kft_task.h"
 
 /* Counts one stack (and snoops it); frames are in a capture buffer. */
 static notrace void kft_stacks_record(struct kft_run *run, const unsigned long *frames,
@@ -105,7 +95,7 @@ static notrace void kft_stacks_fn(unsigned long ip, unsigned long parent_ip,
 	preempt_disable_notrace();
 	if (in_task() ? cfg->onlyints : cfg->noints)
 		this_cpu_inc(run->counters->filtered_ints);
-	else if (kft_stacks_task_wanted(cfg))
+	else if (kft_task_wanted(cfg))
 		kft_stacks_entry(run, ip, parent_ip, fregs);
 	preempt_enable_notrace();
 }
@@ -135,7 +125,7 @@ static notrace void kft_profile_sample(struct kft_run *run)
 		this_cpu_inc(run->counters->filtered_ints);
 		return;
 	}
-	if (!kft_stacks_task_wanted(cfg))
+	if (!kft_task_wanted(cfg))
 		return;
 	if (!user_mode(regs)) {
 		kft_stacks_event(run, regs, instruction_pointer(regs), 0, true);

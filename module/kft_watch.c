@@ -89,6 +89,8 @@ static notrace void kft_watch_log(struct kft_run *run, const unsigned long *fram
 		/* Pairs with smp_load_acquire() in kft_log_view_build(). */
 		smp_store_release(&rec->func, frames[i]);
 	}
+	if (pid >= 0)
+		kft_comms_note(&run->log.buf->comms, pid, now);
 	this_cpu_inc(run->counters->watch_snapshots);
 }
 NOKPROBE_SYMBOL(kft_watch_log);

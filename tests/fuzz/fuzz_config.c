@@ -44,8 +44,9 @@ static void fuzz_check_stacks(const struct kft_config *cfg)
 	FUZZ_ASSERT(cfg->mode == KFT_MODE_TRACE || cfg->watch == KFT_WATCH_NONE);
 	FUZZ_ASSERT(profile || (cfg->sample_hz == KFT_DEFAULT_SAMPLE_HZ && !cfg->include_idle));
 	FUZZ_ASSERT(stacks || (!cfg->per_process && !cfg->snoop));
-	FUZZ_ASSERT(stacks || profile || (!cfg->filter_pid && !cfg->filter_tid &&
-					  cfg->filter_cpu == -1));
+	/* The task filters hold in every mode; a name fits with its NUL. */
+	FUZZ_ASSERT(memchr(cfg->filter_comm, '\0', KFT_COMM_LEN));
+	FUZZ_ASSERT(cfg->mode == KFT_MODE_TRACE || !cfg->units_ns);
 	FUZZ_ASSERT(!stacks || cfg->has_funclist);
 	FUZZ_ASSERT(!profile || !cfg->has_funclist);
 }

@@ -26,6 +26,7 @@ static const char *const fuzz_options[][6] = {
 	{ "-c", "-i", "-d", "1", "-m", "3" },
 	{ "--folded" }, { "--folded", "--snapshots" }, { "--json" }, { "--svg" },
 	{ "--flamegraph" }, { "--flamegraph", "--snapshots", "--title", "<&\"'>" },
+	{ "-P" }, { "--per-process", "-n", "2" },
 };
 
 static const char fuzz_map[] =

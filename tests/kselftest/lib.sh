@@ -203,7 +203,7 @@ snoop_lines() {
 # per snapshot "LEFT PID.CPU FRAMES ADDR ADDR ...", the first address the
 # traced function's, then return addresses, innermost first.
 watch_snapshots() {
-	awk '$2 == "-2" && $6 ~ /^left=/ { if (s != "") print s; l = $6; sub(/^left=/, "", l)
+	awk '$2 == "-2" && $NF ~ /^left=/ { if (s != "") print s; l = $NF; sub(/^left=/, "", l)
 		s = l " " $3 " N " $4; n = 1; next }
 	$2 == "-2" { s = s " " $4; n++; next }
 	END { if (s != "") print s }' "$1" |

@@ -214,6 +214,23 @@ static const struct parse_case cases[] = {
 	BAD("new begin mode profile filter tid 1 filter tid 2 end", DUPLICATE, 1, 37),
 	BAD("new begin mode profile filter cpu 1 filter cpu 2 end", DUPLICATE, 1, 37),
 	BAD("new begin mode profile filter pids 1 end", EXPECTED_FILTER, 1, 31),
+	/* Every mode takes the task filters; filter comm NAME. */
+	OK("new begin filter pid 1 end"),
+	OK("new begin mode count filter tid 1 filter cpu 0 end"),
+	OK("new begin filter comm sshd end"),
+	OK("new begin filter comm 123456789012345 end"),
+	OK("new begin mode profile filter comm kworker/0:1H filter pid 3 end"),
+	BAD("new begin filter comm 1234567890123456 end", COMM_TOO_LONG, 1, 23),
+	BAD("new begin filter comm end", MISSING_COMM, 1, 23),
+	INCOMPLETE("new begin filter comm", MISSING_COMM, 1, 22),
+	BAD("new begin filter comm a filter comm b end", DUPLICATE, 1, 25),
+	/* units us|ns (trace). */
+	OK("new begin units ns end"),
+	OK("new begin units us end"),
+	BAD("new begin units ms end", EXPECTED_UNITS, 1, 17),
+	INCOMPLETE("new begin units", EXPECTED_UNITS, 1, 16),
+	BAD("new begin units ns units us end", DUPLICATE, 1, 20),
+	BAD("new begin mode count units ns end", NOT_IN_COUNT_MODE, 1, 22),
 	BAD("new begin mode profile filter tgid 1 end", EXPECTED_FILTER, 1, 31),
 	BAD("new begin mode profile\nfilter pid 5\nfilter tid 6\nend", PID_TID_CONFLICT, 3, 1),
 	BAD("new begin mode profile\nfilter tid 6\nfilter pid 5\nend", PID_TID_CONFLICT, 3, 1),
@@ -235,8 +252,8 @@ static const struct parse_case cases[] = {
 	BAD("new begin mode profile logentries 0 end", NUMBER_RANGE, 1, 35),
 	/* What a mode has no use for (every pair: test_mode_meaning). */
 	BAD("new begin sample 5 end", NOT_IN_TRACE_MODE, 1, 11),
-	BAD("new begin mode trace filter pid 5 end", NOT_IN_TRACE_MODE, 1, 22),
-	BAD("new begin filter cpu 0 mode trace end", NOT_IN_TRACE_MODE, 1, 24),
+	BAD("new begin mode trace snoop 5 end", NOT_IN_TRACE_MODE, 1, 22),
+	BAD("new begin per-process mode trace end", NOT_IN_TRACE_MODE, 1, 23),
 	BAD("new begin mode stacks filter funclist f fend watch stack 5 end",
 	    NOT_IN_STACKS_MODE, 1, 46),
 	BAD("new begin mode profile filter funclist f fend end", NOT_IN_PROFILE_MODE, 1, 24),
@@ -246,7 +263,7 @@ static const struct parse_case cases[] = {
 	    NOT_IN_PROFILE_MODE, 1, 24),
 	BAD("new begin\nper-process\nsnoop 5\nmode profile\nend", NOT_IN_PROFILE_MODE, 4, 1),
 	/* A mode error before a conflict between two statements. */
-	BAD("new begin\nfilter pid 1\nfilter tid 1\nend", NOT_IN_TRACE_MODE, 2, 1),
+	BAD("new begin\nsnoop 1\nfilter pid 1\nfilter tid 1\nend", NOT_IN_TRACE_MODE, 2, 1),
 	BAD("new begin\nmode count\nlogentries 2000000\nend", NOT_IN_COUNT_MODE, 3, 1),
 	/* Bytes. */
 	BAD("new begin\x01 end", BAD_CHAR, 1, 10),
@@ -426,7 +443,8 @@ static void test_mode_defaults(void)
 		      t, cfg.logentries, modes[i].logentries);
 		CHECK(cfg.sample_hz == KFT_DEFAULT_SAMPLE_HZ && cfg.sample_hz == 49,
 		      "\"%s\": sample_hz %u", t, cfg.sample_hz);
-		CHECK(cfg.filter_cpu == -1 && !cfg.filter_pid && !cfg.filter_tid,
+		CHECK(cfg.filter_cpu == -1 && !cfg.filter_pid && !cfg.filter_tid &&
+		      !cfg.filter_comm[0],
 		      "\"%s\": cpu %d pid %d tid %d", t, cfg.filter_cpu, cfg.filter_pid,
 		      cfg.filter_tid);
 		CHECK(cfg.watch == KFT_WATCH_NONE && !cfg.watch_bytes, "\"%s\": watch %d %lu",
@@ -459,9 +477,10 @@ static void test_stack_fields(void)
 	free(funcs);
 
 	parse_ok("new begin mode profile sample 99 include idle filter tid 7 filter cpu 0\n"
-		 "trigger stop time 5000000 end", &cfg, &funcs, &buf);
+		 "trigger stop time 5000000 filter comm 123456789012345 end", &cfg, &funcs, &buf);
 	CHECK(cfg.mode == KFT_MODE_PROFILE && cfg.sample_hz == 99 && cfg.include_idle &&
-	      cfg.filter_tid == 7 && !cfg.filter_pid && cfg.filter_cpu == 0,
+	      cfg.filter_tid == 7 && !cfg.filter_pid && cfg.filter_cpu == 0 &&
+	      !strcmp(cfg.filter_comm, "123456789012345"),
 	      "profile: hz %u idle %d tid %d pid %d cpu %d", cfg.sample_hz, cfg.include_idle,
 	      cfg.filter_tid, cfg.filter_pid, cfg.filter_cpu);
 	CHECK(!cfg.per_process && !cfg.snoop && !cfg.has_funclist &&
@@ -502,9 +521,11 @@ static void test_mode_meaning(void)
 		{ "sample 5", "sample", "tcs" },
 		{ "include idle", "include", "tcs" },
 		{ "per-process", "per-process", "tcp" },
-		{ "filter pid 5", "pid", "tc" },
-		{ "filter tid 5", "tid", "tc" },
-		{ "filter cpu 0", "cpu", "tc" },
+		{ "filter pid 5", "pid", "" },
+		{ "filter tid 5", "tid", "" },
+		{ "filter cpu 0", "cpu", "" },
+		{ "filter comm sh", "comm", "" },
+		{ "units ns", "units", "csp" },
 		{ "snoop 5", "snoop", "tcp" },
 		{ "filter funclist f fend", "funclist", "p" },
 		{ "filter noints", "noints", "" },
@@ -569,8 +590,7 @@ static void test_mode_meaning(void)
 static void test_default_trace_meaning(void)
 {
 	static const char *const texts[] = {
-		"sample 5", "include idle", "per-process", "filter pid 5", "filter tid 5",
-		"filter cpu 0", "snoop 5",
+		"sample 5", "include idle", "per-process", "snoop 5",
 	};
 	size_t i;
 
@@ -764,7 +784,7 @@ static void test_reparse_skips_nothing_that_matters(void)
 		"prime\tstart", "new begin mode count mode count end",
 		"new begin filter mintime 5 mode count end", "new begin mode coun end",
 		"new begin filter pid 5 filter pid 6 end", "new begin filter tid 5 filter tid 6 end",
-		"new begin filter cpu 5 filter cpu 6 end",
+		"new begin filter cpu 5 filter cpu 6 end", "new begin filter comm a filter comm b end",
 		"new begin watch stack 5 watch worst-stack 6 end",
 		"new begin watch worst-stack 5 watch stack 6 end",
 		"new begin mode profile include idle include idle end",

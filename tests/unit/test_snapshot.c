@@ -63,24 +63,34 @@ static struct kd_params params(enum kd_mode mode)
 	return p;
 }
 
-/* The sixth column: left=N on -2 rows only; anything else is ignored. */
+/*
+ * After the five: the comm column, then left=N on -2 rows only; a log from
+ * before the comm column has left=N sixth. Anything else is ignored.
+ */
 static void test_left_column(void)
 {
 	static const struct {
 		const char *row;
 		int ok;
 		long long left;
+		const char *comm;
 	} cases[] = {
-		{ "1 -2 3.0 f g+0x1 left=4096", 1, 4096 },
-		{ "1 -2 3.0 f g+0x1 left=0", 1, 0 },
-		{ "1 -2 3.0 f g+0x1", 1, -1 },
-		{ "1 -2 3.0 f g+0x1 depth=3", 1, -1 },		/* some future column */
-		{ "1 -2 3.0 f g+0x1 left=4096 more", 1, 4096 },
-		{ "1 5 3.0 f g+0x1 left=4096", 1, -1 },		/* no meaning on a call */
-		{ "1 -2 3.0 f g+0x1 left=", 0, 0 },
-		{ "1 -2 3.0 f g+0x1 left=-5", 0, 0 },
-		{ "1 -2 3.0 f g+0x1 left=12k", 0, 0 },
-		{ "1 -2 3.0 f g+0x1 left=99999999999999999999", 0, 0 },
+		{ "1 -2 3.0 f g+0x1 sh left=4096", 1, 4096, "sh" },
+		{ "1 -2 3.0 f g+0x1 sh", 1, -1, "sh" },
+		{ "1 5 3.0 f g+0x1 kworker/0:1", 1, -1, "kworker/0:1" },
+		{ "1 5 3.0 f g+0x1 a\\040b left=5", 1, -1, "a\\040b" },
+		{ "1 -2 3.0 f g+0x1 sh left=4096 more", 1, 4096, "sh" },
+		{ "1 -2 3.0 f g+0x1 sh left=x", 0, 0, "" },
+		{ "1 -2 3.0 f g+0x1 left=4096", 1, 4096, NULL },
+		{ "1 -2 3.0 f g+0x1 left=0", 1, 0, NULL },
+		{ "1 -2 3.0 f g+0x1", 1, -1, NULL },
+		{ "1 -2 3.0 f g+0x1 depth=3", 1, -1, "depth=3" },	/* the sixth: a comm */
+		{ "1 -2 3.0 f g+0x1 left=4096 more", 1, 4096, NULL },
+		{ "1 5 3.0 f g+0x1 left=4096", 1, -1, "left=4096" },	/* a call's comm */
+		{ "1 -2 3.0 f g+0x1 left=", 0, 0, NULL },
+		{ "1 -2 3.0 f g+0x1 left=-5", 0, 0, NULL },
+		{ "1 -2 3.0 f g+0x1 left=12k", 0, 0, NULL },
+		{ "1 -2 3.0 f g+0x1 left=99999999999999999999", 0, 0, NULL },
 	};
 	size_t i;
 
@@ -97,6 +107,8 @@ static void test_left_column(void)
 			      cases[i].row, log->rows[0].left, cases[i].left);
 			CHECK(kftlog_row_starts_snapshot(&log->rows[0]) == (cases[i].left >= 0),
 			      "'%s': starts a snapshot?", cases[i].row);
+			CHECK(!strcmp(log->rows[0].comm, cases[i].comm ? cases[i].comm : ""),
+			      "'%s': comm '%s'", cases[i].row, log->rows[0].comm);
 		}
 		kftlog__free(log);
 	}

@@ -267,6 +267,21 @@ static int kd_cmp_snapshot_order(const void *a, const void *b)
 	return x->row < y->row ? -1 : x->row > y->row;
 }
 
+/*
+ * A line naming the task of the calls below it, when the log names tasks
+ * (its comm column): at each new thread, and where a thread's name changes.
+ */
+static void kd_task_header(FILE *out, const struct kd_call *c, const struct kd_call *prev)
+{
+	if (!*c->row->comm ||
+	    (prev && prev->thread == c->thread && prev->row->comm == c->row->comm))
+		return;
+	if (c->thread >= 0)
+		fprintf(out, "== pid %d (%s) ==\n", c->thread, c->row->comm);
+	else
+		fprintf(out, "== interrupts on CPU %d ==\n", -2 - c->thread);
+}
+
 /* Thread by thread, in order of first appearance, snapshots among the calls. */
 static int kd_by_thread(FILE *out, const struct kd_tree *t, const struct kd_params *p,
 			const char *fields)
@@ -287,6 +302,8 @@ static int kd_by_thread(FILE *out, const struct kd_tree *t, const struct kd_para
 		       (i == t->nr || kd_snapshot_first(t, &snaps[k], order[i])); k++)
 			if (snaps[k].depth < p->max_depth)
 				kd_snapshot_lines(out, t, &snaps[k], fields, p->name_width, 0);
+		if (i < t->nr)
+			kd_task_header(out, &t->calls[order[i]], i ? &t->calls[order[i - 1]] : NULL);
 		if (i < t->nr && t->calls[order[i]].depth < p->max_depth)
 			kd_line(out, &t->calls[order[i]], fields, p->name_width, 0);
 	}

@@ -97,7 +97,7 @@ int kd_flamegraph(FILE *out, const struct kd_tree *t, const struct kd_params *p)
 	int ret = kd_fold_tree(&f, t, p);
 
 	if (!ret)
-		ret = kd_folds_draw(out, &f, p->snapshots ? "snapshots" : "us", p);
+		ret = kd_folds_draw(out, &f, p->snapshots ? "snapshots" : kd_unit(t), p);
 	kd_folds_free(&f);
 	return ret;
 }

@@ -29,6 +29,15 @@ static long kd_tid(const struct kd_call *c)
 	return c->thread >= 0 ? c->thread : 1000000L + (-2 - c->thread);
 }
 
+/* A time in us, as the format wants; a log in ns keeps its digits. */
+static void kd_json_time(FILE *out, const char *key, long long v, int ns)
+{
+	if (ns)
+		fprintf(out, ",\"%s\":%lld.%03lld", key, v / 1000, v % 1000);
+	else
+		fprintf(out, ",\"%s\":%lld", key, v);
+}
+
 int kd_json(FILE *out, const struct kd_tree *t)
 {
 	size_t i;
@@ -52,11 +61,10 @@ int kd_json(FILE *out, const struct kd_tree *t)
 
 		fputs(",\n{\"name\":", out);
 		kd_json_string(out, c->name);
+		fprintf(out, ",\"ph\":\"%s\"", c->row->delta >= 0 ? "X" : "B");
+		kd_json_time(out, "ts", c->row->entry, t->units_ns);
 		if (c->row->delta >= 0)
-			fprintf(out, ",\"ph\":\"X\",\"ts\":%lld,\"dur\":%lld",
-				c->row->entry, c->row->delta);
-		else
-			fprintf(out, ",\"ph\":\"B\",\"ts\":%lld", c->row->entry);
+			kd_json_time(out, "dur", c->row->delta, t->units_ns);
 		fprintf(out, ",\"pid\":1,\"tid\":%ld,\"args\":{\"cpu\":%d,\"caller\":",
 			kd_tid(c), c->row->cpu);
 		kd_json_string(out, c->row->caller);

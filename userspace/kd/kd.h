@@ -10,7 +10,7 @@
 #include "ksyms.h"
 #include "strtab.h"
 
-enum kd_mode { KD_SUMMARY, KD_CALLTREE, KD_FOLDED, KD_JSON, KD_SVG, KD_FLAMEGRAPH };
+enum kd_mode { KD_SUMMARY, KD_CALLTREE, KD_FOLDED, KD_JSON, KD_SVG, KD_FLAMEGRAPH, KD_TASKS };
 
 struct kd_params {
 	enum kd_mode mode;
@@ -71,7 +71,14 @@ struct kd_tree {
 	const char **frames;
 	size_t nr_frames;
 	struct strtab names;	/* callers' functions, symbolized names */
+	int units_ns;		/* the log's times are ns (units ns), not us */
 };
+
+/* The unit of t's times, as labels say it: "us", or "ns". */
+static inline const char *kd_unit(const struct kd_tree *t)
+{
+	return t->units_ns ? "ns" : "us";
+}
 
 int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t errlen);
 void kd_usage(FILE *out);
@@ -99,6 +106,7 @@ long long kd_call_end(const struct kd_call *c);
 int kd_snapshots_collect(struct kd_tree *t, const struct kftlog *log, const struct ksyms *ks);
 
 int kd_summary(FILE *out, const struct kd_tree *t, const struct kd_params *p);
+int kd_tasks(FILE *out, const struct kd_tree *t, const struct kd_params *p);
 int kd_calltree(FILE *out, const struct kd_tree *t, const struct kd_params *p);
 int kd_folded(FILE *out, const struct kd_tree *t, const struct kd_params *p);
 int kd_json(FILE *out, const struct kd_tree *t);

@@ -21,7 +21,11 @@ static const char *const kd_usage_text[] = {
 	"the summary lists them, the call tree shows their frames.",
 	"",
 	"Modes (default: summary, one row per function, by total time):",
-	"  -c             call tree: one line per call, indented by depth",
+	"  -c             call tree: one line per call, indented by depth; a",
+	"                 thread's calls under a line naming it (pid and comm)",
+	"  -P, --per-process  a line per task (pid and comm, or a CPU's",
+	"                 interrupts): calls, time in traced functions (outermost",
+	"                 calls), first entry and last exit, most time first",
 	"  --folded       flame-graph stacks: 'root;child;leaf LOCAL_US'; of a",
 	"                 stacks- or profile-mode log: 'comm;outer;...;inner COUNT'",
 	"  --flamegraph   an interactive SVG flame graph of the same stacks (click",
@@ -35,7 +39,8 @@ static const char *const kd_usage_text[] = {
 	"                 u children (default Fctal)",
 	"  -l             long: -f Fctalsmn",
 	"  -n N           the first N functions only",
-	"  -t T           only functions with a total time over T us",
+	"  -t T           only functions with a total time over T (us; ns in a",
+	"                 log of units ns, as all of kd's times then)",
 	"  -s X           sort by column X (F ascending; c t a s l descending)",
 	"Call tree:",
 	"  -f LETTERS     columns: e entry, t duration, l local, p pid (none)",
@@ -108,6 +113,10 @@ static int kd_check_fields(const struct kd_params *p, char *err, size_t errlen)
 		snprintf(err, errlen, "--title: only with --flamegraph");
 		return -1;
 	}
+	if (p->mode == KD_TASKS && (p->fields || p->long_fields || p->sort || p->min_time)) {
+		snprintf(err, errlen, "-P: no -f, -l, -s or -t (its columns are fixed)");
+		return -1;
+	}
 	for (f = p->fields; f && *f; f++) {
 		if (!strchr(allowed, *f)) {
 			snprintf(err, errlen, "-f: no column '%c' in this mode (%s)", *f, allowed);
@@ -126,6 +135,7 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 {
 	static const struct option longs[] = {
 		{ "folded", no_argument, NULL, 'F' },
+		{ "per-process", no_argument, NULL, 'P' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "svg", no_argument, NULL, 'G' },
 		{ "flamegraph", no_argument, NULL, 'L' },
@@ -147,9 +157,10 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 	p->max_rows = KFTLOG_MAX_ROWS;
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+cf:ln:t:s:id:m:Vh", longs, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+cPf:ln:t:s:id:m:Vh", longs, NULL)) != -1) {
 		switch (opt) {
 		case 'c': p->mode = KD_CALLTREE; break;
+		case 'P': p->mode = KD_TASKS; break;
 		case 'F': p->mode = KD_FOLDED; break;
 		case 'J': p->mode = KD_JSON; break;
 		case 'G': p->mode = KD_SVG; break;
@@ -218,6 +229,7 @@ int kd_output(FILE *out, const struct kd_tree *t, const struct kd_params *p)
 	case KD_FLAMEGRAPH: return kd_flamegraph(out, t, p);
 	case KD_JSON: return kd_json(out, t);
 	case KD_SVG: return kd_svg(out, t);
+	case KD_TASKS: return kd_tasks(out, t, p);
 	default: return kd_summary(out, t, p);
 	}
 }

@@ -35,7 +35,7 @@ static unsigned int svg_hue(const char *s)
 	return h % 360;
 }
 
-static void svg_axis(FILE *out, long long t0, long long span)
+static void svg_axis(FILE *out, long long t0, long long span, const char *unit)
 {
 	int i;
 
@@ -46,21 +46,21 @@ static void svg_axis(FILE *out, long long t0, long long span)
 
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"100%%\" "
 			"stroke=\"#ddd\"/>\n", x, SVG_TOP - 6, x);
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%lld us</text>\n",
-			x, SVG_TOP - 10, t);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%lld %s</text>\n",
+			x, SVG_TOP - 10, t, unit);
 	}
 
 }
 
 static void svg_bar(FILE *out, const struct kd_call *c, double x, double w, double y,
-		    int open)
+		    int open, const char *unit)
 {
 	fputs("<g><title>", out);
 	kd_xml_text(out, c->name);
 	if (open)
-		fprintf(out, " entry %lld us, still running at the stop", c->row->entry);
+		fprintf(out, " entry %lld %s, still running at the stop", c->row->entry, unit);
 	else
-		fprintf(out, " entry %lld us, %lld us", c->row->entry, c->row->delta);
+		fprintf(out, " entry %lld %s, %lld %s", c->row->entry, unit, c->row->delta, unit);
 	fprintf(out, "</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
 		"fill=\"hsl(%u,60%%,70%%)\" stroke=\"#555\" stroke-width=\"0.3\"%s/>",
 		x, y, w, SVG_ROW - 2, svg_hue(c->name), open ? " stroke-dasharray=\"3,2\"" : "");
@@ -126,8 +126,9 @@ int kd_svg(FILE *out, const struct kd_tree *t)
 		"font-family=\"monospace\" font-size=\"10\">\n"
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
 		"<text x=\"4\" y=\"14\" font-size=\"12\">kft: %zu calls, %zu threads, "
-		"%lld us</text>\n", SVG_LEFT + SVG_WIDTH + 20, y + 10, t->nr, nlanes, span);
-	svg_axis(out, t0, span);
+		"%lld %s</text>\n", SVG_LEFT + SVG_WIDTH + 20, y + 10, t->nr, nlanes, span,
+		kd_unit(t));
+	svg_axis(out, t0, span, kd_unit(t));
 	for (l = 0; l < nlanes; l++) {
 		const struct kd_call *c = &t->calls[lanes[l].first];
 
@@ -147,7 +148,7 @@ int kd_svg(FILE *out, const struct kd_tree *t)
 		double w = (double)((open ? t1 : kd_call_end(c)) - c->row->entry) * scale;
 
 		svg_bar(out, c, x, w < 0.5 ? 0.5 : w,
-			lanes[lane_of[i]].y + c->depth * SVG_ROW, open);
+			lanes[lane_of[i]].y + c->depth * SVG_ROW, open, kd_unit(t));
 	}
 	fputs("</svg>\n", out);
 	free(lanes);

@@ -282,6 +282,7 @@ int kd_tree_build(struct kd_tree *t, const struct kftlog *log, const struct ksym
 	int ret = -1;
 
 	memset(t, 0, sizeof(*t));
+	t->units_ns = log->scan.units_ns;
 	t->calls = calloc(log->nr ? log->nr : 1, sizeof(*t->calls));
 	if (!t->calls || kd_tree_calls(t, log, ks) || kd_snapshots_collect(t, log, ks))
 		goto out;

@@ -31,34 +31,52 @@ static int parse_pid(const struct word *w, int *pid, int *cpu)
 	return 0;
 }
 
-/*
- * A stack watch row's sixth word: "left=N" makes it the first row of a
- * snapshot; any other word means nothing here.
- */
-static int parse_left(const struct word *w, size_t nr, struct kftlog_row *row)
+static int is_left(const struct word *w)
 {
+	return w->len >= 5 && !memcmp(w->s, "left=", 5);
+}
+
+/*
+ * After the five words: the task's name (the comm column), then on a stack
+ * watch's first row "left=N". A log from before the comm column has
+ * "left=N" sixth (so a stack row's task cannot be named "left=..."); any
+ * other word means nothing here.
+ */
+static int parse_tail(const struct word *w, size_t nr, struct kftlog_row *row,
+		      struct kftlog_names *names)
+{
+	const struct word *left = NULL;
 	struct word n;
 
+	names->comm = "";
+	names->comm_len = 0;
 	row->left = -1;
-	if (nr < 6 || row->delta != KFTLOG_DELTA_STACK || w[5].len < 5 ||
-	    memcmp(w[5].s, "left=", 5))
+	if (nr >= 6 && row->delta == KFTLOG_DELTA_STACK && is_left(&w[5])) {
+		left = &w[5];
+	} else if (nr >= 6) {
+		names->comm = w[5].s;
+		names->comm_len = w[5].len;
+		if (nr >= 7 && row->delta == KFTLOG_DELTA_STACK && is_left(&w[6]))
+			left = &w[6];
+	}
+	if (!left)
 		return 0;
-	n = (struct word){ w[5].s + 5, w[5].len - 5 };
+	n = (struct word){ left->s + 5, left->len - 5 };
 	return word_ll(&n, &row->left) || row->left < 0 ? -1 : 0;
 }
 
-/* A row's five words, and a sixth that means something; more are ignored. */
+/* A row's five words, and the two after that mean something; more are ignored. */
 static int parse_row(const char *line, size_t len, struct kftlog_row *row,
 		     struct kftlog_names *names)
 {
-	struct word w[6];
+	struct word w[7];
 	size_t nr;
 
 	/* A NUL byte would cut a name short, or empty it: no row has one. */
-	if (memchr(line, '\0', len) || (nr = words_split(line, len, w, 6)) < 5 ||
+	if (memchr(line, '\0', len) || (nr = words_split(line, len, w, 7)) < 5 ||
 	    word_ll(&w[0], &row->entry) || row->entry < 0 ||
 	    word_ll(&w[1], &row->delta) || row->delta < KFTLOG_DELTA_STACK ||
-	    parse_pid(&w[2], &row->pid, &row->cpu) || parse_left(w, nr, row))
+	    parse_pid(&w[2], &row->pid, &row->cpu) || parse_tail(w, nr, row, names))
 		return -1;
 	names->func = w[3].s;
 	names->func_len = w[3].len;
@@ -87,6 +105,8 @@ enum kftlog_line kftlog_scan_line(struct kftlog_scan *s, const char *line, size_
 		return KFTLOG_TEXT;
 	if (!s->in_rows) {
 		s->in_rows = line && len >= 8 && !strncmp(line, "--------", 8);
+		if (starts_with(line, len, KFTLOG_UNITS_NS_LINE))
+			s->units_ns = 1;
 		if (starts_with(line, len, KFTLOG_COUNT_MODE_LINE))
 			s->count_mode = 1;
 		else if (!s->count_mode && starts_with(line, len, KFTLOG_STACKS_MODE_LINE))
@@ -129,7 +149,8 @@ static int kftlog__add(struct kftlog *log, struct kftlog_row *row,
 	}
 	row->func = strtab__intern(&log->names, names->func, names->func_len);
 	row->caller = strtab__intern(&log->names, names->caller, names->caller_len);
-	if (!row->func || !row->caller)
+	row->comm = strtab__intern(&log->names, names->comm, names->comm_len);
+	if (!row->func || !row->caller || !row->comm)
 		return -1;
 	log->rows[log->nr++] = *row;
 	return 0;

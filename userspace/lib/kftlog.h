@@ -41,6 +41,7 @@ struct kftlog_row {
 	int cpu;		/* -1: not in the log */
 	const char *func;	/* as written (symbol or address) */
 	const char *caller;
+	const char *comm;	/* the task's name; "" in logs before the column */
 	long long left;		/* -2 rows: left=N, bytes of stack left; -1: none */
 };
 
@@ -52,8 +53,8 @@ static inline int kftlog_row_starts_snapshot(const struct kftlog_row *r)
 
 /* The words of a row's names, pointing into the line. */
 struct kftlog_names {
-	const char *func, *caller;
-	size_t func_len, caller_len;
+	const char *func, *caller, *comm;
+	size_t func_len, caller_len, comm_len;
 };
 
 /* What a stream of lines has been so far. */
@@ -65,6 +66,7 @@ struct kftlog_scan {
 	size_t text_lines;	/* lines that are not blank */
 	int count_mode;		/* a count-mode log: its rows are counts, not calls */
 	int stacks_mode;	/* a stacks- or profile-mode log: blocks, no rows */
+	int units_ns;		/* "Units: ns" in the header: times in ns, not us */
 };
 
 enum kftlog_line {
@@ -89,6 +91,8 @@ int kftlog_scan_is_log(const struct kftlog_scan *s);
 
 /* The header line only a count-mode log (mode count) has. */
 #define KFTLOG_COUNT_MODE_LINE	"Number of calls counted"
+/* A trace log whose entry and delta columns are nanoseconds (units ns). */
+#define KFTLOG_UNITS_NS_LINE	"Units: ns"
 /* The header line only a stacks- or profile-mode log has. */
 #define KFTLOG_STACKS_MODE_LINE	"Number of stacks counted"
 

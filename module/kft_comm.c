@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The task names of a trace log: a table of (pid, name) pairs written by
+ * the hooks without a lock (kft_comm.h says how a row finds its name).
+ */
+#include <linux/hash.h>
+#include <linux/kprobes.h>
+#include <linux/log2.h>
+#include <linux/minmax.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#include "kft_comm.h"
+#include "kft_log.h"
+
+#define KFT_COMM_PROBES		32
+#define KFT_COMM_MIN_SLOTS	256
+#define KFT_COMM_MAX_SLOTS	16384	/* 512 KiB */
+
+static_assert(sizeof(((struct kft_comm_slot *)0)->name) == KFT_COMM_LEN);
+static_assert(sizeof(((struct task_struct *)0)->comm) == KFT_COMM_LEN);
+
+/**
+ * kft_comms_alloc() - the name table of a log
+ * @c:		the table
+ * @records:	the log's capacity: an eighth of it in slots, within limits
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int kft_comms_alloc(struct kft_comms *c, unsigned long records)
+{
+	unsigned long slots = roundup_pow_of_two(clamp(records / 8, (unsigned long)KFT_COMM_MIN_SLOTS,
+						       (unsigned long)KFT_COMM_MAX_SLOTS));
+
+	c->slots = vzalloc(array_size(slots, sizeof(*c->slots)));
+	c->last = alloc_percpu(struct kft_comm_slot *);
+	if (!c->slots || !c->last) {
+		kft_comms_free(c);
+		return -ENOMEM;
+	}
+	c->mask = slots - 1;
+	atomic_long_set(&c->lost, 0);
+	return 0;
+}
+
+void kft_comms_free(struct kft_comms *c)
+{
+	vfree(c->slots);
+	free_percpu(c->last);
+	c->slots = NULL;
+	c->last = NULL;
+}
+
+/* Empty again; only while no hook can write to it. */
+void kft_comms_reset(struct kft_comms *c)
+{
+	int cpu;
+
+	memset(c->slots, 0, kft_comms_bytes(c));
+	for_each_possible_cpu(cpu)
+		*per_cpu_ptr(c->last, cpu) = NULL;
+	atomic_long_set(&c->lost, 0);
+}
+
+static notrace bool kft_comm_slot_is(const struct kft_comm_slot *s, u32 key, u64 n0, u64 n1)
+{
+	/* Acquire: ready is released after the name (kft_comm_slot_get()). */
+	return READ_ONCE(s->key) == key && smp_load_acquire(&s->ready) &&
+	       s->name[0] == n0 && s->name[1] == n1;
+}
+NOKPROBE_SYMBOL(kft_comm_slot_is);
+
+/* A record may start before the first one noted (an outer call, at exit). */
+static notrace void kft_comm_slot_seen_at(struct kft_comm_slot *s, u64 entry_ns)
+{
+	u64 old = READ_ONCE(s->first_ns);
+
+	while (entry_ns < old && !try_cmpxchg64(&s->first_ns, &old, entry_ns))
+		;
+}
+NOKPROBE_SYMBOL(kft_comm_slot_seen_at);
+
+/* The pair's slot, found or claimed; NULL when the probes run out. */
+static notrace struct kft_comm_slot *kft_comm_slot_get(struct kft_comms *c, u32 key,
+						       u64 n0, u64 n1, u64 entry_ns)
+{
+	u32 h = hash_32(key, 32);
+	unsigned int i;
+
+	for (i = 0; i < KFT_COMM_PROBES; i++) {
+		struct kft_comm_slot *s = &c->slots[(h + i) & c->mask];
+
+		if (!READ_ONCE(s->key) && !cmpxchg(&s->key, 0, key)) {
+			s->name[0] = n0;
+			s->name[1] = n1;
+			s->first_ns = entry_ns;
+			/* Release: a reader that sees ready sees the name. */
+			smp_store_release(&s->ready, 1);
+			return s;
+		}
+		/* Only its own task (not running elsewhere) writes a pair. */
+		if (kft_comm_slot_is(s, key, n0, n1))
+			return s;
+	}
+	atomic_long_inc(&c->lost);
+	return NULL;
+}
+NOKPROBE_SYMBOL(kft_comm_slot_get);
+
+/**
+ * kft_comms_note() - a record of current, which entered at @entry_ns
+ * @c:		the log's table
+ * @pid:	current's pid, as the record has it
+ * @entry_ns:	the record's entry time
+ *
+ * From a hook, in task context, with preemption disabled.
+ */
+notrace void kft_comms_note(struct kft_comms *c, s32 pid, u64 entry_ns)
+{
+	const char *comm = current->comm;
+	struct kft_comm_slot *s = __this_cpu_read(*c->last);
+	u32 key = (u32)pid + 1;
+	u64 n0, n1;
+
+	/* Two loads (the name can change under us: racy, as perf reads it). */
+	memcpy(&n0, comm, sizeof(n0));
+	memcpy(&n1, comm + sizeof(n0), sizeof(n1));
+	if (!s || !kft_comm_slot_is(s, key, n0, n1)) {
+		s = kft_comm_slot_get(c, key, n0, n1, entry_ns);
+		if (!s)
+			return;
+		__this_cpu_write(*c->last, s);
+	}
+	kft_comm_slot_seen_at(s, entry_ns);
+}
+NOKPROBE_SYMBOL(kft_comms_note);
+
+/**
+ * kft_comms_find() - the name of @pid for a row that entered at @entry_ns
+ * @c:		the log's table
+ * @pid:	the row's pid (not -1)
+ * @entry_ns:	the row's entry time
+ * @name:	room for the name
+ *
+ * Return: @name, or "?" when the pair was lost.
+ */
+const char *kft_comms_find(const struct kft_comms *c, s32 pid, u64 entry_ns,
+			   char name[KFT_COMM_LEN])
+{
+	const struct kft_comm_slot *best = NULL, *first = NULL;
+	u32 key = (u32)pid + 1, h = hash_32(key, 32);
+	unsigned int i;
+
+	for (i = 0; i < KFT_COMM_PROBES; i++) {
+		const struct kft_comm_slot *s = &c->slots[(h + i) & c->mask];
+		u32 k = READ_ONCE(s->key);
+		u64 t;
+
+		if (!k)
+			break;
+		/* Acquire: pairs with the release in kft_comm_slot_get(). */
+		if (k != key || !smp_load_acquire(&s->ready))
+			continue;
+		t = READ_ONCE(s->first_ns);
+		if (t <= entry_ns && (!best || t > best->first_ns))
+			best = s;
+		if (!first || t < first->first_ns)
+			first = s;
+	}
+	best = best ?: first;
+	if (!best)
+		return "?";
+	memcpy(name, best->name, KFT_COMM_LEN);
+	name[KFT_COMM_LEN - 1] = '\0';
+	return name;
+}
+
+unsigned long kft_comms_lost(const struct kft_comms *c)
+{
+	return atomic_long_read(&c->lost);
+}
+
+unsigned long kft_comms_bytes(const struct kft_comms *c)
+{
+	return (c->mask + 1UL) * sizeof(*c->slots);
+}
