@@ -1,13 +1,28 @@
 # SPDX-License-Identifier: GPL-2.0
-# kft: top-level build.
-#   make                 kft.ko for KDIR, and the userspace tools
-#   make check           unit tests, lint, and the VM tests on 6.1 and 6.12
-#   make demo            boot 6.12 in QEMU and run a trace with kft
-#   make boot            build a 6.12 kernel with kft built in, trace its boot
-#   make bench           overhead per traced call, kft vs ftrace and kprobes
-#   make lint            sparse, checkpatch, -Werror builds
+# kft: top-level build. The targets (make help prints these lines):
+#   make                 the userspace tools, and kft.ko for KDIR if its headers are there
+#   make module          kft.ko for KDIR (default: the running kernel's headers)
+#   make userspace       build/bin/{addr2sym,sym2addr,kd,kft}
 #   make install         the tools and man pages (PREFIX, DESTDIR)
-KDIR ?= /lib/modules/$(shell uname -r)/build
+#   make demo            boot Debian's 6.12 in QEMU, trace one open(), analyze the log
+#   make boot            build a 6.12 kernel with kft built in, trace its boot
+#   make check           unit tests, tools, fuzzers, lint, dkms, deb, VM tests on 6.1, 6.12, 6.12-debug, boot
+#   make unit            the userspace unit tests (ASan, UBSan)
+#   make lint            sparse, checkpatch, -Werror builds
+#   make fuzz            each fuzzer for FUZZ_SECONDS (default 60)
+#   make dkms-check      kft-dkms built by dkms for both cached Debian kernels
+#   make deb             build/deb/kft-dkms_VERSION_all.deb and kft-tools_VERSION_amd64.deb
+#   make deb-check       make deb, lintian, install, use and remove the packages
+#   make bench           overhead per traced call, kft vs ftrace and kprobes
+#   make bench-kd        kd's speed on a 1M-row log
+#   make check-mttcg     the concurrency tests with one host thread per vCPU (not a gate)
+#   make clean           remove build/ and the module's objects
+#   make help            this list
+# Packages: each target that needs some runs scripts/deps (as root it
+# installs them; otherwise it prints the apt-get line); make, make
+# userspace and make install only check (scripts/deps -c build).
+KVER ?= $(shell uname -r)
+KDIR ?= /lib/modules/$(KVER)/build
 PREFIX ?= /usr/local
 BUILD := $(CURDIR)/build
 
@@ -20,43 +35,75 @@ GUEST_HELPERS := $(BUILD)/guest/kftio $(BUILD)/guest/elapsed $(BUILD)/guest/fork
 	$(BUILD)/guest/kft
 
 .PHONY: all boot bench bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install \
-	fuzz fuzz-build fuzz-list
+	fuzz fuzz-build fuzz-list help deps-build module-skipped dkms-check deb deb-check check-mttcg
 
-all: module userspace
+all: userspace
 
-module:
+# make without the kernel's headers (a container, a machine that only
+# analyzes logs): the tools, and one line on how to get the module. An
+# explicit KDIR, and make module, fail loudly instead.
+ifneq ($(origin KDIR),file)
+all: module
+else ifneq ($(wildcard $(KDIR)/Makefile),)
+all: module
+else
+all: module-skipped
+endif
+
+help:
+	@sed -n 's/^#   make/make/p' $(firstword $(MAKEFILE_LIST))
+
+ifeq ($(origin KDIR),file)
+NO_HEADERS = no kernel headers in $(KDIR): apt-get install linux-headers-$(KVER), or make KDIR=/path/to/kernel/build
+else
+NO_HEADERS = no kernel build tree in KDIR=$(KDIR) (no Makefile there)
+endif
+
+module-skipped: userspace
+	@echo "kft: kft.ko not built: $(NO_HEADERS)"
+
+module: deps-build
+	@test -f $(KDIR)/Makefile || { echo "kft: cannot build kft.ko: $(NO_HEADERS)" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/module modules
+
+# The compiler and libc's headers: said, not installed, by a plain make.
+deps-build:
+	@scripts/deps -c build
 
 # The userspace tools: addr2sym, sym2addr, kd, and the kft command.
 LIB_SRC := $(wildcard userspace/lib/*.c)
 KD_SRC := $(wildcard userspace/kd/*.c)
 KFT_SRC := $(wildcard userspace/kft/*.c)
 TOOLS := $(BUILD)/bin/addr2sym $(BUILD)/bin/sym2addr $(BUILD)/bin/kd $(BUILD)/bin/kft
+# The one version of the module and the tools: VERSION (module/Kbuild
+# reads it too); userspace/lib/version.h.
+KFT_VERSION := $(shell cat $(CURDIR)/VERSION)
+VERSION_DEF := -DKFT_VERSION='"$(KFT_VERSION)"'
 # -Imodule: the kft command takes the language's limits from kft_config.h.
-TOOL_CFLAGS = $(CFLAGS) $(WARN) -Iuserspace -Iuserspace/lib -Iuserspace/kd -Imodule
+TOOL_CFLAGS = $(CPPFLAGS) $(CFLAGS) $(WARN) $(VERSION_DEF) -Iuserspace -Iuserspace/lib -Iuserspace/kd -Imodule
 # Each tool's own sources (with LIB_SRC).
 SRC_addr2sym := userspace/addr2sym.c
 SRC_sym2addr := userspace/sym2addr.c
 SRC_kd := $(KD_SRC)
 SRC_kft := $(KFT_SRC)
 
-userspace: $(TOOLS)
+userspace: deps-build $(TOOLS)
 
-$(BUILD)/bin/addr2sym: userspace/addr2sym.c userspace/addr2sym.h $(LIB_SRC) $(wildcard userspace/lib/*.h)
+$(BUILD)/bin/addr2sym: userspace/addr2sym.c userspace/addr2sym.h $(LIB_SRC) $(wildcard userspace/lib/*.h) VERSION
 	@mkdir -p $(dir $@)
-	$(CC) $(TOOL_CFLAGS) -o $@ userspace/addr2sym.c $(LIB_SRC)
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ userspace/addr2sym.c $(LIB_SRC)
 
-$(BUILD)/bin/sym2addr: userspace/sym2addr.c $(LIB_SRC) $(wildcard userspace/lib/*.h)
+$(BUILD)/bin/sym2addr: userspace/sym2addr.c $(LIB_SRC) $(wildcard userspace/lib/*.h) VERSION
 	@mkdir -p $(dir $@)
-	$(CC) $(TOOL_CFLAGS) -o $@ userspace/sym2addr.c $(LIB_SRC)
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ userspace/sym2addr.c $(LIB_SRC)
 
-$(BUILD)/bin/kd: $(KD_SRC) userspace/kd/kd.h $(LIB_SRC) $(wildcard userspace/lib/*.h)
+$(BUILD)/bin/kd: $(KD_SRC) userspace/kd/kd.h $(LIB_SRC) $(wildcard userspace/lib/*.h) VERSION
 	@mkdir -p $(dir $@)
-	$(CC) $(TOOL_CFLAGS) -o $@ $(KD_SRC) $(LIB_SRC)
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $(KD_SRC) $(LIB_SRC)
 
-$(BUILD)/bin/kft: $(KFT_SRC) userspace/kft/kft.h module/kft_config.h $(LIB_SRC) $(wildcard userspace/lib/*.h)
+$(BUILD)/bin/kft: $(KFT_SRC) userspace/kft/kft.h module/kft_config.h $(LIB_SRC) $(wildcard userspace/lib/*.h) VERSION
 	@mkdir -p $(dir $@)
-	$(CC) $(TOOL_CFLAGS) -o $@ $(KFT_SRC) $(LIB_SRC) -lm
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $(KFT_SRC) $(LIB_SRC) -lm
 
 # The same tools with ASan and UBSan, for tests/tools/run.
 SAN_TOOLS := $(BUILD)/san/addr2sym $(BUILD)/san/sym2addr $(BUILD)/san/kd $(BUILD)/san/kft
@@ -66,7 +113,7 @@ $(BUILD)/san/%: $(BUILD)/bin/%
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) $(SAN) -o $@ $(SRC_$*) $(LIB_SRC) -lm
 
-install: $(TOOLS)
+install: deps-build $(TOOLS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 0644 Documentation/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
@@ -104,7 +151,7 @@ unit-build: $(UNIT_TESTS)
 .SECONDEXPANSION:
 $(BUILD)/unit/test_%: tests/unit/test_%.c $(UNIT_LIB) tests/unit/unit.h $$(UNIT_DEPS_$$*)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) $(SAN) -DKD_NO_MAIN -DADDR2SYM_NO_MAIN -DKFT_NO_MAIN -Itests/unit \
+	$(CC) $(CFLAGS) $(WARN) $(VERSION_DEF) $(SAN) -DKD_NO_MAIN -DADDR2SYM_NO_MAIN -DKFT_NO_MAIN -Itests/unit \
 		-Imodule -Iuserspace -Iuserspace/lib -Iuserspace/kd -Iuserspace/kft -o $@ $< \
 		$(UNIT_LIB) $(UNIT_DEPS_$*) -lm
 
@@ -112,7 +159,7 @@ $(BUILD)/unit/test_%: tests/unit/test_%.c $(UNIT_LIB) tests/unit/unit.h $$(UNIT_
 # ASan and UBSan; kd_MODE are one harness built once per kd mode.
 # make fuzz runs each for FUZZ_SECONDS (scripts/fuzz).
 FUZZ_CC ?= clang
-FUZZ_FLAGS := -g -O1 $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+FUZZ_FLAGS := -g -O1 $(WARN) $(VERSION_DEF) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -DKD_NO_MAIN -DKFT_NO_MAIN -Imodule -Iuserspace -Iuserspace/lib \
 	-Iuserspace/kd -Iuserspace/kft
 FUZZ_KD_MODES := summary calltree folded json svg flamegraph tasks
@@ -149,12 +196,25 @@ lint:
 check:
 	@scripts/check
 
+# Packaging: DKMS (dkms.conf, scripts/dkms-tree) and the Debian packages.
+dkms-check:
+	@tests/pkg/dkms
+
+deb:
+	@scripts/deb
+
+deb-check:
+	@tests/pkg/deb
+
 # True parallelism (QEMU 10 MTTCG): not a gate, see Documentation/testing.rst.
 check-mttcg:
 	@scripts/check-mttcg
 
 # The demo: a trace in the VM, then analyzed here with the guest's symbols.
-demo: userspace
+# Its packages first (as root: installed), then the tools.
+demo:
+	@scripts/deps build vm
+	@$(MAKE) --no-print-directory userspace
 	@scripts/vm/run -d 6.12
 	@scripts/demo-analyze 6.12
 

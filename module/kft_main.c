@@ -287,6 +287,8 @@ static int kft_ctl_show(struct seq_file *m, void *v)
 		seq_puts(m, "No logging run registered\n");
 	kft_output_error(m);
 	mutex_unlock(&kft_mutex);
+	/* Last, so that the first line stays the run's status. */
+	seq_puts(m, "version: " KFT_VERSION "\n");
 	return 0;
 }
 
@@ -621,3 +623,4 @@ module_exit(kft_exit);
 MODULE_DESCRIPTION("Kernel Function Trace: function durations, triggers and filters");
 MODULE_AUTHOR("kft developers");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(KFT_VERSION);

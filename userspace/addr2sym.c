@@ -3,6 +3,7 @@
  * addr2sym: kernel addresses in a kft log (or any text) to symbol names.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "kftlog.h"
 #include "ksyms.h"
 #include "symbolize.h"
+#include "version.h"
 #include "addr2sym.h"
 
 static const char *const addr2sym_usage[] = {
@@ -28,6 +30,7 @@ static const char *const addr2sym_usage[] = {
 	"  -m MAP   System.map or a copy of /proc/kallsyms of the kernel that",
 	"           wrote the log (default: /proc/kallsyms)",
 	"  -h       this help",
+	"  --version  kft's version",
 	"",
 	"Examples:",
 	"  addr2sym kft.log >kft.sym.log           (on the traced machine)",
@@ -48,13 +51,18 @@ void addr2sym__usage(FILE *out)
 int addr2sym__parse_args(int argc, char **argv, struct addr2sym_params *p,
 			 char *err, size_t errlen)
 {
+	static const struct option longs[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'v' },
+		{ NULL, 0, NULL, 0 },
+	};
 	int opt;
 
 	memset(p, 0, sizeof(*p));
 	p->map = "/proc/kallsyms";
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt(argc, argv, "+am:h")) != -1) {
+	while ((opt = getopt_long(argc, argv, "+am:h", longs, NULL)) != -1) {
 		switch (opt) {
 		case 'a':
 			p->any_text = 1;
@@ -65,8 +73,14 @@ int addr2sym__parse_args(int argc, char **argv, struct addr2sym_params *p,
 		case 'h':
 			p->help = 1;
 			return 0;
+		case 'v':
+			p->version = 1;
+			return 0;
 		default:
-			snprintf(err, errlen, "unknown option '-%c'", optopt);
+			if (optopt)
+				snprintf(err, errlen, "unknown option '-%c'", optopt);
+			else
+				snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
 			return -1;
 		}
 	}
@@ -128,8 +142,10 @@ int main(int argc, char **argv)
 	}
 	if (p.help) {
 		addr2sym__usage(stdout);
-		return 0;
+		return close_stdout("addr2sym") ? 1 : 0;
 	}
+	if (p.version)
+		return print_version("addr2sym");
 	return addr2sym__run(&p);
 }
 #endif

@@ -10,6 +10,7 @@ struct addr2sym_params {
 	const char *file;	/* NULL: standard input */
 	int any_text;		/* -a: not only kft logs */
 	int help;
+	int version;	/* --version */
 };
 
 int addr2sym__parse_args(int argc, char **argv, struct addr2sym_params *p,

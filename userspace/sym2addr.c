@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "closeout.h"
 #include "ksyms.h"
 #include "linereader.h"
+#include "version.h"
 
 /* /proc/kft takes 64 KiB: a longer line is no configuration. */
 #define SYM2ADDR_LINE_MAX	(64 * 1024 + 2)
@@ -131,13 +133,21 @@ int main(int argc, char **argv)
 	FILE *in;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "m:h")) != -1) {
+	static const struct option longs[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'v' },
+		{ NULL, 0, NULL, 0 },
+	};
+
+	while ((opt = getopt_long(argc, argv, "m:h", longs, NULL)) != -1) {
 		if (opt == 'm') {
 			map = optarg;
 		} else if (opt == 'h') {
 			for (opt = 0; sym2addr_usage[opt]; opt++)
 				puts(sym2addr_usage[opt]);
-			return 0;
+			return close_stdout("sym2addr") ? 1 : 0;
+		} else if (opt == 'v') {
+			return print_version("sym2addr");
 		} else {
 			for (opt = 0; sym2addr_usage[opt]; opt++)
 				fprintf(stderr, "%s\n", sym2addr_usage[opt]);

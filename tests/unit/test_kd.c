@@ -441,6 +441,15 @@ static void test_parse_args(void)
 		      !strcmp(p.title, "<x>") && !p.snapshots && !strcmp(p.file, "f"),
 		      "--flamegraph --title '<x>' f");
 	}
+	{
+		char a0[] = "kd", a1[] = "--version", a2[] = "-V";
+		char *v[] = { a0, a1, NULL }, *verbose[] = { a0, a2, NULL };
+
+		CHECK(kd_parse_args(2, v, &p, err, sizeof(err)) == 0 && p.version && !p.help,
+		      "--version: version %d", p.version);
+		CHECK(kd_parse_args(2, verbose, &p, err, sizeof(err)) == 0 && !p.version && p.verbose,
+		      "-V is verbose, not the version");
+	}
 }
 
 UNIT_MAIN(test_malformed_lines_are_counted, test_summary, test_summary_long_sorted_by_name_top,

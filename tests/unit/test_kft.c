@@ -83,6 +83,9 @@ static void test_parse_args(void)
 	      p.timestamps, p.interval, p.duration, p.top, p.nr_patterns);
 	parse("kft trace -o out -", &p, err, sizeof(err));
 	CHECK(!strcmp(p.output, "out") && !strcmp(p.config, "-"), "trace -o out -");
+	CHECK(!parse("kft --version", &p, err, sizeof(err)) && p.version && !p.help,
+	      "kft --version: version %d help %d", p.version, p.help);
+	CHECK(!parse("kft status", &p, err, sizeof(err)) && !p.version, "kft status: no version");
 }
 
 static void test_funccount_config(void)

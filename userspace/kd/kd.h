@@ -29,6 +29,7 @@ struct kd_params {
 	int snapshots;		/* --snapshots: fold stack watch snapshots, not calls */
 	const char *title;	/* --title: the flame graph's */
 	int help;
+	int version;		/* --version */
 };
 
 /* One call of the log, placed in the call tree. */

@@ -59,6 +59,7 @@ static const char *const kd_usage_text[] = {
 	"                 kft keeps); a longer log is an error",
 	"  -V             verbose: say what was read",
 	"  -h             this help",
+	"  --version      kft's version",
 	"",
 	"Examples:",
 	"  kd kft.log                         top functions by total time",
@@ -144,6 +145,7 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 		{ "width", required_argument, NULL, 'W' },
 		{ "max-rows", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
 	};
 	long long v;
@@ -170,6 +172,7 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 		case 'i': p->interlace = 1; break;
 		case 'V': p->verbose = 1; break;
 		case 'h': p->help = 1; return 0;
+		case 'v': p->version = 1; return 0;
 		case 'M': p->map = optarg; break;
 		case 's':
 			if (strlen(optarg) != 1) {
@@ -234,6 +237,7 @@ int kd_output(FILE *out, const struct kd_tree *t, const struct kd_params *p)
 /* The program proper: the unit tests link the rest without it. */
 #ifndef KD_NO_MAIN
 #include "closeout.h"
+#include "version.h"
 
 /* Whether kd has an output for log in p's mode; if not, says why. */
 static int kd_check_log(const struct kftlog *log, const char *name, const struct kd_params *p)
@@ -376,8 +380,10 @@ int main(int argc, char **argv)
 	}
 	if (p.help) {
 		kd_usage(stdout);
-		return 0;
+		return close_stdout("kd") ? 1 : 0;
 	}
+	if (p.version)
+		return print_version("kd");
 	return kd_run(&p);
 }
 #endif

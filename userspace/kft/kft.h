@@ -47,6 +47,7 @@ enum kft_subcmd {
 struct kft_params {
 	enum kft_subcmd sub;
 	int help;		/* -h, --help: the usage of sub (or of kft) */
+	int version;		/* kft --version */
 	/* trace */
 	const char *config;	/* a file, or "-": standard input */
 	const char *output;	/* -o; NULL: standard output */

@@ -375,6 +375,10 @@ int kft_parse_args(int argc, char **argv, struct kft_params *p, char *err, size_
 		p->help = 1;
 		return 0;
 	}
+	if (!strcmp(name, "--version")) {
+		p->version = 1;
+		return 0;
+	}
 	p->sub = kft_subcmd_named(name);
 	if (p->sub == KFT_SUB_NONE) {
 		if (argc > 1)
@@ -403,6 +407,7 @@ int kft_parse_args(int argc, char **argv, struct kft_params *p, char *err, size_
 /* The program proper: the unit tests link the rest without it. */
 #ifndef KFT_NO_MAIN
 #include "closeout.h"
+#include "version.h"
 
 /* kft status: /proc/kft as it is. */
 static int kft_status_cmd(const struct kft_paths *paths)
@@ -469,6 +474,8 @@ int main(int argc, char **argv)
 		kft_usage(stdout, p.sub);
 		return close_stdout("kft") ? 1 : 0;
 	}
+	if (p.version)
+		return print_version("kft");
 	return kft_run(&p);
 }
 #endif

@@ -27,6 +27,8 @@ static const char *const kft_usage_main[] = {
 	"  status                     print the state of the run (/proc/kft)",
 	"  stop                       stop the run",
 	"  clear                      drop the run and free its memory",
+	"  --version                  kft's version (of the tools; the module's",
+	"                             is in kft status)",
 	"",
 	"'kft COMMAND -h' shows a command's options. stackcount, stacksnoop and",
 	"profile take the options of bcc's tools of those names. All but status,",
