@@ -16,38 +16,41 @@ struct kd_task {
 	int thread;		/* kd_thread_of() */
 	const char *comm;	/* interned: equal names, equal pointers */
 	long long calls, time, first, last;
+	size_t prev;		/* the thread's task before this one, + 1; 0: none */
 };
 
 struct kd_tasks {
 	struct kd_task *items;
 	size_t nr, cap;
+	size_t *latest;		/* by a thread's first call: its newest task, + 1 */
 };
 
-/* Linear: a log has few tasks, and each is found again at once mostly. */
-static struct kd_task *kd_task_get(struct kd_tasks *ts, const struct kd_call *c, size_t *hint)
+/*
+ * A call's task: found among its thread's tasks (one per name it had; a
+ * rename is rare), so the cost is linear in the calls, whatever the number
+ * of threads.
+ */
+static struct kd_task *kd_task_get(struct kd_tasks *ts, const struct kd_call *c)
 {
 	const char *comm = c->row->comm;
-	size_t i;
+	size_t k;
 
-	if (*hint < ts->nr && ts->items[*hint].thread == c->thread && ts->items[*hint].comm == comm)
-		return &ts->items[*hint];
-	for (i = 0; i < ts->nr; i++)
-		if (ts->items[i].thread == c->thread && ts->items[i].comm == comm)
-			break;
-	if (i == ts->nr) {
-		if (ts->nr == ts->cap) {
-			size_t cap = ts->cap ? ts->cap * 2 : 64;
-			struct kd_task *more = realloc(ts->items, cap * sizeof(*more));
+	for (k = ts->latest[c->thread_first]; k; k = ts->items[k - 1].prev)
+		if (ts->items[k - 1].comm == comm)
+			return &ts->items[k - 1];
+	if (ts->nr == ts->cap) {
+		size_t cap = ts->cap ? ts->cap * 2 : 64;
+		struct kd_task *more = realloc(ts->items, cap * sizeof(*more));
 
-			if (!more)
-				return NULL;
-			ts->items = more;
-			ts->cap = cap;
-		}
-		ts->items[ts->nr++] = (struct kd_task){ c->thread, comm, 0, 0, c->row->entry, 0 };
+		if (!more)
+			return NULL;
+		ts->items = more;
+		ts->cap = cap;
 	}
-	*hint = i;
-	return &ts->items[i];
+	ts->items[ts->nr] = (struct kd_task){ c->thread, comm, 0, 0, c->row->entry, 0,
+					      ts->latest[c->thread_first] };
+	ts->latest[c->thread_first] = ++ts->nr;
+	return &ts->items[ts->nr - 1];
 }
 
 static int kd_cmp_task_time(const void *a, const void *b)
@@ -72,23 +75,27 @@ static void kd_task_line(FILE *out, const struct kd_task *k)
 
 int kd_tasks(FILE *out, const struct kd_tree *t, const struct kd_params *p)
 {
-	struct kd_tasks ts = { 0 };
-	size_t i, hint = 0;
+	struct kd_tasks ts = { .latest = calloc(t->nr ? t->nr : 1, sizeof(size_t)) };
+	size_t i;
 
-	for (i = 0; i < t->nr; i++) {
+	for (i = 0; ts.latest && i < t->nr; i++) {
 		const struct kd_call *c = &t->calls[i];
-		struct kd_task *k = kd_task_get(&ts, c, &hint);
+		struct kd_task *k = kd_task_get(&ts, c);
 
-		if (!k) {
-			free(ts.items);
-			return -1;
-		}
+		if (!k)
+			break;
 		k->calls++;
 		if (c->parent < 0)
 			k->time = kd_time_add(k->time, kd_call_time(c));
 		if (kd_call_end(c) > k->last)
 			k->last = kd_call_end(c);
 	}
+	if (!ts.latest || i < t->nr) {
+		free(ts.latest);
+		free(ts.items);
+		return -1;
+	}
+	free(ts.latest);
 	if (ts.nr)
 		qsort(ts.items, ts.nr, sizeof(*ts.items), kd_cmp_task_time);
 	fprintf(out, "%8s %-16s %10s %12s %12s %12s\n", "PID", "Comm", "Calls", "Time",
