@@ -16,6 +16,7 @@
 #   make bench           overhead per traced call, kft vs ftrace and kprobes
 #   make bench-kd        kd's speed on a 1M-row log
 #   make check-mttcg     the concurrency tests with one host thread per vCPU (not a gate)
+#   make check-arm64     kft on arm64: cross-built, tools under qemu-user, the in-guest tests in qemu-system-aarch64
 #   make clean           remove build/ and the module's objects
 #   make help            this list
 # Packages: each target that needs some runs scripts/deps (as root it
@@ -35,7 +36,8 @@ GUEST_HELPERS := $(BUILD)/guest/kftio $(BUILD)/guest/elapsed $(BUILD)/guest/fork
 	$(BUILD)/guest/kft
 
 .PHONY: all boot bench bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install \
-	fuzz fuzz-build fuzz-list help deps-build module-skipped dkms-check deb deb-check check-mttcg
+	fuzz fuzz-build fuzz-list help deps-build module-skipped dkms-check deb deb-check check-mttcg \
+	check-arm64
 
 all: userspace
 
@@ -209,6 +211,11 @@ deb-check:
 # True parallelism (QEMU 10 MTTCG): not a gate, see Documentation/testing.rst.
 check-mttcg:
 	@scripts/check-mttcg
+
+# arm64 (Debian's 6.12 arm64 kernel, cross-built, QEMU virt): not in make
+# check, see Documentation/testing.rst.
+check-arm64:
+	@scripts/check-arm64
 
 # The demo: a trace in the VM, then analyzed here with the guest's symbols.
 # Its packages first (as root: installed), then the tools.

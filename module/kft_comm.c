@@ -64,23 +64,22 @@ void kft_comms_reset(struct kft_comms *c)
 	atomic_long_set(&c->lost, 0);
 }
 
-static notrace bool kft_comm_slot_is(const struct kft_comm_slot *s, u32 key, u64 n0, u64 n1)
+static __always_inline bool kft_comm_slot_is(const struct kft_comm_slot *s, u32 key,
+					     u64 n0, u64 n1)
 {
 	/* Acquire: ready is released after the name (kft_comm_slot_get()). */
 	return READ_ONCE(s->key) == key && smp_load_acquire(&s->ready) &&
 	       s->name[0] == n0 && s->name[1] == n1;
 }
-NOKPROBE_SYMBOL(kft_comm_slot_is);
 
 /* A record may start before the first one noted (an outer call, at exit). */
-static notrace void kft_comm_slot_seen_at(struct kft_comm_slot *s, u64 entry_ns)
+static __always_inline void kft_comm_slot_seen_at(struct kft_comm_slot *s, u64 entry_ns)
 {
 	u64 old = READ_ONCE(s->first_ns);
 
 	while (entry_ns < old && !try_cmpxchg64(&s->first_ns, &old, entry_ns))
 		;
 }
-NOKPROBE_SYMBOL(kft_comm_slot_seen_at);
 
 /* The pair's slot, found or claimed; NULL when the probes run out. */
 static notrace struct kft_comm_slot *kft_comm_slot_get(struct kft_comms *c, u32 key,
@@ -110,23 +109,17 @@ static notrace struct kft_comm_slot *kft_comm_slot_get(struct kft_comms *c, u32 
 NOKPROBE_SYMBOL(kft_comm_slot_get);
 
 /**
- * kft_comms_note() - a record of current, which entered at @entry_ns
+ * kft_comms_note_slow() - kft_comms_note() for another pair than the CPU's last
  * @c:		the log's table
- * @pid:	current's pid, as the record has it
+ * @key:	current's pid + 1
+ * @n0:		its name's first 8 bytes
+ * @n1:		and the next 8
  * @entry_ns:	the record's entry time
- *
- * From a hook, in task context, with preemption disabled.
  */
-notrace void kft_comms_note(struct kft_comms *c, s32 pid, u64 entry_ns)
+notrace void kft_comms_note_slow(struct kft_comms *c, u32 key, u64 n0, u64 n1, u64 entry_ns)
 {
-	const char *comm = current->comm;
 	struct kft_comm_slot *s = __this_cpu_read(*c->last);
-	u32 key = (u32)pid + 1;
-	u64 n0, n1;
 
-	/* Two loads (the name can change under us: racy, as perf reads it). */
-	memcpy(&n0, comm, sizeof(n0));
-	memcpy(&n1, comm + sizeof(n0), sizeof(n1));
 	if (!s || !kft_comm_slot_is(s, key, n0, n1)) {
 		s = kft_comm_slot_get(c, key, n0, n1, entry_ns);
 		if (!s)
@@ -135,7 +128,7 @@ notrace void kft_comms_note(struct kft_comms *c, s32 pid, u64 entry_ns)
 	}
 	kft_comm_slot_seen_at(s, entry_ns);
 }
-NOKPROBE_SYMBOL(kft_comms_note);
+NOKPROBE_SYMBOL(kft_comms_note_slow);
 
 /**
  * kft_comms_find() - the name of @pid for a row that entered at @entry_ns

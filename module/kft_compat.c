@@ -6,15 +6,22 @@
  * - fprobe (CONFIG_FPROBE, 6.12): one fprobe for any number of functions,
  *   its filter built with ftrace's matching (names, globs, addresses),
  *   per-call storage in the fprobe's entry data.
+ * - fprobe on fgraph (6.14 on, 7.3): per-call storage on the function-graph
+ *   shadow stack; an fprobe takes one glob or a list of addresses, so a
+ *   funclist takes one glob (below).
  * - kretprobes (6.1): one kretprobe per function, per-call storage in the
  *   instance data. Registration costs per function, so the set is limited
  *   to KFT_MAX_KRETPROBES named functions or addresses, and "every
  *   function" is refused.
+ * These are "hooks safe". "hooks fast" (kft_fast.c) is the same on every
+ * kernel; kft_fhook_attach() and its siblings below pick one per hook.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
+#include <linux/glob.h>
+#include <linux/kallsyms.h>
 #include <linux/irq_work.h>
 #include <linux/kprobes.h>
 #include <linux/sched/task_stack.h>
@@ -22,8 +29,11 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "kft_hook_path.h"
 #include "kft_run.h"
+#include "kft_symbol.h"
 
+#if !KFT_FPROBE_FGRAPH
 /*
  * Per-call slots: calls in flight at once on the hooked functions, across
  * all tasks (a sleeping task holds one per hooked frame on its stack). A
@@ -37,6 +47,7 @@ static int kft_max_active(enum kft_hook_role role, unsigned int nr_funcs)
 		return 8192 + 512 * num_possible_cpus();
 	return 1024 + 128 * num_possible_cpus();
 }
+#endif
 
 /**
  * kft_lookup_symbol() - the address of a symbol, by kprobes' lookup
@@ -56,24 +67,285 @@ unsigned long kft_lookup_symbol(const char *name)
 	return addr;
 }
 
+/**
+ * kft_ftrace_set_pattern() - a name or glob into an ftrace_ops' filter
+ * @ops:	the ops
+ * @text:	the name or glob
+ * @exclude:	into its notrace filter instead
+ *
+ * Return: what ftrace_set_filter() or ftrace_set_notrace() returned, or
+ * -ENOMEM.
+ */
+int kft_ftrace_set_pattern(struct ftrace_ops *ops, const char *text, bool exclude)
+{
+	/* ftrace may write into the pattern: give it a copy. */
+	unsigned char *pattern = kstrdup(text, GFP_KERNEL);
+	int ret;
+
+	if (!pattern)
+		return -ENOMEM;
+	if (exclude)
+		ret = ftrace_set_notrace(ops, pattern, strlen(pattern), 0);
+	else
+		ret = ftrace_set_filter(ops, pattern, strlen(pattern), 0);
+	kfree(pattern);
+	return ret;
+}
+
+/**
+ * kft_ftrace_notrace_names() - functions into an ftrace_ops' notrace filter
+ * @ops:	the ops (its notrace filter wins over its filter)
+ * @names:	the functions
+ * @nr:		how many
+ *
+ * A function this kernel lacks (or never traces) is no error.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int kft_ftrace_notrace_names(struct ftrace_ops *ops, const char *const *names,
+			     unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (kft_ftrace_set_pattern(ops, names[i], true) == -ENOMEM)
+			return -ENOMEM;
+	return 0;
+}
+
 #if KFT_HAVE_FPROBE
 
+/*
+ * fprobe's handlers get the registers as a pt_regs up to 6.13, as a struct
+ * ftrace_regs from 6.14 (fprobe on fgraph); kft reads neither.
+ */
+#if KFT_FPROBE_FGRAPH
+#define kft_fprobe_regs		ftrace_regs
+#define kft_fprobe_hook(fp)	(container_of(fp, struct kft_fprobe, fp)->hook)
+#else
+#define kft_fprobe_regs		pt_regs
+#define kft_fprobe_hook(fp)	container_of(fp, struct kft_fhook, fp)
+#endif
+
 static notrace int kft_fprobe_entry(struct fprobe *fp, unsigned long entry_ip,
-				    unsigned long ret_ip, struct pt_regs *regs,
+				    unsigned long ret_ip, struct kft_fprobe_regs *regs,
 				    void *data)
 {
-	return kft_hook_entry(container_of(fp, struct kft_fhook, fp), entry_ip,
-			      ret_ip, data);
+	return kft_hook_entry(kft_fprobe_hook(fp), entry_ip, ret_ip, data);
 }
 NOKPROBE_SYMBOL(kft_fprobe_entry);
 
 static notrace void kft_fprobe_exit(struct fprobe *fp, unsigned long entry_ip,
-				    unsigned long ret_ip, struct pt_regs *regs,
+				    unsigned long ret_ip, struct kft_fprobe_regs *regs,
 				    void *data)
 {
-	kft_hook_exit(container_of(fp, struct kft_fhook, fp), entry_ip, ret_ip, data);
+	kft_hook_exit(kft_fprobe_hook(fp), entry_ip, ret_ip, false, data);
 }
 NOKPROBE_SYMBOL(kft_fprobe_exit);
+
+#if KFT_FPROBE_FGRAPH
+
+/*
+ * fprobe on fgraph (6.14 on). An fprobe has no ftrace_ops of its own: it is
+ * registered once, on one glob (matched against every symbol's name) or on a
+ * list of addresses, and a function registered twice, by two fprobes or
+ * twice in one list, runs the handlers twice. So a hook is at most two
+ * fprobes: one on the funclist's only glob (or "*" for every function), one
+ * on the addresses of its other references that the glob does not match,
+ * each address once. References are checked one by one first, with
+ * ftrace's own matching on a scratch ftrace_ops, so that an error points at
+ * the reference that matches nothing. The exit path no longer goes through
+ * rethook: what kft left out of "every function" for 6.12's rethook (its
+ * lockdep helpers) is left out here too, as a glob.
+ */
+#define KFT_FPROBE_UNSAFE	"rcu_read_lock*_held*"
+
+static int kft_fprobe_add(struct kft_fprobe *p, struct kft_fhook *hook,
+			  const char *glob, unsigned long *addrs, unsigned int nr)
+{
+	int ret;
+
+	p->hook = hook;
+	p->fp.entry_handler = kft_fprobe_entry;
+	p->fp.exit_handler = kft_fprobe_exit;
+	p->fp.entry_data_size = sizeof(struct kft_call);
+	if (glob)
+		ret = register_fprobe(&p->fp, glob, glob[0] == '*' && !glob[1] ?
+				      KFT_FPROBE_UNSAFE : NULL);
+	else
+		ret = register_fprobe_ips(&p->fp, addrs, nr);
+	p->registered = !ret;
+	return ret;
+}
+
+static void kft_fprobe_del(struct kft_fprobe *p)
+{
+	if (p->registered) {
+		disable_fprobe(&p->fp);
+		unregister_fprobe(&p->fp);	/* waits for a grace period */
+	}
+	memset(p, 0, sizeof(*p));
+}
+
+/* The name of the function at @addr matches @glob (module symbols too). */
+static bool kft_glob_covers(const char *glob, unsigned long addr)
+{
+	char name[KSYM_SYMBOL_LEN];
+
+	sprint_symbol_no_offset(name, addr);
+	name[strcspn(name, " ")] = '\0';	/* "name [module]" */
+	return glob_match(glob, name);
+}
+
+/*
+ * Where the function at @addr starts: kprobes' lookup gives the address
+ * after an endbr64 (IBT), an address reference the start; fprobe maps
+ * either to the same ftrace site, so two of them would hook it twice.
+ */
+static unsigned long kft_function_start(unsigned long addr)
+{
+	unsigned long off;
+
+	if (!addr || kft_symbol_offset(addr, &off))
+		return 0;
+	return addr - off;
+}
+
+/*
+ * Each reference checked; the only glob found; the others' addresses, each
+ * once, unless the glob covers them.
+ */
+static int kft_fprobe_targets(const struct kft_func_ref *funcs, unsigned int nr_funcs,
+			      const struct kft_func_ref **glob, unsigned long *addrs,
+			      unsigned int *nr, struct kft_parse_error *err)
+{
+	struct ftrace_ops scratch = {};
+	unsigned long addr;
+	unsigned int i, j;
+	int ret = 0;
+
+	*glob = NULL;
+	*nr = 0;
+	for (i = 0; i < nr_funcs && !ret; i++) {
+		ret = kft_ftrace_filter_add(&scratch, &funcs[i], &addr, err);
+		if (!ret && funcs[i].is_glob && *glob)
+			ret = kft_func_error(err, KFT_ERR_ONE_GLOB, &funcs[i]);
+		if (ret || funcs[i].is_glob) {
+			*glob = *glob ?: &funcs[i];
+			continue;
+		}
+		addr = kft_function_start(addr ?: kft_lookup_symbol(funcs[i].text));
+		if (!addr)
+			ret = kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, &funcs[i]);
+		for (j = 0; j < *nr && addrs[j] != addr; j++)
+			;
+		if (!ret && j == *nr)
+			addrs[(*nr)++] = addr;
+	}
+	ftrace_free_filter(&scratch);
+	if (ret || !*glob)
+		return ret;
+	for (i = j = 0; i < *nr; i++)
+		if (!kft_glob_covers((*glob)->text, addrs[i]))
+			addrs[j++] = addrs[i];
+	*nr = j;
+	return 0;
+}
+
+static int kft_fprobe_register(struct kft_fhook *hook,
+			       const struct kft_func_ref *funcs,
+			       unsigned int nr_funcs, struct kft_parse_error *err)
+{
+	const struct kft_func_ref *glob;
+	unsigned long *addrs;
+	unsigned int nr;
+	int ret;
+
+	if (!nr_funcs)
+		return kft_fprobe_add(&hook->glob, hook, "*", NULL, 0);
+	addrs = kcalloc(nr_funcs, sizeof(*addrs), GFP_KERNEL);
+	if (!addrs)
+		return -ENOMEM;
+	ret = kft_fprobe_targets(funcs, nr_funcs, &glob, addrs, &nr, err);
+	if (ret)
+		goto out_free_addrs;
+	if (glob) {
+		ret = kft_fprobe_add(&hook->glob, hook, glob->text, NULL, 0);
+		if (ret == -ENOENT)
+			ret = kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, glob);
+		if (ret)
+			goto out_free_addrs;
+	}
+	if (nr) {
+		ret = kft_fprobe_add(&hook->ips, hook, NULL, addrs, nr);
+		if (ret)
+			kft_fprobe_del(&hook->glob);
+	}
+out_free_addrs:
+	kfree(addrs);
+	return ret;
+}
+
+static int kft_safe_attach(struct kft_fhook *hook, struct kft_run *run,
+			   enum kft_hook_role role, const struct kft_func_ref *funcs,
+			   unsigned int nr_funcs, struct kft_parse_error *err)
+{
+	int ret;
+
+	hook->run = run;
+	hook->role = role;
+	ret = kft_fprobe_register(hook, funcs, nr_funcs, err);
+	if (ret) {
+		if (err->code == KFT_ERR_NONE)
+			kft_func_error(err, KFT_ERR_ATTACH_FAILED, nr_funcs ? funcs : NULL);
+		return ret;
+	}
+	hook->attached = true;
+	return 0;
+}
+
+/*
+ * Both disabled first: new entries return at once. unregister_fprobe()
+ * waits for a grace period; calls in flight find their fprobe unregistered
+ * at their exit (fprobe checks) and do not call kft.
+ */
+static void kft_safe_detach(struct kft_fhook *hook)
+{
+	if (!hook->attached)
+		return;
+	disable_fprobe(&hook->glob.fp);
+	disable_fprobe(&hook->ips.fp);
+	kft_fprobe_del(&hook->glob);
+	kft_fprobe_del(&hook->ips);
+	hook->attached = false;
+}
+
+static unsigned long kft_safe_missed(const struct kft_fhook *hook)
+{
+	if (!hook->attached)
+		return 0;
+	return READ_ONCE(hook->glob.fp.nmissed) + READ_ONCE(hook->ips.fp.nmissed);
+}
+
+static void kft_safe_quiesce(struct kft_fhook *hook)
+{
+	if (!hook->attached)
+		return;
+	disable_fprobe(&hook->glob.fp);
+	disable_fprobe(&hook->ips.fp);
+}
+
+/*
+ * fprobe itself drops a going module's addresses (its module notifier):
+ * the hooked ones are counted.
+ */
+static unsigned int kft_safe_drop_module(struct kft_fhook *hook, struct module *mod,
+					 const unsigned long *addrs, unsigned int nr)
+{
+	return hook->attached ? nr : 0;
+}
+
+#else /* fprobe with an ftrace_ops (6.5 to 6.13) */
 
 /*
  * Functions fprobe's exit path calls outside ftrace's recursion guard: in
@@ -96,20 +368,13 @@ static const char *const kft_fprobe_unsafe[] = {
  */
 static int kft_fprobe_register_all(struct kft_fhook *hook)
 {
-	unsigned char *name;
-	unsigned int i;
 	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(kft_fprobe_unsafe); i++) {
-		name = kstrdup(kft_fprobe_unsafe[i], GFP_KERNEL);
-		if (!name)
-			return -ENOMEM;
-		ret = ftrace_set_notrace(&hook->fp.ops, name, strlen(name), 0);
-		kfree(name);
-		if (ret == -ENOMEM) {
-			ftrace_free_filter(&hook->fp.ops);
-			return ret;
-		}
+	ret = kft_ftrace_notrace_names(&hook->fp.ops, kft_fprobe_unsafe,
+				       ARRAY_SIZE(kft_fprobe_unsafe));
+	if (ret) {
+		ftrace_free_filter(&hook->fp.ops);
+		return ret;
 	}
 	return register_fprobe(&hook->fp, "*", NULL);
 }
@@ -150,7 +415,7 @@ static int kft_fprobe_register(struct kft_fhook *hook,
 	return register_fprobe(&hook->fp, funcs[0].text, NULL);
 }
 
-int kft_fhook_attach(struct kft_fhook *hook, struct kft_run *run,
+static int kft_safe_attach(struct kft_fhook *hook, struct kft_run *run,
 		     enum kft_hook_role role, const struct kft_func_ref *funcs,
 		     unsigned int nr_funcs, struct kft_parse_error *err)
 {
@@ -184,7 +449,7 @@ int kft_fhook_attach(struct kft_fhook *hook, struct kft_run *run,
  * leaves a few instructions uncovered). Calls still in flight return
  * through the stopped rethook whatever kft does: a kernel matter.
  */
-void kft_fhook_detach(struct kft_fhook *hook)
+static void kft_safe_detach(struct kft_fhook *hook)
 {
 	if (!hook->attached)
 		return;
@@ -196,12 +461,12 @@ void kft_fhook_detach(struct kft_fhook *hook)
 	hook->attached = false;
 }
 
-unsigned long kft_fhook_missed(const struct kft_fhook *hook)
+static unsigned long kft_safe_missed(const struct kft_fhook *hook)
 {
 	return hook->attached ? READ_ONCE(hook->fp.nmissed) : 0;
 }
 
-void kft_fhook_quiesce(struct kft_fhook *hook)
+static void kft_safe_quiesce(struct kft_fhook *hook)
 {
 	if (hook->attached)
 		disable_fprobe(&hook->fp);
@@ -212,7 +477,7 @@ void kft_fhook_quiesce(struct kft_fhook *hook)
  * hook whatever is loaded there next: take them out, one by one (a removal
  * of an address the filter lacks fails, and would fail a batch).
  */
-unsigned int kft_fhook_drop_module(struct kft_fhook *hook, struct module *mod,
+static unsigned int kft_safe_drop_module(struct kft_fhook *hook, struct module *mod,
 				   const unsigned long *addrs, unsigned int nr)
 {
 	unsigned int i, dropped = 0;
@@ -222,20 +487,16 @@ unsigned int kft_fhook_drop_module(struct kft_fhook *hook, struct module *mod,
 	return dropped;
 }
 
+#endif /* KFT_FPROBE_FGRAPH */
+
 #else /* kretprobes */
 
 static notrace int kft_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kft_krp *k = container_of(get_kretprobe(ri), struct kft_krp, rp);
 
-	/*
-	 * At entry the return address is on top of the stack (x86), a stack
-	 * the probed function is running on: read it directly.
-	 * regs_get_kernel_stack_nth() would go through
-	 * copy_from_kernel_nofault(), about 100 instructions per call.
-	 */
 	return kft_hook_entry(k->hook, (unsigned long)k->rp.kp.addr,
-			      *(unsigned long *)kernel_stack_pointer(regs),
+			      kft_entry_return_address(regs),
 			      (struct kft_call *)ri->data);
 }
 NOKPROBE_SYMBOL(kft_krp_entry);
@@ -245,7 +506,7 @@ static notrace int kft_krp_exit(struct kretprobe_instance *ri, struct pt_regs *r
 	struct kft_krp *k = container_of(get_kretprobe(ri), struct kft_krp, rp);
 
 	kft_hook_exit(k->hook, (unsigned long)k->rp.kp.addr,
-		      get_kretprobe_retaddr(ri), (struct kft_call *)ri->data);
+		      get_kretprobe_retaddr(ri), false, (struct kft_call *)ri->data);
 	return 0;
 }
 NOKPROBE_SYMBOL(kft_krp_exit);
@@ -308,6 +569,21 @@ static int kft_krp_targets(const struct kft_func_ref *funcs, unsigned int nr_fun
 	return 0;
 }
 
+/*
+ * A function already hooked, by the address its kretprobe resolved to
+ * (kft_krp_known() compares what was written: a name, module:name and an
+ * address of one function differ there).
+ */
+static bool kft_krp_hooked(const struct kft_fhook *hook, kprobe_opcode_t *addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < hook->nr; i++)
+		if (hook->krps[i].rp.kp.addr == addr)
+			return true;
+	return false;
+}
+
 static int kft_krp_register(struct kft_fhook *hook, struct kft_krp *k,
 			    const struct kft_krp_target *t, unsigned int nr)
 {
@@ -323,7 +599,7 @@ static int kft_krp_register(struct kft_fhook *hook, struct kft_krp *k,
 	return register_kretprobe(&k->rp);
 }
 
-int kft_fhook_attach(struct kft_fhook *hook, struct kft_run *run,
+static int kft_safe_attach(struct kft_fhook *hook, struct kft_run *run,
 		     enum kft_hook_role role, const struct kft_func_ref *funcs,
 		     unsigned int nr_funcs, struct kft_parse_error *err)
 {
@@ -353,6 +629,12 @@ int kft_fhook_attach(struct kft_fhook *hook, struct kft_run *run,
 			ret = kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, targets[i].ref);
 			goto err_unregister;
 		}
+		if (kft_krp_hooked(hook, k->rp.kp.addr)) {
+			/* One function by two names, or by name and address. */
+			unregister_kretprobe(&k->rp);
+			memset(k, 0, sizeof(*k));
+			continue;
+		}
 		k->ref = targets[i].ref;
 		hook->rps[hook->nr++] = &k->rp;
 	}
@@ -371,7 +653,7 @@ out_free_targets:
 	return ret;
 }
 
-void kft_fhook_detach(struct kft_fhook *hook)
+static void kft_safe_detach(struct kft_fhook *hook)
 {
 	if (!hook->attached)
 		return;
@@ -381,7 +663,7 @@ void kft_fhook_detach(struct kft_fhook *hook)
 	hook->attached = false;
 }
 
-unsigned long kft_fhook_missed(const struct kft_fhook *hook)
+static unsigned long kft_safe_missed(const struct kft_fhook *hook)
 {
 	unsigned long missed = 0;
 	unsigned int i;
@@ -392,13 +674,13 @@ unsigned long kft_fhook_missed(const struct kft_fhook *hook)
 	return missed;
 }
 
-void kft_fhook_quiesce(struct kft_fhook *hook)
+static void kft_safe_quiesce(struct kft_fhook *hook)
 {
 	/* The handlers check the run's state; nothing to do here. */
 }
 
 /* kprobes themselves disarm the probes of a going module, for good. */
-unsigned int kft_fhook_drop_module(struct kft_fhook *hook, struct module *mod,
+static unsigned int kft_safe_drop_module(struct kft_fhook *hook, struct module *mod,
 				   const unsigned long *addrs, unsigned int nr)
 {
 	unsigned int i, dropped = 0;
@@ -411,15 +693,70 @@ unsigned int kft_fhook_drop_module(struct kft_fhook *hook, struct module *mod,
 #endif
 
 /*
+ * Both kinds of hook: "hooks fast" (kft_fast.c, the same on every kernel)
+ * or "hooks safe" (above). The run's configuration says which.
+ */
+int kft_fhook_attach(struct kft_fhook *hook, struct kft_run *run,
+		     enum kft_hook_role role, const struct kft_func_ref *funcs,
+		     unsigned int nr_funcs, struct kft_parse_error *err)
+{
+	int ret;
+
+	hook->is_fast = run->cfg.hooks == KFT_HOOKS_FAST;
+	if (!hook->is_fast)
+		return kft_safe_attach(hook, run, role, funcs, nr_funcs, err);
+	hook->run = run;
+	hook->role = role;
+	ret = kft_fast_attach(hook, funcs, nr_funcs, err);
+	if (ret && err->code == KFT_ERR_NONE)
+		kft_func_error(err, KFT_ERR_ATTACH_FAILED, nr_funcs ? funcs : NULL);
+	return ret;
+}
+
+void kft_fhook_detach(struct kft_fhook *hook)
+{
+	if (!hook->attached)
+		return;
+	if (hook->is_fast)
+		kft_fast_detach(hook);
+	else
+		kft_safe_detach(hook);
+}
+
+unsigned long kft_fhook_missed(const struct kft_fhook *hook)
+{
+	if (!hook->attached)
+		return 0;
+	return hook->is_fast ? kft_fast_missed(hook) : kft_safe_missed(hook);
+}
+
+void kft_fhook_quiesce(struct kft_fhook *hook)
+{
+	/* Fast hooks check the run's state; nothing to stop here. */
+	if (!hook->is_fast)
+		kft_safe_quiesce(hook);
+}
+
+unsigned int kft_fhook_drop_module(struct kft_fhook *hook, struct module *mod,
+				   const unsigned long *addrs, unsigned int nr)
+{
+	if (hook->is_fast)
+		return kft_fast_drop_module(hook, addrs, nr);
+	return kft_safe_drop_module(hook, mod, addrs, nr);
+}
+
+/*
  * Stacks: how much is left below the stack pointer.
  *
  * The task's stack is [task_stack_page(current), + THREAD_SIZE). x86_64
- * runs hard and soft interrupts on a per-CPU IRQ stack of IRQ_STACK_SIZE
- * bytes whose address no module can read on 6.1 (hardirq_stack_ptr is not
- * exported): kft finds it once per CPU at load, from an irq_work, which
- * runs on that stack near its top. The IRQ stack's top is page aligned
- * (a vmap area, or a page-aligned per-CPU array), so the top is the stack
- * pointer rounded up to a page.
+ * and arm64 run hard and soft interrupts on a per-CPU IRQ stack of
+ * IRQ_STACK_SIZE bytes whose address no module can read (x86's
+ * hardirq_stack_ptr on 6.1, arm64's irq_stack_ptr: not exported): kft finds
+ * it once per CPU at load, from an irq_work, which runs on that stack near
+ * its top (arm64 raises it with an IPI to the CPU itself). The IRQ stack's
+ * top is page aligned (a vmap area, THREAD_ALIGN on arm64, or a
+ * page-aligned per-CPU array), so the top is the stack pointer rounded up
+ * to a page.
  */
 static DEFINE_PER_CPU(unsigned long, kft_irq_stack_low);
 static DEFINE_PER_CPU(struct irq_work, kft_irq_stack_work);
@@ -479,6 +816,29 @@ notrace enum kft_stack_kind kft_stack_left(unsigned long *left)
 }
 NOKPROBE_SYMBOL(kft_stack_left);
 
+#ifdef CONFIG_X86_64
+#include <linux/cpufreq.h>
+
+/*
+ * Cycles per ms of kft_cycles(), or 0 where the kernel does not trust the
+ * TSC (its clocksource watchdog marked it unstable) or its rate may change.
+ */
+u32 kft_cycles_khz(void)
+{
+	if (!boot_cpu_has(X86_FEATURE_TSC) || !tsc_khz || check_tsc_unstable())
+		return 0;
+	if (!boot_cpu_has(X86_FEATURE_CONSTANT_TSC) && cpufreq_get_current_driver())
+		return 0;
+	return tsc_khz;
+}
+#else
+u32 kft_cycles_khz(void)
+{
+	return 0;
+}
+#endif
+
+#ifdef CONFIG_X86_64
 /*
  * Unwinding from a known frame. stack_trace_save() unwinds from its caller:
  * from a hook or a timer that is first kft's own frames, ftrace's trampoline
@@ -522,16 +882,6 @@ notrace unsigned int kft_unwind_regs(struct pt_regs *regs, unsigned long *buf,
 }
 NOKPROBE_SYMBOL(kft_unwind_regs);
 
-/*
- * ftrace's caller saves the traced function's stack pointer at entry (its
- * return address slot) and rbp in a struct ftrace_regs that is a pt_regs on
- * x86, also without SAVE_REGS; 6.12 names it through arch_ftrace_regs().
- */
-#ifdef arch_ftrace_regs
-#define kft_fregs_pt(fregs)	(&arch_ftrace_regs(fregs)->regs)
-#else
-#define kft_fregs_pt(fregs)	(&(fregs)->regs)
-#endif
 
 /**
  * kft_ftrace_entry_regs() - the traced function's registers at its entry
@@ -560,3 +910,36 @@ notrace bool kft_ftrace_entry_regs(struct ftrace_regs *fregs, unsigned long ip,
 	return true;
 }
 NOKPROBE_SYMBOL(kft_ftrace_entry_regs);
+
+#else /* arm64 */
+
+/*
+ * arm64 exports no unwinder that starts at a pt_regs (arch_stack_walk() and
+ * stack_trace_save_regs() are not exported in 6.12): the stack is unwound
+ * from kft's own frame with stack_trace_save() and cut where @regs's pc
+ * shows. The unwinder crosses an exception (the interrupted context) by the
+ * frame record in its pt_regs, whose pc is the interrupted instruction.
+ */
+notrace unsigned int kft_unwind_regs(struct pt_regs *regs, unsigned long *buf,
+				     unsigned int max, bool *truncated)
+{
+	return kft_stack_capture(buf, KFT_STACK_BUF, instruction_pointer(regs), 0,
+				 truncated);
+}
+NOKPROBE_SYMBOL(kft_unwind_regs);
+
+/*
+ * ftrace's caller on arm64 passes the traced function's registers as
+ * arguments, link register, frame and stack pointers, but no unwinder
+ * takes them: false, the caller unwinds from its own frame (ftrace_caller
+ * leaves frame records for the traced function and its caller, so the cut
+ * at the return address is exact).
+ */
+notrace bool kft_ftrace_entry_regs(struct ftrace_regs *fregs, unsigned long ip,
+				   unsigned long parent_ip, struct pt_regs *regs)
+{
+	return false;
+}
+NOKPROBE_SYMBOL(kft_ftrace_entry_regs);
+
+#endif

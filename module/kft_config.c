@@ -11,6 +11,7 @@
  *		   | "mode" ("trace" | "count" | "stacks" | "profile")
  *		   | "watch" ("stack" | "worst-stack") NUM
  *		   | "sample" NUM | "include" "idle" | "per-process" | "snoop" NUM
+ *		   | "hooks" ("fast" | "safe")
  *
  * Words are separated by white space; '#' starts a comment that runs to the
  * end of the line. Keywords match exactly (no prefixes). Every statement may
@@ -80,9 +81,13 @@ static const char *const kft_parse_messages[] = {
 	[KFT_ERR_PID_TID_CONFLICT] = "'pid' and 'tid' exclude each other",
 	[KFT_ERR_STACKS_NEED_FUNCLIST] = "mode stacks needs a 'filter funclist'",
 	[KFT_ERR_NO_SUCH_CPU] = "the CPU of 'filter cpu' is not online",
+	[KFT_ERR_EXPECTED_HOOKS] = "expected 'fast' or 'safe'",
+	[KFT_ERR_WATCH_NEEDS_SAFE] = "a stack watch needs 'hooks safe': fast hooks cut stack traces",
+	[KFT_ERR_FAST_NOT_HERE] = "hooks fast needs x86-64: kft's return trampoline is x86 code",
 	[KFT_ERR_COMM_TOO_LONG] = "a task's name has at most 15 bytes",
 	[KFT_ERR_MISSING_COMM] = "missing task name",
 	[KFT_ERR_EXPECTED_UNITS] = "expected 'us' or 'ns'",
+	[KFT_ERR_ONE_GLOB] = "this kernel's fprobe takes one glob per funclist: name the other functions",
 };
 
 _Static_assert(ARRAY_SIZE(kft_parse_messages) == KFT_ERR_COUNT,
@@ -113,6 +118,7 @@ enum kft_stmt {
 	KFT_STMT_INCLUDE,
 	KFT_STMT_PER_PROCESS,
 	KFT_STMT_SNOOP,
+	KFT_STMT_HOOKS,
 	KFT_STMT_UNITS,
 	KFT_STMT_COUNT,
 };
@@ -141,6 +147,7 @@ static const char *const kft_stmt_words[] = {
 	[KFT_STMT_INCLUDE] = "include",
 	[KFT_STMT_PER_PROCESS] = "per-process",
 	[KFT_STMT_SNOOP] = "snoop",
+	[KFT_STMT_HOOKS] = "hooks",
 	[KFT_STMT_UNITS] = "units",
 };
 
@@ -149,10 +156,11 @@ _Static_assert(ARRAY_SIZE(kft_stmt_words) == KFT_STMT_COUNT, "a statement withou
 /*
  * Which statements mean something in which mode follows from what the mode
  * collects (Documentation/stacks.rst):
- * - trace: a log of calls, with durations (mintime, maxtime) and a stack
+ * - trace: a log of calls, with durations (mintime, maxtime), timed by
+ *   exit hooks of either kind (hooks), and a stack
  *   watch at their entries; no stack table to key or filter (per-process,
  *   pid, tid, cpu, snoop) and no timer (sample, include).
- * - count: per-function counters, and nothing else.
+ * - count: per-function counters, and nothing else (no exit hooks).
  * - stacks: a table of the stacks at the entries of the funclist's
  *   functions, which it needs (a stack at every call of every function
  *   would stop the machine); no durations, no timer.
@@ -175,19 +183,19 @@ static const struct kft_mode_rule {
 	[KFT_MODE_COUNT] = {
 		"count", KFT_ERR_NOT_IN_COUNT_MODE,
 		STMT(MINTIME) | STMT(MAXTIME) | STMT(LOGENTRIES) | STMT(WATCH) | STMT(SAMPLE) |
-		STMT(INCLUDE) | STMT(PER_PROCESS) | STMT(SNOOP) | STMT(UNITS),
+		STMT(INCLUDE) | STMT(PER_PROCESS) | STMT(SNOOP) | STMT(UNITS) | STMT(HOOKS),
 		false, KFT_MAX_LOGENTRIES, KFT_DEFAULT_LOGENTRIES,
 	},
 	[KFT_MODE_STACKS] = {
 		"stacks", KFT_ERR_NOT_IN_STACKS_MODE,
 		STMT(MINTIME) | STMT(MAXTIME) | STMT(WATCH) | STMT(SAMPLE) | STMT(INCLUDE) |
-		STMT(UNITS),
+		STMT(UNITS) | STMT(HOOKS),
 		true, KFT_MAX_STACKENTRIES, KFT_DEFAULT_STACKENTRIES,
 	},
 	[KFT_MODE_PROFILE] = {
 		"profile", KFT_ERR_NOT_IN_PROFILE_MODE,
 		STMT(MINTIME) | STMT(MAXTIME) | STMT(WATCH) | STMT(FUNCLIST) | STMT(PER_PROCESS) |
-		STMT(SNOOP) | STMT(UNITS),
+		STMT(SNOOP) | STMT(UNITS) | STMT(HOOKS),
 		false, KFT_MAX_STACKENTRIES, KFT_DEFAULT_STACKENTRIES,
 	},
 };
@@ -702,6 +710,21 @@ static int parse_snoop(struct kft_parser *ps)
 	return 0;
 }
 
+/* hooks fast | hooks safe: how trace mode sees function exits. */
+static int parse_hooks(struct kft_parser *ps)
+{
+	ps->cfg->hooks_pos = ps->tok.pos;
+	if (once(ps, KFT_STMT_HOOKS, ps->tok.pos) || next(ps))
+		return -1;
+	if (tok_is(ps, "fast"))
+		ps->cfg->hooks = KFT_HOOKS_FAST;
+	else if (tok_is(ps, "safe"))
+		ps->cfg->hooks = KFT_HOOKS_SAFE;
+	else
+		return fail(ps, KFT_ERR_EXPECTED_HOOKS);
+	return 0;
+}
+
 /* units us|ns: the unit of a trace log's entry and delta columns. */
 static int parse_units(struct kft_parser *ps)
 {
@@ -729,6 +752,7 @@ static const struct {
 	{ "include", parse_include },
 	{ "per-process", parse_per_process },
 	{ "snoop", parse_snoop },
+	{ "hooks", parse_hooks },
 	{ "units", parse_units },
 };
 
@@ -824,6 +848,11 @@ static int check_block(struct kft_parser *ps)
 	if (cfg->autorepeat && cfg->start.kind == KFT_TRIGGER_TIME)
 		return fail_at(ps, KFT_ERR_AUTOREPEAT_TIME,
 			       later_of(seen[KFT_STMT_AUTOREPEAT], seen[KFT_STMT_START]), NULL);
+
+	/* A watch's stack trace would stop at the first call fast hooks time. */
+	if (cfg->watch != KFT_WATCH_NONE && cfg->hooks == KFT_HOOKS_FAST)
+		return fail_at(ps, KFT_ERR_WATCH_NEEDS_SAFE,
+			       later_of(seen[KFT_STMT_WATCH], seen[KFT_STMT_HOOKS]), NULL);
 
 	if (cfg->noints && cfg->onlyints) {
 		return fail_at(ps, KFT_ERR_INTS_CONFLICT,
@@ -966,7 +995,8 @@ static bool is_keyword(const char *word, size_t len)
 		"funclist", "fend", "logentries", "autorepeat", "watch", "prime",
 		"clear", "mode", "trace", "count", "stacks", "profile", "stack",
 		"worst-stack", "sample", "include", "idle", "per-process", "pid",
-		"tid", "cpu", "comm", "snoop", "units", "us", "ns",
+		"tid", "cpu", "comm", "snoop", "units", "us", "ns", "hooks", "fast",
+		"safe",
 	};
 	size_t i;
 

@@ -71,9 +71,13 @@ enum kft_parse_err {
 	KFT_ERR_PID_TID_CONFLICT,
 	KFT_ERR_STACKS_NEED_FUNCLIST,
 	KFT_ERR_NO_SUCH_CPU,
+	KFT_ERR_EXPECTED_HOOKS,
+	KFT_ERR_WATCH_NEEDS_SAFE,
+	KFT_ERR_FAST_NOT_HERE,
 	KFT_ERR_COMM_TOO_LONG,
 	KFT_ERR_MISSING_COMM,
 	KFT_ERR_EXPECTED_UNITS,
+	KFT_ERR_ONE_GLOB,
 	KFT_ERR_COUNT,
 };
 
@@ -124,6 +128,17 @@ enum kft_watch_kind {
 	KFT_WATCH_WORST,	/* and each hit lowers the threshold */
 };
 
+/*
+ * How trace mode hooks function exits (Documentation/kft.rst, "hooks"):
+ * fast is kft's own return trampoline, safe the kernel's fprobe or
+ * kretprobes, whose calls stack traces can see through.
+ */
+enum kft_hooks {
+	KFT_HOOKS_DEFAULT,	/* not written: the module's choice */
+	KFT_HOOKS_FAST,
+	KFT_HOOKS_SAFE,
+};
+
 #define KFT_MAX_WATCH_BYTES	1048576UL
 #define KFT_DEFAULT_SAMPLE_HZ	49		/* bcc profile's default */
 #define KFT_MAX_SAMPLE_HZ	10000
@@ -146,6 +161,8 @@ struct kft_config {
 	bool autorepeat;
 	bool units_ns;			/* trace: rows in ns, not us */
 	unsigned long logentries;	/* the mode's default if not given */
+	enum kft_hooks hooks;		/* trace mode */
+	struct kft_pos hooks_pos;	/* the hooks statement; 0:0 without one */
 	enum kft_watch_kind watch;	/* trace mode */
 	unsigned long watch_bytes;
 	unsigned int sample_hz;		/* profile; 49 if not given */

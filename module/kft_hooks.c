@@ -1,22 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The traced path: what runs inside every traced function's entry and exit,
- * and the start/stop transitions that triggers cause from any context.
+ * The start/stop transitions that triggers cause from any context, entry
+ * triggers, and attaching hooks. The traced path itself, what runs inside
+ * every traced function's entry and exit, is inline in kft_hook_path.h.
  *
- * Everything here is notrace and unprobeable, takes no lock, never sleeps
- * and never prints. Recursion is stopped before us by ftrace and fprobe
- * (ftrace_test_recursion_trylock) or kprobes, which count what they drop.
- *
- * Recording a call:
- *   entry: state RUNNING? context filter (noints/onlyints), take the time,
- *          pid and CPU into the per-call storage. With no time filter the
- *          record is reserved now (delta -1 until the exit fills it in), so
- *          calls still open at the stop show as -1.
- *   exit:  duration = now - entry; time filter; reserve a record and fill
- *          it. A rejected call costs no slot.
- * A slot is reserved with one atomic increment of the log's counter; when it
- * passes the capacity the run stops with "log full", and the counter goes on
- * counting what was lost.
+ * Everything called from a hook is notrace and unprobeable, takes no lock,
+ * never sleeps and never prints. Recursion is stopped before us by ftrace
+ * and fprobe (ftrace_test_recursion_trylock), kprobes, or kft's fast hooks
+ * (the same trylock, kft_fast.c), which count what they drop.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -28,168 +19,7 @@
 #include <linux/string.h>
 
 #include "kft_run.h"
-#include "kft_task.h"
 #include "kft_symbol.h"
-
-static notrace struct kft_record *kft_log_reserve(struct kft_run *run)
-{
-	long slot = atomic_long_inc_return(&run->log.reserved) - 1;
-
-	if (unlikely(slot >= run->log.capacity)) {
-		kft_run_stop(run, KFT_REASON_LOG_FULL);
-		return NULL;
-	}
-	return &run->log.records[slot];
-}
-NOKPROBE_SYMBOL(kft_log_reserve);
-
-/* Fills a reserved record; the function address goes last (see kft_log.c). */
-static notrace void kft_record_fill(struct kft_record *rec, unsigned long func,
-				   unsigned long ret_ip,
-				   const struct kft_call *call, u64 info)
-{
-	long off = (long)(ret_ip - func);
-
-	rec->entry_ns = call->entry_ns;
-	rec->caller_off = off == (s32)off ? (s32)off : KFT_REC_CALLER_UNKNOWN;
-	rec->pid = call->pid;
-	rec->info = info;
-	/* Pairs with smp_load_acquire() in kft_log_view_build(). */
-	smp_store_release(&rec->func, func);
-}
-NOKPROBE_SYMBOL(kft_record_fill);
-
-/* A record of a task (not of an interrupt): its name into the log's table. */
-static notrace void kft_record_comm(struct kft_run *run, const struct kft_call *call)
-{
-	if (call->pid >= 0)
-		kft_comms_note(&run->log.buf->comms, call->pid, call->entry_ns);
-}
-NOKPROBE_SYMBOL(kft_record_comm);
-
-/*
- * Completes a record reserved at entry. The return address seen at entry can
- * be the exit hook's trampoline (a tail call from a hooked caller); the one
- * seen at exit is real.
- */
-static notrace void kft_record_close(struct kft_record *rec, unsigned long func,
-				    unsigned long ret_ip, u64 dur, unsigned int cpu)
-{
-	long off = (long)(ret_ip - func);
-
-	WRITE_ONCE(rec->caller_off, off == (s32)off ? (s32)off : KFT_REC_CALLER_UNKNOWN);
-	WRITE_ONCE(rec->info, kft_rec_info(dur, cpu));
-}
-NOKPROBE_SYMBOL(kft_record_close);
-
-/**
- * kft_hook_entry() - a hooked function was entered
- * @hook:	the hook (its role says what for)
- * @ip:		the function, as the mechanism reports it
- * @ret_ip:	where it will return to
- * @call:	per-call storage, handed to kft_hook_exit()
- *
- * Return: 0 to see the exit, non-zero to skip it.
- */
-notrace int kft_hook_entry(struct kft_fhook *hook, unsigned long ip,
-			   unsigned long ret_ip, struct kft_call *call)
-{
-	struct kft_run *run = hook->run;
-	/* Acquire: a new state comes with its generation (kft_run_prime()). */
-	int state = smp_load_acquire(&run->state);
-	struct kft_record *rec;
-	bool irq;
-
-	if (hook->role != KFT_HOOK_TRACE)
-		return state != KFT_PRIMED && state != KFT_RUNNING;
-	call->gen = READ_ONCE(run->gen);
-	if (state != KFT_RUNNING) {
-		/* Entered before the start: its exit counts as "not found". */
-		call->entry_ns = 0;
-		return state != KFT_PRIMED;
-	}
-	irq = !in_task();
-	if (irq ? run->cfg.noints : run->cfg.onlyints) {
-		this_cpu_inc(run->counters->filtered_ints);
-		return 1;
-	}
-	if (run->task_filter && !kft_task_wanted(&run->cfg)) {
-		this_cpu_inc(run->counters->filtered_task);
-		return 1;
-	}
-	call->entry_ns = kft_now();
-	call->pid = irq ? -1 : current->pid;
-	call->cpu = raw_smp_processor_id();
-	if (run->cfg.watch)
-		kft_watch_entry(run, ip, ret_ip, call->entry_ns, call->pid);
-	call->rec = NULL;
-	if (run->log_at_entry) {
-		rec = kft_log_reserve(run);
-		if (!rec)
-			return 1;
-		kft_record_fill(rec, ip, ret_ip, call,
-				kft_rec_info_open(call->cpu));
-		kft_record_comm(run, call);
-		call->rec = rec;
-	}
-	return 0;
-}
-NOKPROBE_SYMBOL(kft_hook_entry);
-
-/**
- * kft_hook_exit() - a hooked function returned
- * @hook:	the hook
- * @ip:		the function
- * @ret_ip:	the return address
- * @call:	what kft_hook_entry() stored
- */
-notrace void kft_hook_exit(struct kft_fhook *hook, unsigned long ip,
-			   unsigned long ret_ip, struct kft_call *call)
-{
-	struct kft_run *run = hook->run;
-	struct kft_record *rec;
-	u64 now, dur, deadline;
-
-	if (hook->role == KFT_HOOK_START_EXIT) {
-		kft_run_start(run, KFT_REASON_EXIT);
-		return;
-	}
-	if (hook->role == KFT_HOOK_STOP_EXIT) {
-		kft_run_stop(run, KFT_REASON_EXIT);
-		return;
-	}
-	/* Acquire: the generation read below is the state's (kft_run_prime()). */
-	if (smp_load_acquire(&run->state) != KFT_RUNNING)
-		return;
-	/* Entered before the start, or in an earlier generation (its record
-	 * slot, if it had one, may now be another call's).
-	 */
-	if (!call->entry_ns || call->gen != READ_ONCE(run->gen)) {
-		this_cpu_inc(run->counters->not_found);
-		return;
-	}
-	now = kft_now();
-	dur = now - call->entry_ns;
-	if (call->rec) {
-		kft_record_close(call->rec, ip, ret_ip, dur, call->cpu);
-	} else {
-		if ((run->mintime_ns && dur < run->mintime_ns) ||
-		    (run->maxtime_ns && dur > run->maxtime_ns)) {
-			this_cpu_inc(run->counters->filtered_time);
-			return;
-		}
-		rec = kft_log_reserve(run);
-		if (!rec)
-			return;
-		kft_record_fill(rec, ip, ret_ip, call, kft_rec_info(dur, call->cpu));
-		kft_record_comm(run, call);
-	}
-	/* The hrtimer stops the run too; this makes the stop exact. */
-	deadline = READ_ONCE(run->stop_deadline_ns);
-	if (deadline && now >= deadline)
-		kft_run_stop(run, KFT_REASON_TIME);
-}
-NOKPROBE_SYMBOL(kft_hook_exit);
 
 /**
  * kft_run_start() - PRIMED -> RUNNING, from any context
@@ -246,18 +76,55 @@ notrace void kft_run_stop(struct kft_run *run, enum kft_reason why)
 }
 NOKPROBE_SYMBOL(kft_run_stop);
 
-static notrace void kft_entry_trigger_fn(unsigned long ip, unsigned long parent_ip,
-					 struct ftrace_ops *op,
-					 struct ftrace_regs *fregs)
+static notrace void kft_entry_trigger_fire(struct kft_entry_trigger *t)
 {
-	struct kft_entry_trigger *t = container_of(op, struct kft_entry_trigger, ops);
-
 	if (t->is_start)
 		kft_run_start(t->run, KFT_REASON_ENTRY);
 	else
 		kft_run_stop(t->run, KFT_REASON_ENTRY);
 }
+NOKPROBE_SYMBOL(kft_entry_trigger_fire);
+
+static notrace void kft_entry_trigger_fn(unsigned long ip, unsigned long parent_ip,
+					 struct ftrace_ops *op,
+					 struct ftrace_regs *fregs)
+{
+	kft_entry_trigger_fire(container_of(op, struct kft_entry_trigger, ops));
+}
 NOKPROBE_SYMBOL(kft_entry_trigger_fn);
+
+static notrace int kft_entry_trigger_kp(struct kprobe *kp, struct pt_regs *regs)
+{
+	kft_entry_trigger_fire(container_of(kp, struct kft_entry_trigger, kp));
+	return 0;
+}
+NOKPROBE_SYMBOL(kft_entry_trigger_kp);
+
+/*
+ * An entry trigger as a kprobe (KFT_ENTRY_TRIGGER_KPROBE): registered after
+ * the traced functions' kretprobes, it runs before them at a shared entry
+ * (kprobes call the newest probe of an address first).
+ */
+static int kft_entry_trigger_attach_kprobe(struct kft_entry_trigger *t,
+					   const struct kft_func_ref *func,
+					   struct kft_parse_error *err)
+{
+	memset(&t->kp, 0, sizeof(t->kp));
+	if (func->is_glob)
+		return kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, func);
+	if (func->is_addr) {
+		if (kft_check_function_start(func, err))
+			return -EINVAL;
+		t->kp.addr = (kprobe_opcode_t *)func->addr;
+	} else {
+		t->kp.symbol_name = func->text;
+	}
+	t->kp.pre_handler = kft_entry_trigger_kp;
+	if (register_kprobe(&t->kp))
+		return kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, func);
+	t->attached = true;
+	return 0;
+}
 
 /* Below: attaching, in process context under kft_mutex. */
 
@@ -319,7 +186,6 @@ int kft_check_function_start(const struct kft_func_ref *f, struct kft_parse_erro
 int kft_ftrace_filter_add(struct ftrace_ops *ops, const struct kft_func_ref *f,
 			  unsigned long *addr, struct kft_parse_error *err)
 {
-	unsigned char *pattern;
 	int ret;
 
 	*addr = 0;
@@ -335,16 +201,10 @@ int kft_ftrace_filter_add(struct ftrace_ops *ops, const struct kft_func_ref *f,
 			return ret;
 		*addr = f->addr;
 	}
-	if (*addr) {
+	if (*addr)
 		ret = ftrace_set_filter_ip(ops, *addr, 0, 0);
-	} else {
-		/* ftrace may write into the pattern: give it a copy. */
-		pattern = kstrdup(f->text, GFP_KERNEL);
-		if (!pattern)
-			return -ENOMEM;
-		ret = ftrace_set_filter(ops, pattern, strlen(pattern), 0);
-		kfree(pattern);
-	}
+	else
+		ret = kft_ftrace_set_pattern(ops, f->text, false);
 	if (ret == -ENOMEM)
 		return ret;
 	return ret ? kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, f) : 0;
@@ -359,6 +219,8 @@ int kft_entry_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run,
 
 	t->run = run;
 	t->is_start = is_start;
+	if (KFT_ENTRY_TRIGGER_KPROBE)
+		return kft_entry_trigger_attach_kprobe(t, func, err);
 	t->ops.func = kft_entry_trigger_fn;
 	ret = kft_ftrace_filter_add(&t->ops, func, &addr, err);
 	if (ret)
@@ -442,5 +304,10 @@ void kft_ftrace_ops_detach(struct ftrace_ops *ops, bool *attached)
 
 void kft_entry_trigger_detach(struct kft_entry_trigger *t)
 {
-	kft_ftrace_ops_detach(&t->ops, &t->attached);
+	if (!KFT_ENTRY_TRIGGER_KPROBE) {
+		kft_ftrace_ops_detach(&t->ops, &t->attached);
+	} else if (t->attached) {
+		unregister_kprobe(&t->kp);
+		t->attached = false;
+	}
 }

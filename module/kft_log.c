@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The trace log's memory and its sorted view for readers. Writers (the hooks
- * in kft_hooks.c) reserve a slot with one atomic increment and fill it; the
+ * in kft_hook_path.h) reserve a slot with one atomic increment and fill it; the
  * function address is stored last, with release order, so a reader that
  * sees it sees the whole record.
  *

@@ -38,6 +38,14 @@ static_assert(sizeof(struct kft_record) == 32);
 #define KFT_REC_CPU_MASK	((1ULL << 14) - 1)
 #define KFT_REC_CALLER_UNKNOWN	S32_MIN
 
+/* Where @ret_ip is from @func, or KFT_REC_CALLER_UNKNOWN when over 2 GiB away. */
+static inline s32 kft_rec_caller_off(unsigned long ret_ip, unsigned long func)
+{
+	long off = (long)(ret_ip - func);
+
+	return off == (s32)off ? (s32)off : KFT_REC_CALLER_UNKNOWN;
+}
+
 static inline u64 kft_rec_info(u64 dur_ns, unsigned int cpu)
 {
 	if (dur_ns >= KFT_REC_DUR_OPEN)

@@ -156,7 +156,9 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 		   kft_comms_bytes(&run->log.buf->comms) / sizeof(struct kft_comm_slot),
 		   kft_comms_bytes(&run->log.buf->comms), kft_comms_lost(&run->log.buf->comms));
 	kft_output_watch_status(m, run, c);
-	seq_printf(m, "hooks: %s%s\n", KFT_HAVE_FPROBE ? "fprobe" : "kretprobes",
+	seq_printf(m, "hooks: %s%s\n",
+		   run->cfg.hooks == KFT_HOOKS_FAST ? "fast" :
+		   KFT_HAVE_FPROBE ? "fprobe" : "kretprobes",
 		   run->detached ? ", detached until the next prime" : "");
 	seq_puts(m, "mode: trace\n");
 }

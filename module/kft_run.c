@@ -13,10 +13,12 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpumask.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "kft_module.h"
 #include "kft_run.h"
@@ -51,6 +53,27 @@ static bool detach_complete = true;
 module_param(detach_complete, bool, 0644);
 MODULE_PARM_DESC(detach_complete,
 		 "take a complete run's hooks off until it is primed again (default: yes)");
+
+/*
+ * The exit hooks of a trace run whose configuration says no "hooks": the
+ * kernel's (safe: stack traces see through them, rmmod works during a run) unless
+ * the machine's owner chose kft's own (fast) for every run
+ * (Documentation/kft.rst, "hooks"). A stack watch always gets safe ones.
+ */
+static char *hooks = "safe";
+module_param(hooks, charp, 0444);
+MODULE_PARM_DESC(hooks, "exit hooks of a trace run that names none: safe or fast (default: safe)");
+
+static enum kft_hooks kft_hooks_default(const struct kft_config *cfg)
+{
+	if (cfg->watch != KFT_WATCH_NONE || strcmp(hooks, "fast"))
+		return KFT_HOOKS_SAFE;
+	if (!KFT_HAVE_FAST_HOOKS) {
+		pr_warn_once("hooks=fast: no fast hooks on this architecture, safe ones instead\n");
+		return KFT_HOOKS_SAFE;
+	}
+	return KFT_HOOKS_FAST;
+}
 
 static void kft_run_detach(struct kft_run *run);
 
@@ -177,7 +200,43 @@ static void kft_run_detach_collector(struct kft_run *run)
 	kft_fhook_detach(&run->trace);
 }
 
-/* Hooks in the order that makes triggers run first at a shared entry. */
+/* The exit triggers' hooks (none for other triggers). */
+static int kft_run_attach_exit_triggers(struct kft_run *run, struct kft_parse_error *err)
+{
+	struct kft_config *cfg = &run->cfg;
+	int ret;
+
+	if (cfg->start.kind == KFT_TRIGGER_EXIT) {
+		ret = kft_fhook_attach(&run->start_exit, run, KFT_HOOK_START_EXIT,
+				       &cfg->start.func, 1, err);
+		if (ret)
+			return ret;
+	}
+	if (cfg->stop.kind == KFT_TRIGGER_EXIT) {
+		ret = kft_fhook_attach(&run->stop_exit, run, KFT_HOOK_STOP_EXIT,
+				       &cfg->stop.func, 1, err);
+		if (ret) {
+			kft_fhook_detach(&run->start_exit);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static void kft_run_detach_exit_triggers(struct kft_run *run)
+{
+	kft_fhook_detach(&run->stop_exit);
+	kft_fhook_detach(&run->start_exit);
+}
+
+/*
+ * Hooks in the order that makes triggers run first at a shared entry, and
+ * last at a shared exit (a traced stop function is logged before the stop).
+ * Where the exit hooks call exits in the order of the entries
+ * (KFT_FHOOK_EXITS_IN_ENTRY_ORDER: the newest hook first), the exit
+ * triggers go before the collector; elsewhere exits run in reverse, and
+ * they go after it.
+ */
 static int kft_run_attach(struct kft_run *run, struct kft_parse_error *err)
 {
 	struct kft_config *cfg = &run->cfg;
@@ -187,27 +246,21 @@ static int kft_run_attach(struct kft_run *run, struct kft_parse_error *err)
 	      kft_run_check_trigger(&cfg->stop, err);
 	if (ret)
 		return ret;
-	ret = kft_run_attach_collector(run, err);
+	/* Fast hooks' frames pop in reverse order of their entries, always. */
+	if (KFT_FHOOK_EXITS_IN_ENTRY_ORDER && cfg->hooks != KFT_HOOKS_FAST)
+		ret = kft_run_attach_exit_triggers(run, err) ?:
+		      kft_run_attach_collector(run, err);
+	else
+		ret = kft_run_attach_collector(run, err) ?:
+		      kft_run_attach_exit_triggers(run, err);
 	if (ret)
-		return ret;
-	if (cfg->start.kind == KFT_TRIGGER_EXIT) {
-		ret = kft_fhook_attach(&run->start_exit, run, KFT_HOOK_START_EXIT,
-				       &cfg->start.func, 1, err);
-		if (ret)
-			goto err_detach_trace;
-	}
-	if (cfg->stop.kind == KFT_TRIGGER_EXIT) {
-		ret = kft_fhook_attach(&run->stop_exit, run, KFT_HOOK_STOP_EXIT,
-				       &cfg->stop.func, 1, err);
-		if (ret)
-			goto err_detach_start_exit;
-	}
+		goto err_detach_hooks;
 	/* ftrace calls the newest ops first: entry triggers go last. */
 	if (cfg->start.kind == KFT_TRIGGER_ENTRY) {
 		ret = kft_entry_trigger_attach(&run->start_entry, run, true,
 					       &cfg->start.func, err);
 		if (ret)
-			goto err_detach_stop_exit;
+			goto err_detach_hooks;
 	}
 	if (cfg->stop.kind == KFT_TRIGGER_ENTRY) {
 		ret = kft_entry_trigger_attach(&run->stop_entry, run, false,
@@ -219,11 +272,9 @@ static int kft_run_attach(struct kft_run *run, struct kft_parse_error *err)
 
 err_detach_start_entry:
 	kft_entry_trigger_detach(&run->start_entry);
-err_detach_stop_exit:
-	kft_fhook_detach(&run->stop_exit);
-err_detach_start_exit:
-	kft_fhook_detach(&run->start_exit);
-err_detach_trace:
+err_detach_hooks:
+	/* Each detach leaves alone what is not attached. */
+	kft_run_detach_exit_triggers(run);
 	kft_run_detach_collector(run);
 	return ret;
 }
@@ -263,6 +314,25 @@ static int kft_run_alloc_data(struct kft_run *run)
 	return kft_count_table_alloc(&run->table, cfg->nr_funcs, any_glob);
 }
 
+/*
+ * Time filters in cycles (kft_run.h), unless the run also needs ns at entry:
+ * a stack watch (its snapshot's time), or no time filter at all (the
+ * record is made at entry, -1 until the exit).
+ */
+static void kft_run_cycles_setup(struct kft_run *run)
+{
+	u32 khz = kft_cycles_khz();
+
+	if (!khz || run->log_at_entry || run->cfg.watch)
+		return;
+	run->cycles_khz = khz;
+	run->mintime_cycles = mul_u64_u32_div(run->mintime_ns, khz, NSEC_PER_MSEC);
+	run->maxtime_cycles = mul_u64_u32_div(run->maxtime_ns, khz, NSEC_PER_MSEC);
+	/* (A maxtime that rounds to 0 cycles must still filter.) */
+	if (run->maxtime_ns && !run->maxtime_cycles)
+		run->maxtime_cycles = 1;
+}
+
 /**
  * kft_run_create() - a configured run, hooks attached but idle
  * @text:	the configuration text the config's strings point into; the
@@ -288,15 +358,25 @@ struct kft_run *kft_run_create(char *text, const struct kft_config *cfg,
 	run->state = KFT_CONFIGURED;
 	run->text = text;
 	run->cfg = *cfg;
+	if (run->cfg.hooks == KFT_HOOKS_DEFAULT)
+		run->cfg.hooks = kft_hooks_default(cfg);
+	if (run->cfg.hooks == KFT_HOOKS_FAST && !KFT_HAVE_FAST_HOOKS) {
+		err->code = KFT_ERR_FAST_NOT_HERE;
+		err->pos = cfg->hooks_pos;
+		strscpy(err->token, "hooks", sizeof(err->token));
+		ret = -EINVAL;
+		kfree(run);
+		goto err_free_text;
+	}
 	run->mintime_ns = cfg->mintime_us * NSEC_PER_USEC;
 	run->maxtime_ns = cfg->maxtime_us * NSEC_PER_USEC;
 	run->log_at_entry = !cfg->mintime_us && !cfg->maxtime_us;
+	kft_run_cycles_setup(run);
 	run->task_filter = kft_task_filtered(cfg);
 	run->count_ctx_filter = cfg->noints || cfg->onlyints || run->task_filter;
 	kft_watch_reset(&run->watch, cfg->watch_bytes);
 	INIT_WORK(&run->detach_work, kft_run_detach_work);
-	hrtimer_init(&run->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
-	run->timer.function = kft_timer_fn;
+	kft_hrtimer_setup(&run->timer, kft_timer_fn, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	init_irq_work(&run->timer_work, kft_timer_work);
 
 	run->counters = alloc_percpu(struct kft_counters);
@@ -447,12 +527,17 @@ int kft_run_force_stop(struct kft_run *run)
 
 int kft_run_init(void)
 {
-	int ret = kft_stack_init();
+	int ret;
 
+	if (strcmp(hooks, "safe") && strcmp(hooks, "fast")) {
+		pr_err("hooks=%s: expected safe or fast\n", hooks);
+		return -EINVAL;
+	}
+	ret = kft_stack_init();
 	if (ret)
 		return ret;
 	kft_irq_stacks_find();
-	kft_wq = alloc_workqueue("kft", 0, 0);
+	kft_wq = alloc_workqueue("kft", KFT_WQ_PERCPU, 0);
 	if (!kft_wq) {
 		kft_stack_exit();
 		return -ENOMEM;
@@ -460,10 +545,14 @@ int kft_run_init(void)
 	return 0;
 }
 
-/* After the last run is destroyed: waits for pending detach work. */
+/*
+ * After the last run is destroyed: waits for pending detach work, and for
+ * the tasks still inside calls timed by fast hooks.
+ */
 void kft_run_exit(void)
 {
 	destroy_workqueue(kft_wq);
+	kft_fast_cleanup();
 	kft_stack_exit();
 }
 

@@ -77,6 +77,7 @@ struct kft_counters {
 /* An entry trigger: an ftrace_ops on one function. */
 struct kft_entry_trigger {
 	struct ftrace_ops ops;
+	struct kprobe kp;		/* instead, with KFT_ENTRY_TRIGGER_KPROBE */
 	struct kft_run *run;
 	bool is_start;
 	bool attached;
@@ -114,6 +115,13 @@ struct kft_run {
 	u64 mintime_ns;
 	u64 maxtime_ns;
 	bool log_at_entry;		/* no time filter: reserve at entry, show -1 */
+	/*
+	 * A time filter judges in kft_cycles() (kft_compat.h) when this is
+	 * not 0: the calls' entries hold cycles, converted to ns when kept.
+	 */
+	u32 cycles_khz;
+	u64 mintime_cycles;
+	u64 maxtime_cycles;
 	bool count_ctx_filter;		/* count mode: noints, onlyints or a task filter */
 	bool task_filter;		/* filter pid, tid, cpu or comm (kft_task.h) */
 
@@ -192,11 +200,7 @@ void kft_run_sum_counters(struct kft_run *run, struct kft_counters *sum);
 unsigned long kft_run_missed(struct kft_run *run);
 void kft_run_module_going(struct kft_run *run, struct module *mod);
 
-/* kft_hooks.c: the traced path. */
-int kft_hook_entry(struct kft_fhook *hook, unsigned long ip,
-		   unsigned long ret_ip, struct kft_call *call);
-void kft_hook_exit(struct kft_fhook *hook, unsigned long ip,
-		   unsigned long ret_ip, struct kft_call *call);
+/* kft_hooks.c: triggers (the traced path: kft_hook_path.h). */
 void kft_run_start(struct kft_run *run, enum kft_reason why);
 void kft_run_stop(struct kft_run *run, enum kft_reason why);
 int kft_check_function_start(const struct kft_func_ref *f, struct kft_parse_error *err);

@@ -19,6 +19,7 @@
 #include <linux/string.h>
 #include <linux/trace_clock.h>
 
+#include "kft_compat.h"
 #include "kft_log.h"
 #include "kft_stack.h"
 
@@ -88,6 +89,56 @@ static notrace unsigned int kft_stack_find(const unsigned long *buf,
 }
 NOKPROBE_SYMBOL(kft_stack_find);
 
+/* The first frame within the traced function's first bytes, or @n. */
+static notrace unsigned int kft_stack_near(const unsigned long *buf, unsigned int n,
+					   unsigned long first)
+{
+	unsigned int i;
+
+	for (i = 1; i < n && buf[i] - first > 32; i++)
+		;
+	return i;
+}
+NOKPROBE_SYMBOL(kft_stack_near);
+
+/*
+ * Where the frames above the traced function start.
+ *
+ * x86-64: at @from, the return address. The traced function itself shows
+ * in the unwinder's frames only as the return address into it from
+ * ftrace's call (a few bytes in): when @from is not found (the unwinder
+ * recovered a return address that a return hook had replaced), the frame
+ * after that one is taken instead.
+ *
+ * arm64 (!KFT_ENTRY_RETURN_ON_STACK): after the traced function's own
+ * frame, found first (a recursive function's return address is also its
+ * caller's: @from may be further up). From ftrace's call, ftrace_caller's
+ * frame records show the function (a few bytes in) and then @from; from a
+ * kprobe at its first instruction, the exception's frame shows that
+ * instruction and then the caller's caller, since the return address is
+ * still in x30: @put_back says to put @from back in between.
+ */
+static notrace unsigned int kft_stack_above(const unsigned long *buf, unsigned int n,
+					    unsigned long from, unsigned long first,
+					    bool *put_back)
+{
+	unsigned int i;
+
+	*put_back = false;
+	if (first && !KFT_ENTRY_RETURN_ON_STACK) {
+		i = kft_stack_near(buf, n, first);
+		if (i < n) {
+			*put_back = buf[i] == first;
+			return i + 1;
+		}
+	}
+	i = kft_stack_find(buf, 1, n, from);
+	if (i == n && first)
+		i = kft_stack_near(buf, n, first) + 1;
+	return i;
+}
+NOKPROBE_SYMBOL(kft_stack_above);
+
 /**
  * kft_stack_capture() - the current kernel stack, from a given frame on
  * @buf:	room for @max frames
@@ -97,10 +148,8 @@ NOKPROBE_SYMBOL(kft_stack_find);
  * @first:	0, or a frame to put before @from: the traced function
  * @truncated:	set when the stack had more frames than fit
  *
- * The traced function itself shows in the unwinder's frames only as the
- * return address into it from ftrace's call (a few bytes in): when @from
- * is not found (the unwinder recovered a return address that a return
- * hook had replaced), the frame after that one is taken instead.
+ * Unwinds from here, and cuts kft's own frames (and the hook's) off at the
+ * traced function (kft_stack_above()).
  *
  * Return: the frames in @buf, innermost first.
  */
@@ -109,15 +158,11 @@ notrace unsigned int kft_stack_capture(unsigned long *buf, unsigned int max,
 				       bool *truncated)
 {
 	unsigned int n, i, skip = first ? 1 : 0;
+	bool put_back;
 
 	n = stack_trace_save(buf + 1, max - 1, 0) + 1;
 	*truncated = n == max;
-	i = kft_stack_find(buf, 1, n, from);
-	if (i == n && first) {
-		for (i = 1; i < n && buf[i] - first > 32; i++)
-			;
-		i++;
-	}
+	i = kft_stack_above(buf, n, from, first, &put_back);
 	if (i >= n) {
 		/* Nothing to anchor on: the function and its return address. */
 		if (!first) {
@@ -128,6 +173,8 @@ notrace unsigned int kft_stack_capture(unsigned long *buf, unsigned int max,
 		buf[1] = from;
 		return 2;
 	}
+	if (put_back)
+		buf[--i] = from;
 	if (skip)
 		buf[--i] = first;
 	n -= i;

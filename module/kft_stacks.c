@@ -217,8 +217,8 @@ int kft_profiler_attach(struct kft_profiler *p, struct kft_run *run,
 		return -ENOMEM;
 	for_each_possible_cpu(i) {
 		pc = per_cpu_ptr(p->cpus, i);
-		hrtimer_init(&pc->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-		pc->timer.function = kft_profile_tick;
+		kft_hrtimer_setup(&pc->timer, kft_profile_tick, CLOCK_MONOTONIC,
+				  HRTIMER_MODE_REL_PINNED_HARD);
 		pc->run = run;
 	}
 	cpus_read_lock();

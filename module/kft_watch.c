@@ -72,7 +72,6 @@ static notrace void kft_watch_log(struct kft_run *run, const unsigned long *fram
 	long first = atomic_long_add_return(nr, &run->log.reserved) - nr;
 	unsigned int cpu = raw_smp_processor_id(), i;
 	struct kft_record *rec;
-	long off;
 
 	if (first + nr > run->log.capacity) {
 		kft_run_stop(run, KFT_REASON_LOG_FULL);
@@ -80,9 +79,8 @@ static notrace void kft_watch_log(struct kft_run *run, const unsigned long *fram
 	}
 	for (i = 0; i < nr; i++) {
 		rec = &run->log.records[first + i];
-		off = i + 1 < nr ? (long)(frames[i + 1] - frames[i]) : 0;
 		rec->entry_ns = now;
-		rec->caller_off = off == (s32)off && i + 1 < nr ? (s32)off :
+		rec->caller_off = i + 1 < nr ? kft_rec_caller_off(frames[i + 1], frames[i]) :
 				  KFT_REC_CALLER_UNKNOWN;
 		rec->pid = pid;
 		rec->info = kft_rec_info_stack(left, cpu, i == 0);

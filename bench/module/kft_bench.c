@@ -50,6 +50,7 @@
 #include <linux/timekeeping.h>
 #include <linux/trace_clock.h>
 #include <linux/uaccess.h>
+#include <linux/version.h>
 #ifdef CONFIG_FPROBE
 #include <linux/fprobe.h>
 #endif
@@ -195,8 +196,15 @@ static int kft_bench_ops_set(bool on)
  */
 #ifdef CONFIG_FPROBE
 
+/* Handlers take a pt_regs up to 6.13, a ftrace_regs since (as in kft_compat.c). */
+#if KERNEL_VERSION(6, 14, 0) <= LINUX_VERSION_CODE
+#define kft_bench_fp_regs	ftrace_regs
+#else
+#define kft_bench_fp_regs	pt_regs
+#endif
+
 static notrace int kft_bench_fp_entry(struct fprobe *fp, unsigned long ip,
-				      unsigned long ret_ip, struct pt_regs *regs,
+				      unsigned long ret_ip, struct kft_bench_fp_regs *regs,
 				      void *data)
 {
 	atomic_long_inc(&kft_bench_hits);
@@ -204,7 +212,7 @@ static notrace int kft_bench_fp_entry(struct fprobe *fp, unsigned long ip,
 }
 
 static notrace void kft_bench_fp_exit(struct fprobe *fp, unsigned long ip,
-				      unsigned long ret_ip, struct pt_regs *regs,
+				      unsigned long ret_ip, struct kft_bench_fp_regs *regs,
 				      void *data)
 {
 	atomic_long_inc(&kft_bench_hits);

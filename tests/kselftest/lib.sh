@@ -12,13 +12,48 @@ unsupported() {
 	exit 4
 }
 
+# The exit hooks trace runs get by default, as the runner chose them
+# (kft.hooks= on the kernel command line, from scripts/vm/run's
+# KFT_VM_HOOKS): fast or safe; empty for the module's default (safe).
+KFT_HOOKS=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^kft\.hooks=//p')
+
 kft_load() {
-	insmod "$KFT_KO" "$@" || fail "insmod $KFT_KO $*"
+	insmod "$KFT_KO" ${KFT_HOOKS:+hooks=$KFT_HOOKS} "$@" || fail "insmod $KFT_KO $*"
 	grep -q '^kft ' /proc/modules || fail "kft not in /proc/modules after insmod"
 }
 
+# rmmod_when_drained SECONDS: rmmod kft, retried while it is busy. With
+# fast hooks kft stays in use until the calls they timed have returned
+# (Documentation/kft.rst, "hooks"): the writer of the last command may still
+# be returning from them.
+rmmod_when_drained() {
+	# Not i: callers count with it (sh has no local variables).
+	_kft_tries=0
+	while ! rmmod kft 2>/dev/null; do
+		_kft_tries=$((_kft_tries + 1))
+		if [ $_kft_tries -ge $(($1 * 10)) ]; then
+			rmmod kft
+			return
+		fi
+		sleep 0.1
+	done
+}
+
+# kft_rmmod_running: rmmod kft with a run attached. Fast hooks pin kft while
+# attached: rmmod must say busy, and works after a clear.
+kft_rmmod_running() {
+	if grep -q '^hooks: fast' /proc/kft; then
+		! rmmod kft 2>/dev/null || fail "rmmod with fast hooks attached succeeded"
+		kft_write clear >/dev/null
+		rmmod_when_drained 10
+		return
+	fi
+	rmmod kft
+}
+
 kft_unload() {
-	rmmod kft || fail "rmmod kft"
+	grep -q '^hooks: fast' /proc/kft && kft_write clear >/dev/null
+	rmmod_when_drained 2 || fail "rmmod kft"
 	! grep -q '^kft ' /proc/modules || fail "kft still in /proc/modules after rmmod"
 }
 
@@ -80,6 +115,20 @@ kft_rows() {
 	awk 'f { print } /^--------/ { f = 1 }' /proc/kft_data >"$1"
 }
 
+# What the architecture changes in the stacks the tests expect.
+# outer_frames: of kft_test_outer's two calls of middle, how many show
+# outer's frame. On x86-64 GCC makes the second a tail call (a jmp: outer's
+# frame is gone); Debian builds arm64 kernels and modules with
+# -mbranch-protection=pac-ret, and GCC 12 keeps outer's frame there
+# (paciasp ... autiasp around two plain calls). tail_calls: the others.
+# regs_unwind: whether kft unwinds from the traced function's registers
+# (x86-64) or from its own frame (arm64 exports no unwinder that starts at
+# registers: every stack counts as unwound from kft's own frame).
+case $(uname -m) in
+x86_64) outer_frames=1 tail_calls=1 regs_unwind=yes ;;
+*) outer_frames=2 tail_calls=0 regs_unwind=no ;;
+esac
+
 # rows_of FILE ADDR: the rows of one function.
 # (String comparison: awk would compare hex numbers as doubles.)
 rows_of() {
@@ -110,6 +159,24 @@ kft_status() {
 # kft hooks exits with fprobe where the kernel has it, kretprobes otherwise.
 has_fprobe() {
 	grep -qw register_fprobe /proc/kallsyms
+}
+
+# kft's own exit hooks (hooks fast): its trampoline is x86-64 code; on arm64
+# "hooks fast" is a configuration error (bad_input checks it there).
+fast_hooks_here() {
+	[ "$(uname -m)" = x86_64 ]
+}
+
+# Globs and every function: with fprobe, or with fast hooks on any kernel
+# (an ftrace_ops matches them); not with kretprobes.
+hooks_any_function() {
+	has_fprobe || { [ "$KFT_HOOKS" = fast ] && fast_hooks_here; }
+}
+
+# fprobe rebuilt on the function-graph tracer (6.14 on): one glob per
+# registration, so kft takes one glob per funclist there.
+fprobe_on_fgraph() {
+	grep -qw fprobe_fgraph_entry /proc/kallsyms
 }
 
 # The peer guest: tests with a line "# requires: bpftrace" run where the

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Stack watch snapshots (Documentation/stacks.rst, "Stack watches"). A
- * snapshot is k consecutive rows with delta -2, the same entry and
- * pid.cpu; the first has a sixth column left=N. Row 0's FUNCTION is the
- * traced function being entered and its CALLER the call site in its
- * caller; each next row's FUNCTION is the next return address up the
- * stack, its CALLER the one after it (0 for the last). So the frames,
- * innermost first, are the FUNCTION column; a CALLER that is not the next
- * row's FUNCTION (a last row's that is not 0) is a frame of its own too, so
- * that no return address the log holds is lost. A -2 row without left=
- * that continues no snapshot starts one whose bytes left are unknown.
+ * snapshot is k consecutive rows with delta -2, the same entry and pid.cpu;
+ * the first ends in a column left=N (after the comm). Row 0's FUNCTION is the
+ * traced function being entered and its CALLER the call site in its caller;
+ * each next row's FUNCTION is the next return address up the stack, its CALLER
+ * the one after it (0 for the last). So the frames, innermost first, are the
+ * FUNCTION column; a CALLER that is not the next row's FUNCTION (a last row's
+ * that is not 0) is a frame of its own too, so that no return address the log
+ * holds is lost. A -2 row without left= that continues no snapshot starts one
+ * whose bytes left are unknown.
  */
 #include <errno.h>
 #include <stdlib.h>

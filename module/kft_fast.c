@@ -1,0 +1,632 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * "hooks fast": kft's own exit hook, what function_graph does inside the
+ * kernel, done from a module.
+ *
+ * Entry is an ftrace_ops callback without SAVE_REGS and without
+ * FTRACE_OPS_FL_RECURSION (kft takes ftrace's recursion lock itself, which
+ * costs less than ftrace's assist function around it). ftrace saved the
+ * traced function's stack pointer at its entry, which points at its return
+ * address: kft keeps that address on a shadow stack and writes the address
+ * of its trampoline there instead.
+ *
+ *	traced function's stack          kft_fast_table (per task, hashed)
+ *	+---------------------+          +---------------------------------+
+ *	| caller's frame      |          | owner = task, depth = 2         |
+ *	| return address  ----+--> kft_fast_return   frames[0]: retp, orig  |
+ *	|   (retp)            |          |           frames[1]: retp, orig  |
+ *	| traced function ... |          +---------------------------------+
+ *
+ * The function returns into kft_fast_return (kft_fast_tramp.S), which calls
+ * kft_fast_exit(): it finds the top frame of the task's shadow stack, checks
+ * that it is the frame of this return (its slot is just below the stack
+ * pointer), lets kft_hook_exit() time the call, pops the frame, and jumps
+ * to the address it had replaced.
+ *
+ * The shadow stacks: a module has no field of its own in task_struct, and a
+ * per-CPU stack breaks when the traced function sleeps or migrates. So a
+ * table of slots, each {owner task, depth, frames[KFT_FAST_DEPTH]}, indexed
+ * by a hash of the task pointer with KFT_FAST_PROBES linear probes. A task
+ * holds a slot only while it is inside a hooked call: entry takes the first
+ * probed slot that is free (cmpxchg of the owner) or already its own; exit
+ * takes the first probed slot it owns, which is always the one of its most
+ * recent frame (a newer claim can only be at an earlier probe). Interrupts
+ * and NMIs run on the task they interrupt and nest strictly: each push
+ * reserves its frame (depth + 1) before writing it and each pop reads its
+ * frame before releasing it (depth - 1), so a nested context only ever uses
+ * frames above the ones in progress. Only the frame that claimed a slot
+ * gives it back. A full table, a stack KFT_FAST_DEPTH deep or recursion
+ * leave the call unhooked and count it as missed; nothing is overwritten.
+ *
+ * What never returns: a task that exits inside hooked calls has its slots
+ * freed by a probe on sched_process_exit; functions that never return, or
+ * only when their kernel thread stops, are never hooked (kft_fast_noreturn).
+ *
+ * Teardown: frames point into this module's text. Detaching a hook stops
+ * new frames (ftrace waits for callbacks in progress); its registry entry
+ * is cleared and a grace period passes, after which a return through one of
+ * its frames only jumps back; then, under stop_machine(), the frames of
+ * blocked tasks are undone (their return addresses written back). The
+ * module is pinned (rmmod says busy) from the first fast attach until no
+ * fast hook is attached and the table is empty: `clear`, then rmmod once
+ * the tasks that were running inside timed calls have returned from them
+ * (a blocked task no longer counts).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/delay.h>
+#include <linux/hash.h>
+#include <linux/kprobes.h>
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/task_stack.h>
+#include <linux/stop_machine.h>
+#include <linux/string.h>
+#include <linux/trace_recursion.h>
+#include <linux/tracepoint.h>
+#include <linux/vmalloc.h>
+#include <linux/workqueue.h>
+
+#include "kft_hook_path.h"
+#include "kft_run.h"
+
+#define KFT_FAST_DEPTH		32	/* hooked calls nested in one task */
+#define KFT_FAST_PROBES		8	/* slots one task may try */
+#define KFT_FAST_HOOKS		8	/* 3 per run, two runs while one replaces the other */
+
+/*
+ * Tasks inside hooked calls at once (a task asleep in one keeps its slot):
+ * the table takes this many slots rounded up to a power of two, 2.6 KiB
+ * each, allocated at the first fast attach.
+ */
+static unsigned int fast_tasks = 1024;
+module_param(fast_tasks, uint, 0444);
+MODULE_PARM_DESC(fast_tasks,
+		 "tasks that can be inside calls timed by fast hooks at once (default: 1024)");
+
+struct kft_fast_frame {
+	unsigned long *retp;		/* the return address slot on the stack */
+	unsigned long orig;		/* what it held (the caller, or another hook) */
+	unsigned long ip;		/* the function */
+	unsigned long ret_ip;		/* its caller, for the record */
+	unsigned long id;		/* the hook, in kft_fast_regs */
+	struct kft_call call;
+	bool claimed;			/* this frame claimed the slot */
+};
+
+struct kft_fast_slot {
+	struct task_struct *owner;
+	unsigned int depth;
+	struct kft_fast_frame frames[KFT_FAST_DEPTH];
+} ____cacheline_aligned;
+
+static struct kft_fast_slot *kft_fast_table;
+/* The table has kft_fast_mask + 1 slots, 2^(BITS_PER_LONG - kft_fast_shift). */
+static unsigned int kft_fast_shift;
+static unsigned long kft_fast_mask;
+
+/*
+ * Hooks by id: a frame names its hook by an id, never by pointer, so that a
+ * frame of a detached (freed) hook finds nothing. Written under kft_mutex.
+ */
+static struct {
+	struct kft_fhook *hook;
+	unsigned long id;
+} kft_fast_regs[KFT_FAST_HOOKS];
+static unsigned long kft_fast_seq;
+
+/* Never hooked: they do not return, or only when their kernel thread stops. */
+static const char *const kft_fast_noreturn[] = {
+	"do_exit", "do_group_exit", "make_task_dead", "do_task_dead", "kthread_exit",
+	"__x64_sys_exit", "__x64_sys_exit_group", "__ia32_sys_exit",
+	"__ia32_sys_exit_group", "rewind_stack_and_make_dead", "panic", "nmi_panic",
+	"__stack_chk_fail", "cpu_startup_entry", "do_idle", "arch_cpu_idle_dead",
+	"play_dead_common", "hlt_play_dead", "kthread", "kthreadd", "worker_thread",
+	"rescuer_thread", "smpboot_thread_fn", "kthread_worker_fn",
+};
+
+/* The first probed slot @t owns, or (with @claimed) may claim. */
+static __always_inline struct kft_fast_slot *kft_fast_slot(struct task_struct *t, bool *claimed)
+{
+	/* hash_ptr(t, bits), with the shift computed once */
+	unsigned long h = ((unsigned long)t * GOLDEN_RATIO_64) >> kft_fast_shift;
+	unsigned long mask = kft_fast_mask;
+	struct kft_fast_slot *s;
+	struct task_struct *o;
+	unsigned int i;
+
+	for (i = 0; i < KFT_FAST_PROBES; i++) {
+		s = &kft_fast_table[(h + i) & mask];
+		o = READ_ONCE(s->owner);
+		if (o == t)
+			return s;
+		if (!o && claimed && !cmpxchg(&s->owner, NULL, t)) {
+			*claimed = true;
+			return s;
+		}
+	}
+	return NULL;
+}
+
+/* Gives a slot back; its frames are read before (release pairs with the claim). */
+static __always_inline void kft_fast_release(struct kft_fast_slot *s)
+{
+	/* Orders the reads of the frames before the slot is free to claim. */
+	smp_store_release(&s->owner, NULL);
+}
+
+static __always_inline struct kft_fhook *kft_fast_hook_of(unsigned long id)
+{
+	unsigned int i = id % KFT_FAST_HOOKS;
+	/* Acquire: pairs with kft_fast_register(), the id comes with the hook. */
+	struct kft_fhook *hook = smp_load_acquire(&kft_fast_regs[i].hook);
+
+	return hook && READ_ONCE(kft_fast_regs[i].id) == id ? hook : NULL;
+}
+
+/* The caller of a tail call from a hooked function: its frame has it. */
+static __always_inline unsigned long kft_fast_caller(struct kft_fast_slot *s, unsigned int d,
+						     unsigned long *retp, unsigned long parent_ip)
+{
+	if (parent_ip != (unsigned long)kft_fast_return || !d ||
+	    s->frames[d - 1].retp != retp)
+		return parent_ip;
+	return s->frames[d - 1].ret_ip;
+}
+
+/* Pushes a frame and hijacks the return, unless kft_hook_entry() says no. */
+static __always_inline bool kft_fast_push(struct kft_fhook *hook, unsigned long ip,
+					  unsigned long parent_ip, unsigned long *retp)
+{
+	struct kft_fast_frame *f;
+	struct kft_fast_slot *s;
+	bool claimed = false;
+	unsigned int d;
+
+	s = kft_fast_slot(current, &claimed);
+	if (unlikely(!s))
+		return false;
+	d = READ_ONCE(s->depth);
+	if (unlikely(d >= KFT_FAST_DEPTH))
+		goto err_release;
+	/* Reserved before written: a nested context pushes above it. */
+	WRITE_ONCE(s->depth, d + 1);
+	barrier();
+	f = &s->frames[d];
+	f->ret_ip = kft_fast_caller(s, d, retp, parent_ip);
+	if (kft_hook_entry(hook, ip, f->ret_ip, &f->call)) {
+		barrier();
+		WRITE_ONCE(s->depth, d);
+		if (claimed)
+			kft_fast_release(s);
+		return true;
+	}
+	f->retp = retp;
+	f->orig = READ_ONCE(*retp);
+	f->ip = ip;
+	f->id = hook->fast.id;
+	f->claimed = claimed;
+	barrier();
+	WRITE_ONCE(*retp, (unsigned long)kft_fast_return);
+	return true;
+
+err_release:
+	if (claimed)
+		kft_fast_release(s);
+	return false;
+}
+
+static notrace void kft_fast_entry(unsigned long ip, unsigned long parent_ip,
+				   struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct kft_fhook *hook = container_of(op, struct kft_fhook, fast.ops);
+	unsigned long *retp = kft_ftrace_retp(fregs);
+	int bit;
+
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0) {
+		atomic_long_inc(&hook->fast.missed);
+		return;
+	}
+	if (unlikely(!retp || !kft_fast_push(hook, ip, parent_ip, retp)))
+		atomic_long_inc(&hook->fast.missed);
+	ftrace_test_recursion_unlock(bit);
+}
+NOKPROBE_SYMBOL(kft_fast_entry);
+
+/* A return with no frame of its own: where to go is unknown (fgraph panics). */
+static notrace void __noreturn kft_fast_lost(unsigned long *sp)
+{
+	panic("kft: return through the fast hooks' trampoline without its frame (sp %p)\n",
+	      sp);
+}
+NOKPROBE_SYMBOL(kft_fast_lost);
+
+/**
+ * kft_fast_exit() - a hooked function returned (from kft_fast_return)
+ * @sp:		the stack pointer after its return: its return slot + 1
+ *
+ * Return: the address it had to return to.
+ */
+notrace unsigned long kft_fast_exit(unsigned long *sp)
+{
+	struct kft_fast_frame *f;
+	struct kft_fast_slot *s;
+	struct kft_fhook *hook;
+	unsigned long orig;
+	unsigned int d;
+	bool claimed;
+
+	s = kft_fast_slot(current, NULL);
+	if (unlikely(!s || !READ_ONCE(s->depth)))
+		kft_fast_lost(sp);
+	d = READ_ONCE(s->depth) - 1;
+	f = &s->frames[d];
+	if (unlikely(f->retp + 1 != sp))
+		kft_fast_lost(sp);
+	/*
+	 * The frame stays reserved while the exit is timed: what the hook
+	 * calls, and interrupts, push above it. Preemption off keeps the
+	 * hook valid (kft_fast_unregister()). No recursion lock: a hooked
+	 * function called from here (irq_work_queue() from a stop) is timed
+	 * like any other, and its exit finds the run no longer running.
+	 */
+	preempt_disable_notrace();
+	hook = kft_fast_hook_of(f->id);
+	if (hook)
+		kft_hook_exit(hook, f->ip, f->ret_ip, true, &f->call);
+	preempt_enable_notrace();
+	orig = f->orig;
+	claimed = f->claimed;
+	/* Read before released: a nested context may push over it now. */
+	barrier();
+	WRITE_ONCE(s->depth, d);
+	if (claimed)
+		kft_fast_release(s);
+	return orig;
+}
+NOKPROBE_SYMBOL(kft_fast_exit);
+
+/* Below: process context. */
+
+/* A task exiting inside hooked calls never returns from them. */
+static notrace void kft_fast_task_exit(void *data, struct task_struct *p)
+{
+	struct kft_fast_slot *s;
+
+	while ((s = kft_fast_slot(p, NULL))) {
+		WRITE_ONCE(s->depth, 0);
+		kft_fast_release(s);
+	}
+}
+
+static struct tracepoint *kft_fast_exit_tp;
+
+static void kft_fast_find_tp(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sched_process_exit"))
+		*(struct tracepoint **)priv = tp;
+}
+
+/* Tasks inside hooked calls, and one of them. */
+static unsigned int kft_fast_busy(pid_t *one)
+{
+	struct task_struct *t;
+	unsigned int i, n = 0;
+
+	for (i = 0; i <= kft_fast_mask; i++) {
+		t = READ_ONCE(kft_fast_table[i].owner);
+		if (t && !n++ && one)
+			*one = task_pid_nr(t);
+	}
+	return n;
+}
+
+/*
+ * The pin: kft holds a reference to itself from the first fast attach until
+ * no fast hook is attached and no task is inside a call one timed. rmmod in
+ * between says busy. Waiting in module_exit instead could deadlock: the
+ * shell that runs rmmod may itself be inside a timed call (wait4, with
+ * every function traced), returning only after rmmod has.
+ */
+static unsigned int kft_fast_nr_attached;	/* under kft_mutex */
+static bool kft_fast_pinned;			/* under kft_mutex */
+
+static void kft_fast_unpin_work(struct work_struct *work);
+static DECLARE_DELAYED_WORK(kft_fast_unpin, kft_fast_unpin_work);
+
+/*
+ * Polled every tick once the last fast hook is off: the writer of a `clear`
+ * returns from its own timed calls (every function traced) just after it,
+ * and an rmmod that follows should rarely find kft still pinned.
+ */
+static void kft_fast_unpin_work(struct work_struct *work)
+{
+	mutex_lock(&kft_mutex);
+	if (kft_fast_pinned && !kft_fast_nr_attached) {
+		if (kft_fast_busy(NULL)) {
+			schedule_delayed_work(&kft_fast_unpin, 1);
+		} else {
+			kft_fast_pinned = false;
+			module_put(THIS_MODULE);
+		}
+	}
+	mutex_unlock(&kft_mutex);
+}
+
+static void kft_fast_pin(void)
+{
+	lockdep_assert_held(&kft_mutex);
+	kft_fast_nr_attached++;
+	if (kft_fast_pinned)
+		return;
+	kft_fast_pinned = true;
+	__module_get(THIS_MODULE);
+}
+
+static void kft_fast_unpin_when_drained(void)
+{
+	lockdep_assert_held(&kft_mutex);
+	if (!--kft_fast_nr_attached)
+		schedule_delayed_work(&kft_fast_unpin, 0);
+}
+
+/* The table and the exit probe, at the first fast attach (kft_mutex). */
+static int kft_fast_table_get(void)
+{
+	unsigned int bits = ilog2(roundup_pow_of_two(max(fast_tasks, 64U)));
+	struct kft_fast_slot *table;
+	int ret;
+
+	lockdep_assert_held(&kft_mutex);
+	if (kft_fast_table)
+		return 0;
+	for_each_kernel_tracepoint(kft_fast_find_tp, &kft_fast_exit_tp);
+	if (!kft_fast_exit_tp)
+		return -ENOENT;
+	table = vzalloc(sizeof(*table) << bits);
+	if (!table)
+		return -ENOMEM;
+	kft_fast_shift = BITS_PER_LONG - bits;
+	kft_fast_mask = (1UL << bits) - 1;
+	kft_fast_table = table;
+	ret = tracepoint_probe_register(kft_fast_exit_tp, kft_fast_task_exit, NULL);
+	if (ret) {
+		kft_fast_table = NULL;
+		vfree(table);
+	}
+	return ret;
+}
+
+static int kft_fast_register(struct kft_fhook *hook)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&kft_mutex);
+	for (i = 0; i < KFT_FAST_HOOKS; i++) {
+		if (kft_fast_regs[i].hook)
+			continue;
+		hook->fast.id = ++kft_fast_seq * KFT_FAST_HOOKS + i;
+		WRITE_ONCE(kft_fast_regs[i].id, hook->fast.id);
+		/* The id before the hook: pairs with kft_fast_hook_of(). */
+		smp_store_release(&kft_fast_regs[i].hook, hook);
+		return 0;
+	}
+	return -EBUSY;
+}
+
+/*
+ * After the grace period no exit uses @hook (kft_fast_exit() holds
+ * preemption off around it), and its entry may take a new id.
+ */
+static void kft_fast_unregister(struct kft_fhook *hook)
+{
+	lockdep_assert_held(&kft_mutex);
+	WRITE_ONCE(kft_fast_regs[hook->fast.id % KFT_FAST_HOOKS].hook, NULL);
+	synchronize_rcu();
+	hook->fast.id = 0;
+}
+
+/* kft_fast_noreturn into the ops' notrace filter (which wins over its filter). */
+static int kft_fast_denylist(struct ftrace_ops *ops)
+{
+	return kft_ftrace_notrace_names(ops, kft_fast_noreturn, ARRAY_SIZE(kft_fast_noreturn));
+}
+
+/**
+ * kft_fast_attach() - hook the exits of a funclist, or of every function
+ * @hook:	its run and role set
+ * @funcs:	the functions; none for every function
+ * @nr_funcs:	how many
+ * @err:	set on failure
+ *
+ * Return: 0 or an error.
+ */
+int kft_fast_attach(struct kft_fhook *hook, const struct kft_func_ref *funcs,
+		    unsigned int nr_funcs, struct kft_parse_error *err)
+{
+	int ret;
+
+	ret = kft_fast_table_get() ?: kft_fast_register(hook);
+	if (ret) {
+		if (ret == -ENOMEM)
+			err->code = KFT_ERR_NO_MEMORY;
+		return ret;
+	}
+	ret = kft_fast_denylist(&hook->fast.ops);
+	if (ret) {
+		ftrace_free_filter(&hook->fast.ops);
+		goto err_unregister;
+	}
+	/* On failure it frees the filter (the notrace part too). */
+	ret = kft_ftrace_ops_attach(&hook->fast.ops, kft_fast_entry, funcs, nr_funcs,
+				    &hook->attached, err);
+	if (ret)
+		goto err_unregister;
+	kft_fast_pin();
+	return 0;
+
+err_unregister:
+	/* As new, for a later attach (the freed filter is no longer its own). */
+	memset(&hook->fast.ops, 0, sizeof(hook->fast.ops));
+	kft_fast_unregister(hook);
+	return ret;
+}
+
+/*
+ * Gives back to a blocked task the return addresses the frames of hook @id
+ * replaced, and removes the frames: its calls then return straight to
+ * their callers, and the task no longer holds kft (a daemon asleep for
+ * hours in a call hooked while every function was traced).
+ *
+ * Only tasks that blocked (not on a CPU, not on a run queue): such a task
+ * is in schedule() called from somewhere, never from kft_fast_return or
+ * kft_fast_exit(), which do not sleep; so each of its frames is a call in
+ * progress whose return address is still on its stack. A preempted task
+ * might be in the trampoline with its return slot already consumed: it is
+ * left alone, it runs again soon. Under stop_machine() no task runs but the
+ * stoppers (on a CPU, so left alone) and nothing wakes a blocked one.
+ *
+ * Two frames can share a return slot (two hooks on one function: the later
+ * one's orig is the trampoline); a removed frame's orig then goes to the
+ * nearest kept frame above it with that slot, and the slot itself is only
+ * written when no kept frame above uses it. A slot that holds neither
+ * (another exit hook, function_graph or a kretprobe, took the trampoline
+ * into its own shadow stack) cannot be given back: that frame stays, and
+ * the task returns through the trampoline as before.
+ */
+static notrace void kft_fast_unhijack_slot(struct kft_fast_slot *s, struct task_struct *t,
+					   unsigned long id)
+{
+	unsigned long lo = (unsigned long)task_stack_page(t), hi = lo + THREAD_SIZE;
+	unsigned long tramp = (unsigned long)kft_fast_return;
+	bool drop[KFT_FAST_DEPTH] = { };
+	unsigned int depth = s->depth, d, j, kept = 0;
+	struct kft_fast_frame *f;
+
+	for (d = depth; d-- > 0;) {
+		f = &s->frames[d];
+		if (f->id != id || (unsigned long)f->retp < lo ||
+		    (unsigned long)(f->retp + 1) > hi)
+			continue;
+		for (j = d + 1; j < depth; j++)
+			if (!drop[j] && s->frames[j].retp == f->retp)
+				break;
+		if (j < depth)
+			s->frames[j].orig = f->orig;
+		else if (READ_ONCE(*f->retp) == tramp)
+			WRITE_ONCE(*f->retp, f->orig);
+		else
+			continue;
+		drop[d] = true;
+	}
+	for (d = 0; d < depth; d++) {
+		if (drop[d])
+			continue;
+		s->frames[kept] = s->frames[d];
+		s->frames[kept].claimed = !kept;
+		kept++;
+	}
+	s->depth = kept;
+	if (!kept)
+		s->owner = NULL;
+}
+
+static notrace int kft_fast_unhijack(void *data)
+{
+	unsigned long id = *(unsigned long *)data;
+	struct kft_fast_slot *s;
+	struct task_struct *t;
+	unsigned int i;
+
+	for (i = 0; i <= kft_fast_mask; i++) {
+		s = &kft_fast_table[i];
+		t = READ_ONCE(s->owner);
+		if (t && !READ_ONCE(t->on_cpu) && !READ_ONCE(t->on_rq))
+			kft_fast_unhijack_slot(s, t, id);
+	}
+	return 0;
+}
+
+/**
+ * kft_fast_detach() - no new frames; old ones return without the hook
+ * @hook:	an attached hook
+ *
+ * Blocked tasks get their return addresses back at once
+ * (kft_fast_unhijack()); running ones return through the trampoline.
+ */
+void kft_fast_detach(struct kft_fhook *hook)
+{
+	unsigned long id = hook->fast.id;
+
+	kft_ftrace_ops_detach(&hook->fast.ops, &hook->attached);
+	kft_fast_unregister(hook);
+	stop_machine(kft_fast_unhijack, &id, NULL);
+	atomic_long_set(&hook->fast.missed, 0);
+	kft_fast_unpin_when_drained();
+}
+
+/**
+ * kft_fast_missed() - calls a hook did not time
+ * @hook:	an attached fast hook
+ *
+ * Return: calls left unhooked: recursion, no slot free in the probed part
+ * of the table, or KFT_FAST_DEPTH hooked calls already on the task.
+ */
+unsigned long kft_fast_missed(const struct kft_fhook *hook)
+{
+	return atomic_long_read(&hook->fast.missed);
+}
+
+/**
+ * kft_fast_drop_module() - stop hooking the functions of a going module
+ * @hook:	the hook
+ * @addrs:	the module's functions in the hook's funclist
+ * @nr:		how many
+ *
+ * ftrace keeps a going module's addresses in the filter, and would hook
+ * whatever is loaded there next. Calls of the module in flight still
+ * return through the trampoline, and jump back into the module's text:
+ * the module is still there while any of its functions is on a stack.
+ *
+ * Return: how many were removed from the filter.
+ */
+unsigned int kft_fast_drop_module(struct kft_fhook *hook, const unsigned long *addrs,
+				  unsigned int nr)
+{
+	unsigned int i, dropped = 0;
+
+	for (i = 0; hook->attached && i < nr; i++)
+		dropped += !ftrace_set_filter_ip(&hook->fast.ops, addrs[i], 1, 0);
+	return dropped;
+}
+
+/**
+ * kft_fast_cleanup() - at module exit, after every hook is detached
+ *
+ * The pin kept kft loaded while any task was inside a timed call, so none
+ * is; one may still be in the trampoline's last instructions, which it
+ * leaves before it next sleeps (RCU tasks). A wait here is only for
+ * what a forced unload would leave.
+ */
+void kft_fast_cleanup(void)
+{
+	unsigned int n;
+	pid_t pid = 0;
+
+	if (!kft_fast_table)
+		return;
+	cancel_delayed_work_sync(&kft_fast_unpin);
+	while ((n = kft_fast_busy(&pid))) {
+		pr_warn_once("unload waits for %u tasks inside calls timed by fast hooks (pid %d)\n",
+			     n, pid);
+		msleep(100);
+	}
+	tracepoint_probe_unregister(kft_fast_exit_tp, kft_fast_task_exit, NULL);
+	tracepoint_synchronize_unregister();
+	synchronize_rcu_tasks();
+	vfree(kft_fast_table);
+	kft_fast_table = NULL;
+}

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The traced path: what runs inside every traced function's entry and exit
+ * in trace mode, inline in each exit mechanism's handlers (kft_compat.c for
+ * fprobe and kretprobes, kft_fast.c for fast hooks): every call made here
+ * cost about ten instructions per traced call (a push, a pop, a call and a
+ * return thunk), and a record made six of them. Only for notrace,
+ * NOKPROBE_SYMBOL functions: what is inlined runs in them.
+ *
+ * Recording a call:
+ *   entry: state RUNNING? context filter (noints/onlyints), take the time,
+ *          pid and CPU into the per-call storage. With no time filter the
+ *          record is reserved now (delta -1 until the exit fills it in), so
+ *          calls still open at the stop show as -1.
+ *   exit:  duration = now - entry; time filter; reserve a record and fill
+ *          it. A rejected call costs no slot.
+ * A slot is reserved with one atomic increment of the log's counter; when it
+ * passes the capacity the run stops with "log full", and the counter goes on
+ * counting what was lost.
+ */
+#ifndef KFT_HOOK_PATH_H
+#define KFT_HOOK_PATH_H
+
+#include <linux/math64.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+
+#include "kft_run.h"
+#include "kft_task.h"
+
+static __always_inline struct kft_record *kft_log_reserve(struct kft_run *run)
+{
+	long slot = atomic_long_inc_return(&run->log.reserved) - 1;
+
+	if (unlikely(slot >= run->log.capacity)) {
+		kft_run_stop(run, KFT_REASON_LOG_FULL);
+		return NULL;
+	}
+	return &run->log.records[slot];
+}
+
+/* Fills a reserved record; the function address goes last (see kft_log.c). */
+static __always_inline void kft_record_fill(struct kft_record *rec, unsigned long func,
+					    unsigned long ret_ip,
+					    const struct kft_call *call, u64 info)
+{
+	rec->entry_ns = call->entry_ns;
+	rec->caller_off = kft_rec_caller_off(ret_ip, func);
+	rec->pid = call->pid;
+	rec->info = info;
+	/* Pairs with smp_load_acquire() in kft_log_view_build(). */
+	smp_store_release(&rec->func, func);
+}
+
+/* A record of a task (not of an interrupt): its name into the log's table. */
+static __always_inline void kft_record_comm(struct kft_run *run, const struct kft_call *call)
+{
+	if (call->pid >= 0)
+		kft_comms_note(&run->log.buf->comms, call->pid, call->entry_ns);
+}
+
+/*
+ * Completes a record reserved at entry. The return address seen at entry can
+ * be the exit hook's trampoline (a tail call from a hooked caller); the one
+ * seen at exit is real. Fast hooks know the real one at entry already
+ * (@ret_ip_known: the record has it).
+ */
+static __always_inline void kft_record_close(struct kft_record *rec, unsigned long func,
+					     unsigned long ret_ip, bool ret_ip_known,
+					     u64 dur, unsigned int cpu)
+{
+	if (!ret_ip_known)
+		WRITE_ONCE(rec->caller_off, kft_rec_caller_off(ret_ip, func));
+	WRITE_ONCE(rec->info, kft_rec_info(dur, cpu));
+}
+
+/**
+ * kft_hook_entry() - a hooked function was entered
+ * @hook:	the hook (its role says what for)
+ * @ip:		the function, as the mechanism reports it
+ * @ret_ip:	where it will return to
+ * @call:	per-call storage, handed to kft_hook_exit()
+ *
+ * Return: 0 to see the exit, non-zero to skip it.
+ */
+static __always_inline int kft_hook_entry(struct kft_fhook *hook, unsigned long ip,
+					    unsigned long ret_ip, struct kft_call *call)
+{
+	struct kft_run *run = hook->run;
+	/* Acquire: a new state comes with its generation (kft_run_prime()). */
+	int state = smp_load_acquire(&run->state);
+	struct kft_record *rec;
+	bool irq;
+
+	if (hook->role != KFT_HOOK_TRACE)
+		return state != KFT_PRIMED && state != KFT_RUNNING;
+	call->gen = READ_ONCE(run->gen);
+	if (state != KFT_RUNNING) {
+		/* Entered before the start: its exit counts as "not found". */
+		call->entry_ns = 0;
+		return state != KFT_PRIMED;
+	}
+	irq = !in_task();
+	if (irq ? run->cfg.noints : run->cfg.onlyints) {
+		this_cpu_inc(run->counters->filtered_ints);
+		return 1;
+	}
+	if (run->task_filter && !kft_task_wanted(&run->cfg)) {
+		this_cpu_inc(run->counters->filtered_task);
+		return 1;
+	}
+	call->entry_ns = run->cycles_khz ? kft_cycles() : kft_now();
+	call->pid = irq ? -1 : current->pid;
+	call->cpu = raw_smp_processor_id();
+	if (run->cfg.watch)
+		kft_watch_entry(run, ip, ret_ip, call->entry_ns, call->pid);
+	call->rec = NULL;
+	if (run->log_at_entry) {
+		rec = kft_log_reserve(run);
+		if (!rec)
+			return 1;
+		kft_record_fill(rec, ip, ret_ip, call,
+				kft_rec_info_open(call->cpu));
+		kft_record_comm(run, call);
+		call->rec = rec;
+	}
+	return 0;
+}
+
+/* Whether the time filters drop a call that took @t (ns, or cycles). */
+static __always_inline bool kft_time_filtered(u64 t, u64 min, u64 max)
+{
+	return t < min || (max && t > max);
+}
+
+/**
+ * kft_hook_exit() - a hooked function returned
+ * @hook:	the hook
+ * @ip:		the function
+ * @ret_ip:	the return address
+ * @ret_ip_known: @ret_ip is the one kft_hook_entry() was given (fast hooks)
+ * @call:	what kft_hook_entry() stored
+ */
+static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long ip,
+					  unsigned long ret_ip, bool ret_ip_known,
+					  struct kft_call *call)
+{
+	struct kft_run *run = hook->run;
+	struct kft_record *rec;
+	u64 now, dur, deadline, cycles;
+
+	if (hook->role == KFT_HOOK_START_EXIT) {
+		kft_run_start(run, KFT_REASON_EXIT);
+		return;
+	}
+	if (hook->role == KFT_HOOK_STOP_EXIT) {
+		kft_run_stop(run, KFT_REASON_EXIT);
+		return;
+	}
+	/* Acquire: the generation read below is the state's (kft_run_prime()). */
+	if (smp_load_acquire(&run->state) != KFT_RUNNING)
+		return;
+	/* Entered before the start, or in an earlier generation (its record
+	 * slot, if it had one, may now be another call's).
+	 */
+	if (!call->entry_ns || call->gen != READ_ONCE(run->gen)) {
+		this_cpu_inc(run->counters->not_found);
+		return;
+	}
+	if (call->rec) {
+		now = kft_now();
+		dur = now - call->entry_ns;
+		kft_record_close(call->rec, ip, ret_ip, ret_ip_known, dur, call->cpu);
+	} else {
+		if (run->cycles_khz) {
+			/* Judged in cycles: a dropped call never reads the ns clock. */
+			cycles = kft_cycles() - call->entry_ns;
+			if (kft_time_filtered(cycles, run->mintime_cycles,
+					      run->maxtime_cycles))
+				goto filtered;
+			now = kft_now();
+			dur = mul_u64_u32_div(cycles, NSEC_PER_MSEC, run->cycles_khz);
+			call->entry_ns = now - dur;
+		} else {
+			now = kft_now();
+			dur = now - call->entry_ns;
+			if (kft_time_filtered(dur, run->mintime_ns, run->maxtime_ns))
+				goto filtered;
+		}
+		rec = kft_log_reserve(run);
+		if (!rec)
+			return;
+		kft_record_fill(rec, ip, ret_ip, call, kft_rec_info(dur, call->cpu));
+		kft_record_comm(run, call);
+	}
+	/* The hrtimer stops the run too; this makes the stop exact. */
+	deadline = READ_ONCE(run->stop_deadline_ns);
+	if (deadline && now >= deadline)
+		kft_run_stop(run, KFT_REASON_TIME);
+	return;
+
+filtered:
+	this_cpu_inc(run->counters->filtered_time);
+}
+
+#endif
