@@ -438,42 +438,64 @@ static void kft_stack_view_add(struct kft_stack_table *t, struct kft_stack_view 
 	*copied += s->nr;
 }
 
+/* In slot_frames, between the two passes: a slot ready at the first. */
+#define KFT_STACK_REF_READY	U32_MAX
+
 /**
  * kft_stack_view_build() - a reader's copy of the table, most counted first
  * @t:		the table, its lock held (it cannot be emptied meanwhile)
  * @view:	filled in; kft_stack_view_free() it
  *
- * Events counted while the copy is made may or may not be in it.
+ * Events counted while the copy is made may or may not be in it. Every
+ * slot ready at the first pass is copied, and only those: a snoop event
+ * consumed before the build names a slot published before the event was
+ * (kft_stacks_record()), so its stack is in the copy. (Copying the first
+ * so many ready slots instead lost one when another slot, lower in the
+ * table, became ready between the passes.)
  *
  * Return: 0 or -ENOMEM.
  */
 int kft_stack_view_build(struct kft_stack_table *t, struct kft_stack_view *view)
 {
 	unsigned long slots = 1UL << t->bits, used = 0, frames, copied = 0, i;
+	struct kft_stack_ref *ref;
 
 	lockdep_assert_held(&t->lock);
 	memset(view, 0, sizeof(*view));
 	view->taken_ns = trace_clock_local();
-	for (i = 0; i < slots; i++)
-		used += kft_stack_slot_ready(&t->slots[i]);
+	if (!kft_mem_fits(array_size(slots, sizeof(*view->slot_frames))))
+		return -ENOMEM;
+	view->slot_frames = kvcalloc(slots, sizeof(*view->slot_frames), KFT_BIG_GFP);
+	if (!view->slot_frames)
+		return -ENOMEM;
+	for (i = 0; i < slots; i++) {
+		if (kft_stack_slot_ready(&t->slots[i])) {
+			view->slot_frames[i].first = KFT_STACK_REF_READY;
+			used++;
+		}
+	}
+	/* Every slot ready above has its frames below pool_used. */
 	frames = min_t(unsigned long, atomic_long_read(&t->pool_used), t->pool_size);
 	if (!kft_mem_fits(array_size(used, sizeof(*view->entries)) +
-			  array_size(frames, sizeof(long)) +
-			  array_size(slots, sizeof(*view->slot_frames))))
+			  array_size(frames, sizeof(long)))) {
+		kft_stack_view_free(view);
 		return -ENOMEM;
+	}
 	view->entries = kvcalloc(max(used, 1UL), sizeof(*view->entries), KFT_BIG_GFP);
 	view->frames = kvmalloc_array(max(frames, 1UL), sizeof(long), KFT_BIG_GFP);
-	view->slot_frames = kvcalloc(slots, sizeof(*view->slot_frames), KFT_BIG_GFP);
-	if (!view->entries || !view->frames || !view->slot_frames) {
+	if (!view->entries || !view->frames) {
 		kft_stack_view_free(view);
 		return -ENOMEM;
 	}
 	for (i = 0; i < slots; i++) {
-		if (view->nr < used && kft_stack_slot_ready(&t->slots[i]) &&
-		    copied + t->slots[i].nr <= frames)
-			kft_stack_view_add(t, view, i, &copied);
 		if (!(i & 1023))
 			cond_resched();
+		ref = &view->slot_frames[i];
+		if (ref->first != KFT_STACK_REF_READY)
+			continue;
+		ref->first = 0;
+		if (copied + t->slots[i].nr <= frames)
+			kft_stack_view_add(t, view, i, &copied);
 	}
 	kft_stack_view_merge(view);
 	return 0;
