@@ -16,6 +16,7 @@
  *			that deep, each frame holding a 1 KiB array, and the
  *			innermost calls leaf (for stack watches)
  *	irq_recurse	the same from hard interrupt context (2..8 deep)
+ *	nap		COUNT is milliseconds asleep in one call of kft_test_nap
  *	hot_ms		COUNT is milliseconds spun in kft_test_hot_loop, which
  *			reads the clock only every 65536 turns (a profile sees
  *			this function, not the clock: under emulation a clock
@@ -63,6 +64,12 @@ static noinline void kft_test_busy_2ms(void)
 static noinline void kft_test_sleep(void)
 {
 	msleep(1500);
+}
+
+/* Asleep inside one call for @ms (a task held there, as long as wanted). */
+static noinline void kft_test_nap(unsigned int ms)
+{
+	msleep(ms);
 }
 
 static noinline void kft_test_middle(void)
@@ -170,6 +177,12 @@ static int kft_test_with_arg(const char *name, unsigned int n)
 		kft_test_hot_loop((u64)n * NSEC_PER_MSEC);
 		return 0;
 	}
+	if (!strcmp(name, "nap")) {
+		if (n > 60000)
+			return -EINVAL;
+		kft_test_nap(n);
+		return 0;
+	}
 	if (!strcmp(name, "irq_recurse")) {
 		/* The IRQ stack is 16 KiB on x86_64: stay well inside it. */
 		if (n < 1 || n > 8)
@@ -198,7 +211,7 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 	if (sscanf(buf, "%31s %u", name, &n) < 1 || n > 1000000)
 		return -EINVAL;
 	if (!strcmp(name, "recurse") || !strcmp(name, "irq_recurse") ||
-	    !strcmp(name, "hot_ms"))
+	    !strcmp(name, "hot_ms") || !strcmp(name, "nap"))
 		return kft_test_with_arg(name, n) ?: count;
 	for (i = 0; i < ARRAY_SIZE(kft_test_calls); i++) {
 		if (strcmp(name, kft_test_calls[i].name))
