@@ -16,6 +16,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitmap.h>
 #include <linux/hash.h>
 #include <linux/kprobes.h>
 #include <linux/log2.h>
@@ -335,6 +336,23 @@ static int kft_count_entry_cmp(const void *a, const void *b)
 	return x->ip < y->ip ? -1 : x->ip > y->ip;
 }
 
+/* Copies one slot's function and sum into the view (0 calls: left out). */
+static void kft_count_view_add(struct kft_count_table *t, struct kft_count_view *view,
+			       unsigned long slot)
+{
+	unsigned long ip = READ_ONCE(t->ips[slot]);
+	struct kft_count_entry *e = &view->entries[view->nr];
+	unsigned long n = kft_count_sum(t, slot);
+
+	if (!n)
+		return;
+	e->ip = ip & ~KFT_COUNT_RETIRED;
+	e->count = n;
+	e->gone_name = ip & KFT_COUNT_RETIRED ? kft_count_gone_name(t, slot) : NULL;
+	view->calls += n;
+	view->nr++;
+}
+
 /**
  * kft_count_view_build() - a reader's snapshot: every function counted,
  * most-called first
@@ -342,40 +360,47 @@ static int kft_count_entry_cmp(const void *a, const void *b)
  * @view:	filled in; kft_count_view_free() it
  *
  * The caller holds t->sum_lock (taken under kft_mutex, with the header's
- * times: the sums and the header are of one run). A function first called
- * while the sums are taken may be left out: it belongs to the next read.
+ * times: the sums and the header are of one run). The slots claimed at the
+ * first pass are marked, and exactly those are summed: a function first
+ * called while the sums are taken belongs to the next read, and cannot
+ * take the place of one called before (summing "the first so many claimed
+ * slots" left one out when a slot lower in the table was claimed between
+ * the passes).
  *
  * Return: 0 or -ENOMEM.
  */
 int kft_count_view_build(struct kft_count_table *t, struct kft_count_view *view)
 {
-	unsigned long slot, used = 0, n;
+	unsigned long slots = kft_count_table_slots(t), slot, used = 0;
+	unsigned long *claimed;
 
 	lockdep_assert_held(&t->sum_lock);
 	memset(view, 0, sizeof(*view));
-	for (slot = 0; slot < kft_count_table_slots(t); slot++)
-		used += READ_ONCE(t->ips[slot]) != 0;
-	if (used && !kft_mem_fits(array_size(used, sizeof(*view->entries))))
+	if (!kft_mem_fits(BITS_TO_LONGS(slots) * sizeof(long)))
 		return -ENOMEM;
+	claimed = bitmap_zalloc(slots, GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
+	if (!claimed)
+		return -ENOMEM;
+	for (slot = 0; slot < slots; slot++) {
+		if (READ_ONCE(t->ips[slot])) {
+			__set_bit(slot, claimed);
+			used++;
+		}
+	}
+	if (used && !kft_mem_fits(array_size(used, sizeof(*view->entries)))) {
+		bitmap_free(claimed);
+		return -ENOMEM;
+	}
 	view->entries = kvmalloc_array(max(used, 1UL), sizeof(*view->entries),
 				       GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
-	if (!view->entries)
+	if (!view->entries) {
+		bitmap_free(claimed);
 		return -ENOMEM;
-	view->taken_ns = kft_now();
-	for (slot = 0; slot < kft_count_table_slots(t) && view->nr < used; slot++) {
-		if (!READ_ONCE(t->ips[slot]))
-			continue;
-		n = kft_count_sum(t, slot);
-		if (!n)
-			continue;
-		view->entries[view->nr].ip = READ_ONCE(t->ips[slot]) & ~KFT_COUNT_RETIRED;
-		view->entries[view->nr].count = n;
-		view->entries[view->nr].gone_name = NULL;
-		if (READ_ONCE(t->ips[slot]) & KFT_COUNT_RETIRED)
-			view->entries[view->nr].gone_name = kft_count_gone_name(t, slot);
-		view->calls += n;
-		view->nr++;
 	}
+	view->taken_ns = kft_now();
+	for_each_set_bit(slot, claimed, slots)
+		kft_count_view_add(t, view, slot);
+	bitmap_free(claimed);
 	sort(view->entries, view->nr, sizeof(*view->entries), kft_count_entry_cmp, NULL);
 	return 0;
 }
