@@ -123,7 +123,8 @@ static const char *const kft_fast_noreturn[] = {
 	"__x64_sys_exit", "__x64_sys_exit_group", "__ia32_sys_exit",
 	"__ia32_sys_exit_group", "rewind_stack_and_make_dead", "panic", "nmi_panic",
 	"__stack_chk_fail", "cpu_startup_entry", "do_idle", "arch_cpu_idle_dead",
-	"play_dead_common", "hlt_play_dead", "kthread", "kthreadd", "worker_thread",
+	"play_dead_common", "hlt_play_dead", "native_play_dead", "mwait_play_dead",
+	"cpuidle_play_dead", "xen_play_dead", "kthread", "kthreadd", "worker_thread",
 	"rescuer_thread", "smpboot_thread_fn", "kthread_worker_fn",
 };
 

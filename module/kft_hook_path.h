@@ -128,6 +128,16 @@ static __always_inline int kft_hook_entry(struct kft_fhook *hook, unsigned long 
 	return 0;
 }
 
+/*
+ * @end - @start, or 0 when the clock of the CPU the call returned on is a
+ * little behind the one it was entered on (sched_clock and the TSC are per
+ * CPU): never a wrapped 2^64.
+ */
+static __always_inline u64 kft_elapsed(u64 end, u64 start)
+{
+	return end > start ? end - start : 0;
+}
+
 /* Whether the time filters drop a call that took @t (ns, or cycles). */
 static __always_inline bool kft_time_filtered(u64 t, u64 min, u64 max)
 {
@@ -170,12 +180,12 @@ static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long 
 	}
 	if (call->rec) {
 		now = kft_now();
-		dur = now - call->entry_ns;
+		dur = kft_elapsed(now, call->entry_ns);
 		kft_record_close(call->rec, ip, ret_ip, ret_ip_known, dur, call->cpu);
 	} else {
 		if (run->cycles_khz) {
 			/* Judged in cycles: a dropped call never reads the ns clock. */
-			cycles = kft_cycles() - call->entry_ns;
+			cycles = kft_elapsed(kft_cycles(), call->entry_ns);
 			if (kft_time_filtered(cycles, run->mintime_cycles,
 					      run->maxtime_cycles))
 				goto filtered;
@@ -184,7 +194,7 @@ static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long 
 			call->entry_ns = now - dur;
 		} else {
 			now = kft_now();
-			dur = now - call->entry_ns;
+			dur = kft_elapsed(now, call->entry_ns);
 			if (kft_time_filtered(dur, run->mintime_ns, run->maxtime_ns))
 				goto filtered;
 		}

@@ -326,7 +326,13 @@ static void kft_run_cycles_setup(struct kft_run *run)
 	if (!khz || run->log_at_entry || run->cfg.watch)
 		return;
 	run->cycles_khz = khz;
+	/*
+	 * mintime rounded up, maxtime down: a kept call's duration, converted
+	 * back to ns (rounded down), is within both bounds.
+	 */
 	run->mintime_cycles = mul_u64_u32_div(run->mintime_ns, khz, NSEC_PER_MSEC);
+	if (mul_u64_u32_div(run->mintime_cycles, NSEC_PER_MSEC, khz) < run->mintime_ns)
+		run->mintime_cycles++;
 	run->maxtime_cycles = mul_u64_u32_div(run->maxtime_ns, khz, NSEC_PER_MSEC);
 	/* (A maxtime that rounds to 0 cycles must still filter.) */
 	if (run->maxtime_ns && !run->maxtime_cycles)
