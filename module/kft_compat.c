@@ -139,7 +139,7 @@ static notrace void kft_fprobe_exit(struct fprobe *fp, unsigned long entry_ip,
 				    unsigned long ret_ip, struct kft_fprobe_regs *regs,
 				    void *data)
 {
-	kft_hook_exit(kft_fprobe_hook(fp), entry_ip, ret_ip, false, data);
+	kft_hook_exit(kft_fprobe_hook(fp), entry_ip, ret_ip, false, data, 0);
 }
 NOKPROBE_SYMBOL(kft_fprobe_exit);
 
@@ -506,7 +506,7 @@ static notrace int kft_krp_exit(struct kretprobe_instance *ri, struct pt_regs *r
 	struct kft_krp *k = container_of(get_kretprobe(ri), struct kft_krp, rp);
 
 	kft_hook_exit(k->hook, (unsigned long)k->rp.kp.addr,
-		      get_kretprobe_retaddr(ri), false, (struct kft_call *)ri->data);
+		      get_kretprobe_retaddr(ri), false, (struct kft_call *)ri->data, 0);
 	return 0;
 }
 NOKPROBE_SYMBOL(kft_krp_exit);

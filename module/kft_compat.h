@@ -58,10 +58,10 @@ enum kft_hook_role {
 
 /* Per-call storage between a function's entry and its exit. */
 struct kft_call {
-	u64 entry_ns;			/* kft_now(), or kft_cycles() (run->cycles_khz); 0: entered before the start */
+	u64 entry_ns;			/* kft_now(), or kft_cycles() (run->cycles_khz) */
 	struct kft_record *rec;		/* reserved at entry (no time filter) */
 	s32 pid;
-	u32 gen;			/* the run's generation at entry */
+	u32 gen;			/* the run's generation at entry; - 1: entered before the start */
 	u16 cpu;
 };
 
@@ -188,7 +188,8 @@ static __always_inline unsigned long *kft_ftrace_retp(struct ftrace_regs *fregs)
 	if (!fregs)
 		return NULL;
 	sp = kft_fregs_pt(fregs)->sp;
-	if (sp <= cur || sp - cur > PAGE_SIZE || (sp & 7))
+	/* Above the current one, by at most a page (sp <= cur wraps). */
+	if (sp - cur - 1 >= PAGE_SIZE || (sp & 7))
 		return NULL;
 	return (unsigned long *)sp;
 }

@@ -4,8 +4,8 @@
  * kernel, done from a module.
  *
  * Entry is an ftrace_ops callback without SAVE_REGS and without
- * FTRACE_OPS_FL_RECURSION (kft takes ftrace's recursion lock itself, which
- * costs less than ftrace's assist function around it). ftrace saved the
+ * FTRACE_OPS_FL_RECURSION (kft guards against recursion with its own shadow
+ * stack, kft_fast_recursion(), for less than ftrace's lock). ftrace saved the
  * traced function's stack pointer at its entry, which points at its return
  * address: kft keeps that address on a shadow stack and writes the address
  * of its trampoline there instead.
@@ -20,8 +20,8 @@
  * The function returns into kft_fast_return (kft_fast_tramp.S), which calls
  * kft_fast_exit(): it finds the top frame of the task's shadow stack, checks
  * that it is the frame of this return (its slot is just below the stack
- * pointer), lets kft_hook_exit() time the call, pops the frame, and jumps
- * to the address it had replaced.
+ * pointer), lets kft_hook_exit_quick() or kft_hook_exit() time the call,
+ * pops the frame, and jumps to the address it had replaced.
  *
  * The shadow stacks: a module has no field of its own in task_struct, and a
  * per-CPU stack breaks when the traced function sleeps or migrates. So a
@@ -50,7 +50,8 @@
  * module is pinned (rmmod says busy) from the first fast attach until no
  * fast hook is attached and the table is empty: `clear`, then rmmod once
  * the tasks that were running inside timed calls have returned from them
- * (a blocked task no longer counts).
+ * (a blocked task no longer counts, and one that blocks later is let go
+ * within seconds: kft_fast_unpin_work()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -64,7 +65,6 @@
 #include <linux/sched/task_stack.h>
 #include <linux/stop_machine.h>
 #include <linux/string.h>
-#include <linux/trace_recursion.h>
 #include <linux/tracepoint.h>
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
@@ -94,6 +94,7 @@ struct kft_fast_frame {
 	unsigned long id;		/* the hook, in kft_fast_regs */
 	struct kft_call call;
 	bool claimed;			/* this frame claimed the slot */
+	u32 entering;			/* kft_fast_context() while pushed, else 0 */
 };
 
 struct kft_fast_slot {
@@ -177,10 +178,60 @@ static __always_inline unsigned long kft_fast_caller(struct kft_fast_slot *s, un
 	return s->frames[d - 1].ret_ip;
 }
 
-/* Pushes a frame and hijacks the return, unless kft_hook_entry() says no. */
-static __always_inline bool kft_fast_push(struct kft_fhook *hook, unsigned long ip,
-					  unsigned long parent_ip, unsigned long *retp)
+/*
+ * The context a push runs in: task, softirq, each level of hardirq, NMI
+ * (the preemption count's bits for them, never 0). Two pushes on one task
+ * in the same context, one inside the other's entry, are a recursion.
+ */
+static __always_inline u32 kft_fast_context(void)
 {
+	return (preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET)) | 1;
+}
+
+/*
+ * kft's recursion guard (the ops has no FTRACE_OPS_FL_RECURSION): the entry
+ * calls out only on rare paths (a full log stops the run: irq_work_queue()),
+ * and a hooked function called there would enter here again. Its frame is
+ * the top one, still marked as entering in the same context: that call is
+ * left unhooked. An interrupt or NMI arriving during an entry pushes above
+ * it in another context, and is timed. Cheaper than ftrace's lock
+ * (ftrace_test_recursion_trylock(): about 30 instructions a call) since
+ * the slot is at hand; like it, it sees an interrupt that calls a hooked
+ * function before its entry code has counted itself in the preemption
+ * count as a recursion (ftrace allows one such level; here it is missed).
+ */
+static __always_inline bool kft_fast_recursion(struct kft_fast_slot *s, unsigned int d,
+					       u32 context)
+{
+	return d && READ_ONCE(s->frames[d - 1].entering) == context;
+}
+
+/* Takes back the top frame @f (at @d) of @s, pushed for a call not timed. */
+static __always_inline void kft_fast_unpush(struct kft_fast_slot *s, struct kft_fast_frame *f,
+					    unsigned int d)
+{
+	bool claimed = f->claimed;
+
+	WRITE_ONCE(f->entering, 0);
+	barrier();
+	WRITE_ONCE(s->depth, d);
+	if (claimed)
+		kft_fast_release(s);
+}
+
+/*
+ * Pushes a frame for a call of @ip, which returns to *@retp, and writes it
+ * whole but for its struct kft_call. Return: the frame, at depth @d of @s,
+ * or NULL if the call cannot be hooked (no slot, too deep, a recursion).
+ */
+static __always_inline struct kft_fast_frame *kft_fast_push(struct kft_fhook *hook,
+							    unsigned long ip,
+							    unsigned long parent_ip,
+							    unsigned long *retp,
+							    struct kft_fast_slot **slot,
+							    unsigned int *depth)
+{
+	u32 context = kft_fast_context();
 	struct kft_fast_frame *f;
 	struct kft_fast_slot *s;
 	bool claimed = false;
@@ -188,52 +239,125 @@ static __always_inline bool kft_fast_push(struct kft_fhook *hook, unsigned long 
 
 	s = kft_fast_slot(current, &claimed);
 	if (unlikely(!s))
-		return false;
+		return NULL;
 	d = READ_ONCE(s->depth);
-	if (unlikely(d >= KFT_FAST_DEPTH))
-		goto err_release;
+	if (unlikely(d >= KFT_FAST_DEPTH || kft_fast_recursion(s, d, context))) {
+		if (claimed)
+			kft_fast_release(s);
+		return NULL;
+	}
 	/* Reserved before written: a nested context pushes above it. */
 	WRITE_ONCE(s->depth, d + 1);
 	barrier();
 	f = &s->frames[d];
+	/* Kept in a register: gcc would compute it again at each use. */
+	OPTIMIZER_HIDE_VAR(f);
+	WRITE_ONCE(f->entering, context);
+	/*
+	 * Written whole before kft_hook_entry() (its rare calls out keep
+	 * fewer values alive): only the return slot's new address waits for
+	 * its yes. Nothing else writes that slot meanwhile: other exit hooks
+	 * on this function run before or after this callback, not in it.
+	 */
 	f->ret_ip = kft_fast_caller(s, d, retp, parent_ip);
-	if (kft_hook_entry(hook, ip, f->ret_ip, &f->call)) {
-		barrier();
-		WRITE_ONCE(s->depth, d);
-		if (claimed)
-			kft_fast_release(s);
-		return true;
-	}
 	f->retp = retp;
 	f->orig = READ_ONCE(*retp);
 	f->ip = ip;
 	f->id = hook->fast.id;
 	f->claimed = claimed;
-	barrier();
-	WRITE_ONCE(*retp, (unsigned long)kft_fast_return);
-	return true;
-
-err_release:
-	if (claimed)
-		kft_fast_release(s);
-	return false;
+	*slot = s;
+	*depth = d;
+	return f;
 }
 
+/* The call of frame @f is timed: its return comes to kft_fast_return. */
+static __always_inline void kft_fast_hijack(struct kft_fast_frame *f)
+{
+	WRITE_ONCE(f->entering, 0);
+	barrier();
+	WRITE_ONCE(*f->retp, (unsigned long)kft_fast_return);
+}
+
+/*
+ * An entry that kft_hook_entry_quick() did not take (not yet running, a
+ * filter, a record made at entry, a trigger), out of line: kft_fast_entry()
+ * tail-calls it and saves no register for it. Preemption is off (as there).
+ */
+static noinline notrace void kft_fast_entry_slow(struct kft_fhook *hook,
+						 struct kft_fast_slot *s,
+						 struct kft_fast_frame *f, unsigned int d)
+{
+	if (kft_hook_entry(hook, f->ip, f->ret_ip, &f->call))
+		kft_fast_unpush(s, f, d);
+	else
+		kft_fast_hijack(f);
+	preempt_enable_notrace();
+}
+NOKPROBE_SYMBOL(kft_fast_entry_slow);
+
+/*
+ * The entry's first part, with preemption disabled: the hook's run
+ * (kft_comms_note() on this CPU's part of the log's table), and a frame
+ * marked as entering is never on a preempted task. Return: a frame pushed
+ * for this call, or NULL (counted as missed).
+ */
+static __always_inline struct kft_fast_frame *kft_fast_begin(struct kft_fhook *hook,
+							     unsigned long ip,
+							     unsigned long parent_ip,
+							     struct ftrace_regs *fregs,
+							     struct kft_fast_slot **s,
+							     unsigned int *d)
+{
+	unsigned long *retp = kft_ftrace_retp(fregs);
+	struct kft_fast_frame *f = NULL;
+
+	preempt_disable_notrace();
+	if (likely(retp))
+		f = kft_fast_push(hook, ip, parent_ip, retp, s, d);
+	if (unlikely(!f))
+		atomic_long_inc(&hook->fast.missed);
+	return f;
+}
+
+/*
+ * The entry of a run whose calls kft_hook_entry_quick() takes when it is
+ * running (run->entry_quick): the rest is out of line.
+ */
+static notrace void kft_fast_entry_quick(unsigned long ip, unsigned long parent_ip,
+					 struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct kft_fhook *hook = container_of(op, struct kft_fhook, fast.ops);
+	struct kft_fast_frame *f;
+	struct kft_fast_slot *s;
+	unsigned int d;
+
+	f = kft_fast_begin(hook, ip, parent_ip, fregs, &s, &d);
+	if (likely(f)) {
+		if (unlikely(!kft_hook_entry_quick(hook, &f->call)))
+			return kft_fast_entry_slow(hook, s, f, d);
+		kft_fast_hijack(f);
+	}
+	preempt_enable_notrace();
+}
+NOKPROBE_SYMBOL(kft_fast_entry_quick);
+
+/* The entry of any other hook: kft_hook_entry() inline. */
 static notrace void kft_fast_entry(unsigned long ip, unsigned long parent_ip,
 				   struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	struct kft_fhook *hook = container_of(op, struct kft_fhook, fast.ops);
-	unsigned long *retp = kft_ftrace_retp(fregs);
-	int bit;
+	struct kft_fast_frame *f;
+	struct kft_fast_slot *s;
+	unsigned int d;
 
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0) {
-		atomic_long_inc(&hook->fast.missed);
-		return;
+	f = kft_fast_begin(hook, ip, parent_ip, fregs, &s, &d);
+	if (likely(f)) {
+		if (kft_hook_entry(hook, ip, f->ret_ip, &f->call))
+			kft_fast_unpush(s, f, d);
+		else
+			kft_fast_hijack(f);
 	}
-	if (unlikely(!retp || !kft_fast_push(hook, ip, parent_ip, retp)))
-		atomic_long_inc(&hook->fast.missed);
-	ftrace_test_recursion_unlock(bit);
+	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kft_fast_entry);
 
@@ -244,6 +368,38 @@ static notrace void __noreturn kft_fast_lost(unsigned long *sp)
 	      sp);
 }
 NOKPROBE_SYMBOL(kft_fast_lost);
+
+/* Pops the top frame @f (at @d) of @s at its return: where to go now. */
+static __always_inline unsigned long kft_fast_pop(struct kft_fast_slot *s,
+						  struct kft_fast_frame *f, unsigned int d)
+{
+	unsigned long orig = f->orig;
+	bool claimed = f->claimed;
+
+	/* Read before released: a nested context may push over it now. */
+	barrier();
+	WRITE_ONCE(s->depth, d);
+	if (claimed)
+		kft_fast_release(s);
+	return orig;
+}
+
+/*
+ * The rest of an exit that kft_hook_exit_quick() did not finish (a record,
+ * a trigger, a call of an earlier generation), out of line: kft_fast_exit()
+ * tail-calls it and saves no register for it. Preemption is off (as there).
+ */
+static noinline notrace unsigned long kft_fast_exit_slow(struct kft_fast_slot *s,
+							 struct kft_fast_frame *f,
+							 unsigned int d,
+							 struct kft_fhook *hook,
+							 u64 now_cycles)
+{
+	kft_hook_exit(hook, f->ip, f->ret_ip, true, &f->call, now_cycles);
+	preempt_enable_notrace();
+	return kft_fast_pop(s, f, d);
+}
+NOKPROBE_SYMBOL(kft_fast_exit_slow);
 
 /**
  * kft_fast_exit() - a hooked function returned (from kft_fast_return)
@@ -256,15 +412,16 @@ notrace unsigned long kft_fast_exit(unsigned long *sp)
 	struct kft_fast_frame *f;
 	struct kft_fast_slot *s;
 	struct kft_fhook *hook;
-	unsigned long orig;
 	unsigned int d;
-	bool claimed;
+	u64 now_cycles = 0;
 
 	s = kft_fast_slot(current, NULL);
-	if (unlikely(!s || !READ_ONCE(s->depth)))
+	d = s ? READ_ONCE(s->depth) : 0;
+	if (unlikely(!d))
 		kft_fast_lost(sp);
-	d = READ_ONCE(s->depth) - 1;
+	d--;
 	f = &s->frames[d];
+	OPTIMIZER_HIDE_VAR(f);
 	if (unlikely(f->retp + 1 != sp))
 		kft_fast_lost(sp);
 	/*
@@ -276,17 +433,10 @@ notrace unsigned long kft_fast_exit(unsigned long *sp)
 	 */
 	preempt_disable_notrace();
 	hook = kft_fast_hook_of(f->id);
-	if (hook)
-		kft_hook_exit(hook, f->ip, f->ret_ip, true, &f->call);
+	if (hook && (f->call.rec || !kft_hook_exit_quick(hook, &f->call, &now_cycles)))
+		return kft_fast_exit_slow(s, f, d, hook, now_cycles);
 	preempt_enable_notrace();
-	orig = f->orig;
-	claimed = f->claimed;
-	/* Read before released: a nested context may push over it now. */
-	barrier();
-	WRITE_ONCE(s->depth, d);
-	if (claimed)
-		kft_fast_release(s);
-	return orig;
+	return kft_fast_pop(s, f, d);
 }
 NOKPROBE_SYMBOL(kft_fast_exit);
 
@@ -326,6 +476,81 @@ static unsigned int kft_fast_busy(pid_t *one)
 }
 
 /*
+ * Gives back to a blocked task the return addresses that frames of hooks
+ * no longer registered (detached) replaced, and removes those frames: its
+ * calls then return straight to their callers, and the task no longer
+ * holds kft (a daemon asleep for hours in a call hooked while every
+ * function was traced). The registry is written under kft_mutex, which the
+ * caller of stop_machine() holds.
+ *
+ * Only tasks that blocked (not on a CPU, not on a run queue): such a task
+ * is in schedule() called from somewhere, never from kft_fast_return or
+ * kft_fast_exit(), which do not sleep; so each of its frames is a call in
+ * progress whose return address is still on its stack. A preempted task
+ * might be in the trampoline with its return slot already consumed: it is
+ * left alone, it runs again soon. Under stop_machine() no task runs but the
+ * stoppers (on a CPU, so left alone) and nothing wakes a blocked one.
+ *
+ * Two frames can share a return slot (two hooks on one function: the later
+ * one's orig is the trampoline); a removed frame's orig then goes to the
+ * nearest kept frame above it with that slot, and the slot itself is only
+ * written when no kept frame above uses it. A slot that holds neither
+ * (another exit hook, function_graph or a kretprobe, took the trampoline
+ * into its own shadow stack) cannot be given back: that frame stays, and
+ * the task returns through the trampoline as before.
+ */
+static notrace void kft_fast_unhijack_slot(struct kft_fast_slot *s, struct task_struct *t)
+{
+	unsigned long lo = (unsigned long)task_stack_page(t), hi = lo + THREAD_SIZE;
+	unsigned long tramp = (unsigned long)kft_fast_return;
+	bool drop[KFT_FAST_DEPTH] = { };
+	unsigned int depth = s->depth, d, j, kept = 0;
+	struct kft_fast_frame *f;
+
+	for (d = depth; d-- > 0;) {
+		f = &s->frames[d];
+		if (kft_fast_hook_of(f->id) || (unsigned long)f->retp < lo ||
+		    (unsigned long)(f->retp + 1) > hi)
+			continue;
+		for (j = d + 1; j < depth; j++)
+			if (!drop[j] && s->frames[j].retp == f->retp)
+				break;
+		if (j < depth)
+			s->frames[j].orig = f->orig;
+		else if (READ_ONCE(*f->retp) == tramp)
+			WRITE_ONCE(*f->retp, f->orig);
+		else
+			continue;
+		drop[d] = true;
+	}
+	for (d = 0; d < depth; d++) {
+		if (drop[d])
+			continue;
+		s->frames[kept] = s->frames[d];
+		s->frames[kept].claimed = !kept;
+		kept++;
+	}
+	s->depth = kept;
+	if (!kept)
+		s->owner = NULL;
+}
+
+static notrace int kft_fast_unhijack(void *data)
+{
+	struct kft_fast_slot *s;
+	struct task_struct *t;
+	unsigned int i;
+
+	for (i = 0; i <= kft_fast_mask; i++) {
+		s = &kft_fast_table[i];
+		t = READ_ONCE(s->owner);
+		if (t && !READ_ONCE(t->on_cpu) && !READ_ONCE(t->on_rq))
+			kft_fast_unhijack_slot(s, t);
+	}
+	return 0;
+}
+
+/*
  * The pin: kft holds a reference to itself from the first fast attach until
  * no fast hook is attached and no task is inside a call one timed. rmmod in
  * between says busy. Waiting in module_exit instead could deadlock: the
@@ -338,17 +563,38 @@ static bool kft_fast_pinned;			/* under kft_mutex */
 static void kft_fast_unpin_work(struct work_struct *work);
 static DECLARE_DELAYED_WORK(kft_fast_unpin, kft_fast_unpin_work);
 
+static unsigned int kft_fast_unpin_polls;	/* under kft_mutex */
+
 /*
- * Polled every tick once the last fast hook is off: the writer of a `clear`
- * returns from its own timed calls (every function traced) just after it,
- * and an rmmod that follows should rarely find kft still pinned.
+ * When the unpin work looks again (jiffies), after @polls looks: every tick
+ * for the first second (the writer of a `clear` returns from its own timed
+ * calls, every function traced, just after it, and an rmmod that follows
+ * should rarely find kft still pinned); then every second, 8 times; then
+ * every 2, 4, ... up to 64 seconds.
+ */
+static unsigned long kft_fast_unpin_delay(unsigned int polls)
+{
+	if (polls < HZ)
+		return 1;
+	return (unsigned long)HZ << min((polls - HZ) / 8, 6U);
+}
+
+/*
+ * After the first second, each look also gives back the return addresses
+ * of tasks blocked in calls of detached hooks (kft_fast_unhijack()): a task
+ * that was running at the detach, and then slept inside the call (a
+ * syscall preempted, then waiting for I/O), would otherwise hold kft until
+ * it returns, which may be hours.
  */
 static void kft_fast_unpin_work(struct work_struct *work)
 {
 	mutex_lock(&kft_mutex);
 	if (kft_fast_pinned && !kft_fast_nr_attached) {
+		if (kft_fast_busy(NULL) && kft_fast_unpin_polls >= HZ)
+			stop_machine(kft_fast_unhijack, NULL, NULL);
 		if (kft_fast_busy(NULL)) {
-			schedule_delayed_work(&kft_fast_unpin, 1);
+			schedule_delayed_work(&kft_fast_unpin,
+					      kft_fast_unpin_delay(kft_fast_unpin_polls++));
 		} else {
 			kft_fast_pinned = false;
 			module_put(THIS_MODULE);
@@ -370,8 +616,11 @@ static void kft_fast_pin(void)
 static void kft_fast_unpin_when_drained(void)
 {
 	lockdep_assert_held(&kft_mutex);
-	if (!--kft_fast_nr_attached)
-		schedule_delayed_work(&kft_fast_unpin, 0);
+	if (--kft_fast_nr_attached)
+		return;
+	kft_fast_unpin_polls = 0;
+	/* (A work still pending from an earlier detach keeps its time.) */
+	schedule_delayed_work(&kft_fast_unpin, 0);
 }
 
 /* The table and the exit probe, at the first fast attach (kft_mutex). */
@@ -462,8 +711,10 @@ int kft_fast_attach(struct kft_fhook *hook, const struct kft_func_ref *funcs,
 		goto err_unregister;
 	}
 	/* On failure it frees the filter (the notrace part too). */
-	ret = kft_ftrace_ops_attach(&hook->fast.ops, kft_fast_entry, funcs, nr_funcs,
-				    &hook->attached, err);
+	ret = kft_ftrace_ops_attach(&hook->fast.ops,
+				    hook->role == KFT_HOOK_TRACE && hook->run->entry_quick ?
+				    kft_fast_entry_quick : kft_fast_entry,
+				    funcs, nr_funcs, &hook->attached, err);
 	if (ret)
 		goto err_unregister;
 	kft_fast_pin();
@@ -476,95 +727,19 @@ err_unregister:
 	return ret;
 }
 
-/*
- * Gives back to a blocked task the return addresses the frames of hook @id
- * replaced, and removes the frames: its calls then return straight to
- * their callers, and the task no longer holds kft (a daemon asleep for
- * hours in a call hooked while every function was traced).
- *
- * Only tasks that blocked (not on a CPU, not on a run queue): such a task
- * is in schedule() called from somewhere, never from kft_fast_return or
- * kft_fast_exit(), which do not sleep; so each of its frames is a call in
- * progress whose return address is still on its stack. A preempted task
- * might be in the trampoline with its return slot already consumed: it is
- * left alone, it runs again soon. Under stop_machine() no task runs but the
- * stoppers (on a CPU, so left alone) and nothing wakes a blocked one.
- *
- * Two frames can share a return slot (two hooks on one function: the later
- * one's orig is the trampoline); a removed frame's orig then goes to the
- * nearest kept frame above it with that slot, and the slot itself is only
- * written when no kept frame above uses it. A slot that holds neither
- * (another exit hook, function_graph or a kretprobe, took the trampoline
- * into its own shadow stack) cannot be given back: that frame stays, and
- * the task returns through the trampoline as before.
- */
-static notrace void kft_fast_unhijack_slot(struct kft_fast_slot *s, struct task_struct *t,
-					   unsigned long id)
-{
-	unsigned long lo = (unsigned long)task_stack_page(t), hi = lo + THREAD_SIZE;
-	unsigned long tramp = (unsigned long)kft_fast_return;
-	bool drop[KFT_FAST_DEPTH] = { };
-	unsigned int depth = s->depth, d, j, kept = 0;
-	struct kft_fast_frame *f;
-
-	for (d = depth; d-- > 0;) {
-		f = &s->frames[d];
-		if (f->id != id || (unsigned long)f->retp < lo ||
-		    (unsigned long)(f->retp + 1) > hi)
-			continue;
-		for (j = d + 1; j < depth; j++)
-			if (!drop[j] && s->frames[j].retp == f->retp)
-				break;
-		if (j < depth)
-			s->frames[j].orig = f->orig;
-		else if (READ_ONCE(*f->retp) == tramp)
-			WRITE_ONCE(*f->retp, f->orig);
-		else
-			continue;
-		drop[d] = true;
-	}
-	for (d = 0; d < depth; d++) {
-		if (drop[d])
-			continue;
-		s->frames[kept] = s->frames[d];
-		s->frames[kept].claimed = !kept;
-		kept++;
-	}
-	s->depth = kept;
-	if (!kept)
-		s->owner = NULL;
-}
-
-static notrace int kft_fast_unhijack(void *data)
-{
-	unsigned long id = *(unsigned long *)data;
-	struct kft_fast_slot *s;
-	struct task_struct *t;
-	unsigned int i;
-
-	for (i = 0; i <= kft_fast_mask; i++) {
-		s = &kft_fast_table[i];
-		t = READ_ONCE(s->owner);
-		if (t && !READ_ONCE(t->on_cpu) && !READ_ONCE(t->on_rq))
-			kft_fast_unhijack_slot(s, t, id);
-	}
-	return 0;
-}
-
 /**
  * kft_fast_detach() - no new frames; old ones return without the hook
  * @hook:	an attached hook
  *
  * Blocked tasks get their return addresses back at once
- * (kft_fast_unhijack()); running ones return through the trampoline.
+ * (kft_fast_unhijack()); running ones return through the trampoline, or
+ * get theirs back if they block before (kft_fast_unpin_work()).
  */
 void kft_fast_detach(struct kft_fhook *hook)
 {
-	unsigned long id = hook->fast.id;
-
 	kft_ftrace_ops_detach(&hook->fast.ops, &hook->attached);
 	kft_fast_unregister(hook);
-	stop_machine(kft_fast_unhijack, &id, NULL);
+	stop_machine(kft_fast_unhijack, NULL, NULL);
 	atomic_long_set(&hook->fast.missed, 0);
 	kft_fast_unpin_when_drained();
 }

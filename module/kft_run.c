@@ -380,6 +380,8 @@ struct kft_run *kft_run_create(char *text, const struct kft_config *cfg,
 	kft_run_cycles_setup(run);
 	run->task_filter = kft_task_filtered(cfg);
 	run->count_ctx_filter = cfg->noints || cfg->onlyints || run->task_filter;
+	/* (cycles_khz: no record at entry, no watch.) */
+	run->entry_quick = run->cycles_khz && !run->count_ctx_filter;
 	kft_watch_reset(&run->watch, cfg->watch_bytes);
 	INIT_WORK(&run->detach_work, kft_run_detach_work);
 	kft_hrtimer_setup(&run->timer, kft_timer_fn, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);

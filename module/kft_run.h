@@ -124,6 +124,7 @@ struct kft_run {
 	u64 maxtime_cycles;
 	bool count_ctx_filter;		/* count mode: noints, onlyints or a task filter */
 	bool task_filter;		/* filter pid, tid, cpu or comm (kft_task.h) */
+	bool entry_quick;		/* cycles, no filter at entry: kft_hook_entry_quick() */
 
 	/* Timeline, kft_now() ns. */
 	struct kft_run_times times;
