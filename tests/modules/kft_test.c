@@ -17,6 +17,9 @@
  *			innermost calls leaf (for stack watches)
  *	irq_recurse	the same from hard interrupt context (2..8 deep)
  *	nap		COUNT is milliseconds asleep in one call of kft_test_nap
+ *	spin_nap	in one call of kft_test_spin_nap: COUNT milliseconds
+ *			spun, yielding the CPU at each turn (runnable, never
+ *			blocked), then 3 * COUNT milliseconds asleep
  *	hot_ms		COUNT is milliseconds spun in kft_test_hot_loop, which
  *			reads the clock only every 65536 turns (a profile sees
  *			this function, not the clock: under emulation a clock
@@ -33,6 +36,7 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/proc_fs.h>
+#include <linux/sched.h>
 #include <linux/timekeeping.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -70,6 +74,22 @@ static noinline void kft_test_sleep(void)
 static noinline void kft_test_nap(unsigned int ms)
 {
 	msleep(ms);
+}
+
+/*
+ * Runnable for @ms, then blocked for 3 * @ms, in one call. schedule() in
+ * state TASK_RUNNING, not cond_resched(): a task that only gets preempted
+ * holds up an RCU tasks grace period (ftrace waits for one when a hook is
+ * removed); one that schedules of its own accord passes it, and stays
+ * runnable.
+ */
+static noinline void kft_test_spin_nap(unsigned int ms)
+{
+	u64 start = ktime_get_mono_fast_ns();
+
+	while (ktime_get_mono_fast_ns() - start < (u64)ms * NSEC_PER_MSEC)
+		schedule();
+	msleep(3 * ms);
 }
 
 static noinline void kft_test_middle(void)
@@ -183,6 +203,12 @@ static int kft_test_with_arg(const char *name, unsigned int n)
 		kft_test_nap(n);
 		return 0;
 	}
+	if (!strcmp(name, "spin_nap")) {
+		if (n > 20000)
+			return -EINVAL;
+		kft_test_spin_nap(n);
+		return 0;
+	}
 	if (!strcmp(name, "irq_recurse")) {
 		/* The IRQ stack is 16 KiB on x86_64: stay well inside it. */
 		if (n < 1 || n > 8)
@@ -211,7 +237,7 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 	if (sscanf(buf, "%31s %u", name, &n) < 1 || n > 1000000)
 		return -EINVAL;
 	if (!strcmp(name, "recurse") || !strcmp(name, "irq_recurse") ||
-	    !strcmp(name, "hot_ms") || !strcmp(name, "nap"))
+	    !strcmp(name, "hot_ms") || !strcmp(name, "nap") || !strcmp(name, "spin_nap"))
 		return kft_test_with_arg(name, n) ?: count;
 	for (i = 0; i < ARRAY_SIZE(kft_test_calls); i++) {
 		if (strcmp(name, kft_test_calls[i].name))
