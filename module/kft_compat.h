@@ -60,7 +60,6 @@ enum kft_hook_role {
 struct kft_call {
 	u64 entry_ns;			/* kft_now(), or kft_cycles() (run->cycles_khz) */
 	struct kft_record *rec;		/* reserved at entry (no time filter) */
-	s32 pid;
 	u32 gen;			/* the run's generation at entry; - 1: entered before the start */
 	u16 cpu;
 };
@@ -175,23 +174,25 @@ enum kft_stack_kind {
 #define KFT_HAVE_FAST_HOOKS	IS_ENABLED(CONFIG_X86_64)
 
 /*
- * The traced function's return address slot, from an ftrace_ops callback;
- * NULL if ftrace did not save a plausible one (on this stack, above the
- * callback's frames, aligned). It holds the caller, or what an earlier
- * hook on the same call put there.
+ * The traced function's return address slot, from an ftrace_ops callback,
+ * into @retp; false if ftrace did not save a plausible one (on this stack,
+ * above the callback's frames, aligned). It holds the caller, or what an
+ * earlier hook on the same call put there. (A bool, not a NULL pointer:
+ * the caller's test of it then folds into the checks here.)
  */
 #ifdef CONFIG_X86_64
-static __always_inline unsigned long *kft_ftrace_retp(struct ftrace_regs *fregs)
+static __always_inline bool kft_ftrace_retp(struct ftrace_regs *fregs, unsigned long **retp)
 {
 	unsigned long sp, cur = current_stack_pointer;
 
 	if (!fregs)
-		return NULL;
+		return false;
 	sp = kft_fregs_pt(fregs)->sp;
 	/* Above the current one, by at most a page (sp <= cur wraps). */
 	if (sp - cur - 1 >= PAGE_SIZE || (sp & 7))
-		return NULL;
-	return (unsigned long *)sp;
+		return false;
+	*retp = (unsigned long *)sp;
+	return true;
 }
 #endif
 

@@ -94,7 +94,7 @@ struct kft_fast_frame {
 	unsigned long id;		/* the hook, in kft_fast_regs */
 	struct kft_call call;
 	bool claimed;			/* this frame claimed the slot */
-	u32 entering;			/* kft_fast_context() while pushed, else 0 */
+	u32 entering;			/* kft_fast_context() while its entry calls out, else 0 */
 };
 
 struct kft_fast_slot {
@@ -129,8 +129,13 @@ static const char *const kft_fast_noreturn[] = {
 	"rescuer_thread", "smpboot_thread_fn", "kthread_worker_fn",
 };
 
-/* The first probed slot @t owns, or (with @claimed) may claim. */
-static __always_inline struct kft_fast_slot *kft_fast_slot(struct task_struct *t, bool *claimed)
+/*
+ * The first probed slot @t owns, or (with @claimed) may claim, into @slot.
+ * Return: whether there is one. (A bool, not a NULL slot: the caller's
+ * test then folds into the loop's exits.)
+ */
+static __always_inline bool kft_fast_slot(struct task_struct *t, bool *claimed,
+					  struct kft_fast_slot **slot)
 {
 	/* hash_ptr(t, bits), with the shift computed once */
 	unsigned long h = ((unsigned long)t * GOLDEN_RATIO_64) >> kft_fast_shift;
@@ -142,14 +147,17 @@ static __always_inline struct kft_fast_slot *kft_fast_slot(struct task_struct *t
 	for (i = 0; i < KFT_FAST_PROBES; i++) {
 		s = &kft_fast_table[(h + i) & mask];
 		o = READ_ONCE(s->owner);
-		if (o == t)
-			return s;
+		if (o == t) {
+			*slot = s;
+			return true;
+		}
 		if (!o && claimed && !cmpxchg(&s->owner, NULL, t)) {
 			*claimed = true;
-			return s;
+			*slot = s;
+			return true;
 		}
 	}
-	return NULL;
+	return false;
 }
 
 /* Gives a slot back; its frames are read before (release pairs with the claim). */
@@ -189,21 +197,38 @@ static __always_inline u32 kft_fast_context(void)
 }
 
 /*
- * kft's recursion guard (the ops has no FTRACE_OPS_FL_RECURSION): the entry
- * calls out only on rare paths (a full log stops the run: irq_work_queue()),
+ * kft's recursion guard (the ops has no FTRACE_OPS_FL_RECURSION): only
+ * kft_hook_entry() calls out (a full log stops the run: irq_work_queue()),
  * and a hooked function called there would enter here again. Its frame is
- * the top one, still marked as entering in the same context: that call is
- * left unhooked. An interrupt or NMI arriving during an entry pushes above
- * it in another context, and is timed. Cheaper than ftrace's lock
- * (ftrace_test_recursion_trylock(): about 30 instructions a call) since
- * the slot is at hand; like it, it sees an interrupt that calls a hooked
- * function before its entry code has counted itself in the preemption
- * count as a recursion (ftrace allows one such level; here it is missed).
+ * the top one, marked as entering in the same context around that call
+ * (kft_fast_entry_slow(), kft_fast_entry()): that call is left unhooked.
+ * An interrupt or NMI arriving meanwhile pushes above it in another
+ * context, and is timed. The quick entry calls nothing and marks nothing.
+ *
+ * Cheaper than ftrace's lock (ftrace_test_recursion_trylock(): about 30
+ * instructions a call) since the slot is at hand. Like that lock, it takes
+ * for a recursion what an interrupt runs in the interrupted context's
+ * count: the code before an interrupt's entry has counted itself, and the
+ * softirqs run at its exit (__do_softirq() before it counts itself in).
+ * Those calls are missed, only while an entry calls out (ftrace's lock
+ * allows one such level).
+ *
+ * A recursion slips past once if the task finds a slot freed meanwhile
+ * at an earlier probe than its own (its frame is not on top there): that
+ * entry claims it, and the next level meets its mark. One level at most.
  */
-static __always_inline bool kft_fast_recursion(struct kft_fast_slot *s, unsigned int d,
-					       u32 context)
+static __always_inline bool kft_fast_recursion(struct kft_fast_slot *s, unsigned int d)
 {
-	return d && READ_ONCE(s->frames[d - 1].entering) == context;
+	u32 entering = d ? READ_ONCE(s->frames[d - 1].entering) : 0;
+
+	return unlikely(entering) && entering == kft_fast_context();
+}
+
+/* Marks frame @f as entering while its entry calls kft_hook_entry(). */
+static __always_inline void kft_fast_enter(struct kft_fast_frame *f)
+{
+	WRITE_ONCE(f->entering, kft_fast_context());
+	barrier();
 }
 
 /* Takes back the top frame @f (at @d) of @s, pushed for a call not timed. */
@@ -221,30 +246,28 @@ static __always_inline void kft_fast_unpush(struct kft_fast_slot *s, struct kft_
 
 /*
  * Pushes a frame for a call of @ip, which returns to *@retp, and writes it
- * whole but for its struct kft_call. Return: the frame, at depth @d of @s,
- * or NULL if the call cannot be hooked (no slot, too deep, a recursion).
+ * whole but for its struct kft_call: into @frame, at @depth of @slot.
+ * Return: false if the call cannot be hooked (no slot, too deep, a
+ * recursion). (A bool, not a NULL frame: the address is hidden from the
+ * compiler below, which could then not fold the caller's test.)
  */
-static __always_inline struct kft_fast_frame *kft_fast_push(struct kft_fhook *hook,
-							    unsigned long ip,
-							    unsigned long parent_ip,
-							    unsigned long *retp,
-							    struct kft_fast_slot **slot,
-							    unsigned int *depth)
+static __always_inline bool kft_fast_push(struct kft_fhook *hook, unsigned long ip,
+					  unsigned long parent_ip, unsigned long *retp,
+					  struct kft_fast_frame **frame,
+					  struct kft_fast_slot **slot, unsigned int *depth)
 {
-	u32 context = kft_fast_context();
 	struct kft_fast_frame *f;
 	struct kft_fast_slot *s;
 	bool claimed = false;
 	unsigned int d;
 
-	s = kft_fast_slot(current, &claimed);
-	if (unlikely(!s))
-		return NULL;
+	if (unlikely(!kft_fast_slot(current, &claimed, &s)))
+		return false;
 	d = READ_ONCE(s->depth);
-	if (unlikely(d >= KFT_FAST_DEPTH || kft_fast_recursion(s, d, context))) {
+	if (unlikely(d >= KFT_FAST_DEPTH || kft_fast_recursion(s, d))) {
 		if (claimed)
 			kft_fast_release(s);
-		return NULL;
+		return false;
 	}
 	/* Reserved before written: a nested context pushes above it. */
 	WRITE_ONCE(s->depth, d + 1);
@@ -252,7 +275,6 @@ static __always_inline struct kft_fast_frame *kft_fast_push(struct kft_fhook *ho
 	f = &s->frames[d];
 	/* Kept in a register: gcc would compute it again at each use. */
 	OPTIMIZER_HIDE_VAR(f);
-	WRITE_ONCE(f->entering, context);
 	/*
 	 * Written whole before kft_hook_entry() (its rare calls out keep
 	 * fewer values alive): only the return slot's new address waits for
@@ -265,32 +287,47 @@ static __always_inline struct kft_fast_frame *kft_fast_push(struct kft_fhook *ho
 	f->ip = ip;
 	f->id = hook->fast.id;
 	f->claimed = claimed;
+	*frame = f;
 	*slot = s;
 	*depth = d;
-	return f;
+	return true;
 }
 
 /* The call of frame @f is timed: its return comes to kft_fast_return. */
 static __always_inline void kft_fast_hijack(struct kft_fast_frame *f)
 {
-	WRITE_ONCE(f->entering, 0);
-	barrier();
 	WRITE_ONCE(*f->retp, (unsigned long)kft_fast_return);
 }
 
 /*
+ * kft_hook_entry() decides on the call of frame @f (at @d of @s), which is
+ * marked as entering meanwhile (kft_fast_recursion()).
+ */
+static __always_inline void kft_fast_entry_judge(struct kft_fhook *hook,
+						 struct kft_fast_slot *s,
+						 struct kft_fast_frame *f, unsigned int d)
+{
+	kft_fast_enter(f);
+	if (kft_hook_entry(hook, f->ip, f->ret_ip, &f->call)) {
+		kft_fast_unpush(s, f, d);
+	} else {
+		WRITE_ONCE(f->entering, 0);
+		barrier();
+		kft_fast_hijack(f);
+	}
+}
+
+/*
  * An entry that kft_hook_entry_quick() did not take (not yet running, a
- * filter, a record made at entry, a trigger), out of line: kft_fast_entry()
- * tail-calls it and saves no register for it. Preemption is off (as there).
+ * filter, a record made at entry, a trigger), out of line:
+ * kft_fast_entry_quick() tail-calls it and saves no register for it.
+ * Preemption is off (as there).
  */
 static noinline notrace void kft_fast_entry_slow(struct kft_fhook *hook,
 						 struct kft_fast_slot *s,
 						 struct kft_fast_frame *f, unsigned int d)
 {
-	if (kft_hook_entry(hook, f->ip, f->ret_ip, &f->call))
-		kft_fast_unpush(s, f, d);
-	else
-		kft_fast_hijack(f);
+	kft_fast_entry_judge(hook, s, f, d);
 	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kft_fast_entry_slow);
@@ -298,25 +335,22 @@ NOKPROBE_SYMBOL(kft_fast_entry_slow);
 /*
  * The entry's first part, with preemption disabled: the hook's run
  * (kft_comms_note() on this CPU's part of the log's table), and a frame
- * marked as entering is never on a preempted task. Return: a frame pushed
- * for this call, or NULL (counted as missed).
+ * marked as entering is never on a preempted task. Return: whether a frame
+ * @f was pushed for this call (if not, it is counted as missed).
  */
-static __always_inline struct kft_fast_frame *kft_fast_begin(struct kft_fhook *hook,
-							     unsigned long ip,
-							     unsigned long parent_ip,
-							     struct ftrace_regs *fregs,
-							     struct kft_fast_slot **s,
-							     unsigned int *d)
+static __always_inline bool kft_fast_begin(struct kft_fhook *hook, unsigned long ip,
+					   unsigned long parent_ip, struct ftrace_regs *fregs,
+					   struct kft_fast_frame **f, struct kft_fast_slot **s,
+					   unsigned int *d)
 {
-	unsigned long *retp = kft_ftrace_retp(fregs);
-	struct kft_fast_frame *f = NULL;
+	unsigned long *retp;
 
 	preempt_disable_notrace();
-	if (likely(retp))
-		f = kft_fast_push(hook, ip, parent_ip, retp, s, d);
-	if (unlikely(!f))
-		atomic_long_inc(&hook->fast.missed);
-	return f;
+	if (likely(kft_ftrace_retp(fregs, &retp) &&
+		   kft_fast_push(hook, ip, parent_ip, retp, f, s, d)))
+		return true;
+	atomic_long_inc(&hook->fast.missed);
+	return false;
 }
 
 /*
@@ -331,10 +365,11 @@ static notrace void kft_fast_entry_quick(unsigned long ip, unsigned long parent_
 	struct kft_fast_slot *s;
 	unsigned int d;
 
-	f = kft_fast_begin(hook, ip, parent_ip, fregs, &s, &d);
-	if (likely(f)) {
-		if (unlikely(!kft_hook_entry_quick(hook, &f->call)))
-			return kft_fast_entry_slow(hook, s, f, d);
+	if (likely(kft_fast_begin(hook, ip, parent_ip, fregs, &f, &s, &d))) {
+		if (unlikely(!kft_hook_entry_quick(hook, &f->call))) {
+			kft_fast_entry_slow(hook, s, f, d);
+			return;
+		}
 		kft_fast_hijack(f);
 	}
 	preempt_enable_notrace();
@@ -350,13 +385,8 @@ static notrace void kft_fast_entry(unsigned long ip, unsigned long parent_ip,
 	struct kft_fast_slot *s;
 	unsigned int d;
 
-	f = kft_fast_begin(hook, ip, parent_ip, fregs, &s, &d);
-	if (likely(f)) {
-		if (kft_hook_entry(hook, ip, f->ret_ip, &f->call))
-			kft_fast_unpush(s, f, d);
-		else
-			kft_fast_hijack(f);
-	}
+	if (likely(kft_fast_begin(hook, ip, parent_ip, fregs, &f, &s, &d)))
+		kft_fast_entry_judge(hook, s, f, d);
 	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kft_fast_entry);
@@ -415,8 +445,9 @@ notrace unsigned long kft_fast_exit(unsigned long *sp)
 	unsigned int d;
 	u64 now_cycles = 0;
 
-	s = kft_fast_slot(current, NULL);
-	d = s ? READ_ONCE(s->depth) : 0;
+	if (unlikely(!kft_fast_slot(current, NULL, &s)))
+		kft_fast_lost(sp);
+	d = READ_ONCE(s->depth);
 	if (unlikely(!d))
 		kft_fast_lost(sp);
 	d--;
@@ -433,7 +464,7 @@ notrace unsigned long kft_fast_exit(unsigned long *sp)
 	 */
 	preempt_disable_notrace();
 	hook = kft_fast_hook_of(f->id);
-	if (hook && (f->call.rec || !kft_hook_exit_quick(hook, &f->call, &now_cycles)))
+	if (hook && !kft_hook_exit_quick(hook, &f->call, &now_cycles))
 		return kft_fast_exit_slow(s, f, d, hook, now_cycles);
 	preempt_enable_notrace();
 	return kft_fast_pop(s, f, d);
@@ -447,7 +478,7 @@ static notrace void kft_fast_task_exit(void *data, struct task_struct *p)
 {
 	struct kft_fast_slot *s;
 
-	while ((s = kft_fast_slot(p, NULL))) {
+	while (kft_fast_slot(p, NULL, &s)) {
 		WRITE_ONCE(s->depth, 0);
 		kft_fast_release(s);
 	}
@@ -530,12 +561,54 @@ static notrace void kft_fast_unhijack_slot(struct kft_fast_slot *s, struct task_
 		s->frames[kept].claimed = !kept;
 		kept++;
 	}
-	s->depth = kept;
+	WRITE_ONCE(s->depth, kept);
 	if (!kept)
-		s->owner = NULL;
+		kft_fast_release(s);
 }
 
-static notrace int kft_fast_unhijack(void *data)
+/* @t is blocked: kft_fast_unhijack() may give it its return addresses. */
+static notrace bool kft_fast_blocked(struct task_struct *t)
+{
+	return !READ_ONCE(t->on_cpu) && !READ_ONCE(t->on_rq);
+}
+
+/*
+ * What kft_fast_unhijack() would find to undo now, as a hash (0: nothing)
+ * of the blocked tasks' frames of detached hooks, with their slots and
+ * return slots. Under kft_mutex or stop_machine(): the registry is
+ * stable. Read while tasks run, it is a hint (no stack is read): equal to
+ * what the last pass under stop_machine() left, that pass would change
+ * nothing again (those frames' return slots hold another hook's address).
+ */
+static notrace unsigned long kft_fast_undoable(void)
+{
+	unsigned long h = 0, id;
+	struct kft_fast_slot *s;
+	struct task_struct *t;
+	unsigned int i, d;
+
+	for (i = 0; i <= kft_fast_mask; i++) {
+		s = &kft_fast_table[i];
+		t = READ_ONCE(s->owner);
+		if (!t || !kft_fast_blocked(t))
+			continue;
+		for (d = min_t(unsigned int, READ_ONCE(s->depth), KFT_FAST_DEPTH); d-- > 0;) {
+			id = READ_ONCE(s->frames[d].id);
+			if (kft_fast_hook_of(id))
+				continue;
+			h = hash_long(h ^ (unsigned long)t ^ i ^ d ^ id ^
+				      (unsigned long)READ_ONCE(s->frames[d].retp), BITS_PER_LONG);
+			h |= 1;
+		}
+	}
+	return h;
+}
+
+/*
+ * Under stop_machine(); @left, if not NULL: what remains to undo, the
+ * frames this pass could not (kft_fast_undoable()).
+ */
+static notrace int kft_fast_unhijack(void *left)
 {
 	struct kft_fast_slot *s;
 	struct task_struct *t;
@@ -544,11 +617,14 @@ static notrace int kft_fast_unhijack(void *data)
 	for (i = 0; i <= kft_fast_mask; i++) {
 		s = &kft_fast_table[i];
 		t = READ_ONCE(s->owner);
-		if (t && !READ_ONCE(t->on_cpu) && !READ_ONCE(t->on_rq))
+		if (t && kft_fast_blocked(t))
 			kft_fast_unhijack_slot(s, t);
 	}
+	if (left)
+		*(unsigned long *)left = kft_fast_undoable();
 	return 0;
 }
+
 
 /*
  * The pin: kft holds a reference to itself from the first fast attach until
@@ -563,38 +639,38 @@ static bool kft_fast_pinned;			/* under kft_mutex */
 static void kft_fast_unpin_work(struct work_struct *work);
 static DECLARE_DELAYED_WORK(kft_fast_unpin, kft_fast_unpin_work);
 
-static unsigned int kft_fast_unpin_polls;	/* under kft_mutex */
+/* Under kft_mutex: looks since the last detach, and what the last pass left. */
+static unsigned int kft_fast_unpin_polls;
+static unsigned long kft_fast_unpin_left;
 
 /*
- * When the unpin work looks again (jiffies), after @polls looks: every tick
- * for the first second (the writer of a `clear` returns from its own timed
- * calls, every function traced, just after it, and an rmmod that follows
- * should rarely find kft still pinned); then every second, 8 times; then
- * every 2, 4, ... up to 64 seconds.
- */
-static unsigned long kft_fast_unpin_delay(unsigned int polls)
-{
-	if (polls < HZ)
-		return 1;
-	return (unsigned long)HZ << min((polls - HZ) / 8, 6U);
-}
-
-/*
- * After the first second, each look also gives back the return addresses
+ * The unpin work looks every tick for the first second after the last
+ * detach (the writer of a `clear` returns from its own timed calls, every
+ * function traced, just after it, and an rmmod that follows should rarely
+ * find kft still pinned), then every second until no task holds kft.
+ *
+ * After that first second, a look also gives back the return addresses
  * of tasks blocked in calls of detached hooks (kft_fast_unhijack()): a task
  * that was running at the detach, and then slept inside the call (a
  * syscall preempted, then waiting for I/O), would otherwise hold kft until
- * it returns, which may be hours.
+ * it returns, which may be hours. stop_machine() halts every CPU, so it
+ * runs only when kft_fast_undoable() finds blocked frames it has not met.
  */
 static void kft_fast_unpin_work(struct work_struct *work)
 {
+	unsigned long undoable;
+
 	mutex_lock(&kft_mutex);
 	if (kft_fast_pinned && !kft_fast_nr_attached) {
-		if (kft_fast_busy(NULL) && kft_fast_unpin_polls >= HZ)
-			stop_machine(kft_fast_unhijack, NULL, NULL);
+		if (kft_fast_unpin_polls >= HZ && kft_fast_busy(NULL)) {
+			undoable = kft_fast_undoable();
+			if (undoable && undoable != kft_fast_unpin_left)
+				stop_machine(kft_fast_unhijack, &kft_fast_unpin_left, NULL);
+		}
 		if (kft_fast_busy(NULL)) {
+			kft_fast_unpin_polls++;
 			schedule_delayed_work(&kft_fast_unpin,
-					      kft_fast_unpin_delay(kft_fast_unpin_polls++));
+					      kft_fast_unpin_polls < HZ ? 1 : HZ);
 		} else {
 			kft_fast_pinned = false;
 			module_put(THIS_MODULE);
@@ -619,8 +695,8 @@ static void kft_fast_unpin_when_drained(void)
 	if (--kft_fast_nr_attached)
 		return;
 	kft_fast_unpin_polls = 0;
-	/* (A work still pending from an earlier detach keeps its time.) */
-	schedule_delayed_work(&kft_fast_unpin, 0);
+	/* Now, also if a look from an earlier detach is pending for later. */
+	mod_delayed_work(system_wq, &kft_fast_unpin, 0);
 }
 
 /* The table and the exit probe, at the first fast attach (kft_mutex). */
@@ -679,9 +755,37 @@ static void kft_fast_unregister(struct kft_fhook *hook)
 	hook->fast.id = 0;
 }
 
-/* kft_fast_noreturn into the ops' notrace filter (which wins over its filter). */
-static int kft_fast_denylist(struct ftrace_ops *ops)
+/* @f, a function of a funclist, may name or match one of kft_fast_noreturn. */
+static bool kft_fast_may_be_noreturn(const struct kft_func_ref *f)
 {
+	unsigned int i;
+
+	if (f->is_glob || f->is_addr)
+		return true;
+	for (i = 0; i < ARRAY_SIZE(kft_fast_noreturn); i++)
+		if (!strcmp(f->text, kft_fast_noreturn[i]))
+			return true;
+	return false;
+}
+
+/*
+ * kft_fast_noreturn into the ops' notrace filter (which wins over its
+ * filter), where the functions to hook may include one: every function, a
+ * glob, an address, one of those names. Each name costs ftrace a pass over
+ * every traceable function with a symbol lookup for each (about 0.1 s
+ * under emulation): a funclist of plain names, the common case, is
+ * checked here by name instead.
+ */
+static int kft_fast_denylist(struct ftrace_ops *ops, const struct kft_func_ref *funcs,
+			     unsigned int nr_funcs)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_funcs; i++)
+		if (kft_fast_may_be_noreturn(&funcs[i]))
+			break;
+	if (nr_funcs && i == nr_funcs)
+		return 0;
 	return kft_ftrace_notrace_names(ops, kft_fast_noreturn, ARRAY_SIZE(kft_fast_noreturn));
 }
 
@@ -705,7 +809,7 @@ int kft_fast_attach(struct kft_fhook *hook, const struct kft_func_ref *funcs,
 			err->code = KFT_ERR_NO_MEMORY;
 		return ret;
 	}
-	ret = kft_fast_denylist(&hook->fast.ops);
+	ret = kft_fast_denylist(&hook->fast.ops, funcs, nr_funcs);
 	if (ret) {
 		ftrace_free_filter(&hook->fast.ops);
 		goto err_unregister;
@@ -739,7 +843,7 @@ void kft_fast_detach(struct kft_fhook *hook)
 {
 	kft_ftrace_ops_detach(&hook->fast.ops, &hook->attached);
 	kft_fast_unregister(hook);
-	stop_machine(kft_fast_unhijack, NULL, NULL);
+	stop_machine(kft_fast_unhijack, &kft_fast_unpin_left, NULL);
 	atomic_long_set(&hook->fast.missed, 0);
 	kft_fast_unpin_when_drained();
 }

@@ -49,21 +49,32 @@ static __always_inline struct kft_record *kft_log_reserve(struct kft_run *run)
 /* Fills a reserved record; the function address goes last (see kft_log.c). */
 static __always_inline void kft_record_fill(struct kft_record *rec, unsigned long func,
 					    unsigned long ret_ip,
-					    const struct kft_call *call, u64 info)
+					    const struct kft_call *call, s32 pid, u64 info)
 {
 	rec->entry_ns = call->entry_ns;
 	rec->caller_off = kft_rec_caller_off(ret_ip, func);
-	rec->pid = call->pid;
+	rec->pid = pid;
 	rec->info = info;
 	/* Pairs with smp_load_acquire() in kft_log_view_build(). */
 	smp_store_release(&rec->func, func);
 }
 
-/* A record of a task (not of an interrupt): its name into the log's table. */
-static __always_inline void kft_record_comm(struct kft_run *run, const struct kft_call *call)
+/*
+ * Whose the record is: the task's pid, or -1 in an interrupt. The same at a
+ * call's exit as at its entry (the same task, in the same context), so
+ * the entry does not store it for the exit.
+ */
+static __always_inline s32 kft_record_pid(void)
 {
-	if (call->pid >= 0)
-		kft_comms_note(&run->log.buf->comms, call->pid, call->entry_ns);
+	return in_task() ? current->pid : -1;
+}
+
+/* A record of a task (not of an interrupt): its name into the log's table. */
+static __always_inline void kft_record_comm(struct kft_run *run, const struct kft_call *call,
+					    s32 pid)
+{
+	if (pid >= 0)
+		kft_comms_note(&run->log.buf->comms, pid, call->entry_ns);
 }
 
 /*
@@ -86,10 +97,12 @@ static __always_inline void kft_record_close(struct kft_record *rec, unsigned lo
  * @hook:	the hook
  * @call:	per-call storage, handed to kft_hook_exit()
  *
- * A trace run that is running, with a time filter judged in cycles and no
- * context or task filter (run->entry_quick): what kft_hook_entry() would
- * do, without the branches its other cases take and without its calls,
- * so that a caller can keep kft_hook_entry() out of line (fast hooks).
+ * For a trace hook (role KFT_HOOK_TRACE) of a run with a time filter
+ * judged in cycles and no context or task filter (run->entry_quick), which
+ * the caller checked once (fast hooks choose their entry at attach): when
+ * the run is running, what kft_hook_entry() would do, without the branches
+ * its other cases take and without its calls, so that the caller can keep
+ * kft_hook_entry() out of line.
  *
  * Return: true when the call is to be timed, false when kft_hook_entry()
  * must decide.
@@ -98,14 +111,11 @@ static __always_inline bool kft_hook_entry_quick(struct kft_fhook *hook, struct 
 {
 	struct kft_run *run = hook->run;
 
-	if (unlikely(hook->role != KFT_HOOK_TRACE || !run->entry_quick))
-		return false;
 	/* Acquire: as in kft_hook_entry(). */
 	if (smp_load_acquire(&run->state) != KFT_RUNNING)
 		return false;
 	call->gen = READ_ONCE(run->gen);
 	call->entry_ns = kft_cycles();
-	call->pid = in_task() ? current->pid : -1;
 	call->cpu = raw_smp_processor_id();
 	call->rec = NULL;
 	return true;
@@ -128,6 +138,7 @@ static __always_inline int kft_hook_entry(struct kft_fhook *hook, unsigned long 
 	int state = smp_load_acquire(&run->state);
 	struct kft_record *rec;
 	bool irq;
+	s32 pid;
 
 	if (unlikely(hook->role != KFT_HOOK_TRACE))
 		return state != KFT_PRIMED && state != KFT_RUNNING;
@@ -150,18 +161,18 @@ static __always_inline int kft_hook_entry(struct kft_fhook *hook, unsigned long 
 		return 1;
 	}
 	call->entry_ns = run->cycles_khz ? kft_cycles() : kft_now();
-	call->pid = irq ? -1 : current->pid;
+	pid = irq ? -1 : current->pid;
 	call->cpu = raw_smp_processor_id();
 	if (run->cfg.watch)
-		kft_watch_entry(run, ip, ret_ip, call->entry_ns, call->pid);
+		kft_watch_entry(run, ip, ret_ip, call->entry_ns, pid);
 	call->rec = NULL;
 	if (run->log_at_entry) {
 		rec = kft_log_reserve(run);
 		if (!rec)
 			return 1;
-		kft_record_fill(rec, ip, ret_ip, call,
+		kft_record_fill(rec, ip, ret_ip, call, pid,
 				kft_rec_info_open(call->cpu));
-		kft_record_comm(run, call);
+		kft_record_comm(run, call, pid);
 		call->rec = rec;
 	}
 	return 0;
@@ -202,12 +213,13 @@ static __always_inline bool kft_hook_exit_quick(struct kft_fhook *hook, struct k
 {
 	struct kft_run *run = hook->run;
 
-	if (unlikely(hook->role != KFT_HOOK_TRACE))
+	/* A record reserved at entry is closed, whatever the state. */
+	if (unlikely(hook->role != KFT_HOOK_TRACE || call->rec))
 		return false;
 	/* Acquire: as in kft_hook_exit(). */
 	if (smp_load_acquire(&run->state) != KFT_RUNNING)
 		return true;
-	if (call->gen != READ_ONCE(run->gen) || call->rec || !run->cycles_khz)
+	if (call->gen != READ_ONCE(run->gen) || !run->cycles_khz)
 		return false;
 	*now_cycles = kft_cycles();
 	if (!kft_time_filtered(kft_elapsed(*now_cycles, call->entry_ns),
@@ -233,6 +245,7 @@ static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long 
 	struct kft_run *run = hook->run;
 	struct kft_record *rec;
 	u64 now, dur, deadline, cycles;
+	s32 pid;
 
 	if (unlikely(hook->role != KFT_HOOK_TRACE)) {
 		if (hook->role == KFT_HOOK_START_EXIT)
@@ -274,8 +287,9 @@ static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long 
 		rec = kft_log_reserve(run);
 		if (!rec)
 			return;
-		kft_record_fill(rec, ip, ret_ip, call, kft_rec_info(dur, call->cpu));
-		kft_record_comm(run, call);
+		pid = kft_record_pid();
+		kft_record_fill(rec, ip, ret_ip, call, pid, kft_rec_info(dur, call->cpu));
+		kft_record_comm(run, call, pid);
 	}
 	/* The hrtimer stops the run too; this makes the stop exact. */
 	deadline = READ_ONCE(run->stop_deadline_ns);

@@ -7,7 +7,8 @@
  * Everything called from a hook is notrace and unprobeable, takes no lock,
  * never sleeps and never prints. Recursion is stopped before us by ftrace
  * and fprobe (ftrace_test_recursion_trylock), kprobes, or kft's fast hooks
- * (the same trylock, kft_fast.c), which count what they drop.
+ * (their own guard on the shadow stack, kft_fast_recursion()), which count
+ * what they drop.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
