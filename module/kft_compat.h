@@ -62,6 +62,7 @@ struct kft_call {
 	struct kft_record *rec;		/* reserved at entry (no time filter) */
 	u32 gen;			/* the run's generation at entry; - 1: entered before the start */
 	u16 cpu;
+	bool irq;			/* entered outside task context: logged as pid -1 */
 };
 
 #if IS_ENABLED(CONFIG_FPROBE) && LINUX_VERSION_CODE >= KERNEL_VERSION(6, 14, 0)

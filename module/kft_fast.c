@@ -473,12 +473,19 @@ NOKPROBE_SYMBOL(kft_fast_exit);
 
 /* Below: process context. */
 
-/* A task exiting inside hooked calls never returns from them. */
+/*
+ * A task exiting inside hooked calls never returns from them. (One that
+ * oopsed inside kft's entry may leave a frame marked as entering: the
+ * quick entry, which does not write the mark, must not find it there.)
+ */
 static notrace void kft_fast_task_exit(void *data, struct task_struct *p)
 {
 	struct kft_fast_slot *s;
+	unsigned int d;
 
 	while (kft_fast_slot(p, NULL, &s)) {
+		for (d = 0; d < KFT_FAST_DEPTH; d++)
+			WRITE_ONCE(s->frames[d].entering, 0);
 		WRITE_ONCE(s->depth, 0);
 		kft_fast_release(s);
 	}
@@ -492,17 +499,23 @@ static void kft_fast_find_tp(struct tracepoint *tp, void *priv)
 		*(struct tracepoint **)priv = tp;
 }
 
-/* Tasks inside hooked calls, and one of them. */
+/*
+ * Tasks inside hooked calls, and one of them. A slot's owner is read under
+ * rcu_read_lock(): a task frees its slots (kft_fast_task_exit()) before
+ * its task_struct is freed, after a grace period.
+ */
 static unsigned int kft_fast_busy(pid_t *one)
 {
 	struct task_struct *t;
 	unsigned int i, n = 0;
 
+	rcu_read_lock();
 	for (i = 0; i <= kft_fast_mask; i++) {
 		t = READ_ONCE(kft_fast_table[i].owner);
 		if (t && !n++ && one)
 			*one = task_pid_nr(t);
 	}
+	rcu_read_unlock();
 	return n;
 }
 
@@ -572,6 +585,12 @@ static notrace bool kft_fast_blocked(struct task_struct *t)
 	return !READ_ONCE(t->on_cpu) && !READ_ONCE(t->on_rq);
 }
 
+/* @h with @v mixed in, one field at a time (no field's bits cancel another's). */
+static notrace unsigned long kft_fast_hash(unsigned long h, unsigned long v)
+{
+	return hash_long(h + v, BITS_PER_LONG) + 1;
+}
+
 /*
  * What kft_fast_unhijack() would find to undo now, as a hash (0: nothing)
  * of the blocked tasks' frames of detached hooks, with their slots and
@@ -587,6 +606,8 @@ static notrace unsigned long kft_fast_undoable(void)
 	struct task_struct *t;
 	unsigned int i, d;
 
+	/* The owners' task_structs, as in kft_fast_busy(). */
+	rcu_read_lock();
 	for (i = 0; i <= kft_fast_mask; i++) {
 		s = &kft_fast_table[i];
 		t = READ_ONCE(s->owner);
@@ -596,11 +617,15 @@ static notrace unsigned long kft_fast_undoable(void)
 			id = READ_ONCE(s->frames[d].id);
 			if (kft_fast_hook_of(id))
 				continue;
-			h = hash_long(h ^ (unsigned long)t ^ i ^ d ^ id ^
-				      (unsigned long)READ_ONCE(s->frames[d].retp), BITS_PER_LONG);
+			h = kft_fast_hash(h, (unsigned long)t);
+			h = kft_fast_hash(h, i);
+			h = kft_fast_hash(h, d);
+			h = kft_fast_hash(h, id);
+			h = kft_fast_hash(h, (unsigned long)READ_ONCE(s->frames[d].retp));
 			h |= 1;
 		}
 	}
+	rcu_read_unlock();
 	return h;
 }
 
@@ -696,7 +721,8 @@ static void kft_fast_unpin_when_drained(void)
 		return;
 	kft_fast_unpin_polls = 0;
 	/* Now, also if a look from an earlier detach is pending for later. */
-	mod_delayed_work(system_wq, &kft_fast_unpin, 0);
+	cancel_delayed_work(&kft_fast_unpin);
+	schedule_delayed_work(&kft_fast_unpin, 0);
 }
 
 /* The table and the exit probe, at the first fast attach (kft_mutex). */

@@ -60,13 +60,16 @@ static __always_inline void kft_record_fill(struct kft_record *rec, unsigned lon
 }
 
 /*
- * Whose the record is: the task's pid, or -1 in an interrupt. The same at a
- * call's exit as at its entry (the same task, in the same context), so
- * the entry does not store it for the exit.
+ * Whose the record is: -1 for a call entered outside task context (which
+ * some calls leave in another: irq_enter_rcu() enters in the task and
+ * returns in the interrupt, irq_exit_rcu() the other way round), else the
+ * task's pid, read at the exit: the entry stores one bit, not the pid. A
+ * call across an exec by a thread other than the leader (de_thread()
+ * gives it the leader's pid) is logged under the pid it returns with.
  */
-static __always_inline s32 kft_record_pid(void)
+static __always_inline s32 kft_record_pid(const struct kft_call *call)
 {
-	return in_task() ? current->pid : -1;
+	return call->irq ? -1 : current->pid;
 }
 
 /* A record of a task (not of an interrupt): its name into the log's table. */
@@ -117,6 +120,7 @@ static __always_inline bool kft_hook_entry_quick(struct kft_fhook *hook, struct 
 	call->gen = READ_ONCE(run->gen);
 	call->entry_ns = kft_cycles();
 	call->cpu = raw_smp_processor_id();
+	call->irq = !in_task();
 	call->rec = NULL;
 	return true;
 }
@@ -161,7 +165,8 @@ static __always_inline int kft_hook_entry(struct kft_fhook *hook, unsigned long 
 		return 1;
 	}
 	call->entry_ns = run->cycles_khz ? kft_cycles() : kft_now();
-	pid = irq ? -1 : current->pid;
+	call->irq = irq;
+	pid = kft_record_pid(call);
 	call->cpu = raw_smp_processor_id();
 	if (run->cfg.watch)
 		kft_watch_entry(run, ip, ret_ip, call->entry_ns, pid);
@@ -213,7 +218,7 @@ static __always_inline bool kft_hook_exit_quick(struct kft_fhook *hook, struct k
 {
 	struct kft_run *run = hook->run;
 
-	/* A record reserved at entry is closed, whatever the state. */
+	/* A record reserved at entry: kft_hook_exit() closes it (if running). */
 	if (unlikely(hook->role != KFT_HOOK_TRACE || call->rec))
 		return false;
 	/* Acquire: as in kft_hook_exit(). */
@@ -287,7 +292,7 @@ static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long 
 		rec = kft_log_reserve(run);
 		if (!rec)
 			return;
-		pid = kft_record_pid();
+		pid = kft_record_pid(call);
 		kft_record_fill(rec, ip, ret_ip, call, pid, kft_rec_info(dur, call->cpu));
 		kft_record_comm(run, call, pid);
 	}
