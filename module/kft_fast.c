@@ -650,7 +650,6 @@ static notrace int kft_fast_unhijack(void *left)
 	return 0;
 }
 
-
 /*
  * The pin: kft holds a reference to itself from the first fast attach until
  * no fast hook is attached and no task is inside a call one timed. rmmod in
