@@ -39,6 +39,18 @@ rmmod_when_drained() {
 	done
 }
 
+# wait_in_call PID FUNCTION SECONDS: until the task's kernel stack shows it
+# inside FUNCTION (a fixed sleep is not enough on a slow guest); false when
+# it has not within SECONDS.
+wait_in_call() {
+	_kft_polls=0
+	until grep -q " $2+" "/proc/$1/stack" 2>/dev/null; do
+		_kft_polls=$((_kft_polls + 1))
+		[ $_kft_polls -lt $(($3 * 20)) ] || return 1
+		sleep 0.05
+	done
+}
+
 # kft_rmmod_running: rmmod kft with a run attached. Fast hooks pin kft while
 # attached: rmmod must say busy, and works after a clear.
 kft_rmmod_running() {
