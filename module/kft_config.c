@@ -88,6 +88,7 @@ static const char *const kft_parse_messages[] = {
 	[KFT_ERR_MISSING_COMM] = "missing task name",
 	[KFT_ERR_EXPECTED_UNITS] = "expected 'us' or 'ns'",
 	[KFT_ERR_ONE_GLOB] = "this kernel's fprobe takes one glob per funclist: name the other functions",
+	[KFT_ERR_FAST_NO_MEMORY] = "not enough memory for fast hooks' shadow stacks (module parameter fast_tasks)",
 };
 
 _Static_assert(ARRAY_SIZE(kft_parse_messages) == KFT_ERR_COUNT,

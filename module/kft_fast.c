@@ -39,8 +39,9 @@
  * leave the call unhooked and count it as missed; nothing is overwritten.
  *
  * What never returns: a task that exits inside hooked calls has its slots
- * freed by a probe on sched_process_exit; functions that never return, or
- * only when their kernel thread stops, are never hooked (kft_fast_noreturn).
+ * freed once nothing of it can run any more (kft_fast_task_free(), or the
+ * unpin finding it dead); functions that never return, or only when their
+ * kernel thread stops, are never hooked (kft_fast_noreturn).
  *
  * Teardown: frames point into this module's text. Detaching a hook stops
  * new frames (ftrace waits for callbacks in progress); its registry entry
@@ -118,15 +119,13 @@ static struct {
 } kft_fast_regs[KFT_FAST_HOOKS];
 static unsigned long kft_fast_seq;
 
-/* Never hooked: they do not return, or only when their kernel thread stops. */
+/*
+ * Never hooked: they do not return, or only when their kernel thread stops
+ * (module/kft_noreturn.h, made by scripts/gen-noreturn from the kernel's
+ * own lists).
+ */
 static const char *const kft_fast_noreturn[] = {
-	"do_exit", "do_group_exit", "make_task_dead", "do_task_dead", "kthread_exit",
-	"__x64_sys_exit", "__x64_sys_exit_group", "__ia32_sys_exit",
-	"__ia32_sys_exit_group", "rewind_stack_and_make_dead", "panic", "nmi_panic",
-	"__stack_chk_fail", "cpu_startup_entry", "do_idle", "arch_cpu_idle_dead",
-	"play_dead_common", "hlt_play_dead", "native_play_dead", "mwait_play_dead",
-	"cpuidle_play_dead", "xen_play_dead", "kthread", "kthreadd", "worker_thread",
-	"rescuer_thread", "smpboot_thread_fn", "kthread_worker_fn",
+#include "kft_noreturn.h"
 };
 
 /*
@@ -471,51 +470,107 @@ notrace unsigned long kft_fast_exit(unsigned long *sp)
 }
 NOKPROBE_SYMBOL(kft_fast_exit);
 
-/* Below: process context. */
+/* Below: process context, but for kft_fast_task_free(). */
 
 /*
- * A task exiting inside hooked calls never returns from them. (One that
- * oopsed inside kft's entry may leave a frame marked as entering: the
- * quick entry, which does not write the mark, must not find it there.)
+ * Taken by whoever reads a slot owner's task_struct outside stop_machine()
+ * (the unpin's looks) and by kft_fast_task_free() around giving a freed
+ * task's slots back: the task_struct is freed just after that probe, with
+ * no grace period in between, so rcu_read_lock() alone would not keep it.
  */
-static notrace void kft_fast_task_exit(void *data, struct task_struct *p)
+static DEFINE_RAW_SPINLOCK(kft_fast_owners_lock);
+
+/* Empties slot @s of a task that will never run again, and gives it back. */
+static notrace void kft_fast_slot_free(struct kft_fast_slot *s)
 {
-	struct kft_fast_slot *s;
 	unsigned int d;
 
-	while (kft_fast_slot(p, NULL, &s)) {
-		for (d = 0; d < KFT_FAST_DEPTH; d++)
-			WRITE_ONCE(s->frames[d].entering, 0);
-		WRITE_ONCE(s->depth, 0);
-		kft_fast_release(s);
-	}
+	for (d = 0; d < KFT_FAST_DEPTH; d++)
+		WRITE_ONCE(s->frames[d].entering, 0);
+	WRITE_ONCE(s->depth, 0);
+	kft_fast_release(s);
 }
 
-static struct tracepoint *kft_fast_exit_tp;
+/*
+ * @t has run for the last time: its final switch is done (TASK_DEAD and
+ * off its CPU), its stack is freed or about to be. Its frames will never
+ * return, and its stack must not be written (kft_fast_unhijack_slot()).
+ * Under kft_fast_owners_lock or stop_machine().
+ */
+static notrace bool kft_fast_dead(struct task_struct *t)
+{
+	/* Acquire: pairs with finish_task()'s release, the switch away done. */
+	return READ_ONCE(t->__state) == TASK_DEAD && !smp_load_acquire(&t->on_cpu);
+}
+
+/*
+ * sched_process_free, from delayed_put_task_struct(): the task @p is gone
+ * and its task_struct about to be freed (where the kernel's own rethook
+ * and kretprobes free a task's shadow stack). Not at sched_process_exit:
+ * the exiting task still runs there, inside calls of its own that may be
+ * hooked (that tracepoint's iterator, __traceiter_sched_process_exit, when
+ * it has two probes), and freeing their frames made them return to
+ * kft_fast_lost(). (One that oopsed inside kft's entry may leave a frame
+ * marked as entering: the quick entry, which does not write the mark,
+ * must not find it there for the slot's next owner.)
+ */
+static notrace void kft_fast_task_free(void *data, struct task_struct *p)
+{
+	struct kft_fast_slot *s;
+	unsigned long flags;
+
+	if (likely(!kft_fast_slot(p, NULL, &s)))
+		return;
+	raw_spin_lock_irqsave(&kft_fast_owners_lock, flags);
+	while (kft_fast_slot(p, NULL, &s))
+		kft_fast_slot_free(s);
+	raw_spin_unlock_irqrestore(&kft_fast_owners_lock, flags);
+}
+
+static struct tracepoint *kft_fast_free_tp;
 
 static void kft_fast_find_tp(struct tracepoint *tp, void *priv)
 {
-	if (!strcmp(tp->name, "sched_process_exit"))
+	if (!strcmp(tp->name, "sched_process_free"))
 		*(struct tracepoint **)priv = tp;
 }
 
 /*
- * Tasks inside hooked calls, and one of them. A slot's owner is read under
- * rcu_read_lock(): a task frees its slots (kft_fast_task_exit()) before
- * its task_struct is freed, after a grace period.
+ * Gives back the slots of tasks that ran for the last time (a zombie not
+ * yet reaped keeps its task_struct, and kft_fast_task_free() would wait
+ * for its parent), then counts the tasks inside hooked calls, and gives
+ * one of them in @one. Under kft_fast_owners_lock.
  */
-static unsigned int kft_fast_busy(pid_t *one)
+static notrace unsigned int kft_fast_busy_locked(pid_t *one)
 {
+	struct kft_fast_slot *s;
 	struct task_struct *t;
 	unsigned int i, n = 0;
 
-	rcu_read_lock();
 	for (i = 0; i <= kft_fast_mask; i++) {
-		t = READ_ONCE(kft_fast_table[i].owner);
-		if (t && !n++ && one)
+		s = &kft_fast_table[i];
+		t = READ_ONCE(s->owner);
+		if (!t)
+			continue;
+		if (kft_fast_dead(t)) {
+			kft_fast_slot_free(s);
+			continue;
+		}
+		if (!n++ && one)
 			*one = task_pid_nr(t);
 	}
-	rcu_read_unlock();
+	return n;
+}
+
+/* Tasks inside hooked calls, and one of them; the dead ones' slots freed. */
+static unsigned int kft_fast_busy(pid_t *one)
+{
+	unsigned long flags;
+	unsigned int n;
+
+	raw_spin_lock_irqsave(&kft_fast_owners_lock, flags);
+	n = kft_fast_busy_locked(one);
+	raw_spin_unlock_irqrestore(&kft_fast_owners_lock, flags);
 	return n;
 }
 
@@ -595,23 +650,23 @@ static notrace unsigned long kft_fast_hash(unsigned long h, unsigned long v)
  * What kft_fast_unhijack() would find to undo now, as a hash (0: nothing)
  * of the blocked tasks' frames of detached hooks, with their slots and
  * return slots. Under kft_mutex or stop_machine(): the registry is
- * stable. Read while tasks run, it is a hint (no stack is read): equal to
- * what the last pass under stop_machine() left, that pass would change
- * nothing again (those frames' return slots hold another hook's address).
+ * stable; and under kft_fast_owners_lock or stop_machine(): the owners'
+ * task_structs are. Read while tasks run, it is a hint (no stack is read):
+ * equal to what the last pass under stop_machine() left, that pass would
+ * change nothing again (those frames' return slots hold another hook's
+ * address).
  */
-static notrace unsigned long kft_fast_undoable(void)
+static notrace unsigned long kft_fast_undoable_locked(void)
 {
 	unsigned long h = 0, id;
 	struct kft_fast_slot *s;
 	struct task_struct *t;
 	unsigned int i, d;
 
-	/* The owners' task_structs, as in kft_fast_busy(). */
-	rcu_read_lock();
 	for (i = 0; i <= kft_fast_mask; i++) {
 		s = &kft_fast_table[i];
 		t = READ_ONCE(s->owner);
-		if (!t || !kft_fast_blocked(t))
+		if (!t || kft_fast_dead(t) || !kft_fast_blocked(t))
 			continue;
 		for (d = min_t(unsigned int, READ_ONCE(s->depth), KFT_FAST_DEPTH); d-- > 0;) {
 			id = READ_ONCE(s->frames[d].id);
@@ -625,13 +680,24 @@ static notrace unsigned long kft_fast_undoable(void)
 			h |= 1;
 		}
 	}
-	rcu_read_unlock();
+	return h;
+}
+
+static unsigned long kft_fast_undoable(void)
+{
+	unsigned long flags, h;
+
+	raw_spin_lock_irqsave(&kft_fast_owners_lock, flags);
+	h = kft_fast_undoable_locked();
+	raw_spin_unlock_irqrestore(&kft_fast_owners_lock, flags);
 	return h;
 }
 
 /*
- * Under stop_machine(); @left, if not NULL: what remains to undo, the
- * frames this pass could not (kft_fast_undoable()).
+ * Under stop_machine() (so no kft_fast_task_free() runs, and the owners'
+ * task_structs stay); @left, if not NULL: what remains to undo, the frames
+ * this pass could not (kft_fast_undoable()). A dead task's stack may be
+ * freed already: its slot is only given back.
  */
 static notrace int kft_fast_unhijack(void *left)
 {
@@ -642,11 +708,13 @@ static notrace int kft_fast_unhijack(void *left)
 	for (i = 0; i <= kft_fast_mask; i++) {
 		s = &kft_fast_table[i];
 		t = READ_ONCE(s->owner);
-		if (t && kft_fast_blocked(t))
+		if (t && kft_fast_dead(t))
+			kft_fast_slot_free(s);
+		else if (t && kft_fast_blocked(t))
 			kft_fast_unhijack_slot(s, t);
 	}
 	if (left)
-		*(unsigned long *)left = kft_fast_undoable();
+		*(unsigned long *)left = kft_fast_undoable_locked();
 	return 0;
 }
 
@@ -660,12 +728,31 @@ static notrace int kft_fast_unhijack(void *left)
 static unsigned int kft_fast_nr_attached;	/* under kft_mutex */
 static bool kft_fast_pinned;			/* under kft_mutex */
 
-static void kft_fast_unpin_work(struct work_struct *work);
-static DECLARE_DELAYED_WORK(kft_fast_unpin, kft_fast_unpin_work);
-
 /* Under kft_mutex: looks since the last detach, and what the last pass left. */
 static unsigned int kft_fast_unpin_polls;
 static unsigned long kft_fast_unpin_left;
+
+/*
+ * One look at the table (under kft_mutex): the slots of dead tasks given
+ * back and, with @undo, the return addresses of blocked tasks, under
+ * stop_machine() only if it would change something (kft_fast_undoable()).
+ * Return: how many tasks are still inside hooked calls, and one in @one.
+ */
+static unsigned int kft_fast_look(bool undo, pid_t *one)
+{
+	unsigned long undoable;
+
+	lockdep_assert_held(&kft_mutex);
+	if (undo && kft_fast_busy(NULL)) {
+		undoable = kft_fast_undoable();
+		if (undoable && undoable != kft_fast_unpin_left)
+			stop_machine(kft_fast_unhijack, &kft_fast_unpin_left, NULL);
+	}
+	return kft_fast_busy(one);
+}
+
+static void kft_fast_unpin_work(struct work_struct *work);
+static DECLARE_DELAYED_WORK(kft_fast_unpin, kft_fast_unpin_work);
 
 /*
  * The unpin work looks every tick for the first second after the last
@@ -682,16 +769,9 @@ static unsigned long kft_fast_unpin_left;
  */
 static void kft_fast_unpin_work(struct work_struct *work)
 {
-	unsigned long undoable;
-
 	mutex_lock(&kft_mutex);
 	if (kft_fast_pinned && !kft_fast_nr_attached) {
-		if (kft_fast_unpin_polls >= HZ && kft_fast_busy(NULL)) {
-			undoable = kft_fast_undoable();
-			if (undoable && undoable != kft_fast_unpin_left)
-				stop_machine(kft_fast_unhijack, &kft_fast_unpin_left, NULL);
-		}
-		if (kft_fast_busy(NULL)) {
+		if (kft_fast_look(kft_fast_unpin_polls >= HZ, NULL)) {
 			kft_fast_unpin_polls++;
 			schedule_delayed_work(&kft_fast_unpin,
 					      kft_fast_unpin_polls < HZ ? 1 : HZ);
@@ -724,26 +804,34 @@ static void kft_fast_unpin_when_drained(void)
 	schedule_delayed_work(&kft_fast_unpin, 0);
 }
 
-/* The table and the exit probe, at the first fast attach (kft_mutex). */
+/*
+ * The table and the free probe, at the first fast attach (kft_mutex). Its
+ * size comes from a module parameter: checked against the memory there is,
+ * as kft's other tables are, and failing quietly (an error for the run).
+ */
 static int kft_fast_table_get(void)
 {
 	unsigned int bits = ilog2(roundup_pow_of_two(max(fast_tasks, 64U)));
 	struct kft_fast_slot *table;
+	size_t bytes;
 	int ret;
 
 	lockdep_assert_held(&kft_mutex);
 	if (kft_fast_table)
 		return 0;
-	for_each_kernel_tracepoint(kft_fast_find_tp, &kft_fast_exit_tp);
-	if (!kft_fast_exit_tp)
+	for_each_kernel_tracepoint(kft_fast_find_tp, &kft_fast_free_tp);
+	if (!kft_fast_free_tp)
 		return -ENOENT;
-	table = vzalloc(sizeof(*table) << bits);
+	bytes = array_size(sizeof(*table), 1UL << bits);
+	if (!kft_mem_fits(bytes))
+		return -ENOMEM;
+	table = __vmalloc(bytes, KFT_BIG_GFP | __GFP_ZERO);
 	if (!table)
 		return -ENOMEM;
 	kft_fast_shift = BITS_PER_LONG - bits;
 	kft_fast_mask = (1UL << bits) - 1;
 	kft_fast_table = table;
-	ret = tracepoint_probe_register(kft_fast_exit_tp, kft_fast_task_exit, NULL);
+	ret = tracepoint_probe_register(kft_fast_free_tp, kft_fast_task_free, NULL);
 	if (ret) {
 		kft_fast_table = NULL;
 		vfree(table);
@@ -828,12 +916,12 @@ int kft_fast_attach(struct kft_fhook *hook, const struct kft_func_ref *funcs,
 {
 	int ret;
 
-	ret = kft_fast_table_get() ?: kft_fast_register(hook);
-	if (ret) {
-		if (ret == -ENOMEM)
-			err->code = KFT_ERR_NO_MEMORY;
+	ret = kft_fast_table_get();
+	if (ret == -ENOMEM)
+		kft_func_error(err, KFT_ERR_FAST_NO_MEMORY, NULL);
+	ret = ret ?: kft_fast_register(hook);
+	if (ret)
 		return ret;
-	}
 	ret = kft_fast_denylist(&hook->fast.ops, funcs, nr_funcs);
 	if (ret) {
 		ftrace_free_filter(&hook->fast.ops);
@@ -868,7 +956,9 @@ void kft_fast_detach(struct kft_fhook *hook)
 {
 	kft_ftrace_ops_detach(&hook->fast.ops, &hook->attached);
 	kft_fast_unregister(hook);
-	stop_machine(kft_fast_unhijack, &kft_fast_unpin_left, NULL);
+	/* Every CPU halted only if a blocked task has something to get back. */
+	if (kft_fast_undoable())
+		stop_machine(kft_fast_unhijack, &kft_fast_unpin_left, NULL);
 	atomic_long_set(&hook->fast.missed, 0);
 	kft_fast_unpin_when_drained();
 }
@@ -912,24 +1002,37 @@ unsigned int kft_fast_drop_module(struct kft_fhook *hook, const unsigned long *a
  * kft_fast_cleanup() - at module exit, after every hook is detached
  *
  * The pin kept kft loaded while any task was inside a timed call, so none
- * is; one may still be in the trampoline's last instructions, which it
- * leaves before it next sleeps (RCU tasks). A wait here is only for
- * what a forced unload would leave.
+ * is, unless the unload was forced (rmmod -f, where the kernel has
+ * MODULE_FORCE_UNLOAD): then the looks of the unpin work go on here, every
+ * tenth of a second, until no frame is left. Running tasks return within a
+ * scheduling period, blocked ones get their return addresses back, dead
+ * ones their slots: only a call whose return address another exit hook
+ * took (function_graph, a kretprobe) holds the unload until it returns.
+ * That wait cannot end early (the frame leads into this module's text),
+ * but it is not an uninterruptible sleep (TASK_IDLE: no hung-task report,
+ * no load), and it says why. One task may still be in the trampoline's
+ * last instructions, which it leaves before it next sleeps (RCU tasks).
  */
 void kft_fast_cleanup(void)
 {
-	unsigned int n;
+	unsigned int n, looks = 0;
 	pid_t pid = 0;
 
 	if (!kft_fast_table)
 		return;
 	cancel_delayed_work_sync(&kft_fast_unpin);
-	while ((n = kft_fast_busy(&pid))) {
-		pr_warn_once("unload waits for %u tasks inside calls timed by fast hooks (pid %d)\n",
-			     n, pid);
-		msleep(100);
+	mutex_lock(&kft_mutex);
+	while ((n = kft_fast_look(true, &pid))) {
+		/* After a second (running tasks are back by then), then each minute. */
+		if (looks++ % 600 == 10)
+			pr_warn("forced unload waits for %u tasks inside calls timed by fast hooks (pid %d): still running there, or another exit hook holds their return\n",
+				n, pid);
+		mutex_unlock(&kft_mutex);
+		schedule_timeout_idle(HZ / 10);
+		mutex_lock(&kft_mutex);
 	}
-	tracepoint_probe_unregister(kft_fast_exit_tp, kft_fast_task_exit, NULL);
+	mutex_unlock(&kft_mutex);
+	tracepoint_probe_unregister(kft_fast_free_tp, kft_fast_task_free, NULL);
 	tracepoint_synchronize_unregister();
 	synchronize_rcu_tasks();
 	vfree(kft_fast_table);
