@@ -355,27 +355,35 @@ static unsigned long kft_function_start(unsigned long ip)
 }
 
 /*
- * The task's name as one word: a byte that would split or hide it (white
- * space, a control byte, a backslash) as \ooo, as /proc/PID/mountinfo does.
+ * A task's name (at most @len bytes) as one word: a byte that would split
+ * or hide it (white space, a control byte, a backslash) as \ooo, as
+ * /proc/PID/mountinfo does. Any user names its tasks: raw, a name could
+ * forge lines of root's log ("x\nstack 999999 ") or write terminal escapes.
  */
+static void kft_output_name(struct seq_file *m, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len && name[i]; i++) {
+		if (name[i] <= ' ' || name[i] >= 0x7f || name[i] == '\\')
+			seq_printf(m, "\\%03o", (unsigned char)name[i]);
+		else
+			seq_putc(m, name[i]);
+	}
+}
+
+/* The task's name of a trace row, or "-" for an interrupt's. */
 static void kft_output_comm(struct seq_file *m, const struct kft_comms *comms,
 			    const struct kft_record *rec)
 {
 	char buf[KFT_COMM_LEN];
-	const char *name;
 
 	if (rec->pid < 0) {
 		seq_puts(m, " -");
 		return;
 	}
-	name = kft_comms_find(comms, rec->pid, rec->entry_ns, buf);
 	seq_putc(m, ' ');
-	for (; *name; name++) {
-		if (*name <= ' ' || *name >= 0x7f || *name == '\\')
-			seq_printf(m, "\\%03o", (unsigned char)*name);
-		else
-			seq_putc(m, *name);
-	}
+	kft_output_name(m, kft_comms_find(comms, rec->pid, rec->entry_ns, buf), KFT_COMM_LEN);
 }
 
 /**
@@ -489,6 +497,24 @@ void kft_output_stacks_header(struct seq_file *m, const struct kft_run *run,
 }
 
 /*
+ * @ip as %pS prints it, but for an address in no symbol (a frame of a
+ * module unloaded since, BPF code not in kallsyms): %pS prints that one
+ * raw, which a reader without CAP_SYSLOG may not see (the address column
+ * prints zeros for them). "[unknown]" then, as perf says.
+ */
+static void kft_output_symbol(struct seq_file *m, unsigned long ip, bool show_addrs)
+{
+	char sym[KSYM_SYMBOL_LEN];
+
+	sprint_symbol(sym, ip);
+	/* sprint_symbol() prints a bare "0x..." only for an address in no symbol. */
+	if (!show_addrs && !strncmp(sym, "0x", 2))
+		seq_puts(m, "[unknown]");
+	else
+		seq_puts(m, sym);
+}
+
+/*
  * Frames, innermost first. In stacks mode the first is the traced function
  * as ftrace saw it (after its endbr with IBT): shown at its start.
  */
@@ -500,7 +526,9 @@ static void kft_output_frames(struct seq_file *m, const unsigned long *frames,
 
 	for (i = 0; i < nr; i++) {
 		ip = i == 0 && traced_first ? kft_function_start(frames[0]) : frames[i];
-		seq_printf(m, "  0x%016lx %pS\n", show_addrs ? ip : 0, (void *)ip);
+		seq_printf(m, "  0x%016lx ", show_addrs ? ip : 0);
+		kft_output_symbol(m, ip, show_addrs);
+		seq_putc(m, '\n');
 	}
 }
 
@@ -515,10 +543,13 @@ void kft_output_stack(struct seq_file *m, const struct kft_run *run,
 		      const struct kft_stack_entry *e, bool show_addrs)
 {
 	seq_printf(m, "\nstack %lu ", e->count);
-	if (e->keyed)
-		seq_printf(m, "%d %.*s\n", e->tgid, TASK_COMM_LEN, e->comm);
-	else
+	if (e->keyed) {
+		seq_printf(m, "%d ", e->tgid);
+		kft_output_name(m, e->comm, TASK_COMM_LEN);
+		seq_putc(m, '\n');
+	} else {
 		seq_puts(m, "-1 -\n");
+	}
 	kft_output_frames(m, e->frames, e->nr, run->cfg.mode == KFT_MODE_STACKS,
 			  show_addrs);
 }
@@ -537,8 +568,10 @@ void kft_output_snoop_event(struct seq_file *m, const struct kft_run_times *time
 {
 	const struct kft_stack_ref *ref = NULL;
 
-	seq_printf(m, "\nevent %llu %u %d %.*s\n", kft_output_since_boot_us(times, ev->time_ns),
-		   ev->cpu, ev->pid, TASK_COMM_LEN, ev->comm);
+	seq_printf(m, "\nevent %llu %u %d ", kft_output_since_boot_us(times, ev->time_ns),
+		   ev->cpu, ev->pid);
+	kft_output_name(m, ev->comm, TASK_COMM_LEN);
+	seq_putc(m, '\n');
 	if (ev->slot != KFT_STACK_NONE && view->slot_frames)
 		ref = &view->slot_frames[ev->slot];
 	if (ref && ref->nr)
