@@ -501,12 +501,18 @@ static notrace int kft_krp_entry(struct kretprobe_instance *ri, struct pt_regs *
 }
 NOKPROBE_SYMBOL(kft_krp_entry);
 
+/*
+ * The caller: the instruction pointer the rethook set for the return, the
+ * real one. The address this kretprobe saved at entry is the trampoline's
+ * when another kretprobe took the return first (an exit trigger on the
+ * same function, or a tail call from a function traced here).
+ */
 static notrace int kft_krp_exit(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kft_krp *k = container_of(get_kretprobe(ri), struct kft_krp, rp);
 
 	kft_hook_exit(k->hook, (unsigned long)k->rp.kp.addr,
-		      get_kretprobe_retaddr(ri), false, (struct kft_call *)ri->data, 0);
+		      instruction_pointer(regs), false, (struct kft_call *)ri->data, 0);
 	return 0;
 }
 NOKPROBE_SYMBOL(kft_krp_exit);
