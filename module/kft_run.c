@@ -561,6 +561,7 @@ void kft_run_exit(void)
 {
 	destroy_workqueue(kft_wq);
 	kft_fast_cleanup();
+	kft_profiler_cleanup();
 	kft_stack_exit();
 }
 

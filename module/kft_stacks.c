@@ -11,6 +11,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpuhotplug.h>
 #include <linux/cpu.h>
 #include <linux/kprobes.h>
 #include <linux/percpu.h>
@@ -185,32 +186,71 @@ unsigned int kft_stacker_drop_module(struct kft_stacker *st,
 	return dropped;
 }
 
-/* On each CPU to sample, from an IPI: a pinned timer starts there. */
-static void kft_profiler_arm(void *data)
-{
-	struct kft_profiler *p = data;
-	struct kft_profile_cpu *pc = this_cpu_ptr(p->cpus);
+/*
+ * kft's CPU hotplug state (dynamic, one instance per profile run), set up
+ * at the first profile run (kft_mutex). Without it a CPU going offline
+ * hands its pinned timer to another CPU for good, which then samples twice
+ * as often, and a CPU coming online is never sampled.
+ */
+static int kft_profile_cpuhp = -1;
 
-	hrtimer_start(&pc->timer, ns_to_ktime(p->period_ns), HRTIMER_MODE_REL_PINNED_HARD);
+/* @cpu comes online (or the run attaches), on @cpu: its timer starts there. */
+static int kft_profiler_cpu_up(unsigned int cpu, struct hlist_node *node)
+{
+	struct kft_profiler *p = hlist_entry(node, struct kft_profiler, cpuhp);
+
+	if (p->cpu < 0 || p->cpu == cpu)
+		hrtimer_start(&per_cpu_ptr(p->cpus, cpu)->timer, ns_to_ktime(p->period_ns),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+	return 0;
+}
+
+/* @cpu goes offline (or the run detaches), on @cpu: its timer stops. */
+static int kft_profiler_cpu_down(unsigned int cpu, struct hlist_node *node)
+{
+	struct kft_profiler *p = hlist_entry(node, struct kft_profiler, cpuhp);
+
+	hrtimer_cancel(&per_cpu_ptr(p->cpus, cpu)->timer);
+	return 0;
+}
+
+static int kft_profiler_cpuhp_get(void)
+{
+	int ret;
+
+	if (kft_profile_cpuhp >= 0)
+		return 0;
+	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "kft:profile",
+				      kft_profiler_cpu_up, kft_profiler_cpu_down);
+	if (ret < 0)
+		return ret;
+	kft_profile_cpuhp = ret;
+	return 0;
 }
 
 /**
  * kft_profiler_attach() - a sampling timer on every online CPU (or the one
- * of filter cpu)
+ * of filter cpu), and on each CPU that comes online while it runs
  * @p:		the profiler
  * @run:	its run
  * @err:	set when the CPU of filter cpu is not online
- *
- * CPUs that come online later are not sampled.
  *
  * Return: 0 or an error.
  */
 int kft_profiler_attach(struct kft_profiler *p, struct kft_run *run,
 			struct kft_parse_error *err)
 {
-	int cpu = run->cfg.filter_cpu, i;
 	struct kft_profile_cpu *pc;
+	int i, ret;
 
+	p->cpu = run->cfg.filter_cpu;
+	if (p->cpu >= 0 && (p->cpu >= nr_cpu_ids || !cpu_online(p->cpu))) {
+		kft_func_error(err, KFT_ERR_NO_SUCH_CPU, NULL);
+		return -EINVAL;
+	}
+	ret = kft_profiler_cpuhp_get();
+	if (ret)
+		return ret;
 	p->period_ns = div_u64(NSEC_PER_SEC, run->cfg.sample_hz);
 	p->cpus = alloc_percpu(struct kft_profile_cpu);
 	if (!p->cpus)
@@ -221,19 +261,13 @@ int kft_profiler_attach(struct kft_profiler *p, struct kft_run *run,
 				  HRTIMER_MODE_REL_PINNED_HARD);
 		pc->run = run;
 	}
-	cpus_read_lock();
-	if (cpu >= 0 && (cpu >= nr_cpu_ids || !cpu_online(cpu))) {
-		cpus_read_unlock();
+	/* kft_profiler_cpu_up() on each online CPU, there. */
+	ret = cpuhp_state_add_instance(kft_profile_cpuhp, &p->cpuhp);
+	if (ret) {
 		free_percpu(p->cpus);
 		p->cpus = NULL;
-		kft_func_error(err, KFT_ERR_NO_SUCH_CPU, NULL);
-		return -EINVAL;
+		return ret;
 	}
-	if (cpu >= 0)
-		smp_call_function_single(cpu, kft_profiler_arm, p, 1);
-	else
-		on_each_cpu(kft_profiler_arm, p, 1);
-	cpus_read_unlock();
 	p->attached = true;
 	return 0;
 }
@@ -245,9 +279,20 @@ void kft_profiler_detach(struct kft_profiler *p)
 
 	if (!p->attached)
 		return;
+	/* kft_profiler_cpu_down() on each online CPU; none comes up after. */
+	cpuhp_state_remove_instance(kft_profile_cpuhp, &p->cpuhp);
 	for_each_possible_cpu(cpu)
 		hrtimer_cancel(&per_cpu_ptr(p->cpus, cpu)->timer);
 	free_percpu(p->cpus);
 	p->cpus = NULL;
 	p->attached = false;
+}
+
+/* At module exit, after every run is gone. */
+void kft_profiler_cleanup(void)
+{
+	if (kft_profile_cpuhp < 0)
+		return;
+	cpuhp_remove_multi_state(kft_profile_cpuhp);
+	kft_profile_cpuhp = -1;
 }

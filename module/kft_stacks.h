@@ -26,10 +26,16 @@ struct kft_profile_cpu {
 	struct kft_run *run;
 };
 
-/* The timers of a profile-mode run. */
+/*
+ * The timers of a profile-mode run: one pinned to each online CPU (or to
+ * the CPU of filter cpu), following CPUs as they go and come (an instance
+ * of kft's CPU hotplug state).
+ */
 struct kft_profiler {
 	struct kft_profile_cpu __percpu *cpus;
+	struct hlist_node cpuhp;	/* in the hotplug state's instances */
 	u64 period_ns;
+	int cpu;			/* the one CPU sampled, or -1: all */
 	bool attached;
 };
 
@@ -42,5 +48,6 @@ unsigned int kft_stacker_drop_module(struct kft_stacker *st,
 int kft_profiler_attach(struct kft_profiler *p, struct kft_run *run,
 			struct kft_parse_error *err);
 void kft_profiler_detach(struct kft_profiler *p);
+void kft_profiler_cleanup(void);
 
 #endif
