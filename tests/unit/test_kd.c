@@ -313,7 +313,8 @@ static void test_huge_times_saturate(void)
  * Lines sorted as strcmp() sorts them, as when kd sorted one string a call:
  * a name that another extends ("a", "a.b") sorts its own line before the
  * other's and its callees' ("a;x") after ('.' < ';'); a ';' in a name
- * becomes '_'; an open call has no line, its callee one under it.
+ * becomes '_'; an open call has no line, its callee one under it; empty
+ * names first in a stack add nothing to its line.
  */
 static void folded_order(void)
 {
@@ -337,6 +338,11 @@ static void folded_order(void)
 		"a;z 3\n"
 		"open;c_d 2\n",
 		"folded order");
+	free(out);
+	/* "+0x4" through a map is an empty function: before b, it leaves no ';'. */
+	out = run(HEADER "0 10 1.0 +0x4 x+0x1\n1 2 1.0 b +0x4\n20 3 1.0 b x+0x1\n"
+		  "30 1 1.0 +0x8 x+0x1\n", &p, "ffffffff81000000 T outer\n");
+	CHECK_STR(out, " 9\nb 5\n", "empty outermost names");
 	free(out);
 }
 

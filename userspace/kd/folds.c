@@ -37,6 +37,13 @@ long kd_folds_frame(struct kd_folds *f, unsigned int parent, const char *name, s
 {
 	size_t i;
 
+	/*
+	 * Empty names before a stack's first other one leave no trace in its
+	 * line ("" then "b" is "b", as kd's lines always were): no frame.
+	 */
+	if (!len && !parent)
+		return 0;
+
 	/* ';' separates frames: as flamegraph.pl's stackcollapse, it becomes '_'. */
 	if (memchr(name, ';', len)) {
 		if (len + 1 > f->name_cap) {
@@ -149,6 +156,9 @@ static int kd_fold_walk(struct kd_fold_walk *w)
 	size_t top = 1, len, n;
 	struct kd_fold_level *l;
 
+	/* A stack of empty names only is the empty line, first in order. */
+	if (w->tree->frames[0].self >= 0 && w->visit(w->ctx, "", 0, w->tree->frames[0].self))
+		return -1;
 	n = kd_fold_items(w->tree, 0, w->items);
 	w->levels[0] = (struct kd_fold_level){ .end = n };
 	while (top) {

@@ -162,7 +162,7 @@ int kd_folds_init(struct kd_folds *f);
 /*
  * The frame of the function name (len bytes; a ';' in it becomes '_')
  * called from frame parent (0: a stack's outermost), made if new; -1 with
- * errno.
+ * errno. An empty name as a stack's outermost is none: 0.
  */
 long kd_folds_frame(struct kd_folds *f, unsigned int parent, const char *name, size_t len);
 /* The stack that ends at frame weighs weight (>= 0) more. */
