@@ -14,7 +14,7 @@
 #   make deb             build/deb/kft-dkms_VERSION_all.deb and kft-tools_VERSION_amd64.deb
 #   make deb-check       make deb, lintian, install, use and remove the packages
 #   make bench           overhead per traced call, kft vs ftrace and kprobes
-#   make bench-kd        kd's speed on a 1M-row log
+#   make bench-kd        kd's speed and memory on a 1M-row log
 #   make check-mttcg     the concurrency tests with one host thread per vCPU (not a gate)
 #   make check-arm64     kft on arm64: cross-built, tools under qemu-user, the in-guest tests in qemu-system-aarch64
 #   make clean           remove build/ and the module's objects

@@ -8,6 +8,7 @@
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/seq_file.h>
+#include <linux/utsname.h>
 
 #include "kft_run.h"
 #include "kft_symbol.h"
@@ -291,7 +292,9 @@ static void kft_output_header_common(struct seq_file *m, const struct kft_run *r
 {
 	const struct kft_config *cfg = &run->cfg;
 
-	seq_printf(m, "\nKernel Instrumentation Run ID %u\n\n", run->id);
+	seq_printf(m, "\nKernel Instrumentation Run ID %u\n", run->id);
+	/* kft's addition: whose addresses these are (the tools check their map). */
+	seq_printf(m, "Kernel: %s\n\n", utsname()->release);
 	if (times->start_reason) {
 		seq_printf(m, "Logging started at %llu usec by ",
 			   kft_output_since_boot_us(times, times->start_ns));

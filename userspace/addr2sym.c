@@ -28,7 +28,9 @@ static const char *const addr2sym_usage[] = {
 	"",
 	"  -a       any text, not only kft logs",
 	"  -m MAP   System.map or a copy of /proc/kallsyms of the kernel that",
-	"           wrote the log (default: /proc/kallsyms)",
+	"           wrote the log (default: /proc/kallsyms); a warning if MAP is",
+	"           known to be another kernel's than the log's 'Kernel:' line",
+	"           (/proc/kallsyms: uname -r; System.map-RELEASE: RELEASE)",
 	"  -h       this help",
 	"  --version  kft's version",
 	"",
@@ -121,6 +123,9 @@ static int addr2sym__run(const struct addr2sym_params *p)
 		fprintf(stderr, "addr2sym: no kft log rows found in %s (-a: any text)\n", name);
 	else
 		ret = 0;
+	/* After the output (the header came first): a warning, as kd's. */
+	if (!failed)
+		symbolize_check_kernel(p->map, &scan, "addr2sym", name, stderr);
 	if (close_stdout("addr2sym"))
 		ret = 1;
 out:

@@ -309,6 +309,43 @@ static void test_huge_times_saturate(void)
 	free(out);
 }
 
+/*
+ * Lines sorted as strcmp() sorts them, as when kd sorted one string a call:
+ * a name that another extends ("a", "a.b") sorts its own line before the
+ * other's and its callees' ("a;x") after ('.' < ';'); a ';' in a name
+ * becomes '_'; an open call has no line, its callee one under it; empty
+ * names first in a stack add nothing to its line.
+ */
+static void folded_order(void)
+{
+	static const char log[] = HEADER
+		"0 10 1.0 a x+0x1\n"
+		"1 4 1.0 a.b a+0x1\n"
+		"20 10 1.0 a x+0x1\n"
+		"21 3 1.0 z a+0x1\n"
+		"40 3 1.0 a.b x+0x1\n"
+		"50 -1 1.0 open x+0x1\n"
+		"51 2 1.0 c;d open+0x1\n"
+		"60 0 2.0 a$ x+0x1\n";
+	struct kd_params p = params(KD_FOLDED);
+	char *out = run(log, &p, NULL);
+
+	CHECK_STR(out,
+		"a 13\n"
+		"a$ 0\n"
+		"a.b 3\n"
+		"a;a.b 4\n"
+		"a;z 3\n"
+		"open;c_d 2\n",
+		"folded order");
+	free(out);
+	/* "+0x4" through a map is an empty function: before b, it leaves no ';'. */
+	out = run(HEADER "0 10 1.0 +0x4 x+0x1\n1 2 1.0 b +0x4\n20 3 1.0 b x+0x1\n"
+		  "30 1 1.0 +0x8 x+0x1\n", &p, "ffffffff81000000 T outer\n");
+	CHECK_STR(out, " 9\nb 5\n", "empty outermost names");
+	free(out);
+}
+
 static void test_folded(void)
 {
 	struct kd_params p = params(KD_FOLDED);
@@ -322,6 +359,7 @@ static void test_folded(void)
 		"outer;middle;leaf 20\n",
 		"folded");
 	free(out);
+	folded_order();
 }
 
 static void test_raw_addresses_with_a_map(void)

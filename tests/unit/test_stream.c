@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/utsname.h>
 #include "unit.h"
 #include "kftlog.h"
 #include "ksyms.h"
@@ -173,6 +174,94 @@ static void test_symbolize_to_a_stream(void)
 	ksyms__free(ks);
 }
 
+#define CUT_HEADER "\nKernel Instrumentation Run ID 1\n\nNumber of entries after filters = 3\n\n" \
+	"--------\n"
+#define CUT_ROW "1 2 3.0 f g+0x1\n"
+
+/* The warnings kftlog__read() gives text (named "log"), "" for none. */
+static char *read_warnings(const char *text, struct kftlog_scan *scan)
+{
+	char *w = NULL;
+	size_t len = 0;
+	FILE *warn = open_memstream(&w, &len);
+	struct kftlog *log = kftlog__parse(text, strlen(text), "log", warn);
+
+	fclose(warn);
+	if (log && scan)
+		*scan = log->scan;
+	kftlog__free(log);
+	return w;
+}
+
+/* A log whose rows end before its header's count is said to be cut short. */
+static void test_log_cut_short(void)
+{
+	static const struct {
+		const char *text, *warning;
+	} cases[] = {
+		{ CUT_HEADER CUT_ROW CUT_ROW CUT_ROW, "" },
+		{ CUT_HEADER CUT_ROW, "log: warning: the log is cut short: 1 of the 3 rows its "
+		  "header counts\n" },
+		{ CUT_HEADER, "log: warning: the log is cut short: 0 of the 3 rows its header "
+		  "counts\n" },
+		{ CUT_HEADER CUT_ROW CUT_ROW "1 2 3.0", "log:9: warning: malformed row skipped\n"
+		  "log: warning: the log is cut short inside its last line\n" },
+		{ CUT_HEADER CUT_ROW CUT_ROW "1 2 3.0 f g+0", "log: warning: the log is cut short "
+		  "inside its last line\n" },
+		{ CUT_HEADER CUT_ROW CUT_ROW CUT_ROW CUT_ROW, "log: warning: 4 rows, but its "
+		  "header counts 3\n" },
+		/* No count (a hand-made log): nothing to compare. */
+		{ "--------\n" CUT_ROW, "" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *w = read_warnings(cases[i].text, NULL);
+
+		CHECK_STR(w, cases[i].warning, cases[i].text);
+		free(w);
+	}
+}
+
+/* The "Kernel:" line, and a map whose kernel is known checked against it. */
+static void test_kernel_line_checked(void)
+{
+	struct kftlog_scan scan;
+	struct utsname u;
+	char *w, *out = NULL, log[256];
+	size_t len = 0;
+	FILE *warn;
+
+	uname(&u);
+	w = read_warnings("\nKernel Instrumentation Run ID 1\nKernel: 6.1.0-9-amd64\n\n--------\n", &scan);
+	CHECK_STR(scan.kernel, "6.1.0-9-amd64", "the Kernel: line");
+	free(w);
+	warn = open_memstream(&out, &len);
+	CHECK(symbolize_check_kernel("/boot/System.map-6.1.0-9-amd64", &scan, "t", "l", warn) == 0,
+	      "System.map of the same release");
+	CHECK(symbolize_check_kernel("kallsyms.txt", &scan, "t", "l", warn) == 0,
+	      "a copy of kallsyms: nothing known");
+	CHECK(symbolize_check_kernel("/boot/System.map-6.12.9-amd64", &scan, "t", "l", warn) == 1,
+	      "System.map of another release");
+	fclose(warn);
+	CHECK_STR(out, "t: warning: l is a log of kernel 6.1.0-9-amd64, but "
+		  "/boot/System.map-6.12.9-amd64 is of kernel 6.12.9-amd64: its symbols are not "
+		  "the log's (give -m the traced kernel's kallsyms)\n", "the warning");
+	free(out);
+	/* /proc/kallsyms is the running kernel's: uname -r. */
+	snprintf(log, sizeof(log), "Kernel: %s\n--------\n", u.release);
+	free(read_warnings(log, &scan));
+	CHECK(symbolize_check_kernel("/proc/kallsyms", &scan, "t", "l", NULL) == 0,
+	      "/proc/kallsyms and a log of %s", u.release);
+	free(read_warnings("Kernel: 0.0-none\n--------\n", &scan));
+	CHECK(symbolize_check_kernel("/proc/kallsyms", &scan, "t", "l", NULL) == 1,
+	      "/proc/kallsyms (%s) and a log of 0.0-none", u.release);
+	/* A log from before the line names no kernel: nothing to check. */
+	free(read_warnings("--------\n", &scan));
+	CHECK(!scan.kernel[0] && symbolize_check_kernel("/proc/kallsyms", &scan, "t", "l", NULL) == 0,
+	      "an old log");
+}
+
 UNIT_MAIN(test_line_read_parts, test_strtab_interns_and_limits, test_what_is_a_log,
 	  test_long_line_is_malformed, test_row_with_a_nul_is_malformed, test_row_limit, test_map_without_symbols,
-	  test_symbolize_to_a_stream)
+	  test_symbolize_to_a_stream, test_log_cut_short, test_kernel_line_checked)

@@ -79,7 +79,8 @@ static int flame_new_frame(struct flame *f, unsigned int parent, const char *nam
 	}
 	p = &f->frames[parent];
 	f->frames[f->nr] = (struct flame_frame){
-		.name = name, .parent = parent, .sibling = p->child, .depth = p->depth + 1,
+		.name = name, .self = -1, .parent = parent, .sibling = p->child,
+		.depth = p->depth + 1,
 	};
 	p->child = (unsigned int)f->nr;
 	if (f->frames[f->nr].depth > f->depth)
@@ -87,8 +88,7 @@ static int flame_new_frame(struct flame *f, unsigned int parent, const char *nam
 	return (int)f->nr++;
 }
 
-/* The child of parent named name (len bytes), made if new; -1 on failure. */
-static long flame_child(struct flame *f, unsigned int parent, const char *s, size_t len)
+long flame__child(struct flame *f, unsigned int parent, const char *s, size_t len)
 {
 	const char *name = strtab__intern(&f->names, s, len);
 	size_t slot;
@@ -125,7 +125,7 @@ int flame__init(struct flame *f, const char *unit)
 	}
 	f->cap = 1024;
 	f->nr = 1;
-	f->frames[0] = (struct flame_frame){ .name = "all" };
+	f->frames[0] = (struct flame_frame){ .name = "all", .self = -1 };
 	return 0;
 }
 
@@ -157,13 +157,21 @@ int flame__add(struct flame *f, const char *stack, size_t len, long long weight)
 			e = end;
 		if (e == s)
 			continue;
-		child = flame_child(f, at, s, (size_t)(e - s));
+		child = flame__child(f, at, s, (size_t)(e - s));
 		if (child < 0)
 			return -1;
 		at = (unsigned int)child;
 		f->frames[at].samples = kd_time_add(f->frames[at].samples, weight);
 	}
+	flame__end(f, at, weight);
 	return 0;
+}
+
+void flame__end(struct flame *f, unsigned int i, long long weight)
+{
+	struct flame_frame *fr = &f->frames[i];
+
+	fr->self = kd_time_add(fr->self < 0 ? 0 : fr->self, weight);
 }
 
 static int flame_blank(char c)

@@ -23,6 +23,7 @@
 struct flame_frame {
 	const char *name;
 	long long samples;	/* saturated at LLONG_MAX */
+	long long self;		/* of the stacks that end here, saturated; -1: none ends here */
 	unsigned int parent;	/* the root is its own parent */
 	unsigned int child;	/* the first child; 0: none (the root is no child) */
 	unsigned int sibling;	/* the next child of the parent; 0: none */
@@ -51,6 +52,15 @@ int flame__init(struct flame *f, const char *unit);
  * ENOMEM.
  */
 int flame__add(struct flame *f, const char *stack, size_t len, long long weight);
+
+/*
+ * The child of frame parent named s (len bytes, taken as it is: an empty
+ * name too), made if new; its index, or -1 with errno as flame__add().
+ * kd --folded builds its tree of stacks with it (folds.c).
+ */
+long flame__child(struct flame *f, unsigned int parent, const char *s, size_t len);
+/* A stack that ends at frame i weighs weight (>= 0) more: its self, not its samples. */
+void flame__end(struct flame *f, unsigned int i, long long weight);
 
 enum flame_line {
 	FLAME_BLANK,

@@ -18,7 +18,8 @@ static const char *const kd_usage_text[] = {
 	"",
 	"Analyzes a kft log (/proc/kft_data; FILE or standard input), raw or",
 	"passed through addr2sym. Stack watch snapshots (-2 rows) are no calls:",
-	"the summary lists them, the call tree shows their frames.",
+	"the summary lists them, the call tree shows their frames. A log with",
+	"fewer rows than its header counts (cut short) is read with a warning.",
 	"",
 	"Modes (default: summary, one row per function, by total time):",
 	"  -c             call tree: one line per call, indented by depth; a",
@@ -54,7 +55,10 @@ static const char *const kd_usage_text[] = {
 	"  --title TEXT   the flame graph's title (default: Flame Graph)",
 	"All:",
 	"  -m MAP, --map MAP  symbolize raw addresses with MAP (System.map or",
-	"                 /proc/kallsyms); -m with a number is the width",
+	"                 /proc/kallsyms); -m with a number is the width. A",
+	"                 warning if MAP is known to be another kernel's than",
+	"                 the log's 'Kernel:' line (/proc/kallsyms: uname -r;",
+	"                 System.map-RELEASE: RELEASE)",
 	"  --max-rows N   keep at most N rows (default 16777216, the largest log",
 	"                 kft keeps); a longer log is an error",
 	"  -V             verbose: say what was read",
@@ -237,6 +241,7 @@ int kd_output(FILE *out, const struct kd_tree *t, const struct kd_params *p)
 /* The program proper: the unit tests link the rest without it. */
 #ifndef KD_NO_MAIN
 #include "closeout.h"
+#include "symbolize.h"
 #include "version.h"
 
 /* Whether kd has an output for log in p's mode; if not, says why. */
@@ -287,6 +292,9 @@ static int kd_run_log(const struct kd_params *p, const struct kftlog *log, const
 
 	if (kd_check_log(log, name, p))
 		return 1;
+	/* A warning, as for a log cut short: the user may know better. */
+	if (p->map)
+		symbolize_check_kernel(p->map, &log->scan, "kd", name, stderr);
 	if (log->scan.stacks_mode) {
 		ret = kd_stacks_output(stdout, log, ks, p);
 	} else {

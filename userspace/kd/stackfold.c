@@ -17,57 +17,56 @@
 #include "kd.h"
 #include "symbolize.h"
 
-/* A frame's function, symbolized through ks if it is a raw address. */
-static int kd_fold_frame(struct kd_foldbuf *b, const struct kftstacks_frame *fr,
-			 const struct ksyms *ks)
+/* A frame's function (symbolized through ks if it is a raw address), under parent. */
+static long kd_fold_frame(struct kd_folds *f, long parent, const struct kftstacks_frame *fr,
+			  const struct ksyms *ks)
 {
 	char buf[512];
 	const char *sym = ks ? symbolize_word(ks, fr->sym, buf, sizeof(buf)) : NULL;
 	const char *s = sym ? sym : fr->sym;
 
-	return kd_foldbuf_push(b, s, kd_function_len(s));
+	return parent < 0 ? -1 : kd_folds_frame(f, (unsigned int)parent, s, kd_function_len(s));
 }
 
-static int kd_fold_block(struct kd_folds *f, struct kd_foldbuf *b, const struct kftstacks *st,
+static int kd_fold_block(struct kd_folds *f, const struct kftstacks *st,
 			 const struct kftstacks_block *blk, const struct ksyms *ks)
 {
+	long fr = 0;
 	size_t k;
 
-	if (strcmp(blk->comm, "-") && kd_foldbuf_push(b, blk->comm, strlen(blk->comm)))
-		return -1;
+	if (strcmp(blk->comm, "-"))
+		fr = kd_folds_frame(f, 0, blk->comm, strlen(blk->comm));
 	for (k = blk->nr; k > 0; k--)
-		if (kd_fold_frame(b, &st->frames[blk->first + k - 1], ks))
-			return -1;
-	if (!blk->nr && kd_foldbuf_push(b, "[user]", 6))
+		fr = kd_fold_frame(f, fr, &st->frames[blk->first + k - 1], ks);
+	if (!blk->nr && fr >= 0)
+		fr = kd_folds_frame(f, (unsigned int)fr, "[user]", 6);
+	if (fr < 0)
 		return -1;
-	return kd_folds_add(f, b, blk->count);
+	kd_folds_add(f, (unsigned int)fr, blk->count);
+	return 0;
 }
 
 int kd_fold_stacks(struct kd_folds *f, const struct kftstacks *st, const struct ksyms *ks)
 {
-	struct kd_foldbuf b = { 0 };
 	size_t i;
 	int ret = 0;
 
 	for (i = 0; i < st->nr && !ret; i++)
 		if (!st->blocks[i].event)
-			ret = kd_fold_block(f, &b, st, &st->blocks[i], ks);
-	free(b.s);
-	if (!ret)
-		kd_folds_merge(f);
+			ret = kd_fold_block(f, st, &st->blocks[i], ks);
 	return ret;
 }
 
 int kd_stacks_output(FILE *out, const struct kftlog *log, const struct ksyms *ks,
 		     const struct kd_params *p)
 {
-	struct kd_folds f = { 0 };
-	int ret = kd_fold_stacks(&f, &log->stacks, ks);
+	struct kd_folds f;
+	int ret = kd_folds_init(&f) ? -1 : kd_fold_stacks(&f, &log->stacks, ks);
 
 	if (!ret && p->mode == KD_FLAMEGRAPH)
 		ret = kd_folds_draw(out, &f, "samples", p);
 	else if (!ret)
-		kd_folds_print(out, &f);
+		ret = kd_folds_print(out, &f);
 	kd_folds_free(&f);
 	return ret;
 }

@@ -92,6 +92,24 @@ static int starts_with(const char *line, size_t len, const char *prefix)
 	return line && len >= n && !strncmp(line, prefix, n);
 }
 
+/* The header's lines kd needs beyond the mode: the row count, the kernel. */
+static void scan_header_line(struct kftlog_scan *s, const char *line, size_t len)
+{
+	size_t n = strlen(KFTLOG_ROWS_LINE);
+	struct word w;
+
+	if (starts_with(line, len, KFTLOG_ROWS_LINE) &&
+	    words_split(line + n, len - n, &w, 1) == 1 && !word_ll(&w, &s->header_rows))
+		s->has_header_rows = s->header_rows >= 0;
+	n = strlen(KFTLOG_KERNEL_LINE);
+	if (starts_with(line, len, KFTLOG_KERNEL_LINE) &&
+	    words_split(line + n, len - n, &w, 1) == 1 && w.len <= KFTLOG_RELEASE_MAX &&
+	    !memchr(w.s, '\0', w.len)) {
+		memcpy(s->kernel, w.s, w.len);
+		s->kernel[w.len] = '\0';
+	}
+}
+
 enum kftlog_line kftlog_scan_line(struct kftlog_scan *s, const char *line, size_t len,
 				  struct kftlog_row *row, struct kftlog_names *names)
 {
@@ -100,11 +118,13 @@ enum kftlog_line kftlog_scan_line(struct kftlog_scan *s, const char *line, size_
 
 	s->lineno++;
 	s->text_lines += !blank;
+	s->unterminated = line && (!len || line[len - 1] != '\n');
 	/* A stacks-mode log has no rows: its blocks are kftstacks' lines. */
 	if (s->stacks_mode)
 		return KFTLOG_TEXT;
 	if (!s->in_rows) {
 		s->in_rows = line && len >= 8 && !strncmp(line, "--------", 8);
+		scan_header_line(s, line, len);
 		if (starts_with(line, len, KFTLOG_UNITS_NS_LINE))
 			s->units_ns = 1;
 		if (starts_with(line, len, KFTLOG_COUNT_MODE_LINE))
@@ -122,6 +142,35 @@ enum kftlog_line kftlog_scan_line(struct kftlog_scan *s, const char *line, size_
 	}
 	s->rows++;
 	return KFTLOG_ROW;
+}
+
+int kftlog_scan_check_end(const struct kftlog_scan *s, const char *name, FILE *warn)
+{
+	/* A line that is no row still stands for one: the count is of lines. */
+	long long rows = (long long)(s->rows + s->malformed);
+
+	if (!s->in_rows || s->count_mode || s->stacks_mode)
+		return 0;
+	if (s->has_header_rows && rows < s->header_rows) {
+		if (warn)
+			fprintf(warn, "%s: warning: the log is cut short: %lld of the %lld rows "
+				"its header counts\n", name, rows, s->header_rows);
+		return -1;
+	}
+	if (s->has_header_rows && rows > s->header_rows) {
+		if (warn)
+			fprintf(warn, "%s: warning: %lld rows, but its header counts %lld\n",
+				name, rows, s->header_rows);
+		return -1;
+	}
+	/* /proc/kft_data ends every line: a log that does not was cut inside one. */
+	if (s->unterminated) {
+		if (warn)
+			fprintf(warn, "%s: warning: the log is cut short inside its last "
+				"line\n", name);
+		return -1;
+	}
+	return 0;
 }
 
 int kftlog_scan_is_log(const struct kftlog_scan *s)
@@ -202,6 +251,7 @@ void kftlog__end(struct kftlog *log, const char *name, FILE *warn)
 	if (warn && log->scan.malformed > KFTLOG_WARNINGS_SHOWN)
 		fprintf(warn, "%s: warning: %zu malformed %s skipped in all\n", name,
 			log->scan.malformed, log->scan.stacks_mode ? "lines" : "rows");
+	kftlog_scan_check_end(&log->scan, name, warn);
 }
 
 struct kftlog *kftlog__new(size_t max_rows)

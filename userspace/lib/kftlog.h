@@ -57,6 +57,9 @@ struct kftlog_names {
 	size_t func_len, caller_len, comm_len;
 };
 
+/* A kernel release's longest (the kernel's __NEW_UTS_LEN). */
+#define KFTLOG_RELEASE_MAX	64
+
 /* What a stream of lines has been so far. */
 struct kftlog_scan {
 	unsigned int lineno;
@@ -67,6 +70,11 @@ struct kftlog_scan {
 	int count_mode;		/* a count-mode log: its rows are counts, not calls */
 	int stacks_mode;	/* a stacks- or profile-mode log: blocks, no rows */
 	int units_ns;		/* "Units: ns" in the header: times in ns, not us */
+	int has_header_rows;	/* the header counts the rows: */
+	long long header_rows;	/* "Number of entries after filters = N" */
+	int unterminated;	/* the last line had no newline */
+	/* "Kernel: RELEASE", the kernel that wrote the log; "": not said (older logs) */
+	char kernel[KFTLOG_RELEASE_MAX + 1];
 };
 
 enum kftlog_line {
@@ -95,6 +103,17 @@ int kftlog_scan_is_log(const struct kftlog_scan *s);
 #define KFTLOG_UNITS_NS_LINE	"Units: ns"
 /* The header line only a stacks- or profile-mode log has. */
 #define KFTLOG_STACKS_MODE_LINE	"Number of stacks counted"
+/* A trace log's count of its rows, in its header. */
+#define KFTLOG_ROWS_LINE	"Number of entries after filters = "
+/* kft's header line naming the kernel that wrote the log (uname -r). */
+#define KFTLOG_KERNEL_LINE	"Kernel: "
+
+/*
+ * Whether the rows end as the header says: 0, or -1 after a warning on
+ * warn with the numbers (a log cut short, at a line's end or inside one,
+ * or with more rows than its header counts).
+ */
+int kftlog_scan_check_end(const struct kftlog_scan *s, const char *name, FILE *warn);
 
 struct kftlog {
 	struct kftlog_row *rows;
@@ -116,7 +135,8 @@ struct kftlog *kftlog__read(FILE *in, const char *name, FILE *warn, size_t max_r
  * kftlog__read() a line at a time, for a reader that looks at the lines
  * first: a new log, each line (len bytes; NULL: a line too long to be a
  * row, over KFTLOG_LINE_MAX) fed to it (-1 with errno when the log cannot
- * go on), then the end (the count of malformed rows, if over the few named).
+ * go on), then the end (the count of malformed rows, if over the few named;
+ * kftlog_scan_check_end()'s warning).
  */
 struct kftlog *kftlog__new(size_t max_rows);
 int kftlog__feed(struct kftlog *log, const char *line, size_t len, const char *name, FILE *warn);

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "linereader.h"
 #include "symbolize.h"
@@ -190,4 +191,42 @@ int symbolize_stream(const struct ksyms *ks, FILE *in, FILE *out, struct kftlog_
 	ret = symbolize_lines(ks, in, out, scan ? scan : &own, line);
 	free(line);
 	return ret;
+}
+
+/* The release map is known to be of, in buf (size bytes); NULL: unknown. */
+static const char *symbolize_map_release(const char *map, char *buf, size_t size)
+{
+	const char *base = strrchr(map, '/') ? strrchr(map, '/') + 1 : map;
+	char *real = realpath(map, NULL);
+	int running = real && !strcmp(real, "/proc/kallsyms");
+	struct utsname u;
+
+	free(real);
+	if (running && !uname(&u)) {
+		snprintf(buf, size, "%s", u.release);
+		return buf;
+	}
+	if (!strncmp(base, "System.map-", 11) && base[11]) {
+		snprintf(buf, size, "%s", base + 11);
+		return buf;
+	}
+	return NULL;
+}
+
+int symbolize_check_kernel(const char *map, const struct kftlog_scan *scan, const char *tool,
+			   const char *name, FILE *warn)
+{
+	char buf[KFTLOG_RELEASE_MAX + 1];
+	const char *release;
+
+	if (!scan->kernel[0])
+		return 0;
+	release = symbolize_map_release(map, buf, sizeof(buf));
+	if (!release || !strcmp(release, scan->kernel))
+		return 0;
+	if (warn)
+		fprintf(warn, "%s: warning: %s is a log of kernel %s, but %s is of kernel %s: "
+			"its symbols are not the log's (give -m the traced kernel's "
+			"kallsyms)\n", tool, name, scan->kernel, map, release);
+	return 1;
 }

@@ -36,6 +36,19 @@ int symbolize_fputs(const struct ksyms *ks, const char *line, FILE *out);
  */
 int symbolize_stream(const struct ksyms *ks, FILE *in, FILE *out, struct kftlog_scan *scan);
 
+/*
+ * Whether map (a path) can be of the kernel whose log was scanned: 0, or 1
+ * after a warning on warn ("TOOL: warning: ...") that the log's "Kernel:"
+ * line names another release than the map's. A map's release is known for
+ * /proc/kallsyms (the running kernel's: uname -r) and for a file named
+ * System.map-RELEASE (as /boot has them). A copy of kallsyms names no
+ * kernel, nor does a log from before the line: then nothing is checked.
+ * Equal releases do not prove the map right (another boot of the same
+ * kernel has other addresses under KASLR): a different one proves it wrong.
+ */
+int symbolize_check_kernel(const char *map, const struct kftlog_scan *scan, const char *tool,
+			   const char *name, FILE *warn);
+
 /* The symbol for one address word, or NULL: "0xffffffff81000000" -> name. */
 const char *symbolize_word(const struct ksyms *ks, const char *word, char *buf, size_t size);
 
