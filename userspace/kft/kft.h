@@ -102,7 +102,6 @@ struct kft_paths {
 	char ctl[PATH_MAX];	/* kft */
 	char data[PATH_MAX];	/* kft_data */
 	char kallsyms[PATH_MAX];
-	char lock[PATH_MAX];	/* $KFT_LOCK, or kft.lock in $KFT_PROC, or /run/kft.lock */
 };
 
 int kft_paths_init(struct kft_paths *paths);
@@ -128,9 +127,9 @@ int kft_status_active(const struct kft_status *st);
  */
 int kft_ctl_write(const struct kft_paths *paths, const char *text, int tolerate_einval);
 /*
- * Takes the lock that keeps two kft commands from racing, then checks
- * that no run is active: the lock's descriptor (kept until exit), or -1
- * after saying why. st gets the status.
+ * Takes the lock that keeps two kft commands from racing (an flock on
+ * /proc/kft), then checks that no run is active: the lock's descriptor
+ * (kept until exit), or -1 after saying why. st gets the status.
  */
 int kft_claim(const struct kft_paths *paths, struct kft_status *st);
 
