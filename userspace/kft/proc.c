@@ -30,18 +30,31 @@ static int kft_path(char *buf, const char *dir, const char *name)
 	return 0;
 }
 
+#define KFT_TRACEFS	"/sys/kernel/tracing"
+#define KFT_DEBUGFS	"/sys/kernel/debug/tracing"
+#define KFT_TRACEABLE	"available_filter_functions"
+
 /*
  * $KFT_PROC (tests: fake files) or /proc. secure_getenv(): a kft made
  * setuid or given file capabilities reads no directory from its caller.
+ * The traceable functions: tracefs's list, or debugfs's where tracefs is
+ * not mounted on its own (older systems); tracefs's named if neither is.
  */
 int kft_paths_init(struct kft_paths *paths)
 {
 	const char *dir = secure_getenv("KFT_PROC");
+	const char *tracing = dir;
 
-	if (!dir || !*dir)
+	if (!dir || !*dir) {
 		dir = "/proc";
+		tracing = KFT_TRACEFS;
+		if (access(KFT_TRACEFS "/" KFT_TRACEABLE, F_OK) &&
+		    !access(KFT_DEBUGFS "/" KFT_TRACEABLE, F_OK))
+			tracing = KFT_DEBUGFS;
+	}
 	return kft_path(paths->ctl, dir, "kft") || kft_path(paths->data, dir, "kft_data") ||
-	       kft_path(paths->kallsyms, dir, "kallsyms") ? -1 : 0;
+	       kft_path(paths->kallsyms, dir, "kallsyms") ||
+	       kft_path(paths->traceable, tracing, KFT_TRACEABLE) ? -1 : 0;
 }
 
 /* "primed, not triggered, not complete": one state word, and whether "not" came before it. */
@@ -182,9 +195,9 @@ static int kft_ctl_put(const char *path, const char *text, int *opened)
 	return err;
 }
 
-int kft_ctl_write(const struct kft_paths *paths, const char *text, int tolerate_einval)
+int kft_ctl_try(const struct kft_paths *paths, const char *text, int tolerate_einval,
+		struct kft_status *st)
 {
-	struct kft_status st;
 	int opened, err = kft_ctl_put(paths->ctl, text, &opened);
 
 	if (!opened) {
@@ -198,17 +211,25 @@ int kft_ctl_write(const struct kft_paths *paths, const char *text, int tolerate_
 	 * the next write succeeds; an error found at close() (a block without
 	 * its end) shows only there.
 	 */
-	if (kft_status_read(paths, &st))
+	if (kft_status_read(paths, st))
 		return -1;
-	if (st.error[0]) {
-		fprintf(stderr, "kft: %s: %s\n", paths->ctl, st.error);
-		return -1;
-	}
+	if (st->error[0])
+		return 1;
 	if (err) {
 		fprintf(stderr, "kft: %s: write: %s\n", paths->ctl, strerror(err));
 		return -1;
 	}
 	return 0;
+}
+
+int kft_ctl_write(const struct kft_paths *paths, const char *text, int tolerate_einval)
+{
+	struct kft_status st;
+	int ret = kft_ctl_try(paths, text, tolerate_einval, &st);
+
+	if (ret == 1)
+		fprintf(stderr, "kft: %s: %s\n", paths->ctl, st.error);
+	return ret ? -1 : 0;
 }
 
 /*

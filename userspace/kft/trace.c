@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kft trace: a configuration written, its run primed (or started), waited
- * for until complete or Ctrl-C, and its log saved, symbolized.
+ * kft trace: a configuration written (its funclist's globs named one by
+ * one where the module refuses them: expand.c), its run primed (or
+ * started), waited for until complete or Ctrl-C, and its log saved,
+ * symbolized, to standard output or -o FILE.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,11 +20,17 @@
 /* How often the run's state is read while waiting for its end. */
 #define KFT_TRACE_POLL_S	0.1
 
+/* CONFIG's name in messages. */
+static const char *kft_trace_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "(stdin)";
+}
+
 /* The configuration text (at most what the module takes), or NULL after saying why. */
 static char *kft_trace_config(const char *path)
 {
 	FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	const char *name = in == stdin ? "(stdin)" : path;
+	const char *name = kft_trace_name(path);
 	char *text = malloc(KFT_CONFIG_MAX + 2);
 	size_t n = 0;
 
@@ -164,13 +172,72 @@ static int kft_trace_save(const struct kft_paths *paths, struct kft_trace_out *o
 	return ret;
 }
 
+/*
+ * config with its funclist's globs named one by one from kallsyms and the
+ * traceable functions (expand.c), or NULL after saying why (the module's
+ * refusal when the funclist has no glob: a trigger's was refused); said
+ * too: what became of the globs.
+ */
+static char *kft_trace_name_globs(const struct kft_paths *paths, const char *name,
+				  const char *config, const char *refusal)
+{
+	struct ksyms *ks = ksyms__load(paths->kallsyms);
+	struct kft_funcs f = { 0 };
+	char err[512], *text = NULL;
+	FILE *in = NULL;
+	size_t named;
+
+	if (!ks)
+		fprintf(stderr, "kft: %s: %s\n", paths->kallsyms, ksyms__strerror(errno));
+	else if (!(in = fopen(paths->traceable, "r")) || kft_funcs_read(&f, ks, in))
+		fprintf(stderr, "kft: %s: %s (kft names the functions of globs from it on "
+			"this kernel: mount tracefs)\n", paths->traceable, strerror(errno));
+	else if (!(text = kft_globs_name(config, &f, &named, err, sizeof(err))))
+		fprintf(stderr, "kft: %s: %s\n", err[0] ? name : paths->ctl, err[0] ? err : refusal);
+	else
+		fprintf(stderr, "kft: this kernel's trace hooks (kretprobes, no fprobe) take "
+			"no globs: the funclist's globs named as %zu traceable functions\n", named);
+	if (in)
+		fclose(in);
+	kft_funcs_free(&f);
+	ksyms__free(ks);
+	return text;
+}
+
+/*
+ * The configuration written. Where the module refuses globs ("globs need
+ * fprobe": its hooks are kretprobes, whatever the kernel), it is written
+ * again with each glob named one by one. 0, or -1 after saying why.
+ */
+static int kft_trace_configure(const struct kft_paths *paths, const char *name,
+			       const char *config)
+{
+	struct kft_status st;
+	char *named;
+	int ret = kft_ctl_try(paths, config, 0, &st);
+
+	if (ret != 1)
+		return ret;
+	if (!strstr(st.error, kft_parse_strerror(KFT_ERR_GLOB_NEEDS_FPROBE))) {
+		fprintf(stderr, "kft: %s: %s\n", paths->ctl, st.error);
+		return -1;
+	}
+	named = kft_trace_name_globs(paths, name, config, st.error);
+	if (!named)
+		return -1;
+	ret = kft_ctl_write(paths, named, 0);
+	free(named);
+	return ret;
+}
+
 /* Configured, primed or started, waited for, saved: 0, or -1. */
-static int kft_trace_run(const struct kft_paths *paths, const char *config,
-			 struct kft_trace_out *out, const sigset_t *orig)
+static int kft_trace_run(const struct kft_paths *paths, const struct kft_params *p,
+			 const char *config, struct kft_trace_out *out, const sigset_t *orig)
 {
 	struct kft_status st;
 
-	if (kft_ctl_write(paths, config, 0) || kft_status_read(paths, &st))
+	if (kft_trace_configure(paths, kft_trace_name(p->config), config) ||
+	    kft_status_read(paths, &st))
 		return -1;
 	/* Without a start trigger, a primed run would wait for ever. */
 	if (kft_ctl_write(paths, st.start_trigger ? "prime\n" : "start\n", 0))
@@ -199,7 +266,7 @@ int kft_trace(const struct kft_params *p, const struct kft_paths *paths)
 	kft_signals_catch(&orig);
 	lock = kft_claim(paths, &st);
 	if (lock >= 0) {
-		ret = kft_trace_run(paths, config, &out, &orig) ? 1 : 0;
+		ret = kft_trace_run(paths, p, config, &out, &orig) ? 1 : 0;
 		close(lock);
 	}
 	if (kft_trace_out_close(&out))
