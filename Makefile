@@ -87,7 +87,8 @@ TOOL_CFLAGS = $(CPPFLAGS) $(CFLAGS) $(WARN) $(VERSION_DEF) -Iuserspace -Iuserspa
 SRC_addr2sym := userspace/addr2sym.c
 SRC_sym2addr := userspace/sym2addr.c
 SRC_kd := $(KD_SRC)
-SRC_kft := $(KFT_SRC)
+# kft trace parses a configuration with the module's parser (expand.c).
+SRC_kft := $(KFT_SRC) module/kft_config.c
 
 userspace: deps-build $(TOOLS)
 
@@ -103,9 +104,9 @@ $(BUILD)/bin/kd: $(KD_SRC) userspace/kd/kd.h $(LIB_SRC) $(wildcard userspace/lib
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $(KD_SRC) $(LIB_SRC)
 
-$(BUILD)/bin/kft: $(KFT_SRC) userspace/kft/kft.h module/kft_config.h $(LIB_SRC) $(wildcard userspace/lib/*.h) VERSION
+$(BUILD)/bin/kft: $(SRC_kft) userspace/kft/kft.h module/kft_config.h $(LIB_SRC) $(wildcard userspace/lib/*.h) VERSION
 	@mkdir -p $(dir $@)
-	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $(KFT_SRC) $(LIB_SRC) -lm
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $(SRC_kft) $(LIB_SRC) -lm
 
 # The same tools with ASan and UBSan, for tests/tools/run.
 SAN_TOOLS := $(BUILD)/san/addr2sym $(BUILD)/san/sym2addr $(BUILD)/san/kd $(BUILD)/san/kft
@@ -145,8 +146,9 @@ UNIT_DEPS_snapshot := $(LIB_SRC) $(KD_SRC)
 UNIT_DEPS_stacks := $(LIB_SRC) $(KD_SRC)
 UNIT_DEPS_flame := $(LIB_SRC) $(KD_SRC)
 UNIT_DEPS_stream := $(LIB_SRC)
-UNIT_DEPS_kft := $(LIB_SRC) $(KFT_SRC)
-UNIT_DEPS_kft_stacks := $(LIB_SRC) $(KFT_SRC)
+UNIT_DEPS_kft := $(LIB_SRC) $(SRC_kft)
+UNIT_DEPS_kft_stacks := $(LIB_SRC) $(SRC_kft)
+UNIT_DEPS_kft_expand := $(LIB_SRC) $(SRC_kft)
 
 unit-build: $(UNIT_TESTS)
 
@@ -169,7 +171,7 @@ FUZZERS := config kftlog ksyms kftstacks $(addprefix kd_,$(FUZZ_KD_MODES))
 FUZZ_DEPS_config := module/kft_config.c
 FUZZ_DEPS_kftlog := $(LIB_SRC)
 FUZZ_DEPS_ksyms := $(LIB_SRC)
-FUZZ_DEPS_kftstacks := $(LIB_SRC) $(KFT_SRC)
+FUZZ_DEPS_kftstacks := $(LIB_SRC) $(SRC_kft)
 
 fuzz-build: $(patsubst %,$(BUILD)/fuzz/bin/%,$(FUZZERS))
 

@@ -98,8 +98,6 @@ struct kft_fhook {
 #else
 #define KFT_HAVE_FPROBE 0
 #define KFT_FPROBE_FGRAPH 0
-/* One kretprobe per function; without fprobe, sets must stay small. */
-#define KFT_MAX_KRETPROBES 512
 struct kft_krp {
 	struct kretprobe rp;
 	struct kft_fhook *hook;

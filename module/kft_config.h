@@ -21,6 +21,12 @@
 #define KFT_MAX_TIME_US		1000000000000ULL	/* 11.5 days */
 #define KFT_MAX_LOGENTRIES	16777216UL		/* 512 MiB of records */
 #define KFT_DEFAULT_LOGENTRIES	20000UL		/* the original's default */
+/*
+ * Functions a trace run may hook with kretprobes (no fprobe: 6.1), one
+ * kretprobe each, so sets must stay small. Here so that kft trace, which
+ * names a glob's functions on such kernels, can say when they are too many.
+ */
+#define KFT_MAX_KRETPROBES	512
 
 /* Every error a configuration can get; messages in kft_config.c. */
 enum kft_parse_err {

@@ -16,6 +16,7 @@
  *	stackcount.c	kft stackcount and kft profile: stack counts, summaries
  *	stacksnoop.c	kft stacksnoop: a stack per call, as they come
  *	trace.c		kft trace: a configuration run to its end, the log saved
+ *	expand.c	kft trace: globs named one by one where the hooks take none
  *
  * A new subcommand is a file with its run function, an entry in usage.c's
  * table with its usage, and its options in main.c.
@@ -102,7 +103,8 @@ struct kft_paths {
 	char ctl[PATH_MAX];	/* kft */
 	char data[PATH_MAX];	/* kft_data */
 	char kallsyms[PATH_MAX];
-	char lock[PATH_MAX];	/* $KFT_LOCK, or kft.lock in $KFT_PROC, or /run/kft.lock */
+	/* tracefs's available_filter_functions (or debugfs's; in $KFT_PROC if set) */
+	char traceable[PATH_MAX];
 };
 
 int kft_paths_init(struct kft_paths *paths);
@@ -127,10 +129,13 @@ int kft_status_active(const struct kft_status *st);
  * tolerate_einval, EINVAL (stop with nothing to stop) is no error.
  */
 int kft_ctl_write(const struct kft_paths *paths, const char *text, int tolerate_einval);
+/* The same, but the module's refusal is left in st->error, unsaid: 1. */
+int kft_ctl_try(const struct kft_paths *paths, const char *text, int tolerate_einval,
+		struct kft_status *st);
 /*
- * Takes the lock that keeps two kft commands from racing, then checks
- * that no run is active: the lock's descriptor (kept until exit), or -1
- * after saying why. st gets the status.
+ * Takes the lock that keeps two kft commands from racing (an flock on
+ * /proc/kft), then checks that no run is active: the lock's descriptor
+ * (kept until exit), or -1 after saying why. st gets the status.
  */
 int kft_claim(const struct kft_paths *paths, struct kft_status *st);
 
@@ -306,6 +311,35 @@ void kft_stacks_print(FILE *out, const struct kft_stack_row *rows, size_t n,
 void kft_snoop_header(FILE *out, int verbose);
 void kft_snoop_print(FILE *out, const struct kft_stacks *s, const struct kft_stack *ev,
 		     uint64_t start_us, const char *function, int verbose, int offsets);
+
+/*
+ * expand.c: globs named one by one, for kernels whose trace hooks take
+ * none (kretprobes: no fprobe, 6.1). The traceable functions: those of
+ * available_filter_functions ("name" or "name [module]") that kallsyms
+ * has, as "name" or "module:name", sorted, each once.
+ */
+struct ksyms;
+
+struct kft_funcs {
+	const char **names;
+	size_t nr, cap;
+	struct strtab text;
+};
+
+/* Reads them; 0, or -1 with errno (ENOMEM, EFBIG, the read's). Free f either way. */
+int kft_funcs_read(struct kft_funcs *f, const struct ksyms *ks, FILE *traceable);
+void kft_funcs_free(struct kft_funcs *f);
+/*
+ * text (a configuration) with each glob of its funclist replaced by the
+ * functions of f it matches, each function named once (*named of them
+ * added): malloc'ed, or NULL with err ("line L, column C: ..." where it
+ * applies) for a glob that matches none, more functions than kretprobes
+ * take (KFT_MAX_KRETPROBES), a text longer than the module takes, a text
+ * the parser refuses, no memory; NULL with err "" when the funclist has no
+ * glob to name.
+ */
+char *kft_globs_name(const char *text, const struct kft_funcs *f, size_t *named,
+		     char *err, size_t errlen);
 
 /* session.c: a subcommand's run of the module. */
 struct kft_session {

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,22 +30,31 @@ static int kft_path(char *buf, const char *dir, const char *name)
 	return 0;
 }
 
-/* $KFT_PROC (tests: fake files) or /proc; the lock: see kft.h. */
+#define KFT_TRACEFS	"/sys/kernel/tracing"
+#define KFT_DEBUGFS	"/sys/kernel/debug/tracing"
+#define KFT_TRACEABLE	"available_filter_functions"
+
+/*
+ * $KFT_PROC (tests: fake files) or /proc. secure_getenv(): a kft made
+ * setuid or given file capabilities reads no directory from its caller.
+ * The traceable functions: tracefs's list, or debugfs's where tracefs is
+ * not mounted on its own (older systems); tracefs's named if neither is.
+ */
 int kft_paths_init(struct kft_paths *paths)
 {
-	const char *dir = getenv("KFT_PROC");
-	const char *lock = getenv("KFT_LOCK");
+	const char *dir = secure_getenv("KFT_PROC");
+	const char *tracing = dir;
 
-	if (!dir || !*dir)
+	if (!dir || !*dir) {
 		dir = "/proc";
-	if (kft_path(paths->ctl, dir, "kft") || kft_path(paths->data, dir, "kft_data") ||
-	    kft_path(paths->kallsyms, dir, "kallsyms"))
-		return -1;
-	if (lock && *lock)
-		return kft_path(paths->lock, lock, "");
-	if (getenv("KFT_PROC") && *getenv("KFT_PROC"))
-		return kft_path(paths->lock, dir, "kft.lock");
-	return kft_path(paths->lock, "/run", "kft.lock");
+		tracing = KFT_TRACEFS;
+		if (access(KFT_TRACEFS "/" KFT_TRACEABLE, F_OK) &&
+		    !access(KFT_DEBUGFS "/" KFT_TRACEABLE, F_OK))
+			tracing = KFT_DEBUGFS;
+	}
+	return kft_path(paths->ctl, dir, "kft") || kft_path(paths->data, dir, "kft_data") ||
+	       kft_path(paths->kallsyms, dir, "kallsyms") ||
+	       kft_path(paths->traceable, tracing, KFT_TRACEABLE) ? -1 : 0;
 }
 
 /* "primed, not triggered, not complete": one state word, and whether "not" came before it. */
@@ -184,9 +195,9 @@ static int kft_ctl_put(const char *path, const char *text, int *opened)
 	return err;
 }
 
-int kft_ctl_write(const struct kft_paths *paths, const char *text, int tolerate_einval)
+int kft_ctl_try(const struct kft_paths *paths, const char *text, int tolerate_einval,
+		struct kft_status *st)
 {
-	struct kft_status st;
 	int opened, err = kft_ctl_put(paths->ctl, text, &opened);
 
 	if (!opened) {
@@ -200,12 +211,10 @@ int kft_ctl_write(const struct kft_paths *paths, const char *text, int tolerate_
 	 * the next write succeeds; an error found at close() (a block without
 	 * its end) shows only there.
 	 */
-	if (kft_status_read(paths, &st))
+	if (kft_status_read(paths, st))
 		return -1;
-	if (st.error[0]) {
-		fprintf(stderr, "kft: %s: %s\n", paths->ctl, st.error);
-		return -1;
-	}
+	if (st->error[0])
+		return 1;
 	if (err) {
 		fprintf(stderr, "kft: %s: write: %s\n", paths->ctl, strerror(err));
 		return -1;
@@ -213,54 +222,81 @@ int kft_ctl_write(const struct kft_paths *paths, const char *text, int tolerate_
 	return 0;
 }
 
-/* The lock is held: say by whom (the pid its holder wrote in it). */
-static void kft_lock_busy(int fd, const char *path)
+int kft_ctl_write(const struct kft_paths *paths, const char *text, int tolerate_einval)
 {
-	char buf[32] = "";
-	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
-	long pid = n > 0 ? strtol(buf, NULL, 10) : 0;
+	struct kft_status st;
+	int ret = kft_ctl_try(paths, text, tolerate_einval, &st);
 
-	if (pid > 0)
-		fprintf(stderr, "kft: another kft command (pid %ld) is using the module (lock %s)\n",
-			pid, path);
-	else
-		fprintf(stderr, "kft: another kft command is using the module (lock %s)\n", path);
+	if (ret == 1)
+		fprintf(stderr, "kft: %s: %s\n", paths->ctl, st.error);
+	return ret ? -1 : 0;
 }
 
+/*
+ * The pid holding an flock on the file open at fd, from /proc/locks
+ * ("1: FLOCK  ADVISORY  WRITE PID MAJ:MIN:INODE 0 EOF", the device in
+ * hex); 0 when not found.
+ */
+static long kft_lock_holder(int fd)
+{
+	FILE *in = fopen("/proc/locks", "re");
+	unsigned int maj, min;
+	unsigned long ino;
+	char line[256];
+	struct stat st;
+	long pid = 0;
+
+	if (!in)
+		return 0;
+	while (!pid && !fstat(fd, &st) && fgets(line, sizeof(line), in)) {
+		if (sscanf(line, "%*d: FLOCK %*s %*s %ld %x:%x:%lu", &pid, &maj, &min, &ino) != 4 ||
+		    maj != major(st.st_dev) || min != minor(st.st_dev) || ino != st.st_ino)
+			pid = 0;
+	}
+	fclose(in);
+	return pid;
+}
+
+static void kft_lock_busy(int fd, const char *path)
+{
+	long pid = kft_lock_holder(fd);
+
+	if (pid > 0)
+		fprintf(stderr, "kft: another kft command (pid %ld) is using the module (flock on %s)\n",
+			pid, path);
+	else
+		fprintf(stderr, "kft: another kft command is using the module (flock on %s)\n", path);
+}
+
+/*
+ * The lock is an flock on /proc/kft itself: no file of kft's own to create
+ * (there may be no /run), to truncate or to be tricked into following.
+ * Read-only: the module takes an open for writing as a configuration.
+ */
 static int kft_lock_take(const char *path)
 {
-	char pid[32];
-	int fd, n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0) {
-		fprintf(stderr, "kft: %s: %s (KFT_LOCK=FILE names another lock file)\n", path,
-			strerror(errno));
+		fprintf(stderr, "kft: %s: %s%s\n", path, strerror(errno), kft_hint(errno));
 		return -1;
 	}
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		if (errno == EWOULDBLOCK) {
-			kft_lock_busy(fd, path);
-			close(fd);
-			return -1;
-		}
-		/* A kernel without file locking: the status check still refuses. */
-		if (errno == ENOSYS || errno == ENOLCK || errno == EOPNOTSUPP)
-			return fd;
+	if (!flock(fd, LOCK_EX | LOCK_NB))
+		return fd;
+	if (errno == EWOULDBLOCK)
+		kft_lock_busy(fd, path);
+	/* A kernel without file locking: the status check still refuses. */
+	else if (errno == ENOSYS || errno == ENOLCK || errno == EOPNOTSUPP)
+		return fd;
+	else
 		fprintf(stderr, "kft: %s: flock: %s\n", path, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-	/* The pid is for messages only: not writing it is no error. */
-	if (!ftruncate(fd, 0))
-		n = (int)pwrite(fd, pid, (size_t)n, 0);
-	return fd;
+	close(fd);
+	return -1;
 }
 
 int kft_claim(const struct kft_paths *paths, struct kft_status *st)
 {
-	int fd = kft_lock_take(paths->lock);
+	int fd = kft_lock_take(paths->ctl);
 
 	if (fd < 0)
 		return -1;

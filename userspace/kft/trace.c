@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kft trace: a configuration written, its run primed (or started), waited
- * for until complete or Ctrl-C, and its log saved, symbolized.
+ * kft trace: a configuration written (its funclist's globs named one by
+ * one where the module refuses them: expand.c), its run primed (or
+ * started), waited for until complete or Ctrl-C, and its log saved,
+ * symbolized, to standard output or -o FILE.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "closeout.h"
@@ -16,11 +20,17 @@
 /* How often the run's state is read while waiting for its end. */
 #define KFT_TRACE_POLL_S	0.1
 
+/* CONFIG's name in messages. */
+static const char *kft_trace_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "(stdin)";
+}
+
 /* The configuration text (at most what the module takes), or NULL after saying why. */
 static char *kft_trace_config(const char *path)
 {
 	FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	const char *name = in == stdin ? "(stdin)" : path;
+	const char *name = kft_trace_name(path);
 	char *text = malloc(KFT_CONFIG_MAX + 2);
 	size_t n = 0;
 
@@ -73,8 +83,69 @@ static int kft_trace_wait(const struct kft_paths *paths, const sigset_t *orig)
 	return kft_ctl_write(paths, "stop\n", 1);
 }
 
+/*
+ * -o FILE is opened before anything else, so that a path kft cannot write
+ * fails at once, but emptied only when the log is there to be written:
+ * a command that fails before (a run active, no module, the lock held, a
+ * configuration refused, the run gone) keeps the log already in FILE, and
+ * removes the empty FILE it created.
+ */
+struct kft_trace_out {
+	FILE *f;		/* stdout without -o */
+	const char *path;	/* NULL: stdout */
+	int created;		/* FILE did not exist */
+	int begun;		/* emptied for the log */
+};
+
+static int kft_trace_out_open(struct kft_trace_out *o, const char *path)
+{
+	int fd;
+
+	*o = (struct kft_trace_out){ .f = stdout, .path = path };
+	if (!path)
+		return 0;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	o->created = fd >= 0;
+	if (fd < 0 && errno == EEXIST)
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0 && !(o->f = fdopen(fd, "w")))
+		close(fd);
+	if (fd < 0 || !o->f) {
+		fprintf(stderr, "kft: %s: %s\n", path, strerror(errno));
+		if (o->created)
+			unlink(path);
+		return -1;
+	}
+	return 0;
+}
+
+/* The file emptied (a regular one: not /dev/null or a pipe) for the log. 0, or -1. */
+static int kft_trace_out_begin(struct kft_trace_out *o, const char *data)
+{
+	struct stat st;
+
+	o->begun = 1;
+	if (!o->path || fstat(fileno(o->f), &st) || !S_ISREG(st.st_mode) ||
+	    !ftruncate(fileno(o->f), 0))
+		return 0;
+	fprintf(stderr, "kft: %s: %s (the log stays in %s)\n", o->path, strerror(errno), data);
+	return -1;
+}
+
+/* Closed, its write errors said; removed if created for nothing. 0, or -1. */
+static int kft_trace_out_close(struct kft_trace_out *o)
+{
+	if (!o->path)
+		return close_stdout("kft");
+	if (close_file(o->f, "kft", o->path))
+		return -1;
+	if (o->created && !o->begun)
+		unlink(o->path);
+	return 0;
+}
+
 /* /proc/kft_data to out, symbolized with kallsyms. 0, or -1 after saying why. */
-static int kft_trace_save(const struct kft_paths *paths, FILE *out)
+static int kft_trace_save(const struct kft_paths *paths, struct kft_trace_out *out)
 {
 	struct ksyms *ks = ksyms__load(paths->kallsyms);
 	FILE *in;
@@ -86,25 +157,87 @@ static int kft_trace_save(const struct kft_paths *paths, FILE *out)
 		return -1;
 	}
 	in = fopen(paths->data, "r");
-	if (!in)
+	if (!in) {
 		fprintf(stderr, "kft: %s: %s\n", paths->data, strerror(errno));
-	else if (symbolize_stream(ks, in, out, NULL) && !ferror(out))
-		fprintf(stderr, "kft: %s: %s\n", paths->data, strerror(errno));
-	else
-		ret = 0;	/* a write error: the output's close says it */
-	if (in)
+	} else {
+		if (kft_trace_out_begin(out, paths->data))
+			;	/* said */
+		else if (symbolize_stream(ks, in, out->f, NULL) && !ferror(out->f))
+			fprintf(stderr, "kft: %s: %s\n", paths->data, strerror(errno));
+		else
+			ret = 0;	/* a write error: the output's close says it */
 		fclose(in);
+	}
 	ksyms__free(ks);
 	return ret;
 }
 
+/*
+ * config with its funclist's globs named one by one from kallsyms and the
+ * traceable functions (expand.c), or NULL after saying why (the module's
+ * refusal when the funclist has no glob: a trigger's was refused); said
+ * too: what became of the globs.
+ */
+static char *kft_trace_name_globs(const struct kft_paths *paths, const char *name,
+				  const char *config, const char *refusal)
+{
+	struct ksyms *ks = ksyms__load(paths->kallsyms);
+	struct kft_funcs f = { 0 };
+	char err[512], *text = NULL;
+	FILE *in = NULL;
+	size_t named;
+
+	if (!ks)
+		fprintf(stderr, "kft: %s: %s\n", paths->kallsyms, ksyms__strerror(errno));
+	else if (!(in = fopen(paths->traceable, "r")) || kft_funcs_read(&f, ks, in))
+		fprintf(stderr, "kft: %s: %s (kft names the functions of globs from it on "
+			"this kernel: mount tracefs)\n", paths->traceable, strerror(errno));
+	else if (!(text = kft_globs_name(config, &f, &named, err, sizeof(err))))
+		fprintf(stderr, "kft: %s: %s\n", err[0] ? name : paths->ctl, err[0] ? err : refusal);
+	else
+		fprintf(stderr, "kft: this kernel's trace hooks (kretprobes, no fprobe) take "
+			"no globs: the funclist's globs named as %zu traceable functions\n", named);
+	if (in)
+		fclose(in);
+	kft_funcs_free(&f);
+	ksyms__free(ks);
+	return text;
+}
+
+/*
+ * The configuration written. Where the module refuses globs ("globs need
+ * fprobe": its hooks are kretprobes, whatever the kernel), it is written
+ * again with each glob named one by one. 0, or -1 after saying why.
+ */
+static int kft_trace_configure(const struct kft_paths *paths, const char *name,
+			       const char *config)
+{
+	struct kft_status st;
+	char *named;
+	int ret = kft_ctl_try(paths, config, 0, &st);
+
+	if (ret != 1)
+		return ret;
+	if (!strstr(st.error, kft_parse_strerror(KFT_ERR_GLOB_NEEDS_FPROBE))) {
+		fprintf(stderr, "kft: %s: %s\n", paths->ctl, st.error);
+		return -1;
+	}
+	named = kft_trace_name_globs(paths, name, config, st.error);
+	if (!named)
+		return -1;
+	ret = kft_ctl_write(paths, named, 0);
+	free(named);
+	return ret;
+}
+
 /* Configured, primed or started, waited for, saved: 0, or -1. */
-static int kft_trace_run(const struct kft_paths *paths, const char *config, FILE *out,
-			 const sigset_t *orig)
+static int kft_trace_run(const struct kft_paths *paths, const struct kft_params *p,
+			 const char *config, struct kft_trace_out *out, const sigset_t *orig)
 {
 	struct kft_status st;
 
-	if (kft_ctl_write(paths, config, 0) || kft_status_read(paths, &st))
+	if (kft_trace_configure(paths, kft_trace_name(p->config), config) ||
+	    kft_status_read(paths, &st))
 		return -1;
 	/* Without a start trigger, a primed run would wait for ever. */
 	if (kft_ctl_write(paths, st.start_trigger ? "prime\n" : "start\n", 0))
@@ -119,25 +252,24 @@ static int kft_trace_run(const struct kft_paths *paths, const char *config, FILE
 int kft_trace(const struct kft_params *p, const struct kft_paths *paths)
 {
 	char *config = kft_trace_config(p->config);
-	FILE *out = stdout;
+	struct kft_trace_out out;
 	struct kft_status st;
 	int lock, ret = 1;
 	sigset_t orig;
 
 	if (!config)
 		return 1;
-	if (p->output && !(out = fopen(p->output, "w"))) {
-		fprintf(stderr, "kft: %s: %s\n", p->output, strerror(errno));
+	if (kft_trace_out_open(&out, p->output)) {
 		free(config);
 		return 1;
 	}
 	kft_signals_catch(&orig);
 	lock = kft_claim(paths, &st);
 	if (lock >= 0) {
-		ret = kft_trace_run(paths, config, out, &orig) ? 1 : 0;
+		ret = kft_trace_run(paths, p, config, &out, &orig) ? 1 : 0;
 		close(lock);
 	}
-	if (out == stdout ? close_stdout("kft") : close_file(out, "kft", p->output))
+	if (kft_trace_out_close(&out))
 		ret = 1;
 	free(config);
 	return ret;
