@@ -128,6 +128,12 @@ static const char *const kft_fast_noreturn[] = {
 #include "kft_noreturn.h"
 };
 
+/* @t's first probe: hash_ptr(t, bits), with the shift computed once. */
+static __always_inline unsigned long kft_fast_home(struct task_struct *t)
+{
+	return ((unsigned long)t * GOLDEN_RATIO_64) >> kft_fast_shift;
+}
+
 /*
  * The first probed slot @t owns, or (with @claimed) may claim, into @slot.
  * Return: whether there is one. (A bool, not a NULL slot: the caller's
@@ -136,8 +142,7 @@ static const char *const kft_fast_noreturn[] = {
 static __always_inline bool kft_fast_slot(struct task_struct *t, bool *claimed,
 					  struct kft_fast_slot **slot)
 {
-	/* hash_ptr(t, bits), with the shift computed once */
-	unsigned long h = ((unsigned long)t * GOLDEN_RATIO_64) >> kft_fast_shift;
+	unsigned long h = kft_fast_home(t);
 	unsigned long mask = kft_fast_mask;
 	struct kft_fast_slot *s;
 	struct task_struct *o;
@@ -590,36 +595,65 @@ static unsigned int kft_fast_busy(pid_t *one)
  * left alone, it runs again soon. Under stop_machine() no task runs but the
  * stoppers (on a CPU, so left alone) and nothing wakes a blocked one.
  *
- * Two frames can share a return slot (two hooks on one function: the later
- * one's orig is the trampoline); a removed frame's orig then goes to the
- * nearest kept frame above it with that slot, and the slot itself is only
- * written when no kept frame above uses it. A slot that holds neither
- * (another exit hook, function_graph or a kretprobe, took the trampoline
- * into its own shadow stack) cannot be given back: that frame stays, and
- * the task returns through the trampoline as before.
+ * Several frames can share a return slot: two hooks on one function, and
+ * tail calls (x64_sys_call jumps to __x64_sys_read, which jumps to
+ * ksys_read: three calls, one return slot). Each entry read the slot and
+ * wrote its own return address there, so the slot's values form a chain,
+ * newest first, in which each hook holds the address the one before it
+ * wrote: a frame's trampoline address is in the orig of the nearest kept
+ * frame above it with that slot, or in the slot itself if there is none
+ * (kft_fast_link()). A frame is removed only if that place still holds
+ * the trampoline, which then takes the frame's orig. Anything else there
+ * means another exit hook (function_graph, a kretprobe) came between and
+ * holds this frame's trampoline address on its own shadow stack: that
+ * frame stays, and the task returns through the trampoline as before.
+ * (Issue 22: with function_graph between the hooks of a tail-called chain,
+ * the orig of the kept frame above is function_graph's return_to_handler;
+ * replacing it orphaned the trampoline address function_graph held, and
+ * the task returned into kft_fast_return with no frame: kft_fast_lost().)
  */
-static notrace void kft_fast_unhijack_slot(struct kft_fast_slot *s, struct task_struct *t)
+static notrace unsigned long *kft_fast_link(struct kft_fast_slot *s, unsigned int d,
+					    const bool *drop, struct kft_fast_slot *const *newer,
+					    unsigned int nr_newer)
+{
+	unsigned long *retp = s->frames[d].retp;
+	unsigned int j;
+
+	for (j = d + 1; j < s->depth; j++)
+		if (!drop[j] && s->frames[j].retp == retp)
+			return &s->frames[j].orig;
+	/* Then the slots the task claimed later, from the next one on. */
+	while (nr_newer--)
+		for (j = 0; j < newer[nr_newer]->depth; j++)
+			if (newer[nr_newer]->frames[j].retp == retp)
+				return &newer[nr_newer]->frames[j].orig;
+	return retp;
+}
+
+/*
+ * Slot @s of blocked task @t, whose newer slots (@newer, newest first) are
+ * done already.
+ */
+static notrace void kft_fast_unhijack_slot(struct kft_fast_slot *s, struct task_struct *t,
+					   struct kft_fast_slot *const *newer,
+					   unsigned int nr_newer)
 {
 	unsigned long lo = (unsigned long)task_stack_page(t), hi = lo + THREAD_SIZE;
 	unsigned long tramp = (unsigned long)kft_fast_return;
 	bool drop[KFT_FAST_DEPTH] = { };
-	unsigned int depth = s->depth, d, j, kept = 0;
+	unsigned int depth = s->depth, d, kept = 0;
 	struct kft_fast_frame *f;
+	unsigned long *link;
 
 	for (d = depth; d-- > 0;) {
 		f = &s->frames[d];
 		if (kft_fast_hook_of(f->id) || (unsigned long)f->retp < lo ||
 		    (unsigned long)(f->retp + 1) > hi)
 			continue;
-		for (j = d + 1; j < depth; j++)
-			if (!drop[j] && s->frames[j].retp == f->retp)
-				break;
-		if (j < depth)
-			s->frames[j].orig = f->orig;
-		else if (READ_ONCE(*f->retp) == tramp)
-			WRITE_ONCE(*f->retp, f->orig);
-		else
+		link = kft_fast_link(s, d, drop, newer, nr_newer);
+		if (READ_ONCE(*link) != tramp)
 			continue;
+		WRITE_ONCE(*link, f->orig);
 		drop[d] = true;
 	}
 	for (d = 0; d < depth; d++) {
@@ -632,6 +666,30 @@ static notrace void kft_fast_unhijack_slot(struct kft_fast_slot *s, struct task_
 	WRITE_ONCE(s->depth, kept);
 	if (!kept)
 		kft_fast_release(s);
+}
+
+/*
+ * The slots of blocked task @t, newest first: the first it owns in its
+ * probes (a task claims a slot only at an earlier probe than those it
+ * holds, and only while it holds one, so each slot's frames are newer than
+ * those of the slots after it). One return slot's frames may be split
+ * between two slots (another task freed an earlier probe between two
+ * entries of a tail-called chain): the newer slot goes first.
+ */
+static notrace void kft_fast_unhijack_task(struct task_struct *t)
+{
+	struct kft_fast_slot *newer[KFT_FAST_PROBES];
+	unsigned long h = kft_fast_home(t);
+	unsigned int i, n = 0;
+	struct kft_fast_slot *s;
+
+	for (i = 0; i < KFT_FAST_PROBES; i++) {
+		s = &kft_fast_table[(h + i) & kft_fast_mask];
+		if (READ_ONCE(s->owner) != t)
+			continue;
+		kft_fast_unhijack_slot(s, t, newer, n);
+		newer[n++] = s;
+	}
 }
 
 /* @t is blocked: kft_fast_unhijack() may give it its return addresses. */
@@ -710,8 +768,10 @@ static notrace int kft_fast_unhijack(void *left)
 		t = READ_ONCE(s->owner);
 		if (t && kft_fast_dead(t))
 			kft_fast_slot_free(s);
-		else if (t && kft_fast_blocked(t))
-			kft_fast_unhijack_slot(s, t);
+		/* A task at its newest slot (again, if that one was emptied: no change). */
+		else if (t && kft_fast_blocked(t) && kft_fast_slot(t, NULL, &s) &&
+			 s == &kft_fast_table[i])
+			kft_fast_unhijack_task(t);
 	}
 	if (left)
 		*(unsigned long *)left = kft_fast_undoable_locked();
