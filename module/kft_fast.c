@@ -56,7 +56,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/delay.h>
 #include <linux/hash.h>
 #include <linux/kprobes.h>
 #include <linux/log2.h>

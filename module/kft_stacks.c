@@ -198,8 +198,9 @@ static int kft_profile_cpuhp = -1;
 static int kft_profiler_cpu_up(unsigned int cpu, struct hlist_node *node)
 {
 	struct kft_profiler *p = hlist_entry(node, struct kft_profiler, cpuhp);
+	int only = container_of(p, struct kft_run, profiler)->cfg.filter_cpu;
 
-	if (p->cpu < 0 || p->cpu == cpu)
+	if (only < 0 || only == cpu)
 		hrtimer_start(&per_cpu_ptr(p->cpus, cpu)->timer, ns_to_ktime(p->period_ns),
 			      HRTIMER_MODE_REL_PINNED_HARD);
 	return 0;
@@ -240,11 +241,10 @@ static int kft_profiler_cpuhp_get(void)
 int kft_profiler_attach(struct kft_profiler *p, struct kft_run *run,
 			struct kft_parse_error *err)
 {
+	int i, ret, cpu = run->cfg.filter_cpu;
 	struct kft_profile_cpu *pc;
-	int i, ret;
 
-	p->cpu = run->cfg.filter_cpu;
-	if (p->cpu >= 0 && (p->cpu >= nr_cpu_ids || !cpu_online(p->cpu))) {
+	if (cpu >= 0 && (cpu >= nr_cpu_ids || !cpu_online(cpu))) {
 		kft_func_error(err, KFT_ERR_NO_SUCH_CPU, NULL);
 		return -EINVAL;
 	}

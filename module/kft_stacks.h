@@ -35,7 +35,6 @@ struct kft_profiler {
 	struct kft_profile_cpu __percpu *cpus;
 	struct hlist_node cpuhp;	/* in the hotplug state's instances */
 	u64 period_ns;
-	int cpu;			/* the one CPU sampled, or -1: all */
 	bool attached;
 };
 
