@@ -115,9 +115,30 @@ call() {
 	echo "$1 ${2:-1}" >/proc/kft_test || fail "call $1 $2"
 }
 
+# kallsyms: the path of a copy of /proc/kallsyms (155,000 lines on 6.12
+# with the test module), read again only when /proc/modules changed (a
+# module loaded, unloaded or moved: as root it shows each module's
+# address) or kptr_restrict did: 0.3 s of a TCG guest saved per lookup,
+# and the tests look up symbols a few hundred times a pass. Kept in /tmp
+# for the tests after: the core kernel's symbols never move. (Not for what
+# comes and goes without a module: BPF programs, ftrace trampolines; read
+# /proc/kallsyms for those.) Lookups grep -F first: busybox's awk takes
+# 0.9 s over the whole table, grep -F 0.2 s (the time ledger,
+# Documentation/testing.rst).
+kallsyms() {
+	cat /proc/modules /proc/sys/kernel/kptr_restrict >/tmp/.kallsyms.modules.new
+	if [ ! -s /tmp/.kallsyms ] || ! cmp -s /tmp/.kallsyms.modules.new /tmp/.kallsyms.modules; then
+		cat /proc/kallsyms >/tmp/.kallsyms.new
+		mv /tmp/.kallsyms.new /tmp/.kallsyms
+		mv /tmp/.kallsyms.modules.new /tmp/.kallsyms.modules
+	fi
+	echo /tmp/.kallsyms
+}
+
 # The address of a function, as /proc/kft_data prints it.
 ksym() {
-	a=$(awk -v n="$1" '$3 == n { print "0x" $1; exit }' /proc/kallsyms)
+	_kft_map=$(kallsyms)
+	a=$(grep -F " $1" "$_kft_map" | awk -v n="$1" '$3 == n { print "0x" $1; exit }')
 	[ -n "$a" ] || fail "no symbol $1 in /proc/kallsyms"
 	echo "$a"
 }
@@ -170,7 +191,7 @@ kft_status() {
 
 # kft hooks exits with fprobe where the kernel has it, kretprobes otherwise.
 has_fprobe() {
-	grep -qw register_fprobe /proc/kallsyms
+	grep -F " register_fprobe" "$(kallsyms)" | grep -qw register_fprobe
 }
 
 # kft's own exit hooks (hooks fast): its trampoline is x86-64 code; on arm64
@@ -188,7 +209,7 @@ hooks_any_function() {
 # fprobe rebuilt on the function-graph tracer (6.14 on): one glob per
 # registration, so kft takes one glob per funclist there.
 fprobe_on_fgraph() {
-	grep -qw fprobe_fgraph_entry /proc/kallsyms
+	grep -F " fprobe_fgraph_entry" "$(kallsyms)" | grep -qw fprobe_fgraph_entry
 }
 
 # The peer guest: tests with a line "# requires: bpftrace" run where the
@@ -241,7 +262,7 @@ count_rows() {
 # MODULE in /proc/kallsyms (its size, padding included).
 func_size() {
 	s=$(ksym "$1") best=
-	for a in $(awk -v m="[$2]" '$4 == m { print "0x" $1 }' /proc/kallsyms); do
+	for a in $(grep -F "[$2]" "$(kallsyms)" | awk -v m="[$2]" '$4 == m { print "0x" $1 }'); do
 		d=$((a - s))
 		[ $d -gt 0 ] && { [ -z "$best" ] || [ $d -lt $best ]; } && best=$d
 	done
