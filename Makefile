@@ -6,7 +6,9 @@
 #   make install         the tools and man pages (PREFIX, DESTDIR)
 #   make demo            boot Debian's 6.12 in QEMU, trace one open(), analyze the log
 #   make boot            build a 6.12 kernel with kft built in, trace its boot
-#   make check           unit tests, tools, fuzzers, lint, dkms, deb, VM tests on 6.1, 6.12, 6.12-debug, boot
+#   make check           unit tests, tools, fuzzers, lint, dkms, deb, VM tests on 6.1, 6.12, 7.3, 6.12-debug, boot
+#   make check-quick     the inner loop (about 5 min): unit tests, tools, lint, VM tests on 6.12
+#   make census          each in-guest test 5 times on 6.1, 6.12 and 6.12-debug: failures out of runs
 #   make unit            the userspace unit tests (ASan, UBSan)
 #   make lint            sparse, checkpatch, -Werror builds
 #   make fuzz            each fuzzer for FUZZ_SECONDS (default 60)
@@ -37,7 +39,7 @@ GUEST_HELPERS := $(BUILD)/guest/kftio $(BUILD)/guest/elapsed $(BUILD)/guest/fork
 
 .PHONY: all boot bench bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install \
 	fuzz fuzz-build fuzz-list help deps-build module-skipped dkms-check deb deb-check check-mttcg \
-	check-arm64
+	check-arm64 check-quick census
 
 all: userspace
 
@@ -199,6 +201,12 @@ lint:
 
 check:
 	@scripts/check
+
+check-quick:
+	@scripts/check --quick
+
+census:
+	@scripts/census
 
 # Packaging: DKMS (dkms.conf, scripts/dkms-tree) and the Debian packages.
 dkms-check:

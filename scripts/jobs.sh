@@ -1,0 +1,176 @@
+# The guests of make check, make check-quick and scripts/census: which
+# tests each one runs, on which kernel, with what. Sourced (bash) by them;
+# $top is the tree's top. (Documentation/testing.rst, "The matrix".)
+#
+# A job is one guest, named KERNEL[-PASS][@KofN]:
+#   KERNEL  6.1, 6.12, latest (Debian's kernels, scripts/kernels/fetch) or
+#           debug (6.12-debug: config/debug.config, scripts/kernels/build)
+#   PASS    none: the main pass, every test of tests/kselftest but the
+#           peer's (and on debug, debug_skip below);
+#           peer: the tests that need bpftrace (a line "# requires:
+#           bpftrace"), in a guest of their own (65 MB more to boot);
+#           fast: the trace-mode tests with hooks fast as the default
+#           (KFT_VM_HOOKS=fast), each on one Debian kernel (fast_kernel);
+#           lockdown: the lockdown test alone (debug: it closes debugfs,
+#           and so kmemleak, for good)
+#   @KofN   shard K of N of the pass's tests (split by their times:
+#           shard_of), so that a long pass runs in both lanes at once
+# and boot: tests/boot/run (the boot kernel, config/boot.config).
+
+kselftests=$top/tests/kselftest
+
+# The peer's tests: bpftrace in the guest.
+peer_tests=$(cd "$kselftests" && grep -l '^# requires: .*\<bpftrace\>' *.tc | sed 's/\.tc$//')
+
+# tests_but NAME...: every in-guest test but these.
+tests_but() {
+	(cd "$kselftests" && ls *.tc | sed 's/\.tc$//' | grep -vxF $(printf -- '-e %s ' "$@"))
+}
+
+# Not on the debug kernel (Documentation/testing.rst, "The debug kernel"):
+# reload_cycles measures slab growth, which KASAN's quarantine inflates
+# (kmemleak checks for leaks there instead); lockdown runs in a guest of
+# its own (debug-lockdown); the peer's tests need BTF, which it lacks; the
+# two load tests of the stack modes measure capacity and rate, which KASAN
+# slows ten times (their code paths run in stacks_mode and kft_stacksnoop).
+debug_skip="reload_cycles lockdown stacks_capacity kft_stacksnoop_rate"
+
+# The fast pass: the tests that time calls in trace mode, with fast hooks
+# as the default. Not: count, stacks and profile mode (no exit hooks); the
+# tests of the language, the /proc files' permissions and the status (no
+# call timed); stack_watch (a watch takes hooks safe); the tests that name
+# their hooks themselves (livepatch_fast, the fast_* tests: each main pass
+# runs them); comm_escaped (stacks, snoop and profile modes).
+fast_skip='bad_input|kft_errors|kft_refuse|commands|version|unprivileged|opener_cap|proc_modes|config_status|addresses_hidden|generation|multi_write|concurrent_writes|reload_cycles|lockdown|bench_smoke|stack_watch|livepatch_fast|fast_unpin_blocked|fast_unpin_taken|fast_noreturn|fast_exit_iterator|fast_denylist|fast_tasks_huge|fast_rmmod_force|fast_fgraph_tail|comm_escaped'
+fast_tests() {
+	tests_but $peer_tests | grep -Ev '^(count_|stacks_|profile_|kft_profile|kft_stackcount|kft_stacksnoop|kft_funccount|tools_stacks)' |
+		grep -Evx "$fast_skip"
+}
+
+# test_hash NAME MOD: a number below MOD, the same for a name on every
+# machine (cksum), so that a test keeps its fast kernel when others are
+# added.
+test_hash() {
+	local sum
+	read -r sum _ < <(printf '%s' "$1" | cksum)
+	echo $((sum % $2))
+}
+
+# The fast pass's kernel of each test: one of the three Debian kernels,
+# by its name's hash. Each trace-mode test runs with fast hooks on one of
+# them (on 6.1 and 6.12 both, before issue 26: 464 s of make check); every
+# kernel runs a third of them with fast hooks, and every main pass runs
+# the fast_* tests, which exercise what differs between kernels there
+# (ftrace_regs, the unwinder through kft's trampoline, the task-exit
+# tracepoints, function_graph and livepatch beside kft).
+fast_kernels=(6.1 6.12 latest)
+fast_kernel() {
+	echo "${fast_kernels[$(test_hash "$1" ${#fast_kernels[@]})]}"
+}
+
+# job_kernel JOB, job_pass JOB, job_shard JOB: the parts of a job's name.
+job_kernel() {
+	local j=${1%@*}
+	echo "${j%%-*}"
+}
+job_pass() {
+	local j=${1%@*}
+	case $j in *-*) echo "${j#*-}" ;; esac
+}
+job_shard() {
+	case $1 in *@*) echo "${1##*@}" ;; esac
+}
+
+# job_tests JOB: the tests a job runs, one a line.
+job_tests() {
+	local kernel pass shard all t
+	kernel=$(job_kernel "$1") pass=$(job_pass "$1") shard=$(job_shard "$1")
+	case $pass in
+	'')
+		if [ "$kernel" = debug ]; then
+			all=$(tests_but $debug_skip $peer_tests)
+		else
+			all=$(tests_but $peer_tests)
+		fi
+		;;
+	peer) all=$peer_tests ;;
+	fast)
+		all=$(for t in $(fast_tests); do
+			[ "$(fast_kernel "$t")" != "$kernel" ] || echo "$t"
+		done)
+		;;
+	lockdown) all=lockdown ;;
+	*) echo "jobs: unknown pass '$pass' in job $1" >&2; return 1 ;;
+	esac
+	if [ -z "$shard" ]; then
+		printf '%s\n' $all
+		return
+	fi
+	printf '%s\n' $all | shard_of "${shard#*of}" "${shard%of*}"
+}
+
+# shard_of N K: of the tests on stdin, those of shard K of N. Longest
+# first, each to the shard with the least time so far (times from
+# tests/kselftest/weights: 6.12's guest seconds, from a ledger with
+# scripts/ledger -w; 5 s for a test not there yet), so that the shards
+# take about as long; the same split on every machine.
+shard_of() {
+	awk -v n="$1" -v k="$2" -v weights="$kselftests/weights" '
+		BEGIN { while ((getline line <weights) > 0) { split(line, f, " "); w[f[1]] = f[2] } }
+		{ t[NR] = $1; s[NR] = ($1 in w) ? w[$1] : 5 }
+		END {
+			for (i = 1; i <= NR; i++) {	# longest first (then by name)
+				m = 0
+				for (j = 1; j <= NR; j++)
+					if (!(j in done) && (!m || s[j] > s[m] || (s[j] == s[m] && t[j] < t[m])))
+						m = j
+				done[m] = 1
+				b = 1
+				for (x = 2; x <= n; x++)
+					if (sum[x] < sum[b])
+						b = x
+				sum[b] += s[m]
+				if (b == k)
+					print t[m]
+			}
+		}' | sort
+}
+
+# job_flavour JOB: scripts/vm/run's flavour.
+job_flavour() {
+	case $(job_kernel "$1") in
+	debug) echo 6.12-debug ;;
+	*) job_kernel "$1" ;;
+	esac
+}
+
+# job_label JOB RELEASE: the job's line in make check's summary.
+job_label() {
+	local pass shard
+	pass=$(job_pass "$1") shard=$(job_shard "$1")
+	printf 'vm %s (%s)' "$(job_flavour "$1")" "$2"
+	case $pass in
+	fast) printf ' hooks fast' ;;
+	?*) printf ' %s' "$pass" ;;
+	esac
+	[ -z "$shard" ] || printf ' %s/%s' "${shard%of*}" "${shard#*of}"
+	echo
+}
+
+# job_guest JOB [INSTANCE]: run the job's guest, its KTAP on stdout;
+# scripts/vm/run's status. Each job (and INSTANCE: scripts/census runs one
+# job several times at once) keeps its console and results apart
+# (KFT_VM_TAG).
+job_guest() {
+	local pass shard tests tag= vars=()
+	pass=$(job_pass "$1") shard=$(job_shard "$1")
+	tests=$(job_tests "$1") || return 1
+	[ -n "$tests" ] || { echo "jobs: job $1 has no tests" >&2; return 1; }
+	case $pass in
+	fast) vars+=(KFT_VM_HOOKS=fast) ;; # (scripts/vm/run keeps its files apart)
+	?*) tag=$pass ;;
+	esac
+	tag=$tag${shard:+${tag:+-}$shard}${2:+${tag:+-}i$2}
+	[ -z "$tag" ] || vars+=(KFT_VM_TAG="$tag")
+	env "${vars[@]}" "$top/scripts/vm/run" "$(job_flavour "$1")" $tests
+}
