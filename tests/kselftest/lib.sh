@@ -143,9 +143,11 @@ ksym() {
 	echo "$a"
 }
 
-# The log's rows (after the dashed line), into a file.
+# The log's rows (after the dashed line), into a file. (sed: busybox awk
+# took 7.7 s of a TCG guest over 27,000 rows under all_functions' load,
+# sed 1.2 s. The header comes first: line 1 is never the dashed line.)
 kft_rows() {
-	awk 'f { print } /^--------/ { f = 1 }' /proc/kft_data >"$1"
+	sed '1,/^--------/d' /proc/kft_data >"$1"
 }
 
 # What the architecture changes in the stacks the tests expect.
@@ -163,9 +165,10 @@ x86_64) outer_frames=1 tail_calls=1 regs_unwind=yes ;;
 esac
 
 # rows_of FILE ADDR: the rows of one function.
-# (String comparison: awk would compare hex numbers as doubles.)
+# (String comparison: awk would compare hex numbers as doubles. The rows
+# with the address anywhere first, grep -F: awk over every row is slow.)
 rows_of() {
-	awk -v a="$2" '$4 "" == a ""' "$1"
+	grep -F "$2" "$1" | awk -v a="$2" '$4 "" == a ""'
 }
 
 # in_function ADDR FUNCTION: ADDR lies within FUNCTION (first 4 KiB).
