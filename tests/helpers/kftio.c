@@ -24,7 +24,8 @@ static const char usage[] =
 	"  -u UID  switch to this uid and gid before opening\n"
 	"  -d      drop CAP_SYS_ADMIN (stay root otherwise)\n"
 	"  -S      drop CAP_SYSLOG\n"
-	"  -m MARKS  append \"opened\" to the file MARKS once open() returned\n"
+	"  -m MARKS  append \"opening\" to the file MARKS before open(), \"opened\"\n"
+	"          once it returned\n"
 	"  -D      open with CAP_SYS_ADMIN effective, write without it\n"
 	"  -R      open without CAP_SYS_ADMIN effective, write with it\n"
 	"  -c N    write in chunks of N bytes, through the one open file\n"
@@ -98,8 +99,10 @@ static int do_read(const char *path, const char *marks)
 {
 	char buf[4096];
 	ssize_t n;
-	int fd = open(path, O_RDONLY);
+	int fd;
 
+	mark(marks, "opening\n");
+	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return report("open");
 	mark(marks, "opened\n");
