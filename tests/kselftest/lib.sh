@@ -51,6 +51,20 @@ wait_in_call() {
 	done
 }
 
+# wait_logged ADDR SECONDS: until the log has a row of the function at ADDR.
+# Without a time filter a call is logged at its entry (delta -1 until it
+# returns): a task running inside a call shows there, where its kernel
+# stack does not (a task on another CPU has none in /proc/PID/stack).
+# False when no row came within SECONDS.
+wait_logged() {
+	_kft_polls=0
+	until kft_rows /tmp/.kft_logged && [ -n "$(rows_of /tmp/.kft_logged "$1")" ]; do
+		_kft_polls=$((_kft_polls + 1))
+		[ $_kft_polls -lt $(($2 * 20)) ] || return 1
+		sleep 0.05
+	done
+}
+
 # kft_rmmod_running: rmmod kft with a run attached. Fast hooks pin kft while
 # attached: rmmod must say busy, and works after a clear.
 kft_rmmod_running() {
