@@ -206,6 +206,17 @@ kft_status() {
 	head -n 1 /proc/kft
 }
 
+# until_status TEXT SECONDS: until the status line is TEXT (a run's timer
+# has stopped it, say), polled; at most SECONDS, then the caller's assert
+# says what came instead.
+until_status() {
+	_kft_polls=0
+	while [ "$(kft_status)" != "$1" ] && [ $_kft_polls -lt $(($2 * 10)) ]; do
+		sleep 0.1
+		_kft_polls=$((_kft_polls + 1))
+	done
+}
+
 # kft hooks exits with fprobe where the kernel has it, kretprobes otherwise.
 has_fprobe() {
 	grep -F " register_fprobe" "$(kallsyms)" | grep -qw register_fprobe
