@@ -12,11 +12,14 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitmap.h>
 #include <linux/kprobes.h>
+#include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 
 #include "kft_run.h"
@@ -209,6 +212,71 @@ int kft_ftrace_filter_add(struct ftrace_ops *ops, const struct kft_func_ref *f,
 	if (ret == -ENOMEM)
 		return ret;
 	return ret ? kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, f) : 0;
+}
+
+/* By what they name (an address, or a name or glob as written), then by place. */
+static int kft_func_ref_cmp(const void *a, const void *b)
+{
+	const struct kft_func_ref *x = *(const struct kft_func_ref * const *)a;
+	const struct kft_func_ref *y = *(const struct kft_func_ref * const *)b;
+	int c;
+
+	if (x->is_addr != y->is_addr)
+		return x->is_addr ? -1 : 1;
+	if (x->is_addr && x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (!x->is_addr) {
+		c = strcmp(x->text, y->text);
+		if (c)
+			return c;
+	}
+	return x < y ? -1 : x > y;
+}
+
+static bool kft_func_ref_same(const struct kft_func_ref *x, const struct kft_func_ref *y)
+{
+	if (x->is_addr != y->is_addr)
+		return false;
+	return x->is_addr ? x->addr == y->addr : !strcmp(x->text, y->text);
+}
+
+/**
+ * kft_funcs_drop_repeats() - a funclist with each reference once
+ * @funcs:	the references, in the order written
+ * @nr:		their number; set to what is left
+ *
+ * A reference written again (the same name or glob, the same address)
+ * would be looked up again: ftrace matches a name against every function,
+ * about 60 ms under TCG, most of the time a long funclist takes to attach.
+ * The first of each stays, in place, so an error still points at it. Not
+ * done (nothing lost: a repeat is hooked once anyway) when the scratch
+ * memory is not there.
+ */
+void kft_funcs_drop_repeats(struct kft_func_ref *funcs, unsigned int *nr)
+{
+	const struct kft_func_ref **by_name;
+	unsigned long *repeat;
+	unsigned int i, kept;
+
+	if (*nr < 2)
+		return;
+	by_name = kvmalloc_array(*nr, sizeof(*by_name), GFP_KERNEL);
+	repeat = bitmap_zalloc(*nr, GFP_KERNEL);
+	if (!by_name || !repeat)
+		goto out_free;
+	for (i = 0; i < *nr; i++)
+		by_name[i] = &funcs[i];
+	sort(by_name, *nr, sizeof(*by_name), kft_func_ref_cmp, NULL);
+	for (i = 1; i < *nr; i++)
+		if (kft_func_ref_same(by_name[i - 1], by_name[i]))
+			__set_bit(by_name[i] - funcs, repeat);
+	for (i = kept = 0; i < *nr; i++)
+		if (!test_bit(i, repeat))
+			funcs[kept++] = funcs[i];
+	*nr = kept;
+out_free:
+	bitmap_free(repeat);
+	kvfree(by_name);
 }
 
 int kft_entry_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run,

@@ -364,6 +364,7 @@ struct kft_run *kft_run_create(char *text, const struct kft_config *cfg,
 	run->state = KFT_CONFIGURED;
 	run->text = text;
 	run->cfg = *cfg;
+	kft_funcs_drop_repeats(run->cfg.funcs, &run->cfg.nr_funcs);
 	if (run->cfg.hooks == KFT_HOOKS_DEFAULT)
 		run->cfg.hooks = kft_hooks_default(cfg);
 	if (run->cfg.hooks == KFT_HOOKS_FAST && !KFT_HAVE_FAST_HOOKS) {

@@ -208,6 +208,7 @@ int kft_check_function_start(const struct kft_func_ref *f, struct kft_parse_erro
 int kft_func_error(struct kft_parse_error *err, enum kft_parse_err code,
 		   const struct kft_func_ref *f);
 int kft_ftrace_filter_add_sentinel(struct ftrace_ops *ops);
+void kft_funcs_drop_repeats(struct kft_func_ref *funcs, unsigned int *nr);
 int kft_ftrace_filter_add(struct ftrace_ops *ops, const struct kft_func_ref *f,
 			  unsigned long *addr, struct kft_parse_error *err);
 int kft_entry_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run,
