@@ -201,15 +201,23 @@ fuzz-list:
 fuzz:
 	@scripts/fuzz
 
-$(BUILD)/fuzz/bin/%: tests/fuzz/fuzz_%.c $$(FUZZ_DEPS_$$*) $(wildcard userspace/*/*.h module/kft_config.h)
+# The sources the harnesses share, compiled once (-MMD: with their headers).
+FUZZ_OBJ := $(BUILD)/fuzz/obj
+fuzz_objs = $(patsubst %.c,$(FUZZ_OBJ)/%.o,$(1))
+$(FUZZ_OBJ)/%.o: %.c VERSION
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_DEPS_$*)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -MMD -MP -c -o $@ $<
+-include $(shell find $(FUZZ_OBJ) -name '*.d' 2>/dev/null)
+
+$(BUILD)/fuzz/bin/%: tests/fuzz/fuzz_%.c $$(call fuzz_objs,$$(FUZZ_DEPS_$$*)) $(wildcard userspace/*/*.h module/kft_config.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(call fuzz_objs,$(FUZZ_DEPS_$*))
 
 # kd_MODE: FUZZ_KD_MODE is the enum kd_mode (kd_svg: KD_SVG).
-$(BUILD)/fuzz/bin/kd_%: tests/fuzz/fuzz_kd.c $(LIB_SRC) $(KD_SRC) $(wildcard userspace/*/*.h)
+$(BUILD)/fuzz/bin/kd_%: tests/fuzz/fuzz_kd.c $(call fuzz_objs,$(LIB_SRC) $(KD_SRC)) $(wildcard userspace/*/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -DFUZZ_KD_MODE=KD_$(shell echo $* | tr a-z- A-Z_) -o $@ $< \
-		$(LIB_SRC) $(KD_SRC)
+		$(call fuzz_objs,$(LIB_SRC) $(KD_SRC))
 
 unit:
 	@scripts/unit
