@@ -247,8 +247,8 @@ spin_samples() {
 }
 # profile_result KEY BASE_NS WITH_NS SAMPLES
 profile_result() {
-	# The spins took at least WITH_NS * HZ / 1e9 sampling periods (under
-	# -icount: the smoke run asks for samples only).
+	# The spins took at least WITH_NS * HZ / 1e9 sampling periods: a rate
+	# held only under -icount (the smoke run, SMOKE=1, asks for samples).
 	[ "$4" -gt 0 ] || die "$1: no sample in $3 ns of spins at $HZ Hz"
 	[ "$SMOKE" = 1 ] || [ $(($4 * 2000000000 / $3)) -ge "$HZ" ] ||
 		die "$1: $4 samples in $3 ns of spins at $HZ Hz"
