@@ -37,7 +37,7 @@ SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recove
 GUEST_HELPERS := $(BUILD)/guest/kftio $(BUILD)/guest/elapsed $(BUILD)/guest/forkwrite $(BUILD)/guest/addr2sym $(BUILD)/guest/kd \
 	$(BUILD)/guest/kft
 
-.PHONY: all boot bench bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install \
+.PHONY: all boot bench bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install layers-userspace \
 	fuzz fuzz-build fuzz-list help deps-build module-skipped dkms-check deb deb-check check-mttcg \
 	check-arm64 check-quick census
 
@@ -126,6 +126,13 @@ $(SAN_OBJ)/%.o: %.c VERSION
 $(SAN_TOOLS): $(BUILD)/san/%: $(BUILD)/bin/% $$(call san_objs,$$(SRC_$$*) $(LIB_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -o $@ $(call san_objs,$(SRC_$*) $(LIB_SRC)) -lm
+
+# No two files of one program need each other (scripts/layers; make lint).
+layers-userspace: $(SAN_TOOLS)
+	@scripts/layers addr2sym $(call san_objs,$(SRC_addr2sym) $(LIB_SRC))
+	@scripts/layers sym2addr $(call san_objs,$(SRC_sym2addr) $(LIB_SRC))
+	@scripts/layers kd $(call san_objs,$(SRC_kd) $(LIB_SRC))
+	@scripts/layers kft $(call san_objs,$(SRC_kft) $(LIB_SRC))
 
 install: deps-build $(TOOLS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

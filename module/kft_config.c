@@ -94,36 +94,6 @@ static const char *const kft_parse_messages[] = {
 _Static_assert(ARRAY_SIZE(kft_parse_messages) == KFT_ERR_COUNT,
 	       "a parse error without a message");
 
-/*
- * The statements a block may hold, each at most once: where each was seen
- * finds duplicates and the statements a mode has no use for. The two kinds
- * of watch are one statement, so a block has one watch.
- */
-enum kft_stmt {
-	KFT_STMT_START,
-	KFT_STMT_STOP,
-	KFT_STMT_MINTIME,
-	KFT_STMT_MAXTIME,
-	KFT_STMT_NOINTS,
-	KFT_STMT_ONLYINTS,
-	KFT_STMT_FUNCLIST,
-	KFT_STMT_PID,
-	KFT_STMT_TID,
-	KFT_STMT_CPU,
-	KFT_STMT_COMM,
-	KFT_STMT_LOGENTRIES,
-	KFT_STMT_AUTOREPEAT,
-	KFT_STMT_MODE,
-	KFT_STMT_WATCH,
-	KFT_STMT_SAMPLE,
-	KFT_STMT_INCLUDE,
-	KFT_STMT_PER_PROCESS,
-	KFT_STMT_SNOOP,
-	KFT_STMT_HOOKS,
-	KFT_STMT_UNITS,
-	KFT_STMT_COUNT,
-};
-
 #define STMT_BIT(i)	(1U << (i))
 #define STMT(s)		STMT_BIT(KFT_STMT_##s)
 
@@ -203,6 +173,18 @@ static const struct kft_mode_rule {
 
 _Static_assert(ARRAY_SIZE(kft_mode_rules) == KFT_MODE_PROFILE + 1, "a mode without its rule");
 _Static_assert(KFT_STMT_COUNT <= 32, "more statements than bits in meaningless");
+
+/**
+ * kft_mode_takes() - whether a mode has a use for a statement
+ * @mode:	the mode
+ * @stmt:	the statement
+ *
+ * What a block of that mode may hold (/proc/kft shows those settings).
+ */
+bool kft_mode_takes(enum kft_run_mode mode, enum kft_stmt stmt)
+{
+	return !(kft_mode_rules[mode].meaningless & STMT_BIT(stmt));
+}
 
 struct kft_lexer {
 	char *p;

@@ -207,6 +207,38 @@ static inline unsigned int kft_config_max_funcs(size_t len)
 	return len / 2 + 1;
 }
 
+/*
+ * The statements a block may hold, each at most once: where each was seen
+ * finds duplicates and the statements a mode has no use for. The two kinds
+ * of watch are one statement, so a block has one watch.
+ */
+enum kft_stmt {
+	KFT_STMT_START,
+	KFT_STMT_STOP,
+	KFT_STMT_MINTIME,
+	KFT_STMT_MAXTIME,
+	KFT_STMT_NOINTS,
+	KFT_STMT_ONLYINTS,
+	KFT_STMT_FUNCLIST,
+	KFT_STMT_PID,
+	KFT_STMT_TID,
+	KFT_STMT_CPU,
+	KFT_STMT_COMM,
+	KFT_STMT_LOGENTRIES,
+	KFT_STMT_AUTOREPEAT,
+	KFT_STMT_MODE,
+	KFT_STMT_WATCH,
+	KFT_STMT_SAMPLE,
+	KFT_STMT_INCLUDE,
+	KFT_STMT_PER_PROCESS,
+	KFT_STMT_SNOOP,
+	KFT_STMT_HOOKS,
+	KFT_STMT_UNITS,
+	KFT_STMT_COUNT,
+};
+
+bool kft_mode_takes(enum kft_run_mode mode, enum kft_stmt stmt);
+
 int kft_config_parse(char *text, size_t len, enum kft_command *cmd,
 		     struct kft_config *cfg, struct kft_func_ref *funcs,
 		     unsigned int max_funcs, struct kft_parse_error *err);

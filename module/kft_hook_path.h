@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The traced path: what runs inside every traced function's entry and exit
- * in trace mode, inline in each exit mechanism's handlers (kft_compat.c for
- * fprobe and kretprobes, kft_fast.c for fast hooks): every call made here
- * cost about ten instructions per traced call (a push, a pop, a call and a
- * return thunk), and a record made six of them. Only for notrace,
+ * in trace mode, inline in each exit mechanism's handlers
+ * (kft_exit_fprobe.c, kft_exit_kretprobe.c, kft_exit_fast.c): trace mode's
+ * code that the layer below it includes, so that its handlers reach it
+ * without an indirect call. It calls only the layers below the
+ * mechanisms (kft_state.c's start and stop, kft_watch.c, the log and
+ * the comm table). Every call made here cost about ten instructions per
+ * traced call (a push, a pop, a call and a return thunk), and a record
+ * made six of them. Only for notrace,
  * NOKPROBE_SYMBOL functions: what is inlined runs in them.
  *
  * kft_hook_entry_quick() and kft_hook_exit_quick() are the common case of

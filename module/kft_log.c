@@ -8,11 +8,8 @@
  * Records are reserved at exit (or at entry when no time filter is set), so
  * the array is not in entry order: a reader sorts indexes by entry time.
  *
- * Memory: the log (up to 512 MiB) and each reader's view (4 bytes a record)
- * are refused when they would take more than half of the memory the kernel
- * reports available, and are allocated so that failing is an error for the
- * writer or reader (__GFP_RETRY_MAYFAIL: no OOM killer), charged to its
- * memory cgroup.
+ * Memory: the log and each reader's view (4 bytes a record) are taken as
+ * kft_mem.h says.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -22,20 +19,7 @@
 #include <linux/vmalloc.h>
 
 #include "kft_log.h"
-
-
-/**
- * kft_mem_fits() - may kft take this much memory now?
- * @bytes:	the size of one allocation
- *
- * Return: true when @bytes is at most half of the available memory.
- */
-bool kft_mem_fits(size_t bytes)
-{
-	long avail_pages = si_mem_available();
-
-	return avail_pages > 0 && DIV_ROUND_UP(bytes, PAGE_SIZE) <= avail_pages / 2;
-}
+#include "kft_mem.h"
 
 static void kft_log_buf_release(struct kref *ref)
 {

@@ -106,10 +106,6 @@ struct kft_log_view {
 	unsigned long nr;
 };
 
-/* Large buffers: charged to the memcg, may fail, never call the OOM killer. */
-#define KFT_BIG_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
-
-bool kft_mem_fits(size_t bytes);
 int kft_log_alloc(struct kft_log *log, unsigned long capacity);
 void kft_log_free(struct kft_log *log);
 int kft_log_reset(struct kft_log *log);

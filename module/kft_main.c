@@ -4,7 +4,7 @@
  *
  * Module entry points and the two /proc files:
  *   /proc/kft       (0600) the run's configuration and state; commands
- *   /proc/kft_data  (0400) the trace log
+ *   /proc/kft_data  (0400) the trace log (kft_data.c)
  * Both are root-only by mode; writes also require CAP_SYS_ADMIN of the task
  * that opened the file (as the kernel's own interfaces check it: a file
  * handed to a less privileged process keeps what its opener could do),
@@ -33,16 +33,15 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "kft_current.h"
+#include "kft_data.h"
 #include "kft_run.h"
 #include "kft_static.h"
+#include "kft_status.h"
 
 #define KFT_PROC_CTL	"kft"
 #define KFT_PROC_DATA	"kft_data"
 
-/* All under kft_mutex. */
-static struct kft_run *kft_current;
-static unsigned int kft_next_id = 1;
-static struct kft_parse_error kft_last_error;
 
 /*
  * What one open /proc/kft has been sent and not yet applied. Its own lock:
@@ -60,15 +59,6 @@ struct kft_writer {
 static bool kft_may_write(const struct file *file)
 {
 	return file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN);
-}
-
-static void kft_report(const struct kft_parse_error *err)
-{
-	lockdep_assert_held(&kft_mutex);
-	kft_last_error = *err;
-	pr_err("line %u, column %u: %s%s%s%s\n", err->pos.line, err->pos.col,
-	       kft_parse_strerror(err->code), err->token[0] ? " '" : "",
-	       err->token, err->token[0] ? "'" : "");
 }
 
 static int kft_command_error(enum kft_parse_err code, int ret)
@@ -97,9 +87,7 @@ static int kft_apply_command(enum kft_command cmd)
 	struct kft_parse_error err = { .code = KFT_ERR_NONE };
 
 	if (cmd == KFT_CMD_CLEAR) {
-		if (kft_current)
-			kft_run_destroy(kft_current);
-		kft_current = NULL;
+		kft_clear_run();
 		return 0;
 	}
 	if (!kft_current)
@@ -159,16 +147,11 @@ static int kft_apply(char *text, size_t len, enum kft_wait wait)
 		goto out_free;
 	}
 	/* The run owns text and funcs from here, whatever happens. */
-	run = kft_run_create(text, &cfg, kft_next_id, &err);
+	run = kft_install_run(text, &cfg);
 	if (IS_ERR(run)) {
-		kft_report(&err);
 		mutex_unlock(&kft_mutex);
 		return PTR_ERR(run);
 	}
-	kft_next_id++;
-	if (kft_current)
-		kft_run_destroy(kft_current);
-	kft_current = run;
 	kft_last_error.code = KFT_ERR_NONE;
 	mutex_unlock(&kft_mutex);
 	return 0;
@@ -180,35 +163,6 @@ out_free:
 	kvfree(funcs);
 	kvfree(text);
 	return ret;
-}
-
-/**
- * kft_install_run() - a configured run becomes the current one
- * @text:	the configuration text; the run owns it and @cfg->funcs from
- *		now on, also on failure
- * @cfg:	the parsed configuration
- *
- * For the boot's run (kft_static.c), which has no /proc/kft write. An error
- * is reported as a write's is: in the kernel log and in /proc/kft.
- *
- * Return: the run, or an ERR_PTR.
- */
-struct kft_run *kft_install_run(char *text, const struct kft_config *cfg)
-{
-	struct kft_parse_error err;
-	struct kft_run *run;
-
-	lockdep_assert_held(&kft_mutex);
-	run = kft_run_create(text, cfg, kft_next_id, &err);
-	if (IS_ERR(run)) {
-		kft_report(&err);
-		return run;
-	}
-	kft_next_id++;
-	if (kft_current)
-		kft_run_destroy(kft_current);
-	kft_current = run;
-	return run;
 }
 
 /* Applies what the writer has collected; drops it unless it must wait. */
@@ -344,215 +298,6 @@ static const struct proc_ops kft_ctl_ops = {
 };
 
 /*
- * /proc/kft_data: one reader's snapshot, taken when it opens the file: the
- * header's times and counters, and a sorted view of the records complete
- * then, in the log buffer of that moment (which the reader holds: a run
- * primed again meanwhile writes into a new one).
- */
-struct kft_reader {
-	struct kft_run *run;
-	struct kft_run_times times;
-	struct kft_counters counters;
-	struct kft_log_view view;	/* trace mode */
-	struct kft_count_view counts;	/* count mode */
-	struct kft_stack_view stacks;	/* stacks, profile */
-	struct kft_snoop_view snoop;	/* stacks with snoop: consumed */
-	bool show_addrs;
-};
-
-static bool kft_reader_counts(const struct kft_reader *r)
-{
-	return r->run->cfg.mode == KFT_MODE_COUNT;
-}
-
-static bool kft_reader_stacks(const struct kft_reader *r)
-{
-	return r->run->cfg.mode == KFT_MODE_STACKS || r->run->cfg.mode == KFT_MODE_PROFILE;
-}
-
-/* Rows after the header (stacks, then snoop events, in those modes). */
-static unsigned long kft_reader_rows(const struct kft_reader *r)
-{
-	if (kft_reader_stacks(r))
-		return r->stacks.nr + r->snoop.nr;
-	return kft_reader_counts(r) ? r->counts.nr : r->view.nr;
-}
-
-static void kft_data_show_stacks(struct seq_file *m, struct kft_reader *r,
-				 unsigned long i)
-{
-	if (i == 0)
-		kft_output_stacks_header(m, r->run, &r->times, &r->counters,
-					 &r->stacks, r->snoop.nr);
-	else if (i <= r->stacks.nr)
-		kft_output_stack(m, r->run, &r->stacks.entries[i - 1], r->show_addrs);
-	else
-		kft_output_snoop_event(m, &r->times, &r->stacks,
-				       &r->snoop.events[i - 1 - r->stacks.nr],
-				       r->show_addrs);
-}
-
-static void *kft_data_start(struct seq_file *m, loff_t *pos)
-{
-	struct kft_reader *r = m->private;
-
-	if (!r->run)
-		return *pos == 0 ? SEQ_START_TOKEN : NULL;
-	return *pos <= kft_reader_rows(r) ? (void *)(uintptr_t)(*pos + 1) : NULL;
-}
-
-static void *kft_data_next(struct seq_file *m, void *v, loff_t *pos)
-{
-	++*pos;
-	return kft_data_start(m, pos);
-}
-
-static void kft_data_stop(struct seq_file *m, void *v)
-{
-}
-
-static int kft_data_show(struct seq_file *m, void *v)
-{
-	struct kft_reader *r = m->private;
-	unsigned long i = (uintptr_t)v - 1;
-
-	if (!r->run) {
-		seq_puts(m, "No logging run registered\n");
-		return 0;
-	}
-	if (kft_reader_stacks(r)) {
-		kft_data_show_stacks(m, r, i);
-	} else if (kft_reader_counts(r)) {
-		if (i == 0)
-			kft_output_count_header(m, r->run, &r->times, &r->counters, &r->counts);
-		else
-			kft_output_count_row(m, &r->counts.entries[i - 1], r->show_addrs);
-	} else if (i == 0) {
-		kft_output_log_header(m, r->run, &r->times, &r->counters, r->view.nr);
-	} else {
-		kft_output_log_row(m, &r->times, &r->view.buf->comms,
-				   &r->view.buf->records[r->view.order[i - 1]],
-				   r->show_addrs);
-	}
-	return 0;
-}
-
-static const struct seq_operations kft_data_seq_ops = {
-	.start	= kft_data_start,
-	.next	= kft_data_next,
-	.stop	= kft_data_stop,
-	.show	= kft_data_show,
-};
-
-/*
- * Raw addresses for an opener who could read them in /proc/kallsyms: one
- * with CAP_SYSLOG, while kptr_restrict does not hide them from everyone
- * (kallsyms_show_value() is not exported: "%pK", formatted in the opener's
- * context, applies the same sysctl).
- */
-static bool kft_may_show_addrs(const struct file *file)
-{
-	char probe[32];
-
-	if (!file_ns_capable(file, &init_user_ns, CAP_SYSLOG))
-		return false;
-	snprintf(probe, sizeof(probe), "%pK", &kft_current);
-	return strspn(probe, "0") != strlen(probe);
-}
-
-/*
- * Under kft_mutex: what the header shows, and a hold on the records (trace
- * mode) or on the counts, locked until summed (count mode).
- */
-static unsigned long kft_reader_take(struct kft_reader *r, struct kft_run *run)
-{
-	lockdep_assert_held(&kft_mutex);
-	kref_get(&run->ref);
-	r->run = run;
-	r->times = run->times;
-	r->times.running = READ_ONCE(run->state) == KFT_RUNNING;
-	r->times.units_ns = run->cfg.units_ns;
-	kft_run_sum_counters(run, &r->counters);
-	if (kft_reader_counts(r)) {
-		mutex_lock(&run->table.sum_lock);
-		return 0;
-	}
-	if (kft_reader_stacks(r)) {
-		mutex_lock(&run->stacks.lock);
-		return 0;
-	}
-	kft_log_view_init(&r->view, &run->log);
-	return kft_log_stored(&run->log);
-}
-
-/* Outside kft_mutex: the sorted rows. */
-static int kft_reader_build(struct kft_reader *r, unsigned long stored)
-{
-	int ret;
-
-	if (kft_reader_stacks(r)) {
-		/* Events first: every stack they name is then in the copy. */
-		ret = kft_snoop_consume(&r->run->snoop, &r->snoop) ?:
-		      kft_stack_view_build(&r->run->stacks, &r->stacks);
-		mutex_unlock(&r->run->stacks.lock);
-		return ret;
-	}
-	if (!kft_reader_counts(r))
-		return kft_log_view_build(&r->view, stored);
-	ret = kft_count_view_build(&r->run->table, &r->counts);
-	mutex_unlock(&r->run->table.sum_lock);
-	return ret;
-}
-
-static int kft_data_release(struct inode *inode, struct file *file)
-{
-	struct kft_reader *r = ((struct seq_file *)file->private_data)->private;
-
-	if (r->run) {
-		kft_log_view_free(&r->view);
-		kft_count_view_free(&r->counts);
-		kft_stack_view_free(&r->stacks);
-		kft_snoop_view_free(&r->snoop);
-		kft_run_put(r->run);
-	}
-	return seq_release_private(inode, file);
-}
-
-static int kft_data_open(struct inode *inode, struct file *file)
-{
-	unsigned long stored = 0;
-	struct kft_reader *r;
-	int ret;
-
-	if (security_locked_down(LOCKDOWN_TRACEFS))
-		return -EPERM;
-	r = __seq_open_private(file, &kft_data_seq_ops, sizeof(*r));
-	if (!r)
-		return -ENOMEM;
-	r->show_addrs = kft_may_show_addrs(file);
-	mutex_lock(&kft_mutex);
-	if (kft_current)
-		stored = kft_reader_take(r, kft_current);
-	mutex_unlock(&kft_mutex);
-	/* Sorting takes seconds for a large log: not under the lock. */
-	if (r->run) {
-		ret = kft_reader_build(r, stored);
-		if (ret) {
-			kft_data_release(inode, file);
-			return ret;
-		}
-	}
-	return 0;
-}
-
-static const struct proc_ops kft_data_ops = {
-	.proc_open	= kft_data_open,
-	.proc_read	= seq_read,
-	.proc_lseek	= seq_lseek,
-	.proc_release	= kft_data_release,
-};
-
-/*
  * A module going away takes its functions with it: the run drops what it
  * hooked there, so that a module loaded later at the same addresses is not
  * traced, nor fires a trigger, by a run configured for the old one.
@@ -609,9 +354,7 @@ static void __exit kft_exit(void)
 	remove_proc_entry(KFT_PROC_CTL, NULL);
 	unregister_module_notifier(&kft_module_nb);
 	mutex_lock(&kft_mutex);
-	if (kft_current)
-		kft_run_destroy(kft_current);
-	kft_current = NULL;
+	kft_clear_run();
 	mutex_unlock(&kft_mutex);
 	kft_run_exit();
 	pr_info("unloaded\n");

@@ -5,7 +5,7 @@
  * noreturns.h and the __noreturn declarations of its headers) and kft's own
  * names: do not edit, run the script. A line's comment names the tested
  * kernels without that symbol (tests/kselftest/fast_denylist.tc). The body
- * of an array of strings (kft_fast.c includes it).
+ * of an array of strings (kft_exit_fast.c includes it).
  */
 	"__fortify_panic",	/* objtool */
 	"__ia32_sys_exit",	/* objtool */

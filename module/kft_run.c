@@ -3,7 +3,9 @@
  * A run's life: created from a parsed configuration (memory, hooks), primed,
  * started and stopped by commands and triggers, destroyed by `clear`, by
  * the next configuration or by rmmod. All of it under kft_mutex, except the
- * transitions in kft_hooks.c, which happen in any context.
+ * transitions in kft_state.c, which happen in any context. What the run
+ * collects and shows is its mode's (kft_mode.h); how it hooks exits, its
+ * exit mechanism's (kft_exit.h).
  *
  * Time triggers use one hrtimer: while primed it waits for the start time
  * (absolute, since boot), while running for the stop time (relative to the
@@ -20,20 +22,26 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "kft_ftrace.h"
+#include "kft_mode.h"
 #include "kft_module.h"
 #include "kft_run.h"
 #include "kft_task.h"
 
-DEFINE_MUTEX(kft_mutex);
+/* The modes, by the language's enum kft_run_mode. */
+static const struct kft_mode *const kft_modes[] = {
+	[KFT_MODE_TRACE] = &kft_mode_trace,
+	[KFT_MODE_COUNT] = &kft_mode_count,
+	[KFT_MODE_STACKS] = &kft_mode_stacks,
+	[KFT_MODE_PROFILE] = &kft_mode_profile,
+};
+static_assert(ARRAY_SIZE(kft_modes) == KFT_MODE_PROFILE + 1);
 
 static void kft_run_release(struct kref *ref)
 {
 	struct kft_run *run = container_of(ref, struct kft_run, ref);
 
-	kft_log_free(&run->log);
-	kft_count_table_free(&run->table);
-	kft_stack_table_free(&run->stacks);
-	kft_snoop_free(&run->snoop);
+	run->mode->free(run);
 	free_percpu(run->counters);
 	kvfree(run->cfg.funcs);
 	kvfree(run->text);
@@ -174,32 +182,6 @@ static int kft_run_check_trigger(const struct kft_trigger *t,
 	return ret;
 }
 
-/* What collects: the mode's hook or timers. */
-static int kft_run_attach_collector(struct kft_run *run, struct kft_parse_error *err)
-{
-	struct kft_config *cfg = &run->cfg;
-
-	switch (cfg->mode) {
-	case KFT_MODE_COUNT:
-		return kft_counter_attach(&run->counter, run, cfg->funcs, cfg->nr_funcs, err);
-	case KFT_MODE_STACKS:
-		return kft_stacker_attach(&run->stacker, run, cfg->funcs, cfg->nr_funcs, err);
-	case KFT_MODE_PROFILE:
-		return kft_profiler_attach(&run->profiler, run, err);
-	default:
-		return kft_fhook_attach(&run->trace, run, KFT_HOOK_TRACE, cfg->funcs,
-					cfg->nr_funcs, err);
-	}
-}
-
-static void kft_run_detach_collector(struct kft_run *run)
-{
-	kft_profiler_detach(&run->profiler);
-	kft_stacker_detach(&run->stacker);
-	kft_counter_detach(&run->counter);
-	kft_fhook_detach(&run->trace);
-}
-
 /* The exit triggers' hooks (none for other triggers). */
 static int kft_run_attach_exit_triggers(struct kft_run *run, struct kft_parse_error *err)
 {
@@ -208,13 +190,13 @@ static int kft_run_attach_exit_triggers(struct kft_run *run, struct kft_parse_er
 
 	if (cfg->start.kind == KFT_TRIGGER_EXIT) {
 		ret = kft_fhook_attach(&run->start_exit, run, KFT_HOOK_START_EXIT,
-				       &cfg->start.func, 1, err);
+				       cfg->hooks == KFT_HOOKS_FAST, &cfg->start.func, 1, err);
 		if (ret)
 			return ret;
 	}
 	if (cfg->stop.kind == KFT_TRIGGER_EXIT) {
 		ret = kft_fhook_attach(&run->stop_exit, run, KFT_HOOK_STOP_EXIT,
-				       &cfg->stop.func, 1, err);
+				       cfg->hooks == KFT_HOOKS_FAST, &cfg->stop.func, 1, err);
 		if (ret) {
 			kft_fhook_detach(&run->start_exit);
 			return ret;
@@ -249,9 +231,9 @@ static int kft_run_attach(struct kft_run *run, struct kft_parse_error *err)
 	/* Fast hooks' frames pop in reverse order of their entries, always. */
 	if (KFT_FHOOK_EXITS_IN_ENTRY_ORDER && cfg->hooks != KFT_HOOKS_FAST)
 		ret = kft_run_attach_exit_triggers(run, err) ?:
-		      kft_run_attach_collector(run, err);
+		      run->mode->attach(run, err);
 	else
-		ret = kft_run_attach_collector(run, err) ?:
+		ret = run->mode->attach(run, err) ?:
 		      kft_run_attach_exit_triggers(run, err);
 	if (ret)
 		goto err_detach_hooks;
@@ -275,18 +257,19 @@ err_detach_start_entry:
 err_detach_hooks:
 	/* Each detach leaves alone what is not attached. */
 	kft_run_detach_exit_triggers(run);
-	kft_run_detach_collector(run);
+	run->mode->detach(run);
 	return ret;
 }
 
 static void kft_run_detach(struct kft_run *run)
 {
-	kft_fhook_quiesce(&run->trace);
+	if (run->mode->quiesce)
+		run->mode->quiesce(run);
 	kft_entry_trigger_detach(&run->stop_entry);
 	kft_entry_trigger_detach(&run->start_entry);
 	kft_fhook_detach(&run->stop_exit);
 	kft_fhook_detach(&run->start_exit);
-	kft_run_detach_collector(run);
+	run->mode->detach(run);
 }
 
 static void kft_error_at(struct kft_parse_error *err, enum kft_parse_err code)
@@ -295,23 +278,6 @@ static void kft_error_at(struct kft_parse_error *err, enum kft_parse_err code)
 	err->pos = (struct kft_pos){ 1, 1 };
 	err->at_eof = false;
 	err->token[0] = '\0';
-}
-
-/* Where a run keeps what it collects: a log, or a table of counts. */
-static int kft_run_alloc_data(struct kft_run *run)
-{
-	const struct kft_config *cfg = &run->cfg;
-	bool any_glob = false;
-	unsigned int i;
-
-	if (cfg->mode == KFT_MODE_TRACE)
-		return kft_log_alloc(&run->log, cfg->logentries);
-	if (cfg->mode == KFT_MODE_STACKS || cfg->mode == KFT_MODE_PROFILE)
-		return kft_stack_table_alloc(&run->stacks, cfg->logentries) ?:
-		       kft_snoop_alloc(&run->snoop, cfg->snoop);
-	for (i = 0; i < cfg->nr_funcs; i++)
-		any_glob |= cfg->funcs[i].is_glob;
-	return kft_count_table_alloc(&run->table, cfg->nr_funcs, any_glob);
 }
 
 /*
@@ -361,6 +327,7 @@ struct kft_run *kft_run_create(char *text, const struct kft_config *cfg,
 		goto err_free_text;
 	kref_init(&run->ref);
 	run->id = id;
+	run->mode = kft_modes[cfg->mode];
 	run->state = KFT_CONFIGURED;
 	run->text = text;
 	run->cfg = *cfg;
@@ -389,7 +356,7 @@ struct kft_run *kft_run_create(char *text, const struct kft_config *cfg,
 	init_irq_work(&run->timer_work, kft_timer_work);
 
 	run->counters = alloc_percpu(struct kft_counters);
-	if (!run->counters || kft_run_alloc_data(run)) {
+	if (!run->counters || run->mode->alloc(run)) {
 		kft_error_at(err, KFT_ERR_NO_MEMORY);
 		goto err_put_run;
 	}
@@ -434,21 +401,9 @@ static int kft_run_reset(struct kft_run *run)
 {
 	int cpu, ret;
 
-	switch (run->cfg.mode) {
-	case KFT_MODE_COUNT:
-		kft_count_table_reset(&run->table);
-		break;
-	case KFT_MODE_STACKS:
-	case KFT_MODE_PROFILE:
-		kft_stack_table_reset(&run->stacks);
-		kft_snoop_reset(&run->snoop);
-		break;
-	default:
-		ret = kft_log_reset(&run->log);
-		if (ret)
-			return ret;
-		kft_watch_reset(&run->watch, run->cfg.watch_bytes);
-	}
+	ret = run->mode->reset(run);
+	if (ret)
+		return ret;
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(run->counters, cpu), 0, sizeof(struct kft_counters));
 	memset(&run->times, 0, sizeof(run->times));
@@ -561,38 +516,9 @@ int kft_run_init(void)
 void kft_run_exit(void)
 {
 	destroy_workqueue(kft_wq);
-	kft_fast_cleanup();
-	kft_profiler_cleanup();
+	kft_fhook_cleanup();
+	kft_mode_stacks_cleanup();
 	kft_stack_exit();
-}
-
-void kft_run_sum_counters(struct kft_run *run, struct kft_counters *sum)
-{
-	const struct kft_counters *c;
-	int cpu;
-
-	memset(sum, 0, sizeof(*sum));
-	for_each_possible_cpu(cpu) {
-		c = per_cpu_ptr(run->counters, cpu);
-		sum->filtered_time += READ_ONCE(c->filtered_time);
-		sum->filtered_ints += READ_ONCE(c->filtered_ints);
-		sum->filtered_task += READ_ONCE(c->filtered_task);
-		sum->not_found += READ_ONCE(c->not_found);
-		sum->table_full += READ_ONCE(c->table_full);
-		sum->stack_busy += READ_ONCE(c->stack_busy);
-		sum->stacks_truncated += READ_ONCE(c->stacks_truncated);
-		sum->idle_skipped += READ_ONCE(c->idle_skipped);
-		sum->snoop_lost += READ_ONCE(c->snoop_lost);
-		sum->watch_skipped += READ_ONCE(c->watch_skipped);
-		sum->watch_snapshots += READ_ONCE(c->watch_snapshots);
-		sum->slow_unwinds += READ_ONCE(c->slow_unwinds);
-	}
-}
-
-unsigned long kft_run_missed(struct kft_run *run)
-{
-	return kft_fhook_missed(&run->trace) + kft_fhook_missed(&run->start_exit) +
-	       kft_fhook_missed(&run->stop_exit);
 }
 
 /* Detaches a trigger that names a function of @mod; true if it did. */
@@ -636,14 +562,7 @@ void kft_run_module_going(struct kft_run *run, struct module *mod)
 		return;
 	n = run->cfg.nr_funcs ?
 	    kft_module_collect(mod, run->cfg.funcs, run->cfg.nr_funcs, addrs, max) : 0;
-	if (run->cfg.mode == KFT_MODE_COUNT)
-		dropped = kft_counter_drop_module(&run->counter, mod, addrs, n);
-	else if (run->cfg.mode == KFT_MODE_STACKS)
-		dropped = kft_stacker_drop_module(&run->stacker, addrs, n);
-	else if (run->cfg.mode == KFT_MODE_PROFILE)
-		dropped = 0;
-	else if (n)
-		dropped = kft_fhook_drop_module(&run->trace, mod, addrs, n);
+	dropped = run->mode->drop_module(run, mod, addrs, n);
 	start = kft_run_drop_trigger(run, &run->cfg.start, mod, addrs, max);
 	stop = kft_run_drop_trigger(run, &run->cfg.stop, mod, addrs, max);
 	kvfree(addrs);

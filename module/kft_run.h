@@ -27,17 +27,21 @@
 #include <linux/kref.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
-#include <linux/trace_clock.h>
 #include <linux/workqueue.h>
 
+#include "kft_arch.h"
+#include "kft_clock.h"
 #include "kft_compat.h"
 #include "kft_config.h"
-#include "kft_count.h"
+#include "kft_count_table.h"
+#include "kft_exit.h"
 #include "kft_log.h"
 #include "kft_snoop.h"
 #include "kft_stack.h"
-#include "kft_stacks.h"
+#include "kft_trigger.h"
 #include "kft_watch.h"
+
+struct kft_mode;
 
 enum kft_state {
 	KFT_CONFIGURED,
@@ -74,12 +78,30 @@ struct kft_counters {
 	unsigned long slow_unwinds;	/* stacks: no entry registers from ftrace */
 };
 
-/* An entry trigger: an ftrace_ops on one function. */
-struct kft_entry_trigger {
+/* What each mode keeps in its run (kft_mode_*.c): */
+
+/* count: the entry hook */
+struct kft_counter {
 	struct ftrace_ops ops;
-	struct kprobe kp;		/* instead, with KFT_ENTRY_TRIGGER_KPROBE */
+	bool attached;
+};
+
+/* stacks: the entry hook */
+struct kft_stacker {
+	struct ftrace_ops ops;
+	bool attached;
+};
+
+/* profile: a timer per CPU */
+struct kft_profile_cpu {
+	struct hrtimer timer;
 	struct kft_run *run;
-	bool is_start;
+};
+
+struct kft_profiler {
+	struct kft_profile_cpu __percpu *cpus;
+	struct hlist_node cpuhp;	/* in the hotplug state's instances */
+	u64 period_ns;
 	bool attached;
 };
 
@@ -106,6 +128,7 @@ struct kft_dropped {
 struct kft_run {
 	struct kref ref;
 	unsigned int id;
+	const struct kft_mode *mode;	/* kft_mode.h: chosen at create */
 	int state;			/* enum kft_state */
 	u32 gen;			/* generation: + 1 at every prime */
 
@@ -116,7 +139,7 @@ struct kft_run {
 	u64 maxtime_ns;
 	bool log_at_entry;		/* no time filter: reserve at entry, show -1 */
 	/*
-	 * A time filter judges in kft_cycles() (kft_compat.h) when this is
+	 * A time filter judges in kft_cycles() (kft_arch.h) when this is
 	 * not 0: the calls' entries hold cycles, converted to ns when kept.
 	 */
 	u32 cycles_khz;
@@ -175,17 +198,11 @@ static __always_inline bool kft_state_move(struct kft_run *run, int from, int to
 	return cmpxchg(&run->state, from, to) == from;
 }
 
+/* kft_state.c: the configuration's lock, and what runs in any context. */
 extern struct mutex kft_mutex;
-
-/*
- * kft's clock, ns: the one ftrace's "local" clock uses. Not local_clock(),
- * which is itself traceable on some kernels: calling it from a hook would
- * re-enter ftrace on every record.
- */
-static inline u64 kft_now(void)
-{
-	return trace_clock_local();
-}
+void kft_run_start(struct kft_run *run, enum kft_reason why);
+void kft_run_stop(struct kft_run *run, enum kft_reason why);
+void kft_run_sum_counters(struct kft_run *run, struct kft_counters *sum);
 
 /* kft_run.c: lifecycle, under kft_mutex. */
 struct kft_run *kft_run_create(char *text, const struct kft_config *cfg,
@@ -197,52 +214,6 @@ int kft_run_force_start(struct kft_run *run, struct kft_parse_error *err);
 int kft_run_force_stop(struct kft_run *run);
 int kft_run_init(void);
 void kft_run_exit(void);
-void kft_run_sum_counters(struct kft_run *run, struct kft_counters *sum);
-unsigned long kft_run_missed(struct kft_run *run);
 void kft_run_module_going(struct kft_run *run, struct module *mod);
-
-/* kft_hooks.c: triggers (the traced path: kft_hook_path.h). */
-void kft_run_start(struct kft_run *run, enum kft_reason why);
-void kft_run_stop(struct kft_run *run, enum kft_reason why);
-int kft_check_function_start(const struct kft_func_ref *f, struct kft_parse_error *err);
-int kft_func_error(struct kft_parse_error *err, enum kft_parse_err code,
-		   const struct kft_func_ref *f);
-int kft_ftrace_filter_add_sentinel(struct ftrace_ops *ops);
-void kft_funcs_drop_repeats(struct kft_func_ref *funcs, unsigned int *nr);
-int kft_ftrace_filter_add(struct ftrace_ops *ops, const struct kft_func_ref *f,
-			  unsigned long *addr, struct kft_parse_error *err);
-int kft_entry_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run,
-			     bool is_start, const struct kft_func_ref *func,
-			     struct kft_parse_error *err);
-void kft_entry_trigger_detach(struct kft_entry_trigger *t);
-int kft_ftrace_ops_attach(struct ftrace_ops *ops, ftrace_func_t func,
-			  const struct kft_func_ref *funcs, unsigned int nr_funcs,
-			  bool *attached, struct kft_parse_error *err);
-void kft_ftrace_ops_detach(struct ftrace_ops *ops, bool *attached);
-
-/* kft_output.c */
-struct seq_file;
-void kft_output_status(struct seq_file *m, struct kft_run *run);
-void kft_output_log_header(struct seq_file *m, const struct kft_run *run,
-			   const struct kft_run_times *times,
-			   const struct kft_counters *c, unsigned long rows);
-void kft_output_log_row(struct seq_file *m, const struct kft_run_times *times,
-			const struct kft_comms *comms, const struct kft_record *rec,
-			bool show_addrs);
-void kft_output_count_header(struct seq_file *m, const struct kft_run *run,
-			     const struct kft_run_times *times,
-			     const struct kft_counters *c,
-			     const struct kft_count_view *view);
-void kft_output_stacks_header(struct seq_file *m, const struct kft_run *run,
-			      const struct kft_run_times *times,
-			      const struct kft_counters *c,
-			      const struct kft_stack_view *view, unsigned long events);
-void kft_output_stack(struct seq_file *m, const struct kft_run *run,
-		      const struct kft_stack_entry *e, bool show_addrs);
-void kft_output_snoop_event(struct seq_file *m, const struct kft_run_times *times,
-			    const struct kft_stack_view *view,
-			    const struct kft_snoop_event *ev, bool show_addrs);
-void kft_output_count_row(struct seq_file *m, const struct kft_count_entry *e,
-			  bool show_addrs);
 
 #endif

@@ -13,7 +13,7 @@
 #include <linux/mm.h>
 #include <linux/string.h>
 
-#include "kft_log.h"
+#include "kft_mem.h"
 #include "kft_snoop.h"
 
 int kft_snoop_alloc(struct kft_snoop *sn, unsigned long size)

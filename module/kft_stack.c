@@ -19,8 +19,8 @@
 #include <linux/string.h>
 #include <linux/trace_clock.h>
 
-#include "kft_compat.h"
-#include "kft_log.h"
+#include "kft_arch.h"
+#include "kft_mem.h"
 #include "kft_stack.h"
 
 /*

@@ -25,6 +25,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "kft_current.h"
 #include "kft_run.h"
 #include "kft_static.h"
 #include "kft_static_conf.h"

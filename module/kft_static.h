@@ -15,10 +15,6 @@
 #include <linux/init.h>
 #include <linux/module.h>
 
-#include "kft_config.h"
-
-struct kft_run;
-
 #ifdef MODULE
 #define kft_initcall(fn)	module_init(fn)
 #else
@@ -32,8 +28,5 @@ static inline void kft_static_start(void)
 {
 }
 #endif
-
-/* kft_main.c: a configured run becomes the current one. */
-struct kft_run *kft_install_run(char *text, const struct kft_config *cfg);
 
 #endif

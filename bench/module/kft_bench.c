@@ -191,12 +191,12 @@ static int kft_bench_ops_set(bool on)
 }
 
 /*
- * The floor of entry+exit work: kft's own mechanism (kft_compat.c) with
- * handlers that only count.
+ * The floor of entry+exit work: kft's own mechanism (kft_exit_fprobe.c or
+ * kft_exit_kretprobe.c) with handlers that only count.
  */
 #ifdef CONFIG_FPROBE
 
-/* Handlers take a pt_regs up to 6.13, a ftrace_regs since (as in kft_compat.c). */
+/* Handlers take a pt_regs up to 6.13, a ftrace_regs since (kft_exit_fprobe.c). */
 #if KERNEL_VERSION(6, 14, 0) <= LINUX_VERSION_CODE
 #define kft_bench_fp_regs	ftrace_regs
 #else

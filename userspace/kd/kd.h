@@ -85,11 +85,12 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 void kd_usage(FILE *out);
 
 int kd_tree_build(struct kd_tree *t, const struct kftlog *log, const struct ksyms *ks);
-/* A row's thread: its pid, or -2 - cpu for interrupt context. */
+void kd_tree_free(struct kd_tree *t);
+
+/* calls.c: a row's thread: its pid, or -2 - cpu for interrupt context. */
 int kd_thread_of(const struct kftlog_row *r);
 /* The part of a frame that names its function: "name+0x10/0x20" -> "name". */
 size_t kd_function_len(const char *frame);
-void kd_tree_free(struct kd_tree *t);
 /* A call's known duration, 0 for open calls. */
 long long kd_call_time(const struct kd_call *c);
 /*

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The return trampoline of "hooks fast" (kft_fast.c). A hooked function
+ * The return trampoline of "hooks fast" (kft_exit_fast.c). A hooked function
  * returns here instead of to its caller, with its return values in rax:rdx
  * and the stack pointer just above its (consumed) return slot.
  *

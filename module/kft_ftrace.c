@@ -1,136 +1,86 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The start/stop transitions that triggers cause from any context, entry
- * triggers, and attaching hooks. The traced path itself, what runs inside
- * every traced function's entry and exit, is inline in kft_hook_path.h.
- *
- * Everything called from a hook is notrace and unprobeable, takes no lock,
- * never sleeps and never prints. Recursion is stopped before us by ftrace
- * and fprobe (ftrace_test_recursion_trylock), kprobes, or kft's fast hooks
- * (their own guard on the shadow stack, kft_fast_recursion()), which count
- * what they drop.
+ * The kernel's hooking API as kft uses it (kft_ftrace.h): function
+ * references of a funclist into an ftrace_ops' filter, errors that point
+ * at the reference, an ftrace_ops on a funclist attached and detached.
+ * Every exit mechanism, mode and trigger attaches through here. Process
+ * context, under kft_mutex; nothing here runs on the traced path.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitmap.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
-#include <linux/percpu.h>
-#include <linux/preempt.h>
-#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
 
-#include "kft_run.h"
+#include "kft_ftrace.h"
 #include "kft_symbol.h"
 
 /**
- * kft_run_start() - PRIMED -> RUNNING, from any context
- * @run:	the run
- * @why:	the reason shown in the log header
+ * kft_lookup_symbol() - the address of a symbol, by kprobes' lookup
+ * @name:	name or module:name
+ *
+ * Return: the address, or 0 when there is no such probeable symbol.
  */
-notrace void kft_run_start(struct kft_run *run, enum kft_reason why)
+unsigned long kft_lookup_symbol(const char *name)
 {
-	u64 now = kft_now();
+	struct kprobe kp = { .symbol_name = name };
+	unsigned long addr;
 
-	if (!kft_state_move(run, KFT_PRIMED, KFT_RUNNING))
-		return;
-	run->times.start_ns = now;
-	run->times.start_reason = why;
-	run->starts++;
-	if (!run->times.first_start_ns)
-		run->times.first_start_ns = now;
-	if (run->cfg.stop.kind == KFT_TRIGGER_TIME) {
-		WRITE_ONCE(run->stop_deadline_ns,
-			   now + run->cfg.stop.time_us * NSEC_PER_USEC);
-		/* Arming an hrtimer takes locks: leave it to irq_work. */
-		irq_work_queue(&run->timer_work);
-	}
+	if (register_kprobe(&kp))
+		return 0;
+	addr = (unsigned long)kp.addr;
+	unregister_kprobe(&kp);
+	return addr;
 }
-NOKPROBE_SYMBOL(kft_run_start);
 
 /**
- * kft_run_stop() - RUNNING -> COMPLETE (or back to PRIMED), from any context
- * @run:	the run
- * @why:	the reason shown in the log header
+ * kft_ftrace_set_pattern() - a name or glob into an ftrace_ops' filter
+ * @ops:	the ops
+ * @text:	the name or glob
+ * @exclude:	into its notrace filter instead
  *
- * With autorepeat, a stop trigger re-primes the run; a full log and the
- * stop command end it.
+ * Return: what ftrace_set_filter() or ftrace_set_notrace() returned, or
+ * -ENOMEM.
  */
-notrace void kft_run_stop(struct kft_run *run, enum kft_reason why)
+int kft_ftrace_set_pattern(struct ftrace_ops *ops, const char *text, bool exclude)
 {
-	int next = KFT_COMPLETE;
+	/* ftrace may write into the pattern: give it a copy. */
+	unsigned char *pattern = kstrdup(text, GFP_KERNEL);
+	int ret;
 
-	if (run->cfg.autorepeat && why != KFT_REASON_LOG_FULL && why != KFT_REASON_USER)
-		next = KFT_PRIMED;
-	if (!kft_state_move(run, KFT_RUNNING, KFT_STOPPING))
-		return;
-	run->times.stop_ns = kft_now();
-	run->times.stop_reason = why;
-	WRITE_ONCE(run->stop_deadline_ns, 0);
-	/*
-	 * The stop time and reason are visible before the new state (a full
-	 * barrier). A run made DEAD meanwhile stays DEAD, and queues nothing.
-	 */
-	if (!kft_state_move(run, KFT_STOPPING, next))
-		return;
-	/* Cancel the stop timer, or arm the start timer again. */
-	irq_work_queue(&run->timer_work);
-}
-NOKPROBE_SYMBOL(kft_run_stop);
-
-static notrace void kft_entry_trigger_fire(struct kft_entry_trigger *t)
-{
-	if (t->is_start)
-		kft_run_start(t->run, KFT_REASON_ENTRY);
+	if (!pattern)
+		return -ENOMEM;
+	if (exclude)
+		ret = ftrace_set_notrace(ops, pattern, strlen(pattern), 0);
 	else
-		kft_run_stop(t->run, KFT_REASON_ENTRY);
+		ret = ftrace_set_filter(ops, pattern, strlen(pattern), 0);
+	kfree(pattern);
+	return ret;
 }
-NOKPROBE_SYMBOL(kft_entry_trigger_fire);
 
-static notrace void kft_entry_trigger_fn(unsigned long ip, unsigned long parent_ip,
-					 struct ftrace_ops *op,
-					 struct ftrace_regs *fregs)
-{
-	kft_entry_trigger_fire(container_of(op, struct kft_entry_trigger, ops));
-}
-NOKPROBE_SYMBOL(kft_entry_trigger_fn);
-
-static notrace int kft_entry_trigger_kp(struct kprobe *kp, struct pt_regs *regs)
-{
-	kft_entry_trigger_fire(container_of(kp, struct kft_entry_trigger, kp));
-	return 0;
-}
-NOKPROBE_SYMBOL(kft_entry_trigger_kp);
-
-/*
- * An entry trigger as a kprobe (KFT_ENTRY_TRIGGER_KPROBE): registered after
- * the traced functions' kretprobes, it runs before them at a shared entry
- * (kprobes call the newest probe of an address first).
+/**
+ * kft_ftrace_notrace_names() - functions into an ftrace_ops' notrace filter
+ * @ops:	the ops (its notrace filter wins over its filter)
+ * @names:	the functions
+ * @nr:		how many
+ *
+ * A function this kernel lacks (or never traces) is no error.
+ *
+ * Return: 0, or -ENOMEM.
  */
-static int kft_entry_trigger_attach_kprobe(struct kft_entry_trigger *t,
-					   const struct kft_func_ref *func,
-					   struct kft_parse_error *err)
+int kft_ftrace_notrace_names(struct ftrace_ops *ops, const char *const *names,
+			     unsigned int nr)
 {
-	memset(&t->kp, 0, sizeof(t->kp));
-	if (func->is_glob)
-		return kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, func);
-	if (func->is_addr) {
-		if (kft_check_function_start(func, err))
-			return -EINVAL;
-		t->kp.addr = (kprobe_opcode_t *)func->addr;
-	} else {
-		t->kp.symbol_name = func->text;
-	}
-	t->kp.pre_handler = kft_entry_trigger_kp;
-	if (register_kprobe(&t->kp))
-		return kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, func);
-	t->attached = true;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (kft_ftrace_set_pattern(ops, names[i], true) == -ENOMEM)
+			return -ENOMEM;
 	return 0;
 }
-
-/* Below: attaching, in process context under kft_mutex. */
 
 /* A configuration error at a function reference (or at 1:1 without one). */
 int kft_func_error(struct kft_parse_error *err, enum kft_parse_err code,
@@ -279,34 +229,6 @@ out_free:
 	kvfree(by_name);
 }
 
-int kft_entry_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run,
-			     bool is_start, const struct kft_func_ref *func,
-			     struct kft_parse_error *err)
-{
-	unsigned long addr;
-	int ret;
-
-	t->run = run;
-	t->is_start = is_start;
-	if (KFT_ENTRY_TRIGGER_KPROBE)
-		return kft_entry_trigger_attach_kprobe(t, func, err);
-	t->ops.func = kft_entry_trigger_fn;
-	ret = kft_ftrace_filter_add(&t->ops, func, &addr, err);
-	if (ret)
-		goto err_free_filter;
-	ret = register_ftrace_function(&t->ops);
-	if (ret) {
-		kft_func_error(err, KFT_ERR_ATTACH_FAILED, func);
-		goto err_free_filter;
-	}
-	t->attached = true;
-	return 0;
-
-err_free_filter:
-	ftrace_free_filter(&t->ops);
-	return ret;
-}
-
 /**
  * kft_ftrace_ops_attach() - an ftrace_ops on a funclist, or every function
  * @ops:	the ops (zeroed, or left so by kft_ftrace_ops_detach())
@@ -371,12 +293,3 @@ void kft_ftrace_ops_detach(struct ftrace_ops *ops, bool *attached)
 	*attached = false;
 }
 
-void kft_entry_trigger_detach(struct kft_entry_trigger *t)
-{
-	if (!KFT_ENTRY_TRIGGER_KPROBE) {
-		kft_ftrace_ops_detach(&t->ops, &t->attached);
-	} else if (t->attached) {
-		unregister_kprobe(&t->kp);
-		t->attached = false;
-	}
-}

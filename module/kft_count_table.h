@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Count mode: how many times each traced function was entered, counted per
- * CPU on the traced path and summed when read.
+ * The count table (kft_count_table.c): how many times each traced function
+ * was entered, counted per CPU on the traced path (count mode,
+ * kft_mode_count.c) and summed when read.
  *
  * The table maps a traced address to a slot: an open-addressing hash of
  * addresses shared by all CPUs, filled on a function's first call (one
@@ -10,22 +11,21 @@
  * is 32 KiB). The traced path takes no lock, allocates nothing, and writes
  * only its own CPU's counter, with one this_cpu_inc().
  */
-#ifndef KFT_COUNT_H
-#define KFT_COUNT_H
+#ifndef KFT_COUNT_TABLE_H
+#define KFT_COUNT_TABLE_H
 
-#include <linux/ftrace.h>
+#include <linux/hash.h>
 #include <linux/kallsyms.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/types.h>
 
-#include "kft_config.h"
-
-struct kft_run;
 struct module;
 
 #define KFT_COUNT_CHUNK_SHIFT	12
 #define KFT_COUNT_CHUNK		(1UL << KFT_COUNT_CHUNK_SHIFT)	/* counters */
+#define KFT_COUNT_RETIRED	1UL	/* ip | 1: a function of a module gone */
 
 struct kft_count_table {
 	unsigned int bits;		/* 1 << bits slots */
@@ -38,12 +38,6 @@ struct kft_count_table {
 	/* Held while summing, emptying and retiring: a sum sees one run. */
 	struct mutex sum_lock;
 	struct list_head gone;		/* struct kft_count_gone: retired names */
-};
-
-/* The entry hook of a count-mode run (inside its struct kft_run). */
-struct kft_counter {
-	struct ftrace_ops ops;
-	bool attached;
 };
 
 /* One function in a reader's snapshot. */
@@ -79,11 +73,23 @@ void kft_count_totals(struct kft_count_table *t, unsigned long *calls,
 int kft_count_view_build(struct kft_count_table *t, struct kft_count_view *view);
 void kft_count_view_free(struct kft_count_view *view);
 
-int kft_counter_attach(struct kft_counter *c, struct kft_run *run,
-		       const struct kft_func_ref *funcs, unsigned int nr_funcs,
-		       struct kft_parse_error *err);
-void kft_counter_detach(struct kft_counter *c);
-unsigned int kft_counter_drop_module(struct kft_counter *c, struct module *mod,
-				     const unsigned long *addrs, unsigned int nr);
+long kft_count_slot_slow(struct kft_count_table *t, unsigned long ip);
+void kft_count_retire_module(struct kft_count_table *t, struct module *mod);
+
+/* The traced path's parts, inline in count mode's hook. */
+static __always_inline unsigned long kft_count_hash(const struct kft_count_table *t,
+						    unsigned long ip)
+{
+	return (ip * GOLDEN_RATIO_64) >> t->shift;
+}
+
+static __always_inline void kft_count_inc(struct kft_count_table *t, unsigned long slot)
+{
+	/*
+	 * One instruction on x86 (incq %gs:...): neither an interrupt nor a
+	 * migration can come between reading and writing the counter.
+	 */
+	this_cpu_inc(t->chunks[slot >> KFT_COUNT_CHUNK_SHIFT][slot & (KFT_COUNT_CHUNK - 1)]);
+}
 
 #endif

@@ -17,7 +17,7 @@
  *	|   (retp)            |          |           frames[1]: retp, orig  |
  *	| traced function ... |          +---------------------------------+
  *
- * The function returns into kft_fast_return (kft_fast_tramp.S), which calls
+ * The function returns into kft_fast_return (kft_exit_fast_x86_64.S), which calls
  * kft_fast_exit(): it finds the top frame of the task's shadow stack, checks
  * that it is the frame of this return (its slot is just below the stack
  * pointer), lets kft_hook_exit_quick() or kft_hook_exit() time the call,
@@ -69,7 +69,10 @@
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 
+#include "kft_exit.h"
+#include "kft_ftrace.h"
 #include "kft_hook_path.h"
+#include "kft_mem.h"
 #include "kft_run.h"
 
 #define KFT_FAST_DEPTH		32	/* hooked calls nested in one task */

@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Count mode (see kft_count.h): the entry hook, its table, and the sums a
- * reader sees.
- *
- * The hook is a bare ftrace_ops callback: no FTRACE_OPS_FL_RECURSION (that
- * wrapper alone costs about 54 instructions a call). It needs none: it
- * calls only notrace functions of its own (everything else it uses is
- * inline or a macro), so nothing it does can enter it again.
+ * The count table (see kft_count_table.h): its memory, the slot a
+ * function's first call claims, the sums a reader sees, and the slots of
+ * a module that goes away.
  *
  * Counts only grow during a run; `prime` empties them. A reader that wants
  * interval deltas reads twice and subtracts: nothing is reset by reading,
@@ -17,7 +13,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitmap.h>
-#include <linux/hash.h>
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
@@ -25,10 +21,9 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 
-#include "kft_count.h"
-#include "kft_log.h"
-#include "kft_run.h"
-#include "kft_task.h"
+#include "kft_clock.h"
+#include "kft_count_table.h"
+#include "kft_mem.h"
 #include "kft_symbol.h"
 
 /*
@@ -44,7 +39,6 @@ MODULE_PARM_DESC(count_functions,
 #define KFT_COUNT_MAX_FUNCTIONS	(1U << 22)
 /* A lookup gives up after this many slots: the call counts as "table full". */
 #define KFT_COUNT_MAX_PROBES	64
-#define KFT_COUNT_RETIRED	1UL	/* ip | 1: a function of a module gone */
 #define KFT_COUNT_GFP		(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN | \
 				 __GFP_ZERO)
 
@@ -154,19 +148,13 @@ void kft_count_table_reset(struct kft_count_table *t)
 	mutex_unlock(&t->sum_lock);
 }
 
-static __always_inline unsigned long kft_count_hash(const struct kft_count_table *t,
-						    unsigned long ip)
-{
-	return (ip * GOLDEN_RATIO_64) >> t->shift;
-}
-
 /*
  * The slot of a traced address when it is not the first one probed:
  * claimed on the function's first call. Every CPU probes the same way from
  * the same start, so a function has one slot; two CPUs claiming the same
  * free slot agree through the cmpxchg. -1: no slot within reach.
  */
-static notrace noinline long kft_count_slot_slow(struct kft_count_table *t,
+notrace noinline long kft_count_slot_slow(struct kft_count_table *t,
 						 unsigned long ip)
 {
 	unsigned long mask = (1UL << t->bits) - 1;
@@ -186,98 +174,6 @@ static notrace noinline long kft_count_slot_slow(struct kft_count_table *t,
 	return -1;
 }
 NOKPROBE_SYMBOL(kft_count_slot_slow);
-
-static __always_inline void kft_count_inc(struct kft_count_table *t, unsigned long slot)
-{
-	/*
-	 * One instruction on x86 (incq %gs:...): neither an interrupt nor a
-	 * migration can come between reading and writing the counter.
-	 */
-	this_cpu_inc(t->chunks[slot >> KFT_COUNT_CHUNK_SHIFT][slot & (KFT_COUNT_CHUNK - 1)]);
-}
-
-/*
- * Everything but the common case: not running, a context filter, a
- * function's first call, or a slot away from its first probe.
- */
-static notrace noinline void kft_count_slow(struct kft_run *run, unsigned long ip)
-{
-	long slot;
-
-	if (READ_ONCE(run->state) != KFT_RUNNING)
-		return;
-	if (run->count_ctx_filter && (in_task() ? run->cfg.onlyints : run->cfg.noints)) {
-		this_cpu_inc(run->counters->filtered_ints);
-		return;
-	}
-	if (run->task_filter && !kft_task_wanted(&run->cfg)) {
-		this_cpu_inc(run->counters->filtered_task);
-		return;
-	}
-	slot = kft_count_slot_slow(&run->table, ip);
-	if (unlikely(slot < 0)) {
-		this_cpu_inc(run->counters->table_full);
-		return;
-	}
-	kft_count_inc(&run->table, slot);
-}
-NOKPROBE_SYMBOL(kft_count_slow);
-
-/*
- * The traced path. The common case (running, a function seen before, in
- * the first slot it probes) is a state check, a hash, one compare and one
- * this_cpu_inc(); the rest is a tail call. It calls only notrace
- * functions: no recursion. Which variant a run uses is chosen at attach
- * (kft_count_func()), so that the common case tests nothing else: a table
- * of one chunk (up to 4096 slots: lists of up to 1008 names) or more, and
- * a context filter (every call goes the slow way).
- */
-static __always_inline void kft_count_fast(struct ftrace_ops *op, unsigned long ip,
-					   bool one_chunk)
-{
-	struct kft_run *run = container_of(op, struct kft_run, counter.ops);
-	struct kft_count_table *t = &run->table;
-	unsigned long slot;
-
-	if (unlikely(READ_ONCE(run->state) != KFT_RUNNING))
-		return;
-	slot = kft_count_hash(t, ip);
-	/* A plain load: the slot's only write is the claim, long before. */
-	if (unlikely(data_race(t->ips[slot]) != ip))
-		return kft_count_slow(run, ip);
-	if (one_chunk)
-		this_cpu_inc(t->chunk0[slot]);
-	else
-		kft_count_inc(t, slot);
-}
-
-static notrace void kft_count_fn_one_chunk(unsigned long ip, unsigned long parent_ip,
-					   struct ftrace_ops *op, struct ftrace_regs *fregs)
-{
-	kft_count_fast(op, ip, true);
-}
-NOKPROBE_SYMBOL(kft_count_fn_one_chunk);
-
-static notrace void kft_count_fn_chunks(unsigned long ip, unsigned long parent_ip,
-					struct ftrace_ops *op, struct ftrace_regs *fregs)
-{
-	kft_count_fast(op, ip, false);
-}
-NOKPROBE_SYMBOL(kft_count_fn_chunks);
-
-static notrace void kft_count_fn_filtered(unsigned long ip, unsigned long parent_ip,
-					  struct ftrace_ops *op, struct ftrace_regs *fregs)
-{
-	kft_count_slow(container_of(op, struct kft_run, counter.ops), ip);
-}
-NOKPROBE_SYMBOL(kft_count_fn_filtered);
-
-static ftrace_func_t kft_count_func(const struct kft_run *run)
-{
-	if (run->count_ctx_filter)
-		return kft_count_fn_filtered;
-	return run->table.nr_chunks == 1 ? kft_count_fn_one_chunk : kft_count_fn_chunks;
-}
 
 static unsigned long kft_count_sum(const struct kft_count_table *t, unsigned long slot)
 {
@@ -416,30 +312,6 @@ void kft_count_view_free(struct kft_count_view *view)
 	view->nr = 0;
 }
 
-/**
- * kft_counter_attach() - count the calls of a set of functions
- * @c:		the hook
- * @run:	its run (its table is set up)
- * @funcs:	the funclist, or none for every function
- * @nr_funcs:	its length
- * @err:	where a reference matched nothing
- *
- * Return: 0 or an error, with @err set for a configuration error.
- */
-int kft_counter_attach(struct kft_counter *c, struct kft_run *run,
-		       const struct kft_func_ref *funcs, unsigned int nr_funcs,
-		       struct kft_parse_error *err)
-{
-	return kft_ftrace_ops_attach(&c->ops, kft_count_func(run), funcs, nr_funcs,
-				     &c->attached, err);
-}
-
-/* Returns once no CPU can be in a kft_count_fn_*() any more. */
-void kft_counter_detach(struct kft_counter *c)
-{
-	kft_ftrace_ops_detach(&c->ops, &c->attached);
-}
-
 /*
  * A slot of a going module's function: no longer matched by any call (its
  * key is odd), keyed by the function's start, its name kept. Without
@@ -461,29 +333,18 @@ static void kft_count_retire(struct kft_count_table *t, unsigned long slot,
 }
 
 /**
- * kft_counter_drop_module() - a module that goes away
- * @c:		the hook
+ * kft_count_retire_module() - the slots of a module that goes away
+ * @t:		the table
  * @mod:	the module, in its GOING notifier
- * @addrs:	the module's functions in the funclist
- * @nr:		how many
  *
- * Its functions leave the filter (ftrace would hook a module loaded at the
- * same addresses later), and their slots are retired: they keep their
- * counts, their function's start and name (taken now, while the module's
- * symbols are there), and a new function at the same address gets a slot
- * of its own.
- *
- * Return: how many of @addrs were in the filter.
+ * They keep their counts, their function's start and name (taken now,
+ * while the module's symbols are there), and a new function at the same
+ * address gets a slot of its own.
  */
-unsigned int kft_counter_drop_module(struct kft_counter *c, struct module *mod,
-				     const unsigned long *addrs, unsigned int nr)
+void kft_count_retire_module(struct kft_count_table *t, struct module *mod)
 {
-	struct kft_count_table *t = &container_of(c, struct kft_run, counter)->table;
-	unsigned int i, dropped = 0;
 	unsigned long slot, ip;
 
-	for (i = 0; c->attached && i < nr; i++)
-		dropped += !ftrace_set_filter_ip(&c->ops, addrs[i], 1, 0);
 	mutex_lock(&t->sum_lock);
 	for (slot = 0; slot < kft_count_table_slots(t); slot++) {
 		ip = READ_ONCE(t->ips[slot]);
@@ -491,5 +352,4 @@ unsigned int kft_counter_drop_module(struct kft_counter *c, struct module *mod,
 			kft_count_retire(t, slot, ip);
 	}
 	mutex_unlock(&t->sum_lock);
-	return dropped;
 }

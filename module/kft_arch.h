@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The architecture layer: everything kft does differently on x86-64 and
+ * arm64, behind one interface. Inline here what the traced path needs
+ * (where a function's return address is, the cycle clock); out of line,
+ * one file per architecture (kft_arch_x86_64.c, kft_arch_arm64.c) and
+ * kft_irq_stack.c (the per-CPU IRQ stacks both have).
+ *
+ * Below it: only the data structures (kft_stack.c's capture). Above it:
+ * the exit mechanisms, the modes, the run (Documentation/architecture.rst).
+ *
+ * What the code supports (tested: Debian's 6.1, 6.12 and trixie-backports'
+ * 7.3 on x86-64, Debian's 6.12 on arm64): x86-64 and arm64. "hooks fast"
+ * has its trampoline for x86-64 only (kft_exit_fast_x86_64.S): it is
+ * refused on arm64.
+ */
+#ifndef KFT_ARCH_H
+#define KFT_ARCH_H
+
+#include <linux/ftrace.h>
+#include <linux/ptrace.h>
+#include <linux/types.h>
+
+#include "kft_compat.h"
+
+#if !defined(CONFIG_X86_64) && !defined(CONFIG_ARM64)
+#error "kft supports x86-64 and arm64 only"
+#endif
+
+/* kft's return trampoline (kft_exit_fast_x86_64.S) is x86-64 code. */
+#define KFT_HAVE_FAST_HOOKS	IS_ENABLED(CONFIG_X86_64)
+
+/* Which stack a stack pointer is on (stack watches). */
+enum kft_stack_kind {
+	KFT_STACK_TASK,		/* the current task's */
+	KFT_STACK_IRQ,		/* this CPU's hard-interrupt stack */
+	KFT_STACK_OTHER,	/* NMI, exception stacks: not measured */
+};
+
+/*
+ * The traced function's return address slot, from an ftrace_ops callback,
+ * into @retp; false if ftrace did not save a plausible one (on this stack,
+ * above the callback's frames, aligned). It holds the caller, or what an
+ * earlier hook on the same call put there. (A bool, not a NULL pointer:
+ * the caller's test of it then folds into the checks here.) ftrace's
+ * caller saves the traced function's stack pointer at entry (its return
+ * address slot) in a struct ftrace_regs that is a pt_regs on x86, also
+ * without SAVE_REGS.
+ */
+#ifdef CONFIG_X86_64
+static __always_inline bool kft_ftrace_retp(struct ftrace_regs *fregs, unsigned long **retp)
+{
+	unsigned long sp, cur = current_stack_pointer;
+
+	if (!fregs)
+		return false;
+	sp = kft_fregs_pt(fregs)->sp;
+	/* Above the current one, by at most a page (sp <= cur wraps). */
+	if (sp - cur - 1 >= PAGE_SIZE || (sp & 7))
+		return false;
+	*retp = (unsigned long *)sp;
+	return true;
+}
+#endif
+
+/*
+ * A cycle counter for the time filters: a call that mintime or maxtime
+ * judges is timed in cycles and costs a clock conversion only when kept.
+ * On x86-64 trace_clock_local() is sched_clock(), the TSC scaled by a
+ * per-CPU factor (cycles_2_ns(): about 40 instructions a read); the TSC
+ * alone is a few. Where the kernel marked the TSC unstable or its rate can
+ * change (no constant TSC and a cpufreq driver), kft_cycles_khz() says 0
+ * and kft keeps the ns clock, as on arm64.
+ */
+#ifdef CONFIG_X86_64
+#include <asm/tsc.h>
+static __always_inline u64 kft_cycles(void)
+{
+	return rdtsc_ordered();
+}
+#else
+static __always_inline u64 kft_cycles(void)
+{
+	return 0;
+}
+#endif
+u32 kft_cycles_khz(void);
+
+/**
+ * kft_entry_return_address() - a function's return address at its entry
+ * @regs:	the registers at the function's first instruction (a kprobe)
+ *
+ * x86-64: on top of the stack; arm64: in the link register (x30), not yet
+ * signed (the kprobe runs before the function's paciasp).
+ * regs_get_kernel_stack_nth() would go through copy_from_kernel_nofault(),
+ * about 100 instructions per call: the stack the probed function runs on
+ * is read directly.
+ */
+static __always_inline unsigned long kft_entry_return_address(struct pt_regs *regs)
+{
+#ifdef CONFIG_ARM64
+	return procedure_link_pointer(regs);
+#else
+	return *(unsigned long *)kernel_stack_pointer(regs);
+#endif
+}
+
+/*
+ * Whether a kprobe at a function's first instruction sees the return
+ * address in the unwinder's frames: on x86-64 the call pushed it; on arm64
+ * it is still in the link register, and the unwinder goes from the probed
+ * function straight to its caller's caller (kft_stack_capture() puts it
+ * back).
+ */
+#define KFT_ENTRY_RETURN_ON_STACK	IS_ENABLED(CONFIG_X86_64)
+
+/*
+ * Entry triggers must run before the traced functions' hooks at a shared
+ * entry (a start trigger's function is in the log, a stop trigger's is not).
+ * ftrace calls the newest ops first, and so do kprobes at one address; but
+ * where kprobes are no ftrace ops (arm64: no KPROBES_ON_FTRACE), a kprobe at
+ * a function's first instruction runs before ftrace's call a few
+ * instructions in. There, with kretprobes as the exit hooks, entry triggers
+ * are kprobes too.
+ */
+#define KFT_ENTRY_TRIGGER_KPROBE	(!KFT_HAVE_FPROBE && !IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
+
+/* kft_irq_stack.c */
+int kft_irq_stacks_find(void);
+enum kft_stack_kind kft_stack_left(unsigned long *left);
+
+/* kft_arch_*.c */
+unsigned int kft_unwind_regs(struct pt_regs *regs, unsigned long *buf,
+			     unsigned int max, bool *truncated);
+bool kft_ftrace_entry_regs(struct ftrace_regs *fregs, unsigned long ip,
+			   unsigned long parent_ip, struct pt_regs *regs);
+
+#endif

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The installed run and the last error, which /proc/kft, /proc/kft_data,
+ * the module notifier and the boot's static run share (kft_current.c).
+ * All under kft_mutex.
+ */
+#ifndef KFT_CURRENT_H
+#define KFT_CURRENT_H
+
+#include "kft_config.h"
+
+struct kft_run;
+
+extern struct kft_run *kft_current;
+/* The last configuration or command error, shown in /proc/kft. */
+extern struct kft_parse_error kft_last_error;
+
+void kft_report(const struct kft_parse_error *err);
+struct kft_run *kft_install_run(char *text, const struct kft_config *cfg);
+void kft_clear_run(void);
+
+#endif

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The exit mechanisms' interface (kft_exit.h): each hook is "hooks fast"
+ * (kft_exit_fast.c, the same on every kernel) or "hooks safe" (the
+ * kernel's: kft_exit_fprobe.c or kft_exit_kretprobe.c), chosen once at
+ * attach. Process context, under kft_mutex, except kft_fhook_quiesce().
+ */
+#include <linux/module.h>
+
+#include "kft_exit.h"
+#include "kft_ftrace.h"
+
+/**
+ * kft_fhook_attach() - hook a funclist's entries and exits
+ * @hook:	the hook (zeroed, or left so by kft_fhook_detach())
+ * @run:	the run its handlers record into
+ * @role:	what its handlers do
+ * @fast:	kft's own return trampoline, not the kernel's mechanism
+ * @funcs:	the funclist; none for every function
+ * @nr_funcs:	its length
+ * @err:	where a reference matched nothing, or attaching failed
+ *
+ * Return: 0 or an error, with @err set for a configuration error.
+ */
+int kft_fhook_attach(struct kft_fhook *hook, struct kft_run *run,
+		     enum kft_hook_role role, bool fast, const struct kft_func_ref *funcs,
+		     unsigned int nr_funcs, struct kft_parse_error *err)
+{
+	int ret;
+
+	hook->is_fast = fast;
+	hook->run = run;
+	hook->role = role;
+	if (fast)
+		ret = kft_fast_attach(hook, funcs, nr_funcs, err);
+	else
+		ret = kft_safe_attach(hook, funcs, nr_funcs, err);
+	/* A failure that names no reference (the kernel refused, no memory). */
+	if (ret && err->code == KFT_ERR_NONE)
+		kft_func_error(err, KFT_ERR_ATTACH_FAILED, nr_funcs ? funcs : NULL);
+	return ret;
+}
+
+void kft_fhook_detach(struct kft_fhook *hook)
+{
+	if (!hook->attached)
+		return;
+	if (hook->is_fast)
+		kft_fast_detach(hook);
+	else
+		kft_safe_detach(hook);
+}
+
+unsigned long kft_fhook_missed(const struct kft_fhook *hook)
+{
+	if (!hook->attached)
+		return 0;
+	return hook->is_fast ? kft_fast_missed(hook) : kft_safe_missed(hook);
+}
+
+void kft_fhook_quiesce(struct kft_fhook *hook)
+{
+	/* Fast hooks check the run's state; nothing to stop here. */
+	if (!hook->is_fast)
+		kft_safe_quiesce(hook);
+}
+
+unsigned int kft_fhook_drop_module(struct kft_fhook *hook, struct module *mod,
+				   const unsigned long *addrs, unsigned int nr)
+{
+	if (hook->is_fast)
+		return kft_fast_drop_module(hook, addrs, nr);
+	return kft_safe_drop_module(hook, mod, addrs, nr);
+}
+
+/* At module exit, after the last run: waits for tasks inside fast-hooked calls. */
+void kft_fhook_cleanup(void)
+{
+	kft_fast_cleanup();
+}

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * "hooks safe" on kernels with fprobe (kft_exit.h):
+ *
+ * - fprobe (CONFIG_FPROBE, 6.12): one fprobe for any number of functions,
+ *   its filter built with ftrace's matching (names, globs, addresses),
+ *   per-call storage in the fprobe's entry data.
+ * - fprobe on fgraph (6.14 on, 7.3): per-call storage on the function-graph
+ *   shadow stack; an fprobe takes one glob or a list of addresses, so a
+ *   funclist takes one glob (below).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/glob.h>
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "kft_exit.h"
+#include "kft_ftrace.h"
+#include "kft_hook_path.h"
+#include "kft_symbol.h"
+
+#if KFT_HAVE_FPROBE
+
+/*
+ * fprobe's handlers get the registers as a pt_regs up to 6.13, as a struct
+ * ftrace_regs from 6.14 (fprobe on fgraph); kft reads neither.
+ */
+#if KFT_FPROBE_FGRAPH
+#define kft_fprobe_regs		ftrace_regs
+#define kft_fprobe_hook(fp)	(container_of(fp, struct kft_fprobe, fp)->hook)
+#else
+#define kft_fprobe_regs		pt_regs
+#define kft_fprobe_hook(fp)	container_of(fp, struct kft_fhook, fp)
+#endif
+
+static notrace int kft_fprobe_entry(struct fprobe *fp, unsigned long entry_ip,
+				    unsigned long ret_ip, struct kft_fprobe_regs *regs,
+				    void *data)
+{
+	return kft_hook_entry(kft_fprobe_hook(fp), entry_ip, ret_ip, data);
+}
+NOKPROBE_SYMBOL(kft_fprobe_entry);
+
+static notrace void kft_fprobe_exit(struct fprobe *fp, unsigned long entry_ip,
+				    unsigned long ret_ip, struct kft_fprobe_regs *regs,
+				    void *data)
+{
+	kft_hook_exit(kft_fprobe_hook(fp), entry_ip, ret_ip, false, data, 0);
+}
+NOKPROBE_SYMBOL(kft_fprobe_exit);
+
+#if KFT_FPROBE_FGRAPH
+
+/*
+ * fprobe on fgraph (6.14 on). An fprobe has no ftrace_ops of its own: it is
+ * registered once, on one glob (matched against every symbol's name) or on a
+ * list of addresses, and a function registered twice, by two fprobes or
+ * twice in one list, runs the handlers twice. So a hook is at most two
+ * fprobes: one on the funclist's only glob (or "*" for every function), one
+ * on the addresses of its other references that the glob does not match,
+ * each address once. References are checked one by one first, with
+ * ftrace's own matching on a scratch ftrace_ops, so that an error points at
+ * the reference that matches nothing. The exit path no longer goes through
+ * rethook: what kft left out of "every function" for 6.12's rethook (its
+ * lockdep helpers) is left out here too, as a glob.
+ */
+#define KFT_FPROBE_UNSAFE	"rcu_read_lock*_held*"
+
+static int kft_fprobe_add(struct kft_fprobe *p, struct kft_fhook *hook,
+			  const char *glob, unsigned long *addrs, unsigned int nr)
+{
+	int ret;
+
+	p->hook = hook;
+	p->fp.entry_handler = kft_fprobe_entry;
+	p->fp.exit_handler = kft_fprobe_exit;
+	p->fp.entry_data_size = sizeof(struct kft_call);
+	if (glob)
+		ret = register_fprobe(&p->fp, glob, glob[0] == '*' && !glob[1] ?
+				      KFT_FPROBE_UNSAFE : NULL);
+	else
+		ret = register_fprobe_ips(&p->fp, addrs, nr);
+	p->registered = !ret;
+	return ret;
+}
+
+static void kft_fprobe_del(struct kft_fprobe *p)
+{
+	if (p->registered) {
+		disable_fprobe(&p->fp);
+		unregister_fprobe(&p->fp);	/* waits for a grace period */
+	}
+	memset(p, 0, sizeof(*p));
+}
+
+/* The name of the function at @addr matches @glob (module symbols too). */
+static bool kft_glob_covers(const char *glob, unsigned long addr)
+{
+	char name[KSYM_SYMBOL_LEN];
+
+	sprint_symbol_no_offset(name, addr);
+	name[strcspn(name, " ")] = '\0';	/* "name [module]" */
+	return glob_match(glob, name);
+}
+
+/*
+ * Where the function at @addr starts: kprobes' lookup gives the address
+ * after an endbr64 (IBT), an address reference the start; fprobe maps
+ * either to the same ftrace site, so two of them would hook it twice.
+ */
+static unsigned long kft_function_start(unsigned long addr)
+{
+	unsigned long off;
+
+	if (!addr || kft_symbol_offset(addr, &off))
+		return 0;
+	return addr - off;
+}
+
+/*
+ * Each reference checked; the only glob found; the others' addresses, each
+ * once, unless the glob covers them.
+ */
+static int kft_fprobe_targets(const struct kft_func_ref *funcs, unsigned int nr_funcs,
+			      const struct kft_func_ref **glob, unsigned long *addrs,
+			      unsigned int *nr, struct kft_parse_error *err)
+{
+	struct ftrace_ops scratch = {};
+	unsigned long addr;
+	unsigned int i, j;
+	int ret = 0;
+
+	*glob = NULL;
+	*nr = 0;
+	for (i = 0; i < nr_funcs && !ret; i++) {
+		ret = kft_ftrace_filter_add(&scratch, &funcs[i], &addr, err);
+		if (!ret && funcs[i].is_glob && *glob)
+			ret = kft_func_error(err, KFT_ERR_ONE_GLOB, &funcs[i]);
+		if (ret || funcs[i].is_glob) {
+			*glob = *glob ?: &funcs[i];
+			continue;
+		}
+		addr = kft_function_start(addr ?: kft_lookup_symbol(funcs[i].text));
+		if (!addr)
+			ret = kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, &funcs[i]);
+		for (j = 0; j < *nr && addrs[j] != addr; j++)
+			;
+		if (!ret && j == *nr)
+			addrs[(*nr)++] = addr;
+	}
+	ftrace_free_filter(&scratch);
+	if (ret || !*glob)
+		return ret;
+	for (i = j = 0; i < *nr; i++)
+		if (!kft_glob_covers((*glob)->text, addrs[i]))
+			addrs[j++] = addrs[i];
+	*nr = j;
+	return 0;
+}
+
+static int kft_fprobe_register(struct kft_fhook *hook,
+			       const struct kft_func_ref *funcs,
+			       unsigned int nr_funcs, struct kft_parse_error *err)
+{
+	const struct kft_func_ref *glob;
+	unsigned long *addrs;
+	unsigned int nr;
+	int ret;
+
+	if (!nr_funcs)
+		return kft_fprobe_add(&hook->glob, hook, "*", NULL, 0);
+	addrs = kcalloc(nr_funcs, sizeof(*addrs), GFP_KERNEL);
+	if (!addrs)
+		return -ENOMEM;
+	ret = kft_fprobe_targets(funcs, nr_funcs, &glob, addrs, &nr, err);
+	if (ret)
+		goto out_free_addrs;
+	if (glob) {
+		ret = kft_fprobe_add(&hook->glob, hook, glob->text, NULL, 0);
+		if (ret == -ENOENT)
+			ret = kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, glob);
+		if (ret)
+			goto out_free_addrs;
+	}
+	if (nr) {
+		ret = kft_fprobe_add(&hook->ips, hook, NULL, addrs, nr);
+		if (ret)
+			kft_fprobe_del(&hook->glob);
+	}
+out_free_addrs:
+	kfree(addrs);
+	return ret;
+}
+
+/*
+ * Both disabled first: new entries return at once. unregister_fprobe()
+ * waits for a grace period; calls in flight find their fprobe unregistered
+ * at their exit (fprobe checks) and do not call kft.
+ */
+void kft_safe_detach(struct kft_fhook *hook)
+{
+	if (!hook->attached)
+		return;
+	disable_fprobe(&hook->glob.fp);
+	disable_fprobe(&hook->ips.fp);
+	kft_fprobe_del(&hook->glob);
+	kft_fprobe_del(&hook->ips);
+	hook->attached = false;
+}
+
+unsigned long kft_safe_missed(const struct kft_fhook *hook)
+{
+	if (!hook->attached)
+		return 0;
+	return READ_ONCE(hook->glob.fp.nmissed) + READ_ONCE(hook->ips.fp.nmissed);
+}
+
+void kft_safe_quiesce(struct kft_fhook *hook)
+{
+	if (!hook->attached)
+		return;
+	disable_fprobe(&hook->glob.fp);
+	disable_fprobe(&hook->ips.fp);
+}
+
+/*
+ * fprobe itself drops a going module's addresses (its module notifier):
+ * the hooked ones are counted.
+ */
+unsigned int kft_safe_drop_module(struct kft_fhook *hook, struct module *mod,
+				  const unsigned long *addrs, unsigned int nr)
+{
+	return hook->attached ? nr : 0;
+}
+
+#else /* fprobe with an ftrace_ops (6.5 to 6.13) */
+
+/*
+ * Functions fprobe's exit path calls outside ftrace's recursion guard: in
+ * 6.12, rethook_trampoline_handler() reads each handler through
+ * rcu_dereference_check(..., rcu_read_lock_any_held()), and on kernels with
+ * lockdep (CONFIG_DEBUG_LOCK_ALLOC) that function is traceable. Hooked, its
+ * return runs the trampoline again, which calls it again: a recursion that
+ * only the end of the stack stops (seen on the debug kernel, KASAN in
+ * arch_rethook_prepare()). "Every function" leaves them out.
+ */
+static const char *const kft_fprobe_unsafe[] = {
+	"rcu_read_lock_any_held",
+	"rcu_read_lock_held_common",		/* what it calls, when not inlined */
+	"rcu_lockdep_current_cpu_online",
+};
+
+/*
+ * Every function but those above (each is added to the notrace filter,
+ * which register_fprobe() keeps; a kernel without one says -EINVAL).
+ */
+static int kft_fprobe_register_all(struct kft_fhook *hook)
+{
+	int ret;
+
+	ret = kft_ftrace_notrace_names(&hook->fp.ops, kft_fprobe_unsafe,
+				       ARRAY_SIZE(kft_fprobe_unsafe));
+	if (ret) {
+		ftrace_free_filter(&hook->fp.ops);
+		return ret;
+	}
+	return register_fprobe(&hook->fp, "*", NULL);
+}
+
+/*
+ * register_fprobe() and register_fprobe_ips() add to the filter already in
+ * fp->ops without resetting it: every reference goes in first, one by one
+ * (so an unknown one is reported where it was written), and the first one
+ * is passed again to register.
+ */
+static int kft_fprobe_register(struct kft_fhook *hook,
+			       const struct kft_func_ref *funcs,
+			       unsigned int nr_funcs, struct kft_parse_error *err)
+{
+	unsigned long addr, first_addr = 0;
+	unsigned int i;
+	int ret;
+
+	hook->fp.entry_handler = kft_fprobe_entry;
+	hook->fp.exit_handler = kft_fprobe_exit;
+	hook->fp.entry_data_size = sizeof(struct kft_call);
+	hook->fp.nr_maxactive = kft_exit_max_active(hook->role, nr_funcs);
+	if (!nr_funcs)
+		return kft_fprobe_register_all(hook);
+	for (i = 0; i < nr_funcs; i++) {
+		ret = kft_ftrace_filter_add(&hook->fp.ops, &funcs[i], &addr, err);
+		if (ret) {
+			ftrace_free_filter(&hook->fp.ops);
+			return ret;
+		}
+		if (i == 0)
+			first_addr = addr;
+	}
+	/* Removing a going module's functions must never empty the filter. */
+	ret = kft_ftrace_filter_add_sentinel(&hook->fp.ops);
+	if (ret) {
+		ftrace_free_filter(&hook->fp.ops);
+		return ret;
+	}
+	if (first_addr)
+		return register_fprobe_ips(&hook->fp, &first_addr, 1);
+	return register_fprobe(&hook->fp, funcs[0].text, NULL);
+}
+
+/*
+ * unregister_fprobe() stops the rethook (handler NULL) before it takes the
+ * ftrace hook off; an fprobe still enabled in between frees the per-call
+ * node of every entry it skips with call_rcu(), from inside whatever the
+ * hooked function runs in. On the debug kernel that was seen inside
+ * debug-objects' bucket lock (lockdep: recursive locking in
+ * debug_object_activate()). Disabled first: new entries return at once.
+ * The grace period waits for entries already past that check (the handler
+ * disables preemption right after it; only a fully preemptible kernel
+ * leaves a few instructions uncovered). Calls still in flight return
+ * through the stopped rethook whatever kft does: a kernel matter.
+ */
+void kft_safe_detach(struct kft_fhook *hook)
+{
+	if (!hook->attached)
+		return;
+	disable_fprobe(&hook->fp);
+	synchronize_rcu();
+	unregister_fprobe(&hook->fp);
+	/* As new, for a later attach (a complete run primed again). */
+	memset(&hook->fp, 0, sizeof(hook->fp));
+	hook->attached = false;
+}
+
+unsigned long kft_safe_missed(const struct kft_fhook *hook)
+{
+	return hook->attached ? READ_ONCE(hook->fp.nmissed) : 0;
+}
+
+void kft_safe_quiesce(struct kft_fhook *hook)
+{
+	if (hook->attached)
+		disable_fprobe(&hook->fp);
+}
+
+/*
+ * ftrace keeps a going module's addresses in an fprobe's filter, and would
+ * hook whatever is loaded there next: take them out, one by one (a removal
+ * of an address the filter lacks fails, and would fail a batch).
+ */
+unsigned int kft_safe_drop_module(struct kft_fhook *hook, struct module *mod,
+				  const unsigned long *addrs, unsigned int nr)
+{
+	unsigned int i, dropped = 0;
+
+	for (i = 0; hook->attached && i < nr; i++)
+		dropped += !ftrace_set_filter_ip(&hook->fp.ops, addrs[i], 1, 0);
+	return dropped;
+}
+
+#endif /* KFT_FPROBE_FGRAPH */
+
+int kft_safe_attach(struct kft_fhook *hook, const struct kft_func_ref *funcs,
+		    unsigned int nr_funcs, struct kft_parse_error *err)
+{
+	int ret = kft_fprobe_register(hook, funcs, nr_funcs, err);
+
+	if (ret)
+		return ret;
+	hook->attached = true;
+	return 0;
+}
+
+#endif /* KFT_HAVE_FPROBE */

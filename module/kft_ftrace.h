@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel's hooking API as kft uses it (kft_ftrace.c): below the exit
+ * mechanisms, the modes and the triggers, which all attach through it.
+ */
+#ifndef KFT_FTRACE_H
+#define KFT_FTRACE_H
+
+#include <linux/ftrace.h>
+
+#include "kft_config.h"
+
+/* A configuration error at a function reference (or at 1:1 without one). */
+int kft_func_error(struct kft_parse_error *err, enum kft_parse_err code,
+		   const struct kft_func_ref *f);
+int kft_check_function_start(const struct kft_func_ref *f, struct kft_parse_error *err);
+void kft_funcs_drop_repeats(struct kft_func_ref *funcs, unsigned int *nr);
+
+unsigned long kft_lookup_symbol(const char *name);
+int kft_ftrace_set_pattern(struct ftrace_ops *ops, const char *text, bool exclude);
+int kft_ftrace_notrace_names(struct ftrace_ops *ops, const char *const *names,
+			     unsigned int nr);
+int kft_ftrace_filter_add(struct ftrace_ops *ops, const struct kft_func_ref *f,
+			  unsigned long *addr, struct kft_parse_error *err);
+int kft_ftrace_filter_add_sentinel(struct ftrace_ops *ops);
+int kft_ftrace_ops_attach(struct ftrace_ops *ops, ftrace_func_t func,
+			  const struct kft_func_ref *funcs, unsigned int nr_funcs,
+			  bool *attached, struct kft_parse_error *err);
+void kft_ftrace_ops_detach(struct ftrace_ops *ops, bool *attached);
+
+#endif

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The architecture layer's stacks (kft_arch.h), the same on x86-64 and
+ * arm64: both run hard and soft interrupts on a per-CPU IRQ stack.
+ *
+ * The task's stack is [task_stack_page(current), + THREAD_SIZE). x86_64
+ * and arm64 run hard and soft interrupts on a per-CPU IRQ stack of
+ * IRQ_STACK_SIZE bytes whose address no module can read (x86's
+ * hardirq_stack_ptr on 6.1, arm64's irq_stack_ptr: not exported): kft finds
+ * it once per CPU at load, from an irq_work, which runs on that stack near
+ * its top (arm64 raises it with an IPI to the CPU itself). The IRQ stack's
+ * top is page aligned (a vmap area, THREAD_ALIGN on arm64, or a
+ * page-aligned per-CPU array), so the top is the stack pointer rounded up
+ * to a page.
+ * Other architectures (32-bit ARM, RISC-V) will differ here: their own file.
+ */
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/irq_work.h>
+#include <linux/kprobes.h>
+#include <linux/percpu.h>
+#include <linux/sched/task_stack.h>
+#include <linux/smp.h>
+
+#include "kft_arch.h"
+
+static DEFINE_PER_CPU(unsigned long, kft_irq_stack_low);
+static DEFINE_PER_CPU(struct irq_work, kft_irq_stack_work);
+
+static void kft_irq_stack_note(struct irq_work *work)
+{
+	unsigned long sp = current_stack_pointer;
+	unsigned long task = (unsigned long)task_stack_page(current);
+
+	if (sp - task < THREAD_SIZE)
+		return;		/* not on a separate IRQ stack */
+	this_cpu_write(kft_irq_stack_low, round_up(sp, PAGE_SIZE) - IRQ_STACK_SIZE);
+}
+
+static void kft_irq_stack_queue(void *unused)
+{
+	irq_work_queue(this_cpu_ptr(&kft_irq_stack_work));
+}
+
+/* At load: each online CPU's IRQ stack (CPUs that come later: none). */
+int kft_irq_stacks_find(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		init_irq_work(per_cpu_ptr(&kft_irq_stack_work, cpu), kft_irq_stack_note);
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		smp_call_function_single(cpu, kft_irq_stack_queue, NULL, 1);
+		irq_work_sync(per_cpu_ptr(&kft_irq_stack_work, cpu));
+	}
+	cpus_read_unlock();
+	return 0;
+}
+
+/**
+ * kft_stack_left() - the bytes of stack below the stack pointer
+ * @left:	set for a task or IRQ stack
+ *
+ * Return: which stack the stack pointer is on.
+ */
+notrace enum kft_stack_kind kft_stack_left(unsigned long *left)
+{
+	unsigned long sp = current_stack_pointer;
+	unsigned long low = (unsigned long)task_stack_page(current);
+
+	if (sp - low < THREAD_SIZE) {
+		*left = sp - low;
+		return KFT_STACK_TASK;
+	}
+	low = this_cpu_read(kft_irq_stack_low);
+	if (low && sp - low < IRQ_STACK_SIZE) {
+		*left = sp - low;
+		return KFT_STACK_IRQ;
+	}
+	return KFT_STACK_OTHER;
+}
+NOKPROBE_SYMBOL(kft_stack_left);

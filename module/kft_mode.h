@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The modes: trace (kft_mode_trace.c), count (kft_mode_count.c), stacks
+ * and profile (kft_mode_stacks.c), each behind one interface, struct
+ * kft_mode: what a run of that mode allocates, attaches, empties at prime,
+ * drops when a module goes, and shows in /proc/kft and /proc/kft_data.
+ *
+ * The run (kft_run.c) and the /proc files (kft_main.c, kft_data.c) call a
+ * mode only through run->mode, set once when the run is created, in
+ * process context under kft_mutex (the data_build() and data_show() of a
+ * reader without it). None of these is on the traced path: each mode's
+ * hooks reach their run by container_of() from what they were attached
+ * with, and call nothing indirectly.
+ *
+ * Adding a mode: its keyword and its rule in the language (kft_config.c),
+ * its part of struct kft_run (kft_run.h), a file with its struct kft_mode,
+ * and its line in kft_run.c's kft_modes[].
+ */
+#ifndef KFT_MODE_H
+#define KFT_MODE_H
+
+#include "kft_count_table.h"
+#include "kft_log.h"
+#include "kft_run.h"
+#include "kft_snoop.h"
+#include "kft_stack.h"
+
+struct module;
+struct seq_file;
+
+/*
+ * One reader of /proc/kft_data: a snapshot taken when it opens the file:
+ * the header's times and counters, and the mode's rows (kft_data.c).
+ */
+struct kft_reader {
+	struct kft_run *run;
+	struct kft_run_times times;
+	struct kft_counters counters;
+	union {
+		struct kft_log_view log;	/* trace */
+		struct kft_count_view counts;	/* count */
+		struct {			/* stacks, profile */
+			struct kft_stack_view stacks;
+			struct kft_snoop_view snoop;	/* with snoop: consumed */
+		};
+	};
+	unsigned long stored;		/* trace: records complete at open */
+	bool show_addrs;
+};
+
+struct kft_mode {
+	const char *name;
+	/* The run's data (log, table): at create, at release. */
+	int (*alloc)(struct kft_run *run);
+	void (*free)(struct kft_run *run);
+	/* Emptied at prime, while nothing records (not primed nor running). */
+	int (*reset)(struct kft_run *run);
+	/* What collects: hooks or timers. */
+	int (*attach)(struct kft_run *run, struct kft_parse_error *err);
+	void (*detach)(struct kft_run *run);
+	/* Optional: stop the hooks at once, before the triggers are detached. */
+	void (*quiesce)(struct kft_run *run);
+	/* Stop hooking these functions of a going module: how many were hooked. */
+	unsigned int (*drop_module)(struct kft_run *run, struct module *mod,
+				    const unsigned long *addrs, unsigned int nr);
+	/* /proc/kft after the configuration: counters, memory, hooks, mode. */
+	void (*status)(struct seq_file *m, struct kft_run *run,
+		       const struct kft_counters *c);
+	/* /proc/kft_data: under kft_mutex, a hold on what the rows are of ... */
+	void (*data_take)(struct kft_reader *r);
+	/* ... outside it, the rows (may sleep, sort, allocate) ... */
+	int (*data_build)(struct kft_reader *r);
+	/* ... how many follow the header, row @i (0: the header) ... */
+	unsigned long (*data_rows)(const struct kft_reader *r);
+	void (*data_show)(struct seq_file *m, struct kft_reader *r, unsigned long i);
+	/* ... and at close (also after a failed build). */
+	void (*data_free)(struct kft_reader *r);
+};
+
+extern const struct kft_mode kft_mode_trace;
+extern const struct kft_mode kft_mode_count;
+extern const struct kft_mode kft_mode_stacks;
+extern const struct kft_mode kft_mode_profile;
+
+/* At module exit, after the last run: what profile mode keeps between runs. */
+void kft_mode_stacks_cleanup(void);
+
+#endif

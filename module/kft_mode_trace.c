@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Trace mode: a log of calls with their durations, KFT's own mode. Its
+ * traced path is in kft_hook_path.h, inline in the handlers of the exit
+ * mechanism the run attaches (kft_exit.h); a stack watch adds
+ * kft_watch.c's snapshots to the log. This file: what a trace run
+ * allocates and attaches, and its text in /proc/kft and /proc/kft_data.
+ */
+#include <linux/kernel.h>
+#include <linux/seq_file.h>
+
+#include "kft_mode.h"
+#include "kft_output.h"
+#include "kft_run.h"
+
+/* Calls the exit mechanism missed: the traced functions' and the exit triggers'. */
+static unsigned long kft_trace_missed(struct kft_run *run)
+{
+	return kft_fhook_missed(&run->trace) + kft_fhook_missed(&run->start_exit) +
+	       kft_fhook_missed(&run->stop_exit);
+}
+
+static const char *const kft_stack_kind_names[] = {
+	[KFT_STACK_TASK] = "task stack",
+	[KFT_STACK_IRQ] = "irq stack",
+	[KFT_STACK_OTHER] = "other stack",
+};
+
+/* The lowest stack a watch saw, and where. */
+static void kft_output_watch_status(struct seq_file *m, struct kft_run *run,
+				    const struct kft_counters *c)
+{
+	const struct kft_watch *w = &run->watch;
+	unsigned long left = READ_ONCE(w->low.left);
+
+	if (!run->cfg.watch)
+		return;
+	seq_printf(m, "watch: %s, threshold %lu bytes, ",
+		   run->cfg.watch == KFT_WATCH_WORST ? "worst-stack" : "stack",
+		   READ_ONCE(w->threshold));
+	if (left == ULONG_MAX)
+		seq_puts(m, "lowest none yet");
+	else
+		seq_printf(m, "lowest %lu bytes left at %pS (pid %d, CPU %u, %s)", left,
+			   (void *)kft_output_func_start(READ_ONCE(w->low.func)),
+			   READ_ONCE(w->low.pid), READ_ONCE(w->low.cpu),
+			   kft_stack_kind_names[READ_ONCE(w->low.kind) & 3]);
+	seq_printf(m, ", snapshots %lu, skipped %lu\n", c->watch_snapshots, c->watch_skipped);
+}
+
+static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
+				    const struct kft_counters *c)
+{
+	unsigned long stored = kft_log_stored(&run->log);
+
+	seq_printf(m, "\ncounters:\n"
+		   "  entries recorded %lu\n"
+		   "  filtered by time %lu\n"
+		   "  filtered by context %lu\n"
+		   "  filtered by task %lu\n"
+		   "  exits without entry %lu\n"
+		   "  missed %lu\n"
+		   "  lost to full log %lu\n"
+		   "  starts %u\n",
+		   stored, c->filtered_time, c->filtered_ints, c->filtered_task, c->not_found,
+		   kft_trace_missed(run), kft_log_lost(&run->log), run->starts);
+	seq_printf(m, "log: %lu of %lu entries used, %zu bytes each, %lu bytes\n",
+		   stored, run->log.capacity, sizeof(struct kft_record),
+		   run->log.capacity * sizeof(struct kft_record));
+	seq_printf(m, "names: %lu slots, %lu bytes, %lu lost\n",
+		   kft_comms_bytes(&run->log.buf->comms) / sizeof(struct kft_comm_slot),
+		   kft_comms_bytes(&run->log.buf->comms), kft_comms_lost(&run->log.buf->comms));
+	kft_output_watch_status(m, run, c);
+	seq_printf(m, "hooks: %s%s\n",
+		   run->cfg.hooks == KFT_HOOKS_FAST ? "fast" :
+		   KFT_HAVE_FPROBE ? "fprobe" : "kretprobes",
+		   run->detached ? ", detached until the next prime" : "");
+	seq_puts(m, "mode: trace\n");
+}
+
+/**
+ * kft_output_log_header() - /proc/kft_data up to the rows
+ * @m:		the seq_file
+ * @run:	the run (its configuration)
+ * @times:	the run's timeline when the reader opened the file
+ * @c:		its counters then
+ * @rows:	how many rows follow
+ */
+static void kft_output_log_header(struct seq_file *m, const struct kft_run *run,
+			   const struct kft_run_times *times,
+			   const struct kft_counters *c, unsigned long rows)
+{
+	kft_output_header_common(m, run, times, c);
+	seq_printf(m, "Entries not found = %lu\n", c->not_found);
+	seq_printf(m, "\nNumber of entries after filters = %lu\n\n", rows);
+	/* kft's addition, only with units ns: old parsers would read us. */
+	if (times->units_ns)
+		seq_puts(m, "Units: ns\n\n");
+	seq_puts(m, " Entry    Delta     PID        Function                        Caller              Comm\n");
+	seq_puts(m, "-------- -------- -------- ----------------                 ------------        ----\n");
+}
+
+/* The task's name of a trace row, or "-" for an interrupt's. */
+static void kft_output_comm(struct seq_file *m, const struct kft_comms *comms,
+			    const struct kft_record *rec)
+{
+	char buf[KFT_COMM_LEN];
+
+	if (rec->pid < 0) {
+		seq_puts(m, " -");
+		return;
+	}
+	seq_putc(m, ' ');
+	kft_output_name(m, kft_comms_find(comms, rec->pid, rec->entry_ns, buf), KFT_COMM_LEN);
+}
+
+/**
+ * kft_output_log_row() - one call
+ * @m:		the seq_file
+ * @times:	the run's timeline (rows are relative to its first start)
+ * @comms:	the task names of the log the record is in
+ * @rec:	the record
+ * @show_addrs:	false: addresses print as zeros, as /proc/kallsyms does
+ */
+static void kft_output_log_row(struct seq_file *m, const struct kft_run_times *times,
+			const struct kft_comms *comms, const struct kft_record *rec,
+			bool show_addrs)
+{
+	u64 dur = kft_rec_dur(rec);
+	bool stack = kft_rec_is_stack(rec);
+	u32 unit = times->units_ns ? 1 : NSEC_PER_USEC;
+	s64 delta = stack ? -2 : dur == KFT_REC_DUR_OPEN ? -1 : (s64)div_u64(dur, unit);
+	u64 rel = rec->entry_ns > times->first_start_ns ?
+		  rec->entry_ns - times->first_start_ns : 0;
+	unsigned long caller = rec->caller_off == KFT_REC_CALLER_UNKNOWN ?
+			       0 : rec->func + rec->caller_off;
+	bool first = !stack || (rec->info & KFT_REC_STACK_FIRST);
+	/* A stack row after the first is a return address: as it is. */
+	unsigned long func = first ? kft_output_func_start(rec->func) : rec->func;
+	char pid[24];
+
+	if (!show_addrs)
+		func = caller = 0;
+	snprintf(pid, sizeof(pid), "%d.%u", rec->pid, kft_rec_cpu(rec));
+	seq_printf(m, "%8llu %8lld %8s  0x%016lx               0x%016lx",
+		   div_u64(rel, unit), delta, pid, func, caller);
+	kft_output_comm(m, comms, rec);
+	if (stack && first)
+		seq_printf(m, " left=%llu", dur);
+	seq_putc(m, '\n');
+}
+
+
+static int kft_trace_alloc(struct kft_run *run)
+{
+	return kft_log_alloc(&run->log, run->cfg.logentries);
+}
+
+static void kft_trace_free(struct kft_run *run)
+{
+	kft_log_free(&run->log);
+}
+
+static int kft_trace_reset(struct kft_run *run)
+{
+	int ret = kft_log_reset(&run->log);
+
+	if (ret)
+		return ret;
+	kft_watch_reset(&run->watch, run->cfg.watch_bytes);
+	return 0;
+}
+
+static int kft_trace_attach(struct kft_run *run, struct kft_parse_error *err)
+{
+	return kft_fhook_attach(&run->trace, run, KFT_HOOK_TRACE,
+				run->cfg.hooks == KFT_HOOKS_FAST, run->cfg.funcs,
+				run->cfg.nr_funcs, err);
+}
+
+static void kft_trace_detach(struct kft_run *run)
+{
+	kft_fhook_detach(&run->trace);
+}
+
+static void kft_trace_quiesce(struct kft_run *run)
+{
+	kft_fhook_quiesce(&run->trace);
+}
+
+static unsigned int kft_trace_drop_module(struct kft_run *run, struct module *mod,
+					  const unsigned long *addrs, unsigned int nr)
+{
+	return nr ? kft_fhook_drop_module(&run->trace, mod, addrs, nr) : 0;
+}
+
+/* The records complete now, in the log buffer of this moment (held). */
+static void kft_trace_data_take(struct kft_reader *r)
+{
+	kft_log_view_init(&r->log, &r->run->log);
+	r->stored = kft_log_stored(&r->run->log);
+}
+
+/* Sorting takes seconds for a large log: outside kft_mutex. */
+static int kft_trace_data_build(struct kft_reader *r)
+{
+	return kft_log_view_build(&r->log, r->stored);
+}
+
+static unsigned long kft_trace_data_rows(const struct kft_reader *r)
+{
+	return r->log.nr;
+}
+
+static void kft_trace_data_show(struct seq_file *m, struct kft_reader *r, unsigned long i)
+{
+	if (i == 0)
+		kft_output_log_header(m, r->run, &r->times, &r->counters, r->log.nr);
+	else
+		kft_output_log_row(m, &r->times, &r->log.buf->comms,
+				   &r->log.buf->records[r->log.order[i - 1]], r->show_addrs);
+}
+
+static void kft_trace_data_free(struct kft_reader *r)
+{
+	kft_log_view_free(&r->log);
+}
+
+const struct kft_mode kft_mode_trace = {
+	.name		= "trace",
+	.alloc		= kft_trace_alloc,
+	.free		= kft_trace_free,
+	.reset		= kft_trace_reset,
+	.attach		= kft_trace_attach,
+	.detach		= kft_trace_detach,
+	.quiesce	= kft_trace_quiesce,
+	.drop_module	= kft_trace_drop_module,
+	.status		= kft_output_trace_status,
+	.data_take	= kft_trace_data_take,
+	.data_build	= kft_trace_data_build,
+	.data_rows	= kft_trace_data_rows,
+	.data_show	= kft_trace_data_show,
+	.data_free	= kft_trace_data_free,
+};

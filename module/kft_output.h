@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What the modes' texts in /proc/kft_data share (kft_output.c). */
+#ifndef KFT_OUTPUT_H
+#define KFT_OUTPUT_H
+
+#include <linux/types.h>
+
+struct kft_counters;
+struct kft_run;
+struct kft_run_times;
+struct seq_file;
+
+void kft_output_header_common(struct seq_file *m, const struct kft_run *run,
+			      const struct kft_run_times *times,
+			      const struct kft_counters *c);
+u64 kft_output_since_boot_us(const struct kft_run_times *times, u64 t);
+unsigned long kft_output_func_start(unsigned long ip);
+void kft_output_name(struct seq_file *m, const char *name, size_t len);
+
+#endif

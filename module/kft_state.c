@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A run's state as the traced path changes it: the start and stop
+ * transitions that triggers cause from any context (a hook, a timer, an
+ * irq_work), the counters every mode keeps, and kft_mutex, which the
+ * layers above take for everything else. Below the exit mechanisms and
+ * the modes (they call kft_run_start() and kft_run_stop()); above the data
+ * structures. The transitions only move the state and queue the run's
+ * irq_work: what reacts to them (timers, detaching) is the run's
+ * (kft_run.c), set up when it was created.
+ *
+ * Everything called from a hook is notrace and unprobeable, takes no lock,
+ * never sleeps and never prints. Recursion is stopped before us by ftrace
+ * and fprobe (ftrace_test_recursion_trylock), kprobes, or kft's fast hooks
+ * (their own guard on the shadow stack, kft_fast_recursion()), which count
+ * what they drop.
+ */
+#include <linux/irq_work.h>
+#include <linux/kprobes.h>
+#include <linux/percpu.h>
+
+#include "kft_run.h"
+
+DEFINE_MUTEX(kft_mutex);
+
+/**
+ * kft_run_start() - PRIMED -> RUNNING, from any context
+ * @run:	the run
+ * @why:	the reason shown in the log header
+ */
+notrace void kft_run_start(struct kft_run *run, enum kft_reason why)
+{
+	u64 now = kft_now();
+
+	if (!kft_state_move(run, KFT_PRIMED, KFT_RUNNING))
+		return;
+	run->times.start_ns = now;
+	run->times.start_reason = why;
+	run->starts++;
+	if (!run->times.first_start_ns)
+		run->times.first_start_ns = now;
+	if (run->cfg.stop.kind == KFT_TRIGGER_TIME) {
+		WRITE_ONCE(run->stop_deadline_ns,
+			   now + run->cfg.stop.time_us * NSEC_PER_USEC);
+		/* Arming an hrtimer takes locks: leave it to irq_work. */
+		irq_work_queue(&run->timer_work);
+	}
+}
+NOKPROBE_SYMBOL(kft_run_start);
+
+/**
+ * kft_run_stop() - RUNNING -> COMPLETE (or back to PRIMED), from any context
+ * @run:	the run
+ * @why:	the reason shown in the log header
+ *
+ * With autorepeat, a stop trigger re-primes the run; a full log and the
+ * stop command end it.
+ */
+notrace void kft_run_stop(struct kft_run *run, enum kft_reason why)
+{
+	int next = KFT_COMPLETE;
+
+	if (run->cfg.autorepeat && why != KFT_REASON_LOG_FULL && why != KFT_REASON_USER)
+		next = KFT_PRIMED;
+	if (!kft_state_move(run, KFT_RUNNING, KFT_STOPPING))
+		return;
+	run->times.stop_ns = kft_now();
+	run->times.stop_reason = why;
+	WRITE_ONCE(run->stop_deadline_ns, 0);
+	/*
+	 * The stop time and reason are visible before the new state (a full
+	 * barrier). A run made DEAD meanwhile stays DEAD, and queues nothing.
+	 */
+	if (!kft_state_move(run, KFT_STOPPING, next))
+		return;
+	/* Cancel the stop timer, or arm the start timer again. */
+	irq_work_queue(&run->timer_work);
+}
+NOKPROBE_SYMBOL(kft_run_stop);
+
+/* The per-CPU counters, summed (a reader, /proc/kft). */
+void kft_run_sum_counters(struct kft_run *run, struct kft_counters *sum)
+{
+	const struct kft_counters *c;
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		c = per_cpu_ptr(run->counters, cpu);
+		sum->filtered_time += READ_ONCE(c->filtered_time);
+		sum->filtered_ints += READ_ONCE(c->filtered_ints);
+		sum->filtered_task += READ_ONCE(c->filtered_task);
+		sum->not_found += READ_ONCE(c->not_found);
+		sum->table_full += READ_ONCE(c->table_full);
+		sum->stack_busy += READ_ONCE(c->stack_busy);
+		sum->stacks_truncated += READ_ONCE(c->stacks_truncated);
+		sum->idle_skipped += READ_ONCE(c->idle_skipped);
+		sum->snoop_lost += READ_ONCE(c->snoop_lost);
+		sum->watch_skipped += READ_ONCE(c->watch_skipped);
+		sum->watch_snapshots += READ_ONCE(c->watch_snapshots);
+		sum->slow_unwinds += READ_ONCE(c->slow_unwinds);
+	}
+}

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The text of /proc/kft: a run's state and configuration, in the original
+ * KFT's format (Documentation/kft.rst), then what its mode shows
+ * (struct kft_mode's status()) and what a module unload took from it.
+ */
+#include <linux/kernel.h>
+#include <linux/seq_file.h>
+
+#include "kft_mode.h"
+#include "kft_run.h"
+#include "kft_status.h"
+
+static const char *kft_not(bool yes)
+{
+	return yes ? "" : "not ";
+}
+
+static void kft_output_trigger(struct seq_file *m, const char *which,
+			       const struct kft_trigger *t)
+{
+	switch (t->kind) {
+	case KFT_TRIGGER_ENTRY:
+	case KFT_TRIGGER_EXIT:
+		seq_printf(m, "  trigger %s %s %s\n", which,
+			   t->kind == KFT_TRIGGER_ENTRY ? "entry" : "exit", t->func.text);
+		break;
+	case KFT_TRIGGER_TIME:
+		seq_printf(m, "  trigger %s time %llu\n", which, t->time_us);
+		break;
+	default:
+		seq_printf(m, "  trigger %s not set\n", which);
+	}
+}
+
+/* The statements of the modes after KFT's, when given. */
+static void kft_output_stacks_config(struct seq_file *m, const struct kft_config *cfg)
+{
+	if (cfg->watch)
+		seq_printf(m, "  watch %s %lu\n",
+			   cfg->watch == KFT_WATCH_WORST ? "worst-stack" : "stack",
+			   cfg->watch_bytes);
+	if (kft_mode_takes(cfg->mode, KFT_STMT_SAMPLE))
+		seq_printf(m, "  sample %u\n", cfg->sample_hz);
+	if (cfg->include_idle)
+		seq_puts(m, "  include idle\n");
+	if (cfg->per_process)
+		seq_puts(m, "  per-process\n");
+	if (cfg->filter_pid)
+		seq_printf(m, "  filter pid %d\n", cfg->filter_pid);
+	if (cfg->filter_tid)
+		seq_printf(m, "  filter tid %d\n", cfg->filter_tid);
+	if (cfg->filter_cpu >= 0)
+		seq_printf(m, "  filter cpu %d\n", cfg->filter_cpu);
+	if (cfg->filter_comm[0])
+		seq_printf(m, "  filter comm %s\n", cfg->filter_comm);
+	if (cfg->snoop)
+		seq_printf(m, "  snoop %lu\n", cfg->snoop);
+}
+
+static void kft_output_config(struct seq_file *m, const struct kft_config *cfg)
+{
+	unsigned int i;
+	int mode = 0;
+
+	if (cfg->start.kind == KFT_TRIGGER_TIME || cfg->stop.kind == KFT_TRIGGER_TIME)
+		mode |= 1;
+	if (cfg->autorepeat)
+		mode |= 2;
+	seq_printf(m, "config:\n  mode %d\n", mode);
+	kft_output_trigger(m, "start", &cfg->start);
+	kft_output_trigger(m, "stop", &cfg->stop);
+	if (kft_mode_takes(cfg->mode, KFT_STMT_MINTIME))
+		seq_printf(m, "  filter mintime %llu\n  filter maxtime %llu\n",
+			   cfg->mintime_us, cfg->maxtime_us);
+	if (cfg->noints)
+		seq_puts(m, "  filter noints\n");
+	if (cfg->onlyints)
+		seq_puts(m, "  filter onlyints\n");
+	if (cfg->has_funclist) {
+		seq_puts(m, "  filter funclist");
+		for (i = 0; i < cfg->nr_funcs; i++)
+			seq_printf(m, " %s", cfg->funcs[i].text);
+		seq_puts(m, " fend\n");
+	}
+	if (kft_mode_takes(cfg->mode, KFT_STMT_LOGENTRIES))
+		seq_printf(m, "  logentries %lu\n", cfg->logentries);
+	if (cfg->autorepeat)
+		seq_puts(m, "  autorepeat\n");
+	if (cfg->units_ns)
+		seq_puts(m, "  units ns\n");
+	kft_output_stacks_config(m, cfg);
+}
+
+/* What the run lost to a module unload, if anything. */
+static void kft_output_dropped(struct seq_file *m, const struct kft_dropped *d)
+{
+	if (!d->module[0])
+		return;
+	seq_printf(m, "dropped: module %s unloaded: traced functions %u, start trigger %s, stop trigger %s\n",
+		   d->module, d->functions, d->start_trigger ? "yes" : "no",
+		   d->stop_trigger ? "yes" : "no");
+}
+
+/**
+ * kft_output_status() - /proc/kft for a run
+ * @m:		the seq_file
+ * @run:	the run (kft_mutex held)
+ */
+void kft_output_status(struct seq_file *m, struct kft_run *run)
+{
+	int state = READ_ONCE(run->state);
+	bool primed = state != KFT_CONFIGURED;
+	bool running = state == KFT_RUNNING || state == KFT_STOPPING;
+	bool complete = state == KFT_COMPLETE;
+	struct kft_counters c;
+
+	seq_printf(m, "status: run id %u, %sprimed, %striggered, %scomplete\n\n",
+		   run->id, kft_not(primed),
+		   kft_not(running || (complete && run->starts)), kft_not(complete));
+	kft_output_config(m, &run->cfg);
+
+	kft_run_sum_counters(run, &c);
+	run->mode->status(m, run, &c);
+	kft_output_dropped(m, &run->dropped);
+}

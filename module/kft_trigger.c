@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Entry triggers: "trigger start|stop entry F", an ftrace_ops on F (or, where
+ * kprobes are no ftrace ops and the exit hooks are kretprobes, a kprobe:
+ * KFT_ENTRY_TRIGGER_KPROBE) that starts or stops the run. Exit triggers are
+ * exit hooks of the run's mechanism (kft_exit.h, roles
+ * KFT_HOOK_START_EXIT and KFT_HOOK_STOP_EXIT); time triggers are the run's
+ * hrtimer (kft_run.c).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kprobes.h>
+#include <linux/string.h>
+
+#include "kft_ftrace.h"
+#include "kft_run.h"
+#include "kft_trigger.h"
+
+static notrace void kft_entry_trigger_fire(struct kft_entry_trigger *t)
+{
+	if (t->is_start)
+		kft_run_start(t->run, KFT_REASON_ENTRY);
+	else
+		kft_run_stop(t->run, KFT_REASON_ENTRY);
+}
+NOKPROBE_SYMBOL(kft_entry_trigger_fire);
+
+static notrace void kft_entry_trigger_fn(unsigned long ip, unsigned long parent_ip,
+					 struct ftrace_ops *op,
+					 struct ftrace_regs *fregs)
+{
+	kft_entry_trigger_fire(container_of(op, struct kft_entry_trigger, ops));
+}
+NOKPROBE_SYMBOL(kft_entry_trigger_fn);
+
+static notrace int kft_entry_trigger_kp(struct kprobe *kp, struct pt_regs *regs)
+{
+	kft_entry_trigger_fire(container_of(kp, struct kft_entry_trigger, kp));
+	return 0;
+}
+NOKPROBE_SYMBOL(kft_entry_trigger_kp);
+
+/*
+ * An entry trigger as a kprobe (KFT_ENTRY_TRIGGER_KPROBE): registered after
+ * the traced functions' kretprobes, it runs before them at a shared entry
+ * (kprobes call the newest probe of an address first).
+ */
+static int kft_entry_trigger_attach_kprobe(struct kft_entry_trigger *t,
+					   const struct kft_func_ref *func,
+					   struct kft_parse_error *err)
+{
+	memset(&t->kp, 0, sizeof(t->kp));
+	if (func->is_glob)
+		return kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, func);
+	if (func->is_addr) {
+		if (kft_check_function_start(func, err))
+			return -EINVAL;
+		t->kp.addr = (kprobe_opcode_t *)func->addr;
+	} else {
+		t->kp.symbol_name = func->text;
+	}
+	t->kp.pre_handler = kft_entry_trigger_kp;
+	if (register_kprobe(&t->kp))
+		return kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, func);
+	t->attached = true;
+	return 0;
+}
+
+int kft_entry_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run,
+			     bool is_start, const struct kft_func_ref *func,
+			     struct kft_parse_error *err)
+{
+	unsigned long addr;
+	int ret;
+
+	t->run = run;
+	t->is_start = is_start;
+	if (KFT_ENTRY_TRIGGER_KPROBE)
+		return kft_entry_trigger_attach_kprobe(t, func, err);
+	t->ops.func = kft_entry_trigger_fn;
+	ret = kft_ftrace_filter_add(&t->ops, func, &addr, err);
+	if (ret)
+		goto err_free_filter;
+	ret = register_ftrace_function(&t->ops);
+	if (ret) {
+		kft_func_error(err, KFT_ERR_ATTACH_FAILED, func);
+		goto err_free_filter;
+	}
+	t->attached = true;
+	return 0;
+
+err_free_filter:
+	ftrace_free_filter(&t->ops);
+	return ret;
+}
+
+void kft_entry_trigger_detach(struct kft_entry_trigger *t)
+{
+	if (!KFT_ENTRY_TRIGGER_KPROBE) {
+		kft_ftrace_ops_detach(&t->ops, &t->attached);
+	} else if (t->attached) {
+		unregister_kprobe(&t->kp);
+		t->attached = false;
+	}
+}
