@@ -42,7 +42,6 @@
 #define KFT_PROC_CTL	"kft"
 #define KFT_PROC_DATA	"kft_data"
 
-
 /*
  * What one open /proc/kft has been sent and not yet applied. Its own lock:
  * write() on one file from two threads is not serialized by the VFS for
