@@ -450,7 +450,7 @@ int kft_run_prime(struct kft_run *run, struct kft_parse_error *err)
 	 * The header shows times on CLOCK_MONOTONIC, the base of time triggers
 	 * and /proc/uptime; kft_now() is sched_clock, off by a per-boot offset.
 	 */
-	run->times.mono_offset_ns = (s64)(ktime_get_ns() - kft_now());
+	run->times.mono_offset_ns = kft_clock_mono_offset();
 	/* Calls still inside a traced function belong to the old generation. */
 	WRITE_ONCE(run->gen, run->gen + 1);
 	/* The emptied log, counters and generation come before the state. */
