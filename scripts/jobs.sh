@@ -14,7 +14,7 @@
 #           lockdown: the lockdown test alone (debug: it closes debugfs,
 #           and so kmemleak, for good)
 #   @KofN   shard K of N of the pass's tests (split by their times:
-#           shard_of), so that a long pass runs in both lanes at once
+#           shard_of), so that a long pass runs in several lanes at once
 # and boot: tests/boot/run (the boot kernel, config/boot.config).
 
 kselftests=$top/tests/kselftest
