@@ -129,6 +129,30 @@ call() {
 	echo "$1 ${2:-1}" >/proc/kft_test || fail "call $1 $2"
 }
 
+# spinner_start: a shell of its own that does nothing but spin in
+# kft_test_hot_loop, 2 s a write, until killed; $spinner is its pid: the
+# process a profile test samples. Not the test's shell: what that shell
+# does besides spinning (its forks to wait for a state, its reads of
+# /proc/kft) is a fixed amount of work, which takes more guest time the
+# slower the host runs the guest, while a spin takes its guest time
+# whatever the host: on the debug kernel with a CPU hog beside three
+# guests, kft_profile's shell's waits and reads came to 47 of its 517
+# samples and the hot loop to 89% (90% wanted).
+spinner_start() {
+	sh -c 'while :; do echo "hot_ms 2000" >/proc/kft_test; done' &
+	spinner=$!
+}
+
+# spinner_stop: $spcomm, its comm (read before it goes: by then it runs
+# sh, no longer this shell's fork), and its end. Killed, it leaves the hot
+# loop at once (kft_test.ko stops on a fatal signal); before, it finished
+# its write, up to 2 s.
+spinner_stop() {
+	spcomm=$(cat /proc/$spinner/comm)
+	kill $spinner
+	wait $spinner 2>/dev/null || true
+}
+
 # kallsyms: the path of a copy of /proc/kallsyms (155,000 lines on 6.12
 # with the test module), read again only when /proc/modules changed (a
 # module loaded, unloaded or moved: as root it shows each module's

@@ -23,7 +23,9 @@
  *	hot_ms		COUNT is milliseconds spun in kft_test_hot_loop, which
  *			reads the clock only every 65536 turns (a profile sees
  *			this function, not the clock: under emulation a clock
- *			read costs as much host time as thousands of turns)
+ *			read costs as much host time as thousands of turns);
+ *			a process killed ends it at once (a spinner killed
+ *			waited for its write to end: 8 s of make check)
  * Durations are spun on the clocksource (ktime_get_mono_fast_ns()), which
  * advances also with interrupts off on this CPU; interrupts may only make
  * a call longer.
@@ -37,6 +39,7 @@
 #include <linux/module.h>
 #include <linux/proc_fs.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/timekeeping.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -139,7 +142,8 @@ static noinline void kft_test_hot_loop(u64 ns)
 	do {
 		while (++spin & 65535)
 			barrier();
-	} while (ktime_get_mono_fast_ns() - start < ns);
+	} while (ktime_get_mono_fast_ns() - start < ns &&
+		 !fatal_signal_pending(current));
 }
 
 struct kft_test_irq {
