@@ -32,8 +32,14 @@ tests_but() {
 # (kmemleak checks for leaks there instead); lockdown runs in a guest of
 # its own (debug-lockdown); the peer's tests need BTF, which it lacks; the
 # two load tests of the stack modes measure capacity and rate, which KASAN
-# slows ten times (their code paths run in stacks_mode and kft_stacksnoop).
-debug_skip="reload_cycles lockdown stacks_capacity kft_stacksnoop_rate"
+# slows ten times (their code paths run in stacks_mode and kft_stacksnoop);
+# samples attaches every function three times and traces every function
+# for 5 s (70 to 100 s here), which all_functions does too, with load and
+# an rmmod, and the samples' language runs on the Debian kernels;
+# bench_smoke runs the benchmark, which runs on the Debian kernels only,
+# and its kft paths (reject, record, count, stacks, profile) are the
+# trace, count and stack tests' here (34 s).
+debug_skip="reload_cycles lockdown stacks_capacity kft_stacksnoop_rate samples bench_smoke"
 
 # The fast pass: the tests that time calls in trace mode, with fast hooks
 # as the default. Not: count, stacks and profile mode (no exit hooks); the
