@@ -167,6 +167,7 @@ UNIT_DEPS_stream := $(LIB_SRC)
 UNIT_DEPS_kft := $(LIB_SRC) $(SRC_kft)
 UNIT_DEPS_kft_stacks := $(LIB_SRC) $(SRC_kft)
 UNIT_DEPS_kft_expand := $(LIB_SRC) $(SRC_kft)
+UNIT_DEPS_retval := $(LIB_SRC) $(KD_SRC)
 
 unit-build: $(UNIT_TESTS)
 

@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kd -c: one line per call, indented by depth with "|  ". Columns by -f
- * letters (e entry, t duration, l local, p pid), -l for all four.
+ * letters (e entry, t duration, l local, p pid; r: every return value), -l
+ * for all five.
  * Without -i, thread by thread (in order of first appearance); with -i, all
  * calls by entry time, each tree made in interrupt context framed by
  * "!!!! start" and "!!!! end" lines, and each tree's lines marked with its
  * own character.
+ * A call that returned an error (the log's RETURN column) ends its line
+ * with " = -22 EINVAL"; with r among the letters, every call with a return
+ * value ends with it, " = 0x0" (a void function's is whatever its return
+ * register last held: only errors are shown by default).
  * A stack watch snapshot is no call: a head line "== stack snapshot, N
  * bytes left ==" at its time and depth, then its frames, innermost first,
  * "#0 leaf", "#1 middle+0x8"...; it comes just before the call of its traced
@@ -90,9 +95,15 @@ static void kd_indent(FILE *out, char marker, int depth)
 static void kd_line(FILE *out, const struct kd_call *c, const char *fields,
 		    int width, char marker)
 {
+	char ret[48];
+
 	kd_cells(out, c->row, c, fields);
 	kd_indent(out, marker, c->depth);
-	fprintf(out, "%.*s\n", width, c->name);
+	fprintf(out, "%.*s", width, c->name);
+	if ((c->row->ret == KFTLOG_RET_ERROR || strchr(fields, 'r')) &&
+	    *kd_retval(c->row, ret, sizeof(ret)))
+		fprintf(out, " = %s", ret);
+	fputc('\n', out);
 }
 
 static void kd_snapshot_lines(FILE *out, const struct kd_tree *t, const struct kd_snapshot *s,
@@ -314,7 +325,7 @@ static int kd_by_thread(FILE *out, const struct kd_tree *t, const struct kd_para
 
 int kd_calltree(FILE *out, const struct kd_tree *t, const struct kd_params *p)
 {
-	const char *fields = p->fields ? p->fields : p->long_fields ? "etlp" : "";
+	const char *fields = p->fields ? p->fields : p->long_fields ? "etlpr" : "";
 
 	kd_tree_header(out, fields);
 	if (p->interlace)

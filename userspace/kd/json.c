@@ -40,6 +40,7 @@ static void kd_json_time(FILE *out, const char *key, long long v, int ns)
 
 int kd_json(FILE *out, const struct kd_tree *t)
 {
+	char ret[48];
 	size_t i;
 
 	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", out);
@@ -68,6 +69,10 @@ int kd_json(FILE *out, const struct kd_tree *t)
 		fprintf(out, ",\"pid\":1,\"tid\":%ld,\"args\":{\"cpu\":%d,\"caller\":",
 			kd_tid(c), c->row->cpu);
 		kd_json_string(out, c->row->caller);
+		if (*kd_retval(c->row, ret, sizeof(ret))) {
+			fputs(",\"return\":", out);
+			kd_json_string(out, ret);
+		}
 		fputs("}}", out);
 	}
 	fputs("\n]}\n", out);

@@ -73,6 +73,7 @@ struct kd_tree {
 	size_t nr_frames;
 	struct strtab names;	/* callers' functions, symbolized names */
 	int units_ns;		/* the log's times are ns (units ns), not us */
+	int has_retvals;	/* some call has a return value (its column) */
 };
 
 /* The unit of t's times, as labels say it: "us", or "ns". */
@@ -91,6 +92,11 @@ void kd_tree_free(struct kd_tree *t);
 int kd_thread_of(const struct kftlog_row *r);
 /* The part of a frame that names its function: "name+0x10/0x20" -> "name". */
 size_t kd_function_len(const char *frame);
+/*
+ * A call's return value as kd shows it, into buf: "-22 EINVAL", "0x0",
+ * "hidden"; "" when the log has none for it.
+ */
+const char *kd_retval(const struct kftlog_row *r, char *buf, size_t len);
 /* A call's known duration, 0 for open calls. */
 long long kd_call_time(const struct kd_call *c);
 /*

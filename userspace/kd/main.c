@@ -23,7 +23,8 @@ static const char *const kd_usage_text[] = {
 	"",
 	"Modes (default: summary, one row per function, by total time):",
 	"  -c             call tree: one line per call, indented by depth; a",
-	"                 thread's calls under a line naming it (pid and comm)",
+	"                 thread's calls under a line naming it (pid and comm);",
+	"                 '= -22 EINVAL': the call returned that error",
 	"  -P, --per-process  a line per task (pid and comm, or a CPU's",
 	"                 interrupts): calls, time in traced functions (outermost",
 	"                 calls), first entry and last exit, most time first",
@@ -37,15 +38,17 @@ static const char *const kd_usage_text[] = {
 	"Summary:",
 	"  -f LETTERS     columns: F function, c count, t time, a average,",
 	"                 r range, s sub-time, l local, m max child, n its calls,",
-	"                 u children (default Fctal)",
-	"  -l             long: -f Fctalsmn",
+	"                 u children, e error returns (default Fctal, and e",
+	"                 when the log has return values)",
+	"  -l             long: -f Fctalsmn (and e)",
 	"  -n N           the first N functions only",
 	"  -t T           only functions with a total time over T (us; ns in a",
 	"                 log of units ns, as all of kd's times then)",
-	"  -s X           sort by column X (F ascending; c t a s l descending)",
+	"  -s X           sort by column X (F ascending; c t a s l e descending)",
 	"Call tree:",
-	"  -f LETTERS     columns: e entry, t duration, l local, p pid (none)",
-	"  -l             all four: -f etlp",
+	"  -f LETTERS     columns: e entry, t duration, l local, p pid (none);",
+	"                 r: every call's return value, not only errors",
+	"  -l             all five: -f etlpr",
 	"  -i             interlace threads by entry time; interrupt trees framed",
 	"  -d N           deepest level shown (default 20)",
 	"  -m N, --width N   longest function name shown (default 40)",
@@ -106,7 +109,7 @@ static int kd_all_digits(const char *s)
 
 static int kd_check_fields(const struct kd_params *p, char *err, size_t errlen)
 {
-	const char *allowed = p->mode == KD_CALLTREE ? "etlp" : "Fctarslmnu";
+	const char *allowed = p->mode == KD_CALLTREE ? "etlpr" : "Fctarslmnue";
 	const char *f;
 
 	if (p->snapshots && p->mode != KD_FOLDED && p->mode != KD_FLAMEGRAPH) {
@@ -127,8 +130,8 @@ static int kd_check_fields(const struct kd_params *p, char *err, size_t errlen)
 			return -1;
 		}
 	}
-	if (p->sort && !strchr("Fctasl", p->sort)) {
-		snprintf(err, errlen, "-s: cannot sort by '%c' (F c t a s l)", p->sort);
+	if (p->sort && !strchr("Fctasle", p->sort)) {
+		snprintf(err, errlen, "-s: cannot sort by '%c' (F c t a s l e)", p->sort);
 		return -1;
 	}
 	return 0;

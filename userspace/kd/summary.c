@@ -4,8 +4,9 @@
  *	F function  c count  t total time  a average  r range (min-max)
  *	s sub-time (in children)  l local time (total - sub-time)
  *	m the child with the most total time  n its calls from here
- *	u every child
- * Calls without a known duration (-1) count as calls but add no time.
+ *	u every child  e error returns (-4095..-1: the log's RETURN column)
+ * Calls without a known duration (-1) count as calls but add no time. In
+ * a log with return values, the default columns end with e.
  * Stack watch snapshots (-2 rows) are no calls: a section of their own
  * follows the table, a line per snapshot.
  */
@@ -22,7 +23,7 @@ struct kd_child {
 
 struct kd_func {
 	const char *name;
-	long long count, time, sub, min, max, timed;
+	long long count, time, sub, min, max, timed, errors;
 	struct kd_child *children;	/* in order of first call */
 	size_t nchildren, children_cap;
 	/*
@@ -159,6 +160,7 @@ static int kd_collect(struct kd_funcs *f, const struct kd_tree *t)
 		if (!fn)
 			return -1;
 		fn->count++;
+		fn->errors += c->row->ret == KFTLOG_RET_ERROR;
 		if (c->row->delta >= 0) {
 			fn->time = kd_time_add(fn->time, c->row->delta);
 			fn->sub = kd_time_add(fn->sub, c->sub);
@@ -222,6 +224,9 @@ static int kd_cmp(const void *a, const void *b)
 	case 'l':
 		vx = kd_local(x), vy = kd_local(y);
 		break;
+	case 'e':
+		vx = x->errors, vy = y->errors;
+		break;
 	default:
 		vx = x->time, vy = y->time;
 	}
@@ -236,7 +241,7 @@ static void kd_header(FILE *out, const char *fields)
 		{ 'F', "Function", -35 }, { 'c', "Count", 5 }, { 't', "Time", 8 },
 		{ 'a', "Average", 8 }, { 'r', "Range", -17 }, { 's', "Sub-time", 8 },
 		{ 'l', "Local", 8 }, { 'm', "Max-sub", -35 }, { 'n', "Ms count", 8 },
-		{ 'u', "Sub-list", -8 },
+		{ 'u', "Sub-list", -8 }, { 'e', "Errors", 6 },
 	};
 	const char *f;
 	size_t i;
@@ -284,6 +289,7 @@ static void kd_row(FILE *out, const struct kd_func *fn, const char *fields)
 		case 'l': fprintf(out, "%8lld", kd_local(fn)); break;
 		case 'm': fprintf(out, "%-35s", mc ? mc->name : "-"); break;
 		case 'n': fprintf(out, "%8lld", mc ? mc->count : 0); break;
+		case 'e': fprintf(out, "%6lld", fn->errors); break;
 		case 'u':
 			for (i = 0; i < fn->nchildren; i++)
 				fprintf(out, "%s%s", i ? "," : "", fn->children[i].name);
@@ -324,7 +330,9 @@ static void kd_snapshots_summary(FILE *out, const struct kd_tree *t)
 
 int kd_summary(FILE *out, const struct kd_tree *t, const struct kd_params *p)
 {
-	const char *fields = p->fields ? p->fields : p->long_fields ? "Fctalsmn" : "Fctal";
+	const char *fields = p->fields ? p->fields : p->long_fields ?
+			     (t->has_retvals ? "Fctalsmne" : "Fctalsmn") :
+			     (t->has_retvals ? "Fctale" : "Fctal");
 	struct kd_funcs funcs = { 0 };
 	struct kd_func **order;
 	size_t i, n = 0;

@@ -256,6 +256,8 @@ int kd_tree_build(struct kd_tree *t, const struct kftlog *log, const struct ksym
 
 	memset(t, 0, sizeof(*t));
 	t->units_ns = log->scan.units_ns;
+	for (i = 0; i < log->nr && !t->has_retvals; i++)
+		t->has_retvals = log->rows[i].ret != KFTLOG_RET_NONE;
 	t->calls = calloc(log->nr ? log->nr : 1, sizeof(*t->calls));
 	if (!t->calls || kd_tree_calls(t, log, ks) || kd_snapshots_collect(t, log, ks))
 		goto out;

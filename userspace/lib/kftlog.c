@@ -36,11 +36,53 @@ static int is_left(const struct word *w)
 	return w->len >= 5 && !memcmp(w->s, "left=", 5);
 }
 
+/* "0x" and 1 to 16 hex digits. */
+static int parse_hex(const struct word *w, unsigned long long *v)
+{
+	size_t i;
+
+	if (w->len < 3 || w->len > 18 || w->s[0] != '0' || w->s[1] != 'x')
+		return -1;
+	*v = 0;
+	for (i = 2; i < w->len; i++) {
+		char c = w->s[i];
+		int d = c >= '0' && c <= '9' ? c - '0' :
+			c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+
+		if (d < 0)
+			return -1;
+		*v = *v << 4 | (unsigned long long)d;
+	}
+	return 0;
+}
+
+/*
+ * A call's return column: "-22", "0x0", "hidden", or "-" (none). Any other
+ * word there means nothing, as after the comm of older logs: the row has
+ * no return value.
+ */
+static void parse_ret(const struct word *w, struct kftlog_row *row)
+{
+	long long e;
+
+	if (word_is(w, "hidden")) {
+		row->ret = KFTLOG_RET_HIDDEN;
+	} else if (!parse_hex(w, &row->ret_value)) {
+		row->ret = KFTLOG_RET_VALUE;
+	} else if (!word_ll(w, &e) && e < 0 && e >= -KFTLOG_MAX_ERRNO) {
+		row->ret = KFTLOG_RET_ERROR;
+		row->ret_error = e;
+	}
+	if (row->ret != KFTLOG_RET_VALUE)
+		row->ret_value = 0;
+}
+
 /*
  * After the five words: the task's name (the comm column), then on a stack
- * watch's first row "left=N". A log from before the comm column has
- * "left=N" sixth (so a stack row's task cannot be named "left=..."); any
- * other word means nothing here.
+ * watch's first row "left=N", on a call's row its return value. A log from
+ * before the comm column has "left=N" sixth (so a stack row's task cannot
+ * be named "left=..."); one from before the return column has nothing
+ * after the comm; any other word on a stack row means nothing here.
  */
 static int parse_tail(const struct word *w, size_t nr, struct kftlog_row *row,
 		      struct kftlog_names *names)
@@ -51,6 +93,11 @@ static int parse_tail(const struct word *w, size_t nr, struct kftlog_row *row,
 	names->comm = "";
 	names->comm_len = 0;
 	row->left = -1;
+	row->ret = KFTLOG_RET_NONE;
+	row->ret_error = 0;
+	row->ret_value = 0;
+	if (nr >= 7 && row->delta != KFTLOG_DELTA_STACK)
+		parse_ret(&w[6], row);
 	if (nr >= 6 && row->delta == KFTLOG_DELTA_STACK && is_left(&w[5])) {
 		left = &w[5];
 	} else if (nr >= 6) {

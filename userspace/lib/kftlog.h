@@ -2,11 +2,15 @@
 /*
  * A kft log (/proc/kft_data, the original KFT format) as records. Rows
  * follow the first line starting with "--------":
- *	ENTRY DELTA PID[.CPU] FUNCTION CALLER [MORE]
- * FUNCTION and CALLER are hex addresses, or symbols (after addr2sym). A
+ *	ENTRY DELTA PID[.CPU] FUNCTION CALLER [COMM [RETURN]]
+ * FUNCTION and CALLER are hex addresses, or symbols (after addr2sym). COMM
+ * is the task's name, RETURN the call's return value: an error in decimal
+ * (-4095..-1), another value in hex, "-" when its exit was not seen,
+ * "hidden" for a value hidden from the reader (Documentation/kft.rst). A
  * stack watch snapshot is consecutive rows with DELTA -2, innermost frame
- * first; its first row has a sixth column "left=N", the bytes of stack left
- * (Documentation/stacks.rst, "Stack watches"). Other sixth columns are ignored.
+ * first; its first row has a column "left=N" after COMM, the bytes of stack
+ * left (Documentation/stacks.rst, "Stack watches"). Other words there (and
+ * a RETURN that is none of those) are ignored.
  *
  * A log in stacks or profile mode has blocks of counted stacks instead of
  * rows (kftstacks.h); one in count mode has counts, which are not read.
@@ -34,6 +38,17 @@
 /* The distinct names a log may hold, in bytes per row of the limit. */
 #define KFTLOG_NAME_BYTES_PER_ROW 64
 
+/* A row's return value (its RETURN column). */
+enum kftlog_ret {
+	KFTLOG_RET_NONE,	/* no column (older logs, stack rows), or "-" */
+	KFTLOG_RET_ERROR,	/* an error, ret_error */
+	KFTLOG_RET_VALUE,	/* any other value, ret_value */
+	KFTLOG_RET_HIDDEN,	/* "hidden": a value hidden from the reader */
+};
+
+/* The largest error number (the kernel's MAX_ERRNO). */
+#define KFTLOG_MAX_ERRNO	4095
+
 struct kftlog_row {
 	long long entry;	/* us since the start */
 	long long delta;	/* us, or KFTLOG_DELTA_* */
@@ -43,6 +58,9 @@ struct kftlog_row {
 	const char *caller;
 	const char *comm;	/* the task's name; "" in logs before the column */
 	long long left;		/* -2 rows: left=N, bytes of stack left; -1: none */
+	enum kftlog_ret ret;	/* what the return column says */
+	long long ret_error;	/* KFTLOG_RET_ERROR: -4095..-1 */
+	unsigned long long ret_value; /* KFTLOG_RET_VALUE */
 };
 
 /* Whether a row is the first of a stack watch snapshot (it has left=N). */
