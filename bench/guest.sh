@@ -190,6 +190,13 @@ n=$(counter "filtered by time")
 [ "$n" = "$TOTAL" ] || die "kft mintime: $n calls filtered for $TOTAL"
 [ "$(kft_row_count)" = 0 ] || die "kft mintime: rows recorded"
 
+# filter errors rejecting every call (kft_bench_target returns a small
+# positive number): judged at the exit, before the clock is read.
+kft_measure kft_errors_reject "filter errors filter funclist kft_bench_target fend"
+n=$(counter "filtered by return value")
+[ "$n" = "$TOTAL" ] || die "kft errors: $n calls filtered for $TOTAL"
+[ "$(kft_row_count)" = 0 ] || die "kft errors: rows recorded"
+
 kft_measure kft_context_reject "filter onlyints filter funclist kft_bench_target fend"
 n=$(counter "filtered by context")
 [ "$n" = "$TOTAL" ] || die "kft onlyints: $n calls filtered for $TOTAL"
@@ -212,6 +219,10 @@ kft_measure kft_fast_mintime_reject "hooks fast filter mintime 1000000 filter fu
 n=$(counter "filtered by time")
 [ "$n" = "$TOTAL" ] || die "kft fast mintime: $n calls filtered for $TOTAL"
 [ "$(kft_row_count)" = 0 ] || die "kft fast mintime: rows recorded"
+kft_measure kft_fast_errors_reject "hooks fast filter errors filter funclist kft_bench_target fend"
+n=$(counter "filtered by return value")
+[ "$n" = "$TOTAL" ] || die "kft fast errors: $n calls filtered for $TOTAL"
+[ "$(kft_row_count)" = 0 ] || die "kft fast errors: rows recorded"
 kft_measure kft_fast_record "hooks fast logentries $((TOTAL + 1000)) filter funclist kft_bench_target fend"
 n=$(kft_row_count)
 [ "$n" = "$TOTAL" ] || die "kft fast record: $n rows for $TOTAL calls"

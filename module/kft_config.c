@@ -5,7 +5,7 @@
  *	input     := command | [ "new" ] "begin" statement* "end"
  *	command   := "prime" | "start" | "stop" | "clear"	(written alone)
  *	statement := "trigger" ("start" | "stop") ("entry" FUNC | "exit" FUNC | "time" NUM)
- *		   | "filter" ("mintime" NUM | "maxtime" NUM | "noints" | "onlyints"
+ *		   | "filter" ("mintime" NUM | "maxtime" NUM | "noints" | "onlyints" | "errors"
  *			       | "funclist" FUNC+ "fend" | "pid" NUM | "tid" NUM | "cpu" NUM)
  *		   | "logentries" NUM | "autorepeat"
  *		   | "mode" ("trace" | "count" | "stacks" | "profile")
@@ -47,7 +47,7 @@ static const char *const kft_parse_messages[] = {
 	[KFT_ERR_EXPECTED_START_STOP] = "expected 'start' or 'stop'",
 	[KFT_ERR_EXPECTED_TRIGGER_KIND] = "expected 'entry', 'exit' or 'time'",
 	[KFT_ERR_EXPECTED_FILTER] =
-		"expected 'mintime', 'maxtime', 'noints', 'onlyints', 'funclist', 'pid', 'tid', 'cpu' or 'comm'",
+		"expected 'mintime', 'maxtime', 'noints', 'onlyints', 'errors', 'funclist', 'pid', 'tid', 'cpu' or 'comm'",
 	[KFT_ERR_MISSING_FUNCTION] = "missing function",
 	[KFT_ERR_BAD_FUNCTION] = "malformed function name or address",
 	[KFT_ERR_MISSING_NUMBER] = "missing number",
@@ -120,6 +120,7 @@ static const char *const kft_stmt_words[] = {
 	[KFT_STMT_SNOOP] = "snoop",
 	[KFT_STMT_HOOKS] = "hooks",
 	[KFT_STMT_UNITS] = "units",
+	[KFT_STMT_ERRORS] = "errors",
 };
 
 _Static_assert(ARRAY_SIZE(kft_stmt_words) == KFT_STMT_COUNT, "a statement without its word");
@@ -127,11 +128,13 @@ _Static_assert(ARRAY_SIZE(kft_stmt_words) == KFT_STMT_COUNT, "a statement withou
 /*
  * Which statements mean something in which mode follows from what the mode
  * collects (Documentation/stacks.rst):
- * - trace: a log of calls, with durations (mintime, maxtime), timed by
+ * - trace: a log of calls, with durations (mintime, maxtime) and return
+ *   values (errors), timed by
  *   exit hooks of either kind (hooks), and a stack
  *   watch at their entries; no stack table to key or filter (per-process,
  *   pid, tid, cpu, snoop) and no timer (sample, include).
- * - count: per-function counters, and nothing else (no exit hooks).
+ * - count: per-function counters, and nothing else (no exit hooks, so
+ *   no durations and no return values).
  * - stacks: a table of the stacks at the entries of the funclist's
  *   functions, which it needs (a stack at every call of every function
  *   would stop the machine); no durations, no timer.
@@ -154,19 +157,20 @@ static const struct kft_mode_rule {
 	[KFT_MODE_COUNT] = {
 		"count", KFT_ERR_NOT_IN_COUNT_MODE,
 		STMT(MINTIME) | STMT(MAXTIME) | STMT(LOGENTRIES) | STMT(WATCH) | STMT(SAMPLE) |
-		STMT(INCLUDE) | STMT(PER_PROCESS) | STMT(SNOOP) | STMT(UNITS) | STMT(HOOKS),
+		STMT(INCLUDE) | STMT(PER_PROCESS) | STMT(SNOOP) | STMT(UNITS) | STMT(HOOKS) |
+		STMT(ERRORS),
 		false, KFT_MAX_LOGENTRIES, KFT_DEFAULT_LOGENTRIES,
 	},
 	[KFT_MODE_STACKS] = {
 		"stacks", KFT_ERR_NOT_IN_STACKS_MODE,
 		STMT(MINTIME) | STMT(MAXTIME) | STMT(WATCH) | STMT(SAMPLE) | STMT(INCLUDE) |
-		STMT(UNITS) | STMT(HOOKS),
+		STMT(UNITS) | STMT(HOOKS) | STMT(ERRORS),
 		true, KFT_MAX_STACKENTRIES, KFT_DEFAULT_STACKENTRIES,
 	},
 	[KFT_MODE_PROFILE] = {
 		"profile", KFT_ERR_NOT_IN_PROFILE_MODE,
 		STMT(MINTIME) | STMT(MAXTIME) | STMT(WATCH) | STMT(FUNCLIST) | STMT(PER_PROCESS) |
-		STMT(SNOOP) | STMT(UNITS) | STMT(HOOKS),
+		STMT(SNOOP) | STMT(UNITS) | STMT(HOOKS) | STMT(ERRORS),
 		false, KFT_MAX_STACKENTRIES, KFT_DEFAULT_STACKENTRIES,
 	},
 };
@@ -595,6 +599,10 @@ static int parse_filter(struct kft_parser *ps)
 		cfg->onlyints = true;
 		return once(ps, KFT_STMT_ONLYINTS, at);
 	}
+	if (tok_is(ps, "errors")) {
+		cfg->errors = true;
+		return once(ps, KFT_STMT_ERRORS, at);
+	}
 	if (tok_is(ps, "funclist"))
 		return once(ps, KFT_STMT_FUNCLIST, at) ?: parse_funclist(ps);
 	return parse_filter_id(ps, at);
@@ -979,7 +987,7 @@ static bool is_keyword(const char *word, size_t len)
 		"clear", "mode", "trace", "count", "stacks", "profile", "stack",
 		"worst-stack", "sample", "include", "idle", "per-process", "pid",
 		"tid", "cpu", "comm", "snoop", "units", "us", "ns", "hooks", "fast",
-		"safe",
+		"safe", "errors",
 	};
 	size_t i;
 

@@ -19,7 +19,7 @@
 
 #define KFT_CONFIG_MAX_BYTES	65536
 #define KFT_MAX_TIME_US		1000000000000ULL	/* 11.5 days */
-#define KFT_MAX_LOGENTRIES	16777216UL		/* 512 MiB of records */
+#define KFT_MAX_LOGENTRIES	16777216UL		/* 640 MiB of records */
 #define KFT_DEFAULT_LOGENTRIES	20000UL		/* the original's default */
 /*
  * Functions a trace run may hook with kretprobes (no fprobe: 6.1), one
@@ -165,6 +165,7 @@ struct kft_config {
 	unsigned long long maxtime_us;	/* 0: off */
 	bool noints;
 	bool onlyints;
+	bool errors;			/* trace: only calls that return an error */
 	bool autorepeat;
 	bool units_ns;			/* trace: rows in ns, not us */
 	unsigned long logentries;	/* the mode's default if not given */
@@ -234,6 +235,7 @@ enum kft_stmt {
 	KFT_STMT_SNOOP,
 	KFT_STMT_HOOKS,
 	KFT_STMT_UNITS,
+	KFT_STMT_ERRORS,
 	KFT_STMT_COUNT,
 };
 

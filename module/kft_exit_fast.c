@@ -429,9 +429,10 @@ static noinline notrace unsigned long kft_fast_exit_slow(struct kft_fast_slot *s
 							 struct kft_fast_frame *f,
 							 unsigned int d,
 							 struct kft_fhook *hook,
-							 u64 now_cycles)
+							 u64 now_cycles,
+							 unsigned long retval)
 {
-	kft_hook_exit(hook, f->ip, f->ret_ip, true, &f->call, now_cycles);
+	kft_hook_exit(hook, f->ip, f->ret_ip, true, &f->call, now_cycles, retval);
 	preempt_enable_notrace();
 	return kft_fast_pop(s, f, d);
 }
@@ -440,10 +441,11 @@ NOKPROBE_SYMBOL(kft_fast_exit_slow);
 /**
  * kft_fast_exit() - a hooked function returned (from kft_fast_return)
  * @sp:		the stack pointer after its return: its return slot + 1
+ * @retval:	its return register
  *
  * Return: the address it had to return to.
  */
-notrace unsigned long kft_fast_exit(unsigned long *sp)
+notrace unsigned long kft_fast_exit(unsigned long *sp, unsigned long retval)
 {
 	struct kft_fast_frame *f;
 	struct kft_fast_slot *s;
@@ -470,8 +472,8 @@ notrace unsigned long kft_fast_exit(unsigned long *sp)
 	 */
 	preempt_disable_notrace();
 	hook = kft_fast_hook_of(f->id);
-	if (hook && !kft_hook_exit_quick(hook, &f->call, &now_cycles))
-		return kft_fast_exit_slow(s, f, d, hook, now_cycles);
+	if (hook && !kft_hook_exit_quick(hook, &f->call, retval, &now_cycles))
+		return kft_fast_exit_slow(s, f, d, hook, now_cycles, retval);
 	preempt_enable_notrace();
 	return kft_fast_pop(s, f, d);
 }

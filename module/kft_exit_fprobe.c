@@ -27,14 +27,18 @@
 
 /*
  * fprobe's handlers get the registers as a pt_regs up to 6.13, as a struct
- * ftrace_regs from 6.14 (fprobe on fgraph); kft reads neither.
+ * ftrace_regs from 6.14 (fprobe on fgraph); kft reads only the return
+ * value, at the exit (fgraph's exit saves the return registers and the
+ * stack and frame pointers, no more).
  */
 #if KFT_FPROBE_FGRAPH
 #define kft_fprobe_regs		ftrace_regs
 #define kft_fprobe_hook(fp)	(container_of(fp, struct kft_fprobe, fp)->hook)
+#define kft_fprobe_retval(regs)	ftrace_regs_get_return_value(regs)
 #else
 #define kft_fprobe_regs		pt_regs
 #define kft_fprobe_hook(fp)	container_of(fp, struct kft_fhook, fp)
+#define kft_fprobe_retval(regs)	regs_return_value(regs)
 #endif
 
 static notrace int kft_fprobe_entry(struct fprobe *fp, unsigned long entry_ip,
@@ -49,7 +53,8 @@ static notrace void kft_fprobe_exit(struct fprobe *fp, unsigned long entry_ip,
 				    unsigned long ret_ip, struct kft_fprobe_regs *regs,
 				    void *data)
 {
-	kft_hook_exit(kft_fprobe_hook(fp), entry_ip, ret_ip, false, data, 0);
+	kft_hook_exit(kft_fprobe_hook(fp), entry_ip, ret_ip, false, data, 0,
+		      kft_fprobe_retval(regs));
 }
 NOKPROBE_SYMBOL(kft_fprobe_exit);
 

@@ -41,7 +41,8 @@ static notrace int kft_krp_exit(struct kretprobe_instance *ri, struct pt_regs *r
 	struct kft_krp *k = container_of(get_kretprobe(ri), struct kft_krp, rp);
 
 	kft_hook_exit(k->hook, (unsigned long)k->rp.kp.addr,
-		      instruction_pointer(regs), false, (struct kft_call *)ri->data, 0);
+		      instruction_pointer(regs), false, (struct kft_call *)ri->data, 0,
+		      regs_return_value(regs));
 	return 0;
 }
 NOKPROBE_SYMBOL(kft_krp_exit);

@@ -22,7 +22,8 @@
  *          pid and CPU into the per-call storage. With no time filter the
  *          record is reserved now (delta -1 until the exit fills it in), so
  *          calls still open at the stop show as -1.
- *   exit:  duration = now - entry; time filter; reserve a record and fill
+ *   exit:  return value filter (errors), duration = now - entry; time
+ *          filter; reserve a record and fill it, the return value with
  *          it. A rejected call costs no slot.
  * A slot is reserved with one atomic increment of the log's counter; when it
  * passes the capacity the run stops with "log full", and the counter goes on
@@ -53,12 +54,14 @@ static __always_inline struct kft_record *kft_log_reserve(struct kft_run *run)
 /* Fills a reserved record; the function address goes last (see kft_log.c). */
 static __always_inline void kft_record_fill(struct kft_record *rec, unsigned long func,
 					    unsigned long ret_ip,
-					    const struct kft_call *call, s32 pid, u64 info)
+					    const struct kft_call *call, s32 pid, u64 info,
+					    unsigned long retval)
 {
 	rec->entry_ns = call->entry_ns;
 	rec->caller_off = kft_rec_caller_off(ret_ip, func);
 	rec->pid = pid;
 	rec->info = info;
+	rec->retval = retval;
 	/* Pairs with smp_load_acquire() in kft_log_view_build(). */
 	smp_store_release(&rec->func, func);
 }
@@ -92,11 +95,16 @@ static __always_inline void kft_record_comm(struct kft_run *run, const struct kf
  */
 static __always_inline void kft_record_close(struct kft_record *rec, unsigned long func,
 					     unsigned long ret_ip, bool ret_ip_known,
-					     u64 dur, unsigned int cpu)
+					     u64 dur, unsigned int cpu, unsigned long retval)
 {
 	if (!ret_ip_known)
 		WRITE_ONCE(rec->caller_off, kft_rec_caller_off(ret_ip, func));
-	WRITE_ONCE(rec->info, kft_rec_info(dur, cpu));
+	WRITE_ONCE(rec->retval, retval);
+	/*
+	 * A reader that sees the call closed sees its caller and value
+	 * (pairs with the acquire in kft_output_log_row()).
+	 */
+	smp_store_release(&rec->info, kft_rec_info(dur, cpu));
 }
 
 /**
@@ -180,7 +188,7 @@ static __always_inline int kft_hook_entry(struct kft_fhook *hook, unsigned long 
 		if (!rec)
 			return 1;
 		kft_record_fill(rec, ip, ret_ip, call, pid,
-				kft_rec_info_open(call->cpu));
+				kft_rec_info_open(call->cpu), 0);
 		kft_record_comm(run, call, pid);
 		call->rec = rec;
 	}
@@ -203,22 +211,37 @@ static __always_inline bool kft_time_filtered(u64 t, u64 min, u64 max)
 	return t < min || (max && t > max);
 }
 
+/*
+ * Whether "filter errors" drops a call that returned @retval: before the
+ * clock is read, so that a rejected success costs less than a rejection by
+ * time.
+ */
+static __always_inline bool kft_retval_filtered(const struct kft_run *run,
+						unsigned long retval)
+{
+	if (likely(!run->cfg.errors) || kft_retval_error(retval))
+		return false;
+	this_cpu_inc(run->counters->filtered_retval);
+	return true;
+}
+
 /**
  * kft_hook_exit_quick() - the exits judged without calling anything
  * @hook:	the hook
  * @call:	what kft_hook_entry() stored
+ * @retval:	the return register
  * @now_cycles:	set to the cycle count it read, if it read one (left as is if not)
  *
- * A call that returns when its run no longer runs, or that a time filter
- * judged in cycles rejects (the common case of "every call slower than N"),
- * needs nothing more: its caller can keep kft_hook_exit() out of line, and
- * save no registers for it (fast hooks).
+ * A call that returns when its run no longer runs, or that a filter judged
+ * without the ns clock rejects (the common case of "every call slower than
+ * N", and "filter errors"), needs nothing more: its caller can keep
+ * kft_hook_exit() out of line, and save no registers for it (fast hooks).
  *
  * Return: true when the exit is done, false when kft_hook_exit() (given
  * @now_cycles) has the rest to do.
  */
 static __always_inline bool kft_hook_exit_quick(struct kft_fhook *hook, struct kft_call *call,
-						u64 *now_cycles)
+						unsigned long retval, u64 *now_cycles)
 {
 	struct kft_run *run = hook->run;
 
@@ -230,6 +253,8 @@ static __always_inline bool kft_hook_exit_quick(struct kft_fhook *hook, struct k
 		return true;
 	if (call->gen != READ_ONCE(run->gen) || !run->cycles_khz)
 		return false;
+	if (kft_retval_filtered(run, retval))
+		return true;
 	*now_cycles = kft_cycles();
 	if (!kft_time_filtered(kft_elapsed(*now_cycles, call->entry_ns),
 			       run->mintime_cycles, run->maxtime_cycles))
@@ -246,10 +271,12 @@ static __always_inline bool kft_hook_exit_quick(struct kft_fhook *hook, struct k
  * @ret_ip_known: @ret_ip is the one kft_hook_entry() was given (fast hooks)
  * @call:	what kft_hook_entry() stored
  * @now_cycles:	the cycle count kft_hook_exit_quick() read, or 0
+ * @retval:	the return register (the function's return value)
  */
 static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long ip,
 					  unsigned long ret_ip, bool ret_ip_known,
-					  struct kft_call *call, u64 now_cycles)
+					  struct kft_call *call, u64 now_cycles,
+					  unsigned long retval)
 {
 	struct kft_run *run = hook->run;
 	struct kft_record *rec;
@@ -276,8 +303,11 @@ static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long 
 	if (call->rec) {
 		now = kft_now();
 		dur = kft_elapsed(now, call->entry_ns);
-		kft_record_close(call->rec, ip, ret_ip, ret_ip_known, dur, call->cpu);
+		kft_record_close(call->rec, ip, ret_ip, ret_ip_known, dur, call->cpu, retval);
 	} else {
+		/* (A record at entry only without this filter: kft_run_create().) */
+		if (!now_cycles && kft_retval_filtered(run, retval))
+			return;
 		if (run->cycles_khz) {
 			/* Judged in cycles: a dropped call never reads the ns clock. */
 			cycles = kft_elapsed(now_cycles ?: kft_cycles(), call->entry_ns);
@@ -297,7 +327,7 @@ static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long 
 		if (!rec)
 			return;
 		pid = kft_record_pid(call);
-		kft_record_fill(rec, ip, ret_ip, call, pid, kft_rec_info(dur, call->cpu));
+		kft_record_fill(rec, ip, ret_ip, call, pid, kft_rec_info(dur, call->cpu), retval);
 		kft_record_comm(run, call, pid);
 	}
 	/* The hrtimer stops the run too; this makes the stop exact. */

@@ -13,14 +13,17 @@
 
 #include <linux/atomic.h>
 #include <linux/build_bug.h>
+#include <linux/err.h>
 #include <linux/kref.h>
 #include <linux/types.h>
 
 #include "kft_comm.h"
 
 /*
- * One call, 32 bytes. info packs the duration (ns, 47 bits: 39 hours), the
- * CPU the call entered on (14 bits) and flags.
+ * One call, 40 bytes. info packs the duration (ns, 47 bits: 39 hours), the
+ * CPU the call entered on (14 bits) and flags; retval is the return
+ * register, whole: what kft cannot know is the function's type, so it
+ * keeps all of it and decides only when shown (kft_retval_error()).
  */
 struct kft_record {
 	u64 entry_ns;		/* kft_now() at entry */
@@ -28,8 +31,9 @@ struct kft_record {
 	s32 caller_off;		/* return address - func */
 	s32 pid;		/* -1 in interrupt context */
 	u64 info;
+	u64 retval;		/* the return register; 0 until the exit */
 };
-static_assert(sizeof(struct kft_record) == 32);
+static_assert(sizeof(struct kft_record) == 40);
 
 #define KFT_REC_DUR_BITS	47
 #define KFT_REC_DUR_MASK	((1ULL << KFT_REC_DUR_BITS) - 1)
@@ -81,6 +85,23 @@ static inline bool kft_rec_is_stack(const struct kft_record *r)
 static inline unsigned int kft_rec_cpu(const struct kft_record *r)
 {
 	return (r->info >> KFT_REC_CPU_SHIFT) & KFT_REC_CPU_MASK;
+}
+
+/**
+ * kft_retval_error() - the error a return value holds, or 0
+ * @v:	the return register
+ *
+ * As function_graph's funcgraph-retval reads it (print_graph_retval()),
+ * without the function's type: -4095..-1 as a long (a long error, an
+ * ERR_PTR), or as an int in the lower half with the upper half zero (an
+ * int error: a 32-bit move zeroes the upper half of its register). A
+ * 32-bit unsigned value from 0xfffff001 up reads as an error too, as there.
+ */
+static inline long kft_retval_error(u64 v)
+{
+	long e = (v >> 32) == 0 ? (long)(s32)v : (long)v;
+
+	return e < 0 && e >= -MAX_ERRNO ? e : 0;
 }
 
 /* The records' memory, shared by the run and its readers. */

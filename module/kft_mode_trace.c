@@ -58,11 +58,13 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 		   "  filtered by time %lu\n"
 		   "  filtered by context %lu\n"
 		   "  filtered by task %lu\n"
+		   "  filtered by return value %lu\n"
 		   "  exits without entry %lu\n"
 		   "  missed %lu\n"
 		   "  lost to full log %lu\n"
 		   "  starts %u\n",
-		   stored, c->filtered_time, c->filtered_ints, c->filtered_task, c->not_found,
+		   stored, c->filtered_time, c->filtered_ints, c->filtered_task,
+		   c->filtered_retval, c->not_found,
 		   kft_trace_missed(run), kft_log_lost(&run->log), run->starts);
 	seq_printf(m, "log: %lu of %lu entries used, %zu bytes each, %lu bytes\n",
 		   stored, run->log.capacity, sizeof(struct kft_record),
@@ -96,8 +98,8 @@ static void kft_output_log_header(struct seq_file *m, const struct kft_run *run,
 	/* kft's addition, only with units ns: old parsers would read us. */
 	if (times->units_ns)
 		seq_puts(m, "Units: ns\n\n");
-	seq_puts(m, " Entry    Delta     PID        Function                        Caller              Comm\n");
-	seq_puts(m, "-------- -------- -------- ----------------                 ------------        ----\n");
+	seq_puts(m, " Entry    Delta     PID        Function                        Caller              Comm             Return\n");
+	seq_puts(m, "-------- -------- -------- ----------------                 ------------        ----             ------\n");
 }
 
 /* The task's name of a trace row, or "-" for an interrupt's. */
@@ -114,19 +116,50 @@ static void kft_output_comm(struct seq_file *m, const struct kft_comms *comms,
 	kft_output_name(m, kft_comms_find(comms, rec->pid, rec->entry_ns, buf), KFT_COMM_LEN);
 }
 
+/*
+ * A call's return value (kft's column after the comm): an error in decimal,
+ * anything else in hex, as function_graph's funcgraph-retval shows them
+ * (kft_retval_error()); "-" for a call whose exit was not seen. A value
+ * that may be a kernel address is hidden from a reader who could not see
+ * /proc/kallsyms' ("hidden"): one whose upper half is not zero.
+ */
+static void kft_output_retval(struct seq_file *m, const struct kft_record *rec,
+			      bool show_addrs)
+{
+	long err = kft_retval_error(rec->retval);
+
+	if (kft_rec_dur(rec) == KFT_REC_DUR_OPEN)
+		seq_puts(m, " -");
+	else if (err)
+		seq_printf(m, " %ld", err);
+	else if (!show_addrs && (rec->retval >> 32))
+		seq_puts(m, " hidden");
+	else
+		seq_printf(m, " 0x%llx", rec->retval);
+}
+
 /**
  * kft_output_log_row() - one call
  * @m:		the seq_file
  * @times:	the run's timeline (rows are relative to its first start)
  * @comms:	the task names of the log the record is in
- * @rec:	the record
+ * @r:		the record
  * @show_addrs:	false: addresses print as zeros, as /proc/kallsyms does
  */
 static void kft_output_log_row(struct seq_file *m, const struct kft_run_times *times,
-			const struct kft_comms *comms, const struct kft_record *rec,
+			const struct kft_comms *comms, const struct kft_record *r,
 			bool show_addrs)
 {
-	u64 dur = kft_rec_dur(rec);
+	/*
+	 * A record closed while read (reserved at entry): its info first,
+	 * then what was written before it (kft_record_close()).
+	 */
+	u64 info = smp_load_acquire(&r->info);
+	struct kft_record copy = *r, *rec = &copy;
+	u64 dur;
+
+	copy.info = info;
+	dur = kft_rec_dur(rec);
 	bool stack = kft_rec_is_stack(rec);
 	u32 unit = times->units_ns ? 1 : NSEC_PER_USEC;
 	s64 delta = stack ? -2 : dur == KFT_REC_DUR_OPEN ? -1 : (s64)div_u64(dur, unit);
@@ -147,6 +180,8 @@ static void kft_output_log_row(struct seq_file *m, const struct kft_run_times *t
 	kft_output_comm(m, comms, rec);
 	if (stack && first)
 		seq_printf(m, " left=%llu", dur);
+	else if (!stack)
+		kft_output_retval(m, rec, show_addrs);
 	seq_putc(m, '\n');
 }
 

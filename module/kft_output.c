@@ -86,7 +86,11 @@ void kft_output_header_common(struct seq_file *m, const struct kft_run *run,
 		seq_printf(m, "No Interrupt functions filter count = %lu\n", c->filtered_ints);
 	if (cfg->onlyints)
 		seq_printf(m, "Only Interrupt functions filter count = %lu\n", c->filtered_ints);
-	seq_printf(m, "Total entries filtered = %lu\n", c->filtered_time + c->filtered_ints);
+	/* kft's addition, only with filter errors. */
+	if (cfg->errors)
+		seq_printf(m, "Return value filter count = %lu\n", c->filtered_retval);
+	seq_printf(m, "Total entries filtered = %lu\n",
+		   c->filtered_time + c->filtered_ints + c->filtered_retval);
 }
 
 /*
@@ -107,11 +111,17 @@ unsigned long kft_output_func_start(unsigned long ip)
  * or hide it (white space, a control byte, a backslash) as \ooo, as
  * /proc/PID/mountinfo does. Any user names its tasks: raw, a name could
  * forge lines of root's log ("x\nstack 999999 ") or write terminal escapes.
+ * An empty name (prctl(PR_SET_NAME, "") makes one) is its NUL, \000: the
+ * columns after it stay in place.
  */
 void kft_output_name(struct seq_file *m, const char *name, size_t len)
 {
 	size_t i;
 
+	if (!len || !name[0]) {
+		seq_puts(m, "\\000");
+		return;
+	}
 	for (i = 0; i < len && name[i]; i++) {
 		if (name[i] <= ' ' || name[i] >= 0x7f || name[i] == '\\')
 			seq_printf(m, "\\%03o", (unsigned char)name[i]);

@@ -344,7 +344,8 @@ struct kft_run *kft_run_create(char *text, const struct kft_config *cfg,
 	}
 	run->mintime_ns = cfg->mintime_us * NSEC_PER_USEC;
 	run->maxtime_ns = cfg->maxtime_us * NSEC_PER_USEC;
-	run->log_at_entry = !cfg->mintime_us && !cfg->maxtime_us;
+	/* (A filter at the exit: the record is made there, if kept.) */
+	run->log_at_entry = !cfg->mintime_us && !cfg->maxtime_us && !cfg->errors;
 	kft_run_cycles_setup(run);
 	run->task_filter = kft_task_filtered(cfg);
 	run->count_ctx_filter = cfg->noints || cfg->onlyints || run->task_filter;

@@ -67,6 +67,7 @@ struct kft_counters {
 	unsigned long filtered_time;	/* failed mintime/maxtime */
 	unsigned long filtered_ints;	/* failed noints/onlyints */
 	unsigned long filtered_task;	/* failed filter pid/tid/cpu/comm */
+	unsigned long filtered_retval;	/* failed filter errors */
 	unsigned long not_found;	/* exits whose entry was before the start */
 	unsigned long table_full;	/* count, stacks, profile: no slot left */
 	unsigned long stack_busy;	/* a capture already under way here */

@@ -90,6 +90,7 @@ void kft_run_sum_counters(struct kft_run *run, struct kft_counters *sum)
 		sum->filtered_time += READ_ONCE(c->filtered_time);
 		sum->filtered_ints += READ_ONCE(c->filtered_ints);
 		sum->filtered_task += READ_ONCE(c->filtered_task);
+		sum->filtered_retval += READ_ONCE(c->filtered_retval);
 		sum->not_found += READ_ONCE(c->not_found);
 		sum->table_full += READ_ONCE(c->table_full);
 		sum->stack_busy += READ_ONCE(c->stack_busy);

@@ -77,6 +77,8 @@ static void kft_output_config(struct seq_file *m, const struct kft_config *cfg)
 		seq_puts(m, "  filter noints\n");
 	if (cfg->onlyints)
 		seq_puts(m, "  filter onlyints\n");
+	if (cfg->errors)
+		seq_puts(m, "  filter errors\n");
 	if (cfg->has_funclist) {
 		seq_puts(m, "  filter funclist");
 		for (i = 0; i < cfg->nr_funcs; i++)

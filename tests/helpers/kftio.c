@@ -19,11 +19,13 @@
 #include <unistd.h>
 
 static const char usage[] =
-	"usage: kftio [-u UID] [-d] [-S] [-m MARKS] read FILE\n"
+	"usage: kftio [-u UID] [-d] [-S] [-m MARKS] [-T] read FILE\n"
 	"       kftio [-u UID] [-d] [-D|-R] [-c N] [-t N] write FILE TEXT|@PATH\n"
 	"  -u UID  switch to this uid and gid before opening\n"
 	"  -d      drop CAP_SYS_ADMIN (stay root otherwise)\n"
 	"  -S      drop CAP_SYSLOG\n"
+	"  -T      read: open with O_TMPFILE (and O_RDONLY), which open() refuses\n"
+	"          with EINVAL: a real error for the return-value tests\n"
 	"  -m MARKS  append \"opening\" to the file MARKS before open(), \"opened\"\n"
 	"          once it returned\n"
 	"  -D      open with CAP_SYS_ADMIN effective, write without it\n"
@@ -95,14 +97,14 @@ static void mark(const char *file, const char *what)
 		close(fd);
 }
 
-static int do_read(const char *path, const char *marks)
+static int do_read(const char *path, const char *marks, int flags)
 {
 	char buf[4096];
 	ssize_t n;
 	int fd;
 
 	mark(marks, "opening\n");
-	fd = open(path, O_RDONLY);
+	fd = open(path, O_RDONLY | flags);
 	if (fd < 0)
 		return report("open");
 	mark(marks, "opened\n");
@@ -230,11 +232,11 @@ int main(int argc, char **argv)
 {
 	struct write_opts wo = { 0 };
 	long uid = 0, chunk = 0;
-	int drop = 0, drop_syslog = 0, opt;
+	int drop = 0, drop_syslog = 0, read_flags = 0, opt;
 	const char *marks = NULL;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "u:dSDRc:t:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "u:dSDRc:t:m:T")) != -1) {
 		switch (opt) {
 		case 'u':
 			errno = 0;
@@ -252,6 +254,9 @@ int main(int argc, char **argv)
 			break;
 		case 'm':
 			marks = optarg;
+			break;
+		case 'T':
+			read_flags = O_TMPFILE;
 			break;
 		case 'D':
 		case 'R':
@@ -286,7 +291,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (argc == 2 && !strcmp(argv[0], "read"))
-		return do_read(argv[1], marks);
+		return do_read(argv[1], marks, read_flags);
 	if (argc == 3 && !strcmp(argv[0], "write"))
 		return do_write(argv[1], argv[2], &wo);
 	fputs(usage, stderr);

@@ -226,6 +226,25 @@ counter() {
 	awk -v n="$1" '{ line = $0; sub(/^ +/, "", line) } index(line, n " ") == 1 { print $NF }' /proc/kft
 }
 
+# retval_text HEX: a return register as the log's RETURN column shows it
+# (function_graph's funcgraph-retval rule, kft_retval_error()): an error
+# (-4095..-1 as a long, or as an int with the upper half zero) in decimal,
+# anything else in hex. (The shell's arithmetic is 64-bit; printf %x of a
+# negative number prints its 64-bit two's complement.)
+retval_text() {
+	_v=$(($1))
+	if [ $(((_v >> 32) & 0xffffffff)) -eq 0 ]; then
+		_e=$((_v >= 0x80000000 ? _v - 0x100000000 : _v))
+	else
+		_e=$_v
+	fi
+	if [ $_e -lt 0 ] && [ $_e -ge -4095 ]; then
+		echo $_e
+	else
+		printf '0x%x\n' $_v
+	fi
+}
+
 kft_status() {
 	head -n 1 /proc/kft
 }

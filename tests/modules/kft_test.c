@@ -26,6 +26,16 @@
  *			read costs as much host time as thousands of turns);
  *			a process killed ends it at once (a spinner killed
  *			waited for its write to end: 8 s of make check)
+ *	err_chain	COUNT is an error number N (0..4095): kft_test_err_outer
+ *			(long) calls kft_test_err_middle (int), which calls
+ *			kft_test_err_inner (int), which returns -N; each
+ *			returns what it got (0 for N 0): an error's origin two
+ *			calls down
+ *	ret_errptr	kft_test_ret_errptr returns ERR_PTR(-COUNT)
+ *	ret_ptr		kft_test_ret_ptr returns &kft_test_calls (a kernel
+ *			address the test finds in /proc/kallsyms)
+ *	ret_u32		kft_test_ret_u32 returns the unsigned int
+ *			0xffffffff - COUNT (0xffffffff reads as -1)
  * Durations are spun on the clocksource (ktime_get_mono_fast_ns()), which
  * advances also with interrupts off on this CPU; interrupts may only make
  * a call longer.
@@ -34,6 +44,7 @@
 
 #include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/err.h>
 #include <linux/irq_work.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -192,6 +203,58 @@ static const struct {
 	{ "irq_busy_20us", kft_test_busy_20us, true },
 };
 
+/*
+ * Return values of known types: each function keeps its signature and its
+ * name (noipa: without it GCC made kft_test_ret_u32.isra.0, a clone that
+ * returns nothing, since the caller drops the value), and the caller keeps
+ * the value (kft_test_sink). An int is returned in the lower half of the
+ * return register (a 32-bit move zeroes the upper half), a long sign-
+ * extended.
+ */
+static unsigned long kft_test_sink;
+
+static noinline __attribute__((__noipa__)) int kft_test_err_inner(int err)
+{
+	barrier();
+	return err;
+}
+
+static noinline __attribute__((__noipa__)) int kft_test_err_middle(int err)
+{
+	int ret = kft_test_err_inner(err);
+
+	barrier();
+	return ret;
+}
+
+static noinline __attribute__((__noipa__)) long kft_test_err_outer(int err)
+{
+	long ret = kft_test_err_middle(err);
+
+	barrier();
+	return ret;
+}
+
+static noinline __attribute__((__noipa__)) void *kft_test_ret_errptr(int err)
+{
+	barrier();
+	return ERR_PTR(err);
+}
+
+static noinline __attribute__((__noipa__)) unsigned int kft_test_ret_u32(unsigned int below)
+{
+	barrier();
+	return 0xffffffffU - below;
+}
+
+static noinline __attribute__((__noipa__)) const void *kft_test_ret_ptr(void)
+{
+	const void *p = kft_test_calls;
+
+	OPTIMIZER_HIDE_VAR(p);
+	return p;
+}
+
 /* The calls whose COUNT is an argument, not a repeat count. */
 static int kft_test_with_arg(const char *name, unsigned int n)
 {
@@ -211,6 +274,23 @@ static int kft_test_with_arg(const char *name, unsigned int n)
 		if (n > 20000)
 			return -EINVAL;
 		kft_test_spin_nap(n);
+		return 0;
+	}
+	if (!strcmp(name, "err_chain") || !strcmp(name, "ret_errptr")) {
+		if (n > MAX_ERRNO)
+			return -EINVAL;
+		if (name[0] == 'e')
+			WRITE_ONCE(kft_test_sink, kft_test_err_outer(-(int)n));
+		else
+			WRITE_ONCE(kft_test_sink, (unsigned long)kft_test_ret_errptr(-(int)n));
+		return 0;
+	}
+	if (!strcmp(name, "ret_u32")) {
+		WRITE_ONCE(kft_test_sink, kft_test_ret_u32(n));
+		return 0;
+	}
+	if (!strcmp(name, "ret_ptr")) {
+		WRITE_ONCE(kft_test_sink, (unsigned long)kft_test_ret_ptr());
 		return 0;
 	}
 	if (!strcmp(name, "irq_recurse")) {
@@ -241,7 +321,9 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 	if (sscanf(buf, "%31s %u", name, &n) < 1 || n > 1000000)
 		return -EINVAL;
 	if (!strcmp(name, "recurse") || !strcmp(name, "irq_recurse") ||
-	    !strcmp(name, "hot_ms") || !strcmp(name, "nap") || !strcmp(name, "spin_nap"))
+	    !strcmp(name, "hot_ms") || !strcmp(name, "nap") || !strcmp(name, "spin_nap") ||
+	    !strcmp(name, "err_chain") || !strcmp(name, "ret_errptr") || !strcmp(name, "ret_u32") ||
+	    !strcmp(name, "ret_ptr"))
 		return kft_test_with_arg(name, n) ?: count;
 	for (i = 0; i < ARRAY_SIZE(kft_test_calls); i++) {
 		if (strcmp(name, kft_test_calls[i].name))
