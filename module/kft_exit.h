@@ -155,7 +155,7 @@ unsigned int kft_fast_drop_module(struct kft_fhook *hook, const unsigned long *a
 void kft_fast_cleanup(void);
 /* The trampoline (kft_exit_fast_x86_64.S) and what it calls. */
 void kft_fast_return(void);
-unsigned long kft_fast_exit(unsigned long *sp, unsigned long retval);
+unsigned long kft_fast_exit(unsigned long *sp);
 #else
 /* No fast hooks here: a run that asks for them is refused before attaching. */
 static inline int kft_fast_attach(struct kft_fhook *hook, const struct kft_func_ref *funcs,

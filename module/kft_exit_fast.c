@@ -441,12 +441,13 @@ NOKPROBE_SYMBOL(kft_fast_exit_slow);
 /**
  * kft_fast_exit() - a hooked function returned (from kft_fast_return)
  * @sp:		the stack pointer after its return: its return slot + 1
- * @retval:	its return register
  *
  * Return: the address it had to return to.
  */
-notrace unsigned long kft_fast_exit(unsigned long *sp, unsigned long retval)
+notrace unsigned long kft_fast_exit(unsigned long *sp)
 {
+	/* Where kft_fast_return saved rax (kft_exit_fast_x86_64.S). */
+	const unsigned long *retval = sp - 3;
 	struct kft_fast_frame *f;
 	struct kft_fast_slot *s;
 	struct kft_fhook *hook;
@@ -473,7 +474,7 @@ notrace unsigned long kft_fast_exit(unsigned long *sp, unsigned long retval)
 	preempt_disable_notrace();
 	hook = kft_fast_hook_of(f->id);
 	if (hook && !kft_hook_exit_quick(hook, &f->call, retval, &now_cycles))
-		return kft_fast_exit_slow(s, f, d, hook, now_cycles, retval);
+		return kft_fast_exit_slow(s, f, d, hook, now_cycles, *retval);
 	preempt_enable_notrace();
 	return kft_fast_pop(s, f, d);
 }

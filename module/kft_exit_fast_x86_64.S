@@ -2,8 +2,9 @@
 /*
  * The return trampoline of "hooks fast" (kft_exit_fast.c). A hooked function
  * returns here instead of to its caller, with its return values in rax:rdx
- * and the stack pointer just above its (consumed) return slot;
- * kft_fast_exit() gets the slot and rax (the value the log shows).
+ * and the stack pointer just above its (consumed) return slot.
+ * kft_fast_exit() reads rax (the value the log shows) where this saves it,
+ * 24 bytes below that stack pointer, only when it needs it.
  *
  * Modelled on the kernel's return_to_handler (arch/x86/kernel/ftrace_64.S):
  * - Unwinding: the kernel's unwinder maps only its own trampolines back to
@@ -42,7 +43,6 @@ SYM_INNER_LABEL(kft_fast_return, SYM_L_GLOBAL)
 	KFT_HINT_UNDEFINED
 	ANNOTATE_NOENDBR
 	movq	%rsp, %rdi			/* the return slot + 8 */
-	movq	%rax, %rsi			/* the return value */
 	/*
 	 * The consumed slot is not read again, and an interrupt may have
 	 * overwritten it already: the whole trampoline stays "undefined",
@@ -52,7 +52,7 @@ SYM_INNER_LABEL(kft_fast_return, SYM_L_GLOBAL)
 	 * kft_fast_return+0x2e" with a frame hint here).
 	 */
 	subq	$24, %rsp
-	movq	%rax, (%rsp)
+	movq	%rax, (%rsp)			/* kft_fast_exit(): sp - 3 */
 	movq	%rdx, 8(%rsp)
 
 	call	kft_fast_exit

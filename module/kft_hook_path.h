@@ -214,12 +214,12 @@ static __always_inline bool kft_time_filtered(u64 t, u64 min, u64 max)
 /*
  * Whether "filter errors" drops a call that returned @retval: before the
  * clock is read, so that a rejected success costs less than a rejection by
- * time.
+ * time. (Only with the filter: kft_hook_exit_quick() reads the value then.)
  */
 static __always_inline bool kft_retval_filtered(const struct kft_run *run,
 						unsigned long retval)
 {
-	if (likely(!run->cfg.errors) || kft_retval_error(retval))
+	if (kft_retval_error(retval))
 		return false;
 	this_cpu_inc(run->counters->filtered_retval);
 	return true;
@@ -229,7 +229,8 @@ static __always_inline bool kft_retval_filtered(const struct kft_run *run,
  * kft_hook_exit_quick() - the exits judged without calling anything
  * @hook:	the hook
  * @call:	what kft_hook_entry() stored
- * @retval:	the return register
+ * @retval:	where the return register was saved: read only for "filter
+ *		errors" (a run without it pays no load)
  * @now_cycles:	set to the cycle count it read, if it read one (left as is if not)
  *
  * A call that returns when its run no longer runs, or that a filter judged
@@ -241,7 +242,7 @@ static __always_inline bool kft_retval_filtered(const struct kft_run *run,
  * @now_cycles) has the rest to do.
  */
 static __always_inline bool kft_hook_exit_quick(struct kft_fhook *hook, struct kft_call *call,
-						unsigned long retval, u64 *now_cycles)
+						const unsigned long *retval, u64 *now_cycles)
 {
 	struct kft_run *run = hook->run;
 
@@ -253,7 +254,7 @@ static __always_inline bool kft_hook_exit_quick(struct kft_fhook *hook, struct k
 		return true;
 	if (call->gen != READ_ONCE(run->gen) || !run->cycles_khz)
 		return false;
-	if (kft_retval_filtered(run, retval))
+	if (unlikely(run->cfg.errors) && kft_retval_filtered(run, *retval))
 		return true;
 	*now_cycles = kft_cycles();
 	if (!kft_time_filtered(kft_elapsed(*now_cycles, call->entry_ns),
@@ -306,7 +307,7 @@ static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long 
 		kft_record_close(call->rec, ip, ret_ip, ret_ip_known, dur, call->cpu, retval);
 	} else {
 		/* (A record at entry only without this filter: kft_run_create().) */
-		if (!now_cycles && kft_retval_filtered(run, retval))
+		if (unlikely(run->cfg.errors) && !now_cycles && kft_retval_filtered(run, retval))
 			return;
 		if (run->cycles_khz) {
 			/* Judged in cycles: a dropped call never reads the ns clock. */
