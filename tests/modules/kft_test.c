@@ -20,6 +20,9 @@
  *	spin_nap	in one call of kft_test_spin_nap: COUNT milliseconds
  *			spun, yielding the CPU at each turn (runnable, never
  *			blocked), then 3 * COUNT milliseconds asleep
+ *	spin_poked	kft_test_spin_poked: spun (as spin_nap) until "poke"
+ *			is written (at most 60 s), then COUNT milliseconds asleep
+ *	poke		ends the spin of spin_poked
  *	hot_ms		COUNT is milliseconds spun in kft_test_hot_loop, which
  *			reads the clock only every 65536 turns (a profile sees
  *			this function, not the clock: under emulation a clock
@@ -104,6 +107,25 @@ static noinline void kft_test_spin_nap(unsigned int ms)
 	while (ktime_get_mono_fast_ns() - start < (u64)ms * NSEC_PER_MSEC)
 		schedule();
 	msleep(3 * ms);
+}
+
+/*
+ * Spun as kft_test_spin_nap does, until "poke" is written (or 60 s), then
+ * @ms milliseconds asleep: a test that needs the task running in the call
+ * while it looks ends the spin when it is done, not at a time its own
+ * slowness could pass (fast_unpin_blocked on the debug kernel once saw the
+ * 2 s spin of spin_nap end before its check).
+ */
+static bool kft_test_poked;
+
+static noinline void kft_test_spin_poked(unsigned int ms)
+{
+	u64 start = ktime_get_mono_fast_ns();
+
+	while (!READ_ONCE(kft_test_poked) &&
+	       ktime_get_mono_fast_ns() - start < 60 * NSEC_PER_SEC)
+		schedule();
+	msleep(ms);
 }
 
 static noinline void kft_test_middle(void)
@@ -270,6 +292,18 @@ static int kft_test_with_arg(const char *name, unsigned int n)
 		kft_test_nap(n);
 		return 0;
 	}
+	if (!strcmp(name, "spin_poked")) {
+		if (n > 20000)
+			return -EINVAL;
+		/* Before the call: a poke once it is in there is never lost. */
+		WRITE_ONCE(kft_test_poked, false);
+		kft_test_spin_poked(n);
+		return 0;
+	}
+	if (!strcmp(name, "poke")) {
+		WRITE_ONCE(kft_test_poked, true);
+		return 0;
+	}
 	if (!strcmp(name, "spin_nap")) {
 		if (n > 20000)
 			return -EINVAL;
@@ -323,7 +357,7 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 	if (!strcmp(name, "recurse") || !strcmp(name, "irq_recurse") ||
 	    !strcmp(name, "hot_ms") || !strcmp(name, "nap") || !strcmp(name, "spin_nap") ||
 	    !strcmp(name, "err_chain") || !strcmp(name, "ret_errptr") || !strcmp(name, "ret_u32") ||
-	    !strcmp(name, "ret_ptr"))
+	    !strcmp(name, "ret_ptr") || !strcmp(name, "spin_poked") || !strcmp(name, "poke"))
 		return kft_test_with_arg(name, n) ?: count;
 	for (i = 0; i < ARRAY_SIZE(kft_test_calls); i++) {
 		if (strcmp(name, kft_test_calls[i].name))
