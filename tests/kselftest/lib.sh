@@ -173,6 +173,16 @@ kallsyms() {
 	echo /tmp/.kallsyms
 }
 
+# kdata NAME: the address of a module's data symbol, from /proc/kallsyms
+# itself: kallsyms() above reads it again when /proc/modules changed, and
+# /proc/modules shows a module's text only; a module loaded again at the
+# same text address can have its data elsewhere (6.12 places them apart).
+kdata() {
+	a=$(grep -F " $1" /proc/kallsyms | awk -v n="$1" '$3 == n { print "0x" $1; exit }')
+	[ -n "$a" ] || fail "no symbol $1 in /proc/kallsyms"
+	echo "$a"
+}
+
 # The address of a function, as /proc/kft_data prints it.
 ksym() {
 	_kft_map=$(kallsyms)
