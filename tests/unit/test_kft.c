@@ -520,7 +520,113 @@ static void test_delta_and_print(void)
 	kft_counts_free(&c2);
 }
 
+/* A call of the chain tests: entry, delta (ns), pid, cpu, function, error. */
+#define CALL(e, d, p, c, f, x) { .entry = (e), .delta = (d), .pid = (p), .cpu = (c), \
+				 .func = (f), .err = (x) }
+
+static void test_errchain(void)
+{
+	/* By entry: root 0; two tries at level 1 (the second wins, ending
+	 * last), its child; another task's and an interrupt's errors inside
+	 * the root's time; another error inside the winner. */
+	static const struct kft_errcall calls[] = {
+		CALL(100, 1000, 5, 0, 0xa, -2),		/* 0: root */
+		CALL(110, 100, 5, 0, 0xb, -2),		/* 1: first try */
+		CALL(150, 50, 6, 1, 0xc, -2),		/* 2: another task */
+		CALL(300, 600, 5, 0, 0xb, -2),		/* 3: second try, ends last */
+		CALL(310, 20, -1, 0, 0xd, -2),		/* 4: an interrupt */
+		CALL(400, 100, 5, 0, 0xe, -2),		/* 5: in 3 */
+		CALL(600, 100, 5, 0, 0xf, -22),		/* 6: in 3, another error */
+		CALL(1200, 10, 5, 0, 0xa, -2),		/* 7: after the root */
+	};
+	/* Two that end together: the outer (entered first) is the one beneath. */
+	static const struct kft_errcall ties[] = {
+		CALL(0, 100, 1, 0, 0x1, -5),
+		CALL(10, 90, 1, 0, 0x2, -5),
+		CALL(20, 80, 1, 0, 0x3, -5),
+	};
+	/* An interrupt's chain stays on its CPU. */
+	static const struct kft_errcall irqs[] = {
+		CALL(0, 100, -1, 0, 0x1, -4),
+		CALL(10, 80, -1, 1, 0x2, -4),
+		CALL(20, 10, -1, 0, 0x3, -4),
+	};
+	size_t chain[8], len;
+
+	len = kft_errchain(calls, 8, 0, chain, 8);
+	CHECK(len == 3 && chain[0] == 5 && chain[1] == 3 && chain[2] == 0,
+	      "chain of 0: len %zu [%zu %zu %zu]", len, chain[0], len > 1 ? chain[1] : 99,
+	      len > 2 ? chain[2] : 99);
+	len = kft_errchain(calls, 8, 3, chain, 8);
+	CHECK(len == 2 && chain[0] == 5 && chain[1] == 3, "chain of 3: len %zu", len);
+	len = kft_errchain(calls, 8, 7, chain, 8);
+	CHECK(len == 1 && chain[0] == 7, "a call with nothing beneath: len %zu", len);
+	len = kft_errchain(calls, 8, 0, chain, 2);
+	CHECK(len == 2 && chain[0] == 3 && chain[1] == 0, "at most max: len %zu", len);
+	CHECK(kft_errchain(calls, 8, 8, chain, 8) == 0, "no such root");
+	len = kft_errchain(ties, 3, 0, chain, 8);
+	CHECK(len == 3 && chain[0] == 2 && chain[1] == 1, "ties: len %zu", len);
+	len = kft_errchain(irqs, 3, 0, chain, 8);
+	CHECK(len == 2 && chain[0] == 2, "interrupts: len %zu first %zu", len, chain[0]);
+}
+
+static void test_errseen(void)
+{
+	struct kft_errseen seen = { 0 };
+	struct kft_errcall c = CALL(1, 2, 3, 0, 0xa, -2);
+	int i, added = 0;
+
+	CHECK(kft_errseen_add(&seen, &c) == 1, "first add");
+	CHECK(kft_errseen_add(&seen, &c) == 0, "again");
+	c.cpu = 1;
+	CHECK(kft_errseen_add(&seen, &c) == 1, "another CPU is another call");
+	/* Grown many times, every key still found. */
+	for (i = 0; i < 5000; i++) {
+		c.entry = 100 + i;
+		added += kft_errseen_add(&seen, &c);
+	}
+	for (i = 0; i < 5000; i++) {
+		c.entry = 100 + i;
+		added -= kft_errseen_add(&seen, &c) == 0;
+	}
+	CHECK(added == 0 && seen.nr == 5002, "5000 added and found: %d, nr %zu", added, seen.nr);
+	kft_errseen_free(&seen);
+}
+
+static void test_errtrace_args(void)
+{
+	static const struct parse_case cases[] = {
+		{ "kft errtrace do_sys_openat2", 0, KFT_SUB_ERRTRACE, "" },
+		{ "kft errtrace -e ENOENT -e 22 -e -2 -d 1 -p 1 -c sh -n 5 f", 0, KFT_SUB_ERRTRACE, "" },
+		{ "kft errtrace", -1, KFT_SUB_ERRTRACE, "errtrace: no FUNCTION" },
+		{ "kft errtrace -e 0 f", -1, KFT_SUB_ERRTRACE, "-e: not an error number" },
+		{ "kft errtrace -e 4096 f", -1, KFT_SUB_ERRTRACE, "-e: not an error number" },
+		{ "kft errtrace -e enoent f", -1, KFT_SUB_ERRTRACE, "-e: not an error number" },
+		{ "kft errtrace -c end f", -1, KFT_SUB_ERRTRACE, "-c: not a task's name" },
+		{ "kft errtrace -c 0123456789abcdef f", -1, KFT_SUB_ERRTRACE, "-c: not a task's name" },
+		{ "kft errtrace -c a#b f", -1, KFT_SUB_ERRTRACE, "-c: not a task's name" },
+		{ "kft errtrace -n 16777217 f", -1, KFT_SUB_ERRTRACE, "-n: not a number of calls" },
+		{ "kft errtrace -p 0 f", -1, KFT_SUB_ERRTRACE, "-p: not a process id" },
+		{ "kft errtrace -d -1 f", -1, KFT_SUB_ERRTRACE, "-d: not a number of seconds" },
+		{ "kft errtrace -x f", -1, KFT_SUB_ERRTRACE, "errtrace: unknown option '-x'" },
+	};
+	struct kft_params p;
+	char err[256], *cfg;
+
+	check_parse(cases, ARRAY_SIZE(cases));
+	parse("kft errtrace -e ENOENT -p 9 -c sh -n 5 f g", &p, err, sizeof(err));
+	CHECK(p.errnum == -2 && p.pid == 9 && !strcmp(p.comm, "sh") && p.entries == 5 &&
+	      p.nr_patterns == 2, "errtrace's params: errnum %lld", p.errnum);
+	parse("kft errtrace -e 22 f", &p, err, sizeof(err));
+	CHECK(p.errnum == -22 && p.entries == KFT_ERRTRACE_ENTRIES, "-e 22: %lld", p.errnum);
+	cfg = kft_errtrace_config(&p, 1, err, sizeof(err));
+	CHECK_STR(cfg, "new begin mode trace hooks fast filter errors units ns logentries 65536 end\n",
+		  "errtrace config");
+	free(cfg);
+}
+
 UNIT_MAIN(test_parse_args, test_parse_stacks_args, test_parse_stacks_fields,
 	  test_funccount_config, test_stacks_configs, test_config_too_long, test_status,
 	  test_counts_read, test_counts_hidden_addresses, test_counts_not_count_logs,
-	  test_counts_many, test_delta_and_print)
+	  test_counts_many, test_delta_and_print, test_errchain, test_errseen,
+	  test_errtrace_args)

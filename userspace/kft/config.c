@@ -11,6 +11,8 @@
  *			[filter pid N] snoop 65536 end
  *	profile		new begin mode profile sample HZ [include idle]
  *			[filter pid N | filter tid N] [filter cpu N] logentries N end
+ *	errtrace	new begin mode trace hooks fast|safe filter errors units ns
+ *			[filter pid N] [filter comm NAME] logentries N end
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -301,5 +303,21 @@ char *kft_profile_config(const struct kft_params *p, char *err, size_t errlen)
 	if (p->cpu >= 0)
 		kft_text_add(&t, " filter cpu %ld", p->cpu);
 	kft_text_add(&t, " logentries %ld", p->stack_storage);
+	return kft_text_end(&t, 0, err, errlen);
+}
+
+char *kft_errtrace_config(const struct kft_params *p, int fast, char *err, size_t errlen)
+{
+	struct kft_text t;
+
+	if (kft_text_begin(&t, "trace", err, errlen))
+		return NULL;
+	/* No funclist: every function, the errors' origins among them. */
+	kft_text_add(&t, " hooks %s filter errors units ns", fast ? "fast" : "safe");
+	if (p->pid)
+		kft_text_add(&t, " filter pid %ld", p->pid);
+	if (p->comm)	/* one word (kft_parse_args() checked) */
+		kft_text_add(&t, " filter comm %s", p->comm);
+	kft_text_add(&t, " logentries %ld", p->entries);
 	return kft_text_end(&t, 0, err, errlen);
 }

@@ -16,6 +16,8 @@
  *	stackcount.c	kft stackcount and kft profile: stack counts, summaries
  *	stacksnoop.c	kft stacksnoop: a stack per call, as they come
  *	trace.c		kft trace: a configuration run to its end, the log saved
+ *	errchain.c	kft errtrace's chains of errors in a log (pure)
+ *	errtrace.c	kft errtrace: where the errors of functions came from
  *	expand.c	kft trace: globs named one by one where the hooks take none
  *
  * A new subcommand is a file with its run function, an entry in usage.c's
@@ -40,6 +42,7 @@ enum kft_subcmd {
 	KFT_SUB_STACKCOUNT,
 	KFT_SUB_STACKSNOOP,
 	KFT_SUB_PROFILE,
+	KFT_SUB_ERRTRACE,
 	KFT_SUB_STATUS,
 	KFT_SUB_STOP,
 	KFT_SUB_CLEAR,
@@ -75,10 +78,18 @@ struct kft_params {
 	int debug;		/* stackcount --debug: print the configuration */
 	long frequency;		/* profile -F, samples per second per CPU */
 	long stack_storage;	/* profile --stack-storage-size: distinct stacks */
+	/* errtrace (and its -d, -p; patterns: its FUNCTIONs) */
+	long long errnum;	/* -e: only this error (-4095..-1); 0: any */
+	const char *comm;	/* -c: only tasks of this name; NULL: any */
+	long entries;		/* -n: the log's size, in calls */
 };
 
 /* The longest text the module takes in one configuration. */
 #define KFT_CONFIG_MAX	KFT_CONFIG_MAX_BYTES
+/* The largest error number (the kernel's MAX_ERRNO). */
+#define KFT_MAX_ERRNO		4095
+/* errtrace's log, in calls (40 bytes each in the module), unless -n. */
+#define KFT_ERRTRACE_ENTRIES	65536
 /* stacksnoop's ring of events between two reads (snoop N). */
 #define KFT_SNOOP_EVENTS	65536
 
@@ -97,6 +108,8 @@ char *kft_funccount_config(const struct kft_params *p, char *err, size_t errlen)
 char *kft_stackcount_config(const struct kft_params *p, char *err, size_t errlen);
 char *kft_stacksnoop_config(const struct kft_params *p, char *err, size_t errlen);
 char *kft_profile_config(const struct kft_params *p, char *err, size_t errlen);
+/* errtrace's: fast chooses hooks fast (x86-64), else the kernel's own. */
+char *kft_errtrace_config(const struct kft_params *p, int fast, char *err, size_t errlen);
 
 /* proc.c: the module's files, under $KFT_PROC (default /proc). */
 struct kft_paths {
@@ -153,6 +166,7 @@ struct kft_head {
 	int stopped;		/* "Logging stopped at" */
 	int started;		/* "Logging started at T usec": start_us is T */
 	uint64_t start_us;
+	int full;		/* "Logging stopped at T usec by log full" */
 };
 
 /*
@@ -341,6 +355,42 @@ void kft_funcs_free(struct kft_funcs *f);
 char *kft_globs_name(const char *text, const struct kft_funcs *f, size_t *named,
 		     char *err, size_t errlen);
 
+/*
+ * errchain.c: where an error came from, in a log of the calls that
+ * returned one (filter errors, units ns), sorted by entry time.
+ */
+struct kft_errcall {
+	long long entry, delta;	/* ns */
+	int pid;		/* -1: interrupt context */
+	int cpu;
+	uint64_t func, caller;
+	long long err;		/* -4095..-1 */
+	const char *comm;
+};
+
+/* The deepest chain errtrace follows (the kernel's stacks hold fewer frames). */
+#define KFT_ERRCHAIN_MAX	256
+
+/*
+ * The chain of calls[root]: root, then beneath it the call with the same
+ * error that returned last, and so on down (calls sorted by entry time):
+ * its indices into chain, innermost first (root last), at most max of
+ * them; its length.
+ */
+size_t kft_errchain(const struct kft_errcall *calls, size_t n, size_t root, size_t *chain,
+		    size_t max);
+
+/* The calls whose chains were shown (only their keys: times, task, function). */
+struct kft_errseen {
+	struct kft_errcall *keys;
+	unsigned char *used;
+	size_t nr, cap;
+};
+
+/* Adds c: 1 if it was not there, 0 if it was, -1 (ENOMEM). */
+int kft_errseen_add(struct kft_errseen *s, const struct kft_errcall *c);
+void kft_errseen_free(struct kft_errseen *s);
+
 /* session.c: a subcommand's run of the module. */
 struct kft_session {
 	const struct kft_paths *paths;
@@ -388,6 +438,7 @@ int kft_funccount(const struct kft_params *p, const struct kft_paths *paths);
 int kft_stackcount(const struct kft_params *p, const struct kft_paths *paths);
 int kft_profile(const struct kft_params *p, const struct kft_paths *paths);
 int kft_stacksnoop(const struct kft_params *p, const struct kft_paths *paths);
+int kft_errtrace(const struct kft_params *p, const struct kft_paths *paths);
 
 /* Ctrl-C and kin: set by the handler kft_signals_catch() installs. */
 extern volatile sig_atomic_t kft_quit;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errname.h"
 #include "kft.h"
 
 /* Seconds: a positive finite number, at most a year. */
@@ -119,6 +120,108 @@ static int kft_parse_trace(int argc, char **argv, struct kft_params *p,
 		return -1;
 	}
 	p->config = argv[optind];
+	return 0;
+}
+
+/* -e: an error by name (ENOENT) or number (2, -2): 0, or -1. */
+static int kft_errnum(const char *s, long long *v)
+{
+	long n;
+	long long e;
+	const char *name;
+
+	if (!kft_number(s, -KFT_MAX_ERRNO, KFT_MAX_ERRNO, &n) && n) {
+		*v = n < 0 ? n : -n;
+		return 0;
+	}
+	for (e = -1; e >= -KFT_MAX_ERRNO; e--) {
+		name = errname(e);
+		if (name && !strcmp(name, s)) {
+			*v = e;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* -c: a task's name as the kernel keeps it, one word of the language. */
+static int kft_comm_ok(const char *s)
+{
+	size_t i, n = strlen(s);
+
+	if (!n || n > (KFT_COMM_LEN - 1) || !strcmp(s, "end"))
+		return 0;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] <= ' ' || (unsigned char)s[i] >= 0x7f || s[i] == '#')
+			return 0;
+	return 1;
+}
+
+static int kft_errtrace_opt(struct kft_params *p, int opt, char *err, size_t errlen)
+{
+	switch (opt) {
+	case 'd':
+		if (!kft_seconds(optarg, &p->duration)) {
+			p->duration_arg = optarg;
+			return 0;
+		}
+		snprintf(err, errlen, "-d: not a number of seconds '%s'", optarg);
+		return -1;
+	case 'e':
+		if (!kft_errnum(optarg, &p->errnum))
+			return 0;
+		snprintf(err, errlen, "-e: not an error number (1..%d) or name (ENOENT): '%s'",
+			 KFT_MAX_ERRNO, optarg);
+		return -1;
+	case 'p':
+		if (!kft_number(optarg, 1, KFT_MAX_PID, &p->pid))
+			return 0;
+		snprintf(err, errlen, "-p: not a process id (1..%d): '%s'", KFT_MAX_PID, optarg);
+		return -1;
+	case 'c':
+		if (kft_comm_ok(optarg)) {
+			p->comm = optarg;
+			return 0;
+		}
+		snprintf(err, errlen, "-c: not a task's name (1 to %d bytes, no blank or '#', "
+			 "not 'end'): '%s'", (KFT_COMM_LEN - 1), optarg);
+		return -1;
+	case 'n':
+		if (!kft_number(optarg, 1, (long)KFT_MAX_LOGENTRIES, &p->entries))
+			return 0;
+		snprintf(err, errlen, "-n: not a number of calls (1..%lu): '%s'",
+			 KFT_MAX_LOGENTRIES, optarg);
+		return -1;
+	}
+	return -1;
+}
+
+static int kft_parse_errtrace(int argc, char **argv, struct kft_params *p,
+			      char *err, size_t errlen)
+{
+	static const struct option longs[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	p->entries = KFT_ERRTRACE_ENTRIES;
+	while ((opt = getopt_long(argc, argv, "+:c:d:e:hn:p:", longs, NULL)) != -1) {
+		if (opt == 'h') {
+			p->help = 1;
+			return 0;
+		}
+		if (opt == '?' || opt == ':')
+			return kft_opt_error("errtrace", opt, argv, err, errlen);
+		if (kft_errtrace_opt(p, opt, err, errlen))
+			return -1;
+	}
+	if (optind == argc) {
+		snprintf(err, errlen, "errtrace: no FUNCTION");
+		return -1;
+	}
+	p->patterns = argv + optind;
+	p->nr_patterns = argc - optind;
 	return 0;
 }
 
@@ -399,6 +502,8 @@ int kft_parse_args(int argc, char **argv, struct kft_params *p, char *err, size_
 	case KFT_SUB_STACKSNOOP:
 	case KFT_SUB_PROFILE:
 		return kft_parse_stacks(argc, argv, p, err, errlen);
+	case KFT_SUB_ERRTRACE:
+		return kft_parse_errtrace(argc, argv, p, err, errlen);
 	default:
 		return kft_parse_plain(argc, argv, p, err, errlen);
 	}
@@ -449,6 +554,8 @@ static int kft_run(const struct kft_params *p)
 		return kft_stacksnoop(p, &paths);
 	case KFT_SUB_PROFILE:
 		return kft_profile(p, &paths);
+	case KFT_SUB_ERRTRACE:
+		return kft_errtrace(p, &paths);
 	case KFT_SUB_STATUS:
 		return kft_status_cmd(&paths);
 	case KFT_SUB_STOP:

@@ -360,9 +360,10 @@ int kft_head_line(struct kft_head *h, const char *line)
 		h->mode = KFT_DATA_COUNT;
 	else if (!strncmp(line, "Number of stacks counted = ", 27))
 		h->mode = KFT_DATA_STACKS;
-	else if (!strncmp(line, "Logging stopped at ", 19))
+	else if (!strncmp(line, "Logging stopped at ", 19)) {
 		h->stopped = 1;
-	else if (sscanf(line, "Logging started at %llu usec", &us) == 1) {
+		h->full = !!strstr(line, " by log full");
+	} else if (sscanf(line, "Logging started at %llu usec", &us) == 1) {
 		h->started = 1;
 		h->start_us = us;
 	} else {

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kft errtrace: where the errors that functions return come from. A trace
+ * run of every function that keeps only the calls returning an error
+ * (filter errors, times in ns); its log read every half second, and for
+ * each call of a FUNCTION that returned an error (-e: that one), once, the
+ * chain of calls beneath it that returned the same error (errchain.c),
+ * innermost first: the origin. A full log is shown, then the run primed
+ * and started again (what failed in between is not seen: said).
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "errname.h"
+#include "kft.h"
+#include "kftlog.h"
+#include "ksyms.h"
+
+/* How often the log is read. */
+#define KFT_ET_POLL_S	0.5
+
+struct kft_et {
+	const struct kft_params *p;
+	struct kft_session s;
+	struct ksyms *ks;
+	struct kft_errseen seen;	/* this run's calls shown */
+	unsigned long long shown;
+	int ending;			/* the last look, after the stop: no restart */
+};
+
+/* What one read of the log gave. */
+struct kft_et_read {
+	struct kft_head head;
+	struct kftlog *log;
+	int in_rows;
+};
+
+static int kft_et_line(void *ctx, char *line)
+{
+	struct kft_et_read *r = ctx;
+
+	if (line && !r->in_rows) {
+		if (!strncmp(line, "--------", 8))
+			r->in_rows = 1;
+		else
+			kft_head_line(&r->head, line);
+	}
+	return kftlog__feed(r->log, line, line ? strlen(line) : 0, "", NULL);
+}
+
+static int kft_et_read_log(void *obj, FILE *in)
+{
+	return kft_lines_read(in, kft_et_line, obj);
+}
+
+/* Whether a function (its symbol) is one of the FUNCTIONs (names or globs). */
+static int kft_et_wanted(const struct kft_params *p, const struct ksym *sym)
+{
+	char full[KSYMS_LINE_MAX];
+	int i;
+
+	if (!sym)
+		return 0;
+	snprintf(full, sizeof(full), "%s:%s", sym->module ? sym->module : "", sym->name);
+	for (i = 0; i < p->nr_patterns; i++)
+		if (!fnmatch(p->patterns[i], sym->name, 0) ||
+		    (sym->module && !fnmatch(p->patterns[i], full, 0)))
+			return 1;
+	return 0;
+}
+
+/* The log's rows that returned an error, as calls (in the log's order: by entry). */
+static struct kft_errcall *kft_et_calls(const struct kftlog *log, size_t *n)
+{
+	struct kft_errcall *calls = malloc((log->nr ? log->nr : 1) * sizeof(*calls));
+	const struct kftlog_row *r;
+	size_t i;
+
+	*n = 0;
+	if (!calls)
+		return NULL;
+	for (i = 0; i < log->nr; i++) {
+		r = &log->rows[i];
+		if (r->ret != KFTLOG_RET_ERROR || r->delta < 0)
+			continue;
+		calls[*n] = (struct kft_errcall){
+			.entry = r->entry, .delta = r->delta, .pid = r->pid, .cpu = r->cpu,
+			.func = strtoull(r->func, NULL, 16), .caller = strtoull(r->caller, NULL, 16),
+			.err = r->ret_error, .comm = r->comm,
+		};
+		(*n)++;
+	}
+	return calls;
+}
+
+/* A function's name, or the caller's name+0xoff. */
+static const char *kft_et_name(const struct ksyms *ks, uint64_t addr, char *buf, size_t size)
+{
+	const struct ksym *sym = ksyms__map_addr(ks, addr);
+
+	if (!sym) {
+		snprintf(buf, size, "0x%llx", (unsigned long long)addr);
+		return buf;
+	}
+	return ksyms__format(sym, addr, buf, size);
+}
+
+/* One chain: the error, its calls innermost first, the task and the time. */
+static void kft_et_print(const struct kft_et *et, const struct kft_errcall *calls,
+			 const size_t *chain, size_t len, uint64_t start_us)
+{
+	const struct kft_errcall *root = &calls[chain[len - 1]];
+	const char *name = errname(root->err);
+	char fn[KSYMS_LINE_MAX], caller[KSYMS_LINE_MAX];
+	long long t_us;
+	size_t i;
+
+	printf("\n%lld %s\n", root->err, name ? name : "");
+	for (i = 0; i < len; i++) {
+		const struct kft_errcall *c = &calls[chain[i]];
+
+		printf("    %-36s %10lld.%03lld us  from %s\n",
+		       kft_et_name(et->ks, c->func, fn, sizeof(fn)), c->delta / 1000, c->delta % 1000,
+		       kft_et_name(et->ks, c->caller, caller, sizeof(caller)));
+	}
+	t_us = (long long)start_us + root->entry / 1000;
+	if (root->pid < 0)
+		printf("    in an interrupt on CPU %d, at %lld.%06lld s\n", root->cpu,
+		       t_us / 1000000, t_us % 1000000);
+	else
+		printf("    %s, pid %d, CPU %d, at %lld.%06lld s\n", root->comm, root->pid,
+		       root->cpu, t_us / 1000000, t_us % 1000000);
+}
+
+/* The chains of the log's calls not shown yet. 0, or -1 (no memory, said). */
+static int kft_et_show(struct kft_et *et, const struct kftlog *log, uint64_t start_us)
+{
+	size_t n, i, len, chain[KFT_ERRCHAIN_MAX];
+	struct kft_errcall *calls = kft_et_calls(log, &n);
+	int added;
+
+	if (!calls) {
+		fprintf(stderr, "kft: errtrace: out of memory\n");
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if ((et->p->errnum && calls[i].err != et->p->errnum) ||
+		    !kft_et_wanted(et->p, ksyms__map_addr(et->ks, calls[i].func)))
+			continue;
+		added = kft_errseen_add(&et->seen, &calls[i]);
+		if (added < 0) {
+			fprintf(stderr, "kft: errtrace: out of memory\n");
+			free(calls);
+			return -1;
+		}
+		if (!added)
+			continue;
+		len = kft_errchain(calls, n, i, chain, KFT_ERRCHAIN_MAX);
+		kft_et_print(et, calls, chain, len, start_us);
+		et->shown++;
+	}
+	free(calls);
+	fflush(stdout);
+	return 0;
+}
+
+/* A full log shown: the run primed and started again, with a new log. */
+static int kft_et_restart(struct kft_et *et)
+{
+	fprintf(stderr, "kft: errtrace: the log of %ld calls is full: started again (the "
+		"errors until then are shown, those while it restarts are not; -n: a "
+		"larger log)\n", et->p->entries);
+	kft_errseen_free(&et->seen);
+	if (kft_ctl_write(et->s.paths, "prime\n", 0) || kft_ctl_write(et->s.paths, "start\n", 0))
+		return -1;
+	return 0;
+}
+
+/* One look at the log. 0, 1 when the run was stopped by someone else, -1 on error. */
+static int kft_et_poll(void *ctx)
+{
+	struct kft_et *et = ctx;
+	struct kft_et_read r = { .log = kftlog__new((size_t)et->p->entries + 1) };
+	char too_big[80];
+	int ret = -1;
+
+	if (!r.log) {
+		fprintf(stderr, "kft: errtrace: out of memory\n");
+		return -1;
+	}
+	kft_head_init(&r.head);
+	snprintf(too_big, sizeof(too_big), "more than %ld rows", et->p->entries);
+	if (!kft_session_read(&et->s, KFT_DATA_TRACE, kft_et_read_log, &r, &r.head, too_big) &&
+	    !kft_et_show(et, r.log, r.head.start_us)) {
+		ret = r.head.stopped;
+		if (r.head.full && !et->ending)
+			ret = kft_et_restart(et);
+	}
+	kftlog__free(r.log);
+	return ret;
+}
+
+/* Every FUNCTION names some symbol: 0, or -1 after saying which does not. */
+static int kft_et_check_patterns(const struct kft_params *p, const struct ksyms *ks)
+{
+	struct kft_params one = *p;
+	size_t i;
+	int k;
+
+	for (k = 0; k < p->nr_patterns; k++) {
+		one.patterns = p->patterns + k;
+		one.nr_patterns = 1;
+		for (i = 0; i < ks->nr && !kft_et_wanted(&one, &ks->syms[i]); i++)
+			;
+		if (i == ks->nr) {
+			fprintf(stderr, "kft: errtrace: '%s': no kernel function of that name "
+				"(in /proc/kallsyms)\n", p->patterns[k]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* kft's own return hooks where it has them (x86-64): every function costs less. */
+static int kft_et_fast_here(void)
+{
+	struct utsname u;
+
+	return !uname(&u) && !strcmp(u.machine, "x86_64");
+}
+
+static void kft_et_banner(const struct kft_params *p)
+{
+	printf("Tracing the errors of ");
+	kft_print_patterns(p);
+	if (p->errnum)
+		printf(" (%lld %s only)", p->errnum, errname(p->errnum) ? errname(p->errnum) : "");
+	if (p->duration_arg)
+		printf(" for %s seconds", p->duration_arg);
+	printf(p->duration_arg ? "...\n" : "... Ctrl-C to end.\n");
+	fflush(stdout);
+}
+
+int kft_errtrace(const struct kft_params *p, const struct kft_paths *paths)
+{
+	struct kft_et et = { .p = p };
+	char err[256] = "";
+	int ret;
+
+	et.ks = ksyms__load(paths->kallsyms);
+	if (!et.ks) {
+		fprintf(stderr, "kft: %s: %s\n", paths->kallsyms, ksyms__strerror(errno));
+		return 1;
+	}
+	if (kft_et_check_patterns(p, et.ks) ||
+	    kft_session_start(&et.s, paths, p,
+			      kft_errtrace_config(p, kft_et_fast_here(), err, sizeof(err)), err)) {
+		ksyms__free(et.ks);
+		return 1;
+	}
+	kft_et_banner(p);
+	ret = kft_session_loop(&et.s, KFT_ET_POLL_S, p->duration, kft_et_poll, &et);
+	ret = kft_session_stop(&et.s, ret);
+	/* Stopped by us: what failed between the last look and the stop. */
+	et.ending = 1;
+	if (!ret && kft_et_poll(&et) < 0)
+		ret = -1;
+	printf("\n%llu error%s shown.\n", et.shown, et.shown == 1 ? "" : "s");
+	kft_errseen_free(&et.seen);
+	ksyms__free(et.ks);
+	return kft_session_end(&et.s, ret);
+}
