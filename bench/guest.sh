@@ -159,6 +159,15 @@ bpftrace_stacks_measure() {
 	[ "$n" = "$TOTAL" ] || die "$1: bpftrace counted '$n' stacks for $TOTAL calls: $(cat /tmp/bpftrace.out)"
 	echo "scale stacks_depth_$1 $(stack_depth /tmp/bpftrace.frames kft_bench_target)"
 }
+# bpftrace_hist_measure KEY PROGRAM: a histogram program (its own map @h);
+# every call in it.
+bpftrace_hist_measure() {
+	bpftrace_rounds "$1" "$2"
+	# ("[0]  N |...|" and "[1]": one word before the count; "[2, 4)  N": two.)
+	n=$(awk '/^@h:/ { f = 1; next } f && /^\[/ { n += ($1 ~ /\]$/) ? $2 : $3 }
+		END { print n + 0 }' /tmp/bpftrace.out)
+	[ "$n" = "$TOTAL" ] || die "$1: bpftrace's hist() has '$n' calls for $TOTAL: $(cat /tmp/bpftrace.out)"
+}
 if command -v bpftrace >/dev/null; then
 	if [ -e /sys/kernel/btf/kft_bench ]; then
 		bpftrace_measure bpftrace_kfunc kfunc:kft_bench:kft_bench_target
@@ -172,6 +181,13 @@ if command -v bpftrace >/dev/null; then
 		bpftrace_stacks_measure bpftrace_kfunc_kstack kfunc:kft_bench:kft_bench_target
 	fi
 	bpftrace_stacks_measure bpftrace_kprobe_kstack kprobe:kft_bench_target
+	# The peer of mode histogram: entry and exit, hist() of the difference.
+	bpftrace_hist_measure bpftrace_kprobe_hist \
+		'kprobe:kft_bench_target { @s[tid] = nsecs; } kretprobe:kft_bench_target /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }'
+	if [ -e /sys/kernel/btf/kft_bench ]; then
+		bpftrace_hist_measure bpftrace_kfunc_hist \
+			'kfunc:kft_bench:kft_bench_target { @s[tid] = nsecs; } kretfunc:kft_bench:kft_bench_target /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }'
+	fi
 else
 	echo "info no bpftrace in this guest: no bpftrace rows"
 fi
@@ -209,6 +225,23 @@ kft_measure kft_outside "logentries 1000 filter funclist kft_bench_other fend"
 grep -q kft_bench_other /tmp/kft-hooked || die "kft outside: kft_bench_other not hooked"
 kft clear
 
+# mode histogram (issue 24): every call counted in its bucket, where the
+# module has the mode.
+# hist_calls: the calls counted in kft_bench_target's buckets.
+hist_calls() {
+	awk '/^ *[0-9]+ 0x[0-9a-f]+ kft_bench_target / { f = 1; next } /^ *[0-9]+ 0x/ { f = 0 }
+		f && / -> / { n += $5 } END { print n + 0 }' /proc/kft_data
+}
+if [ "$(kftio write /proc/kft "new begin mode histogram filter funclist kft_bench_target fend end" | tail -n 1)" = ok ]; then
+	kft_measure kft_histogram "mode histogram filter funclist kft_bench_target fend"
+	[ "$(hist_calls)" = "$TOTAL" ] || die "kft histogram: $(hist_calls) calls for $TOTAL"
+	kft clear
+	hist_modes="histogram"
+else
+	echo "info kft without histogram mode: no kft_histogram row"
+	hist_modes=
+fi
+
 # The same with kft's own exit hook (hooks fast, issue 13), on every x86-64
 # kernel (its trampoline is x86 code: not on arm64).
 fast_hooks_here() {
@@ -229,6 +262,11 @@ n=$(kft_row_count)
 kft_measure kft_fast_outside "hooks fast logentries 1000 filter funclist kft_bench_other fend"
 grep -q kft_bench_other /tmp/kft-hooked || die "kft fast outside: kft_bench_other not hooked"
 kft clear
+if [ -n "$hist_modes" ]; then
+	kft_measure kft_fast_histogram "mode histogram hooks fast filter funclist kft_bench_target fend"
+	[ "$(hist_calls)" = "$TOTAL" ] || die "kft fast histogram: $(hist_calls) calls for $TOTAL"
+	kft clear
+fi
 fi
 
 # Sampling profilers (issue 11): what one sample costs. PROFILE_ROUNDS

@@ -8,7 +8,7 @@
  *		   | "filter" ("mintime" NUM | "maxtime" NUM | "noints" | "onlyints" | "errors"
  *			       | "funclist" FUNC+ "fend" | "pid" NUM | "tid" NUM | "cpu" NUM)
  *		   | "logentries" NUM | "autorepeat"
- *		   | "mode" ("trace" | "count" | "stacks" | "profile")
+ *		   | "mode" ("trace" | "count" | "stacks" | "profile" | "histogram")
  *		   | "watch" ("stack" | "worst-stack") NUM
  *		   | "sample" NUM | "include" "idle" | "per-process" | "snoop" NUM
  *		   | "hooks" ("fast" | "safe")
@@ -71,7 +71,7 @@ static const char *const kft_parse_messages[] = {
 	[KFT_ERR_ATTACH_FAILED] = "could not attach to the functions",
 	[KFT_ERR_AUTOREPEAT_TIME] = "autorepeat cannot wait again for a start time that has passed: start on entry or exit",
 	[KFT_ERR_NOT_FUNCTION_START] = "address is not the start of a function",
-	[KFT_ERR_EXPECTED_MODE] = "expected 'trace', 'count', 'stacks' or 'profile'",
+	[KFT_ERR_EXPECTED_MODE] = "expected 'trace', 'count', 'stacks', 'profile' or 'histogram'",
 	[KFT_ERR_NOT_IN_COUNT_MODE] = "has no meaning in count mode",
 	[KFT_ERR_NOT_IN_STACKS_MODE] = "has no meaning in stacks mode",
 	[KFT_ERR_NOT_IN_PROFILE_MODE] = "has no meaning in profile mode",
@@ -86,9 +86,11 @@ static const char *const kft_parse_messages[] = {
 	[KFT_ERR_FAST_NOT_HERE] = "hooks fast needs x86-64: kft's return trampoline is x86 code",
 	[KFT_ERR_COMM_TOO_LONG] = "a task's name has at most 15 bytes",
 	[KFT_ERR_MISSING_COMM] = "missing task name",
-	[KFT_ERR_EXPECTED_UNITS] = "expected 'us' or 'ns'",
+	[KFT_ERR_EXPECTED_UNITS] = "expected 'us', 'ns' or 'ms'",
 	[KFT_ERR_ONE_GLOB] = "this kernel's fprobe takes one glob per funclist: name the other functions",
 	[KFT_ERR_FAST_NO_MEMORY] = "not enough memory for fast hooks' shadow stacks (module parameter fast_tasks)",
+	[KFT_ERR_NOT_IN_HISTOGRAM_MODE] = "has no meaning in histogram mode",
+	[KFT_ERR_UNITS_MS] = "units ms is for histogram mode: a log's columns are in us or ns",
 };
 
 _Static_assert(ARRAY_SIZE(kft_parse_messages) == KFT_ERR_COUNT,
@@ -140,6 +142,9 @@ _Static_assert(ARRAY_SIZE(kft_stmt_words) == KFT_STMT_COUNT, "a statement withou
  *   would stop the machine); no durations, no timer.
  * - profile: such a table filled from a per-CPU timer, whatever runs: no
  *   funclist, always keyed by process (per-process), no event ring (snoop).
+ * - histogram: trace mode's hooks and filters, each kept call counted in
+ *   its function's log2 bucket of duration (units: of the buckets); no log
+ *   to size (its table is sized by the funclist), no watch, no stack table.
  * logentries sizes the log or the stack table, within the mode's limit.
  */
 static const struct kft_mode_rule {
@@ -173,9 +178,15 @@ static const struct kft_mode_rule {
 		STMT(SNOOP) | STMT(UNITS) | STMT(HOOKS) | STMT(ERRORS),
 		false, KFT_MAX_STACKENTRIES, KFT_DEFAULT_STACKENTRIES,
 	},
+	[KFT_MODE_HISTOGRAM] = {
+		"histogram", KFT_ERR_NOT_IN_HISTOGRAM_MODE,
+		STMT(LOGENTRIES) | STMT(WATCH) | STMT(SAMPLE) | STMT(INCLUDE) |
+		STMT(PER_PROCESS) | STMT(SNOOP),
+		false, KFT_MAX_LOGENTRIES, KFT_DEFAULT_LOGENTRIES,
+	},
 };
 
-_Static_assert(ARRAY_SIZE(kft_mode_rules) == KFT_MODE_PROFILE + 1, "a mode without its rule");
+_Static_assert(ARRAY_SIZE(kft_mode_rules) == KFT_MODE_HISTOGRAM + 1, "a mode without its rule");
 _Static_assert(KFT_STMT_COUNT <= 32, "more statements than bits in meaningless");
 
 /**
@@ -716,13 +727,18 @@ static int parse_hooks(struct kft_parser *ps)
 	return 0;
 }
 
-/* units us|ns: the unit of a trace log's entry and delta columns. */
+/*
+ * units us|ns|ms: the unit of a trace log's entry and delta columns (us or
+ * ns), or of a histogram's buckets.
+ */
 static int parse_units(struct kft_parser *ps)
 {
 	if (once(ps, KFT_STMT_UNITS, ps->tok.pos) || next(ps))
 		return -1;
 	if (tok_is(ps, "ns"))
 		ps->cfg->units_ns = true;
+	else if (tok_is(ps, "ms"))
+		ps->cfg->units_ms = true;
 	else if (!tok_is(ps, "us"))
 		return fail(ps, KFT_ERR_EXPECTED_UNITS);
 	return 0;
@@ -858,6 +874,8 @@ static int check_block(struct kft_parser *ps)
 		return fail_at(ps, KFT_ERR_MIN_OVER_MAX,
 			       later_of(seen[KFT_STMT_MINTIME], seen[KFT_STMT_MAXTIME]), NULL);
 	}
+	if (cfg->units_ms && cfg->mode != KFT_MODE_HISTOGRAM)
+		return fail_at(ps, KFT_ERR_UNITS_MS, seen[KFT_STMT_UNITS], "units");
 	return 0;
 }
 
@@ -866,6 +884,9 @@ static void fill_mode_defaults(struct kft_parser *ps)
 {
 	if (!ps->seen[KFT_STMT_LOGENTRIES].line)
 		ps->cfg->logentries = kft_mode_rules[ps->cfg->mode].default_entries;
+	/* A histogram's buckets are in ns unless said (as funclatency's). */
+	if (ps->cfg->mode == KFT_MODE_HISTOGRAM && !ps->seen[KFT_STMT_UNITS].line)
+		ps->cfg->units_ns = true;
 }
 
 static int parse_block(struct kft_parser *ps)
@@ -984,9 +1005,9 @@ static bool is_keyword(const char *word, size_t len)
 		"new", "begin", "end", "trigger", "start", "stop", "entry", "exit",
 		"time", "filter", "mintime", "maxtime", "noints", "onlyints",
 		"funclist", "fend", "logentries", "autorepeat", "watch", "prime",
-		"clear", "mode", "trace", "count", "stacks", "profile", "stack",
+		"clear", "mode", "trace", "count", "stacks", "profile", "histogram", "stack",
 		"worst-stack", "sample", "include", "idle", "per-process", "pid",
-		"tid", "cpu", "comm", "snoop", "units", "us", "ns", "hooks", "fast",
+		"tid", "cpu", "comm", "snoop", "units", "us", "ns", "ms", "hooks", "fast",
 		"safe", "errors",
 	};
 	size_t i;

@@ -85,6 +85,8 @@ enum kft_parse_err {
 	KFT_ERR_EXPECTED_UNITS,
 	KFT_ERR_ONE_GLOB,
 	KFT_ERR_FAST_NO_MEMORY,
+	KFT_ERR_NOT_IN_HISTOGRAM_MODE,
+	KFT_ERR_UNITS_MS,
 	KFT_ERR_COUNT,
 };
 
@@ -119,14 +121,16 @@ struct kft_trigger {
 /*
  * What a run collects: a log of calls with their durations, per-CPU call
  * counts per function (entry hook only), counts of identical kernel stacks
- * at the entries of traced functions, or counts of the stacks a per-CPU
- * timer interrupts (a sampling profile).
+ * at the entries of traced functions, counts of the stacks a per-CPU
+ * timer interrupts (a sampling profile), or per function, how many calls
+ * took each power of two of time (log2 buckets of their durations).
  */
 enum kft_run_mode {
 	KFT_MODE_TRACE,		/* the default */
 	KFT_MODE_COUNT,
 	KFT_MODE_STACKS,
 	KFT_MODE_PROFILE,
+	KFT_MODE_HISTOGRAM,	/* per-function log2 histograms of durations */
 };
 
 enum kft_watch_kind {
@@ -167,7 +171,8 @@ struct kft_config {
 	bool onlyints;
 	bool errors;			/* trace: only calls that return an error */
 	bool autorepeat;
-	bool units_ns;			/* trace: rows in ns, not us */
+	bool units_ns;			/* trace: rows in ns, not us; histogram: ns buckets */
+	bool units_ms;			/* histogram: ms buckets */
 	unsigned long logentries;	/* the mode's default if not given */
 	enum kft_hooks hooks;		/* trace mode */
 	struct kft_pos hooks_pos;	/* the hooks statement; 0:0 without one */

@@ -46,10 +46,11 @@ MODULE_PARM_DESC(count_functions,
  * Slots for a traced set: a name can match several functions (static
  * functions share names), so a list gets four slots a name.
  */
-static unsigned int kft_count_bits(unsigned int nr_funcs, bool any_glob)
+static unsigned int kft_count_bits(unsigned int nr_funcs, bool any_glob,
+				   unsigned int max_functions)
 {
 	unsigned long n = any_glob || !nr_funcs ?
-			  2UL * clamp(count_functions, 64U, KFT_COUNT_MAX_FUNCTIONS) :
+			  2UL * clamp(max_functions, 64U, KFT_COUNT_MAX_FUNCTIONS) :
 			  4UL * nr_funcs + 64;
 
 	return ilog2(roundup_pow_of_two(n));
@@ -60,30 +61,36 @@ static unsigned int kft_count_bits(unsigned int nr_funcs, bool any_glob)
  * @t:		the table
  * @nr_funcs:	functions in the funclist, 0 for every function
  * @any_glob:	one of them is a glob
+ * @width:	counters a slot (1: a count; a histogram's buckets)
+ * @max_functions: the functions a glob or every function can take
  *
  * Return: 0, or -ENOMEM (also when it would take over half of the
  * available memory).
  */
 int kft_count_table_alloc(struct kft_count_table *t, unsigned int nr_funcs,
-			  bool any_glob)
+			  bool any_glob, unsigned int width, unsigned int max_functions)
 {
-	unsigned long slots;
+	unsigned long slots, counters;
 	unsigned int i;
 
-	t->bits = kft_count_bits(nr_funcs, any_glob);
+	t->bits = kft_count_bits(nr_funcs, any_glob, max_functions ?: count_functions);
 	t->shift = BITS_PER_LONG - t->bits;
+	t->width = width;
 	slots = 1UL << t->bits;
-	t->nr_chunks = DIV_ROUND_UP(slots, KFT_COUNT_CHUNK);
+	counters = slots * width;
+	t->nr_chunks = DIV_ROUND_UP(counters, KFT_COUNT_CHUNK);
 	mutex_init(&t->sum_lock);
 	INIT_LIST_HEAD(&t->gone);
-	if (!kft_mem_fits(array3_size(slots, sizeof(unsigned long), num_possible_cpus() + 1)))
+	if (!kft_mem_fits(slots * sizeof(unsigned long) +
+			  array3_size(counters, sizeof(unsigned long), num_possible_cpus())))
 		return -ENOMEM;
 	t->ips = kvmalloc_array(slots, sizeof(*t->ips), KFT_COUNT_GFP);
 	t->chunks = kcalloc(t->nr_chunks, sizeof(*t->chunks), GFP_KERNEL);
 	if (!t->ips || !t->chunks)
 		goto err_free;
 	for (i = 0; i < t->nr_chunks; i++) {
-		t->chunks[i] = __alloc_percpu_gfp(min(slots, KFT_COUNT_CHUNK) * sizeof(unsigned long),
+		t->chunks[i] = __alloc_percpu_gfp(min(counters, KFT_COUNT_CHUNK) *
+						  sizeof(unsigned long),
 						  sizeof(unsigned long), GFP_KERNEL_ACCOUNT);
 		if (!t->chunks[i])
 			goto err_free;
@@ -127,13 +134,14 @@ unsigned long kft_count_table_slots(const struct kft_count_table *t)
 
 size_t kft_count_table_bytes(const struct kft_count_table *t)
 {
-	return kft_count_table_slots(t) * sizeof(unsigned long) * (num_possible_cpus() + 1);
+	return kft_count_table_slots(t) * sizeof(unsigned long) *
+	       (1 + (size_t)t->width * num_possible_cpus());
 }
 
 /* Empty, for a new run: only while the hook counts nothing (not running). */
 void kft_count_table_reset(struct kft_count_table *t)
 {
-	size_t slots = kft_count_table_slots(t);
+	size_t slots = kft_count_table_slots(t), counters = slots * t->width;
 	unsigned int i;
 	int cpu;
 
@@ -143,7 +151,7 @@ void kft_count_table_reset(struct kft_count_table *t)
 	for (i = 0; i < t->nr_chunks; i++) {
 		for_each_possible_cpu(cpu)
 			memset(per_cpu_ptr(t->chunks[i], cpu), 0,
-			       min(slots, KFT_COUNT_CHUNK) * sizeof(unsigned long));
+			       min(counters, KFT_COUNT_CHUNK) * sizeof(unsigned long));
 	}
 	mutex_unlock(&t->sum_lock);
 }
@@ -175,14 +183,24 @@ notrace noinline long kft_count_slot_slow(struct kft_count_table *t,
 }
 NOKPROBE_SYMBOL(kft_count_slot_slow);
 
-static unsigned long kft_count_sum(const struct kft_count_table *t, unsigned long slot)
+unsigned long kft_count_sum_at(const struct kft_count_table *t, unsigned long i)
 {
-	unsigned long __percpu *chunk = t->chunks[slot >> KFT_COUNT_CHUNK_SHIFT];
+	unsigned long __percpu *chunk = t->chunks[i >> KFT_COUNT_CHUNK_SHIFT];
 	unsigned long sum = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(per_cpu_ptr(chunk, cpu)[slot & (KFT_COUNT_CHUNK - 1)]);
+		sum += READ_ONCE(per_cpu_ptr(chunk, cpu)[i & (KFT_COUNT_CHUNK - 1)]);
+	return sum;
+}
+
+/* A slot's counters, summed: its calls. */
+static unsigned long kft_count_sum(const struct kft_count_table *t, unsigned long slot)
+{
+	unsigned long sum = 0, b;
+
+	for (b = 0; b < t->width; b++)
+		sum += kft_count_sum_at(t, slot * t->width + b);
 	return sum;
 }
 
@@ -232,16 +250,29 @@ static int kft_count_entry_cmp(const void *a, const void *b)
 	return x->ip < y->ip ? -1 : x->ip > y->ip;
 }
 
-/* Copies one slot's function and sum into the view (0 calls: left out). */
+/*
+ * Copies one slot's function and sum (with width > 1, each of its
+ * counters, and their sum) into the view (0 calls: left out).
+ */
 static void kft_count_view_add(struct kft_count_table *t, struct kft_count_view *view,
 			       unsigned long slot)
 {
 	unsigned long ip = READ_ONCE(t->ips[slot]);
 	struct kft_count_entry *e = &view->entries[view->nr];
-	unsigned long n = kft_count_sum(t, slot);
+	unsigned long n = 0, b, *counters = NULL;
 
+	if (view->counters) {
+		counters = view->counters + view->nr * t->width;
+		for (b = 0; b < t->width; b++) {
+			counters[b] = kft_count_sum_at(t, slot * t->width + b);
+			n += counters[b];
+		}
+	} else {
+		n = kft_count_sum(t, slot);
+	}
 	if (!n)
 		return;
+	e->counters = counters;
 	e->ip = ip & ~KFT_COUNT_RETIRED;
 	e->count = n;
 	e->gone_name = ip & KFT_COUNT_RETIRED ? kft_count_gone_name(t, slot) : NULL;
@@ -287,10 +318,21 @@ int kft_count_view_build(struct kft_count_table *t, struct kft_count_view *view)
 		bitmap_free(claimed);
 		return -ENOMEM;
 	}
+	if (t->width > 1 && used &&
+	    !kft_mem_fits(array3_size(used, t->width, sizeof(*view->counters)))) {
+		bitmap_free(claimed);
+		return -ENOMEM;
+	}
 	view->entries = kvmalloc_array(max(used, 1UL), sizeof(*view->entries),
 				       GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
-	if (!view->entries) {
+	if (t->width > 1)
+		view->counters = kvmalloc_array(max(used, 1UL) * t->width,
+						sizeof(*view->counters),
+						GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL |
+						__GFP_NOWARN);
+	if (!view->entries || (t->width > 1 && !view->counters)) {
 		bitmap_free(claimed);
+		kft_count_view_free(view);
 		return -ENOMEM;
 	}
 	view->taken_ns = kft_now();
@@ -308,7 +350,9 @@ void kft_count_view_free(struct kft_count_view *view)
 	for (i = 0; view->entries && i < view->nr; i++)
 		kfree(view->entries[i].gone_name);
 	kvfree(view->entries);
+	kvfree(view->counters);
 	view->entries = NULL;
+	view->counters = NULL;
 	view->nr = 0;
 }
 

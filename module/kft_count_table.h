@@ -10,6 +10,10 @@
  * slot (in per-CPU chunks of 4096: the per-CPU allocator's largest piece
  * is 32 KiB). The traced path takes no lock, allocates nothing, and writes
  * only its own CPU's counter, with one this_cpu_inc().
+ *
+ * A slot has width counters: 1 in count mode (its calls), one per bucket
+ * in histogram mode (kft_mode_histogram.c); slot s's counter b is number
+ * s * width + b.
  */
 #ifndef KFT_COUNT_TABLE_H
 #define KFT_COUNT_TABLE_H
@@ -30,6 +34,7 @@ struct module;
 struct kft_count_table {
 	unsigned int bits;		/* 1 << bits slots */
 	unsigned int shift;		/* 64 - bits: the hash's */
+	unsigned int width;		/* counters a slot */
 	unsigned long *ips;		/* 0: free; start | 1: retired (module gone) */
 	/* Slot i counts in chunks[i / KFT_COUNT_CHUNK][i % KFT_COUNT_CHUNK]. */
 	unsigned long __percpu **chunks;
@@ -45,6 +50,7 @@ struct kft_count_entry {
 	unsigned long ip;
 	unsigned long count;
 	char *gone_name;		/* a function of an unloaded module (a copy) */
+	const unsigned long *counters;	/* width > 1: the slot's, summed (count: theirs) */
 };
 
 /* The name of a retired slot's function, taken before its module went. */
@@ -57,13 +63,14 @@ struct kft_count_gone {
 /* A reader's snapshot, most-called first. */
 struct kft_count_view {
 	struct kft_count_entry *entries;
+	unsigned long *counters;	/* width > 1: each entry's, in one array */
 	unsigned long nr;
 	unsigned long calls;
 	u64 taken_ns;			/* kft_now() when summed */
 };
 
 int kft_count_table_alloc(struct kft_count_table *t, unsigned int nr_funcs,
-			  bool any_glob);
+			  bool any_glob, unsigned int width, unsigned int max_functions);
 void kft_count_table_free(struct kft_count_table *t);
 void kft_count_table_reset(struct kft_count_table *t);
 unsigned long kft_count_table_slots(const struct kft_count_table *t);
@@ -71,6 +78,8 @@ size_t kft_count_table_bytes(const struct kft_count_table *t);
 void kft_count_totals(struct kft_count_table *t, unsigned long *calls,
 		      unsigned long *functions, unsigned long *used);
 int kft_count_view_build(struct kft_count_table *t, struct kft_count_view *view);
+/* Counter @i of the table (slot * width + b), summed over the CPUs. */
+unsigned long kft_count_sum_at(const struct kft_count_table *t, unsigned long i);
 void kft_count_view_free(struct kft_count_view *view);
 
 long kft_count_slot_slow(struct kft_count_table *t, unsigned long ip);
@@ -83,13 +92,14 @@ static __always_inline unsigned long kft_count_hash(const struct kft_count_table
 	return (ip * GOLDEN_RATIO_64) >> t->shift;
 }
 
-static __always_inline void kft_count_inc(struct kft_count_table *t, unsigned long slot)
+/* Counter @i (slot * width + bucket; the slot in count mode) + 1, on this CPU. */
+static __always_inline void kft_count_inc(struct kft_count_table *t, unsigned long i)
 {
 	/*
 	 * One instruction on x86 (incq %gs:...): neither an interrupt nor a
 	 * migration can come between reading and writing the counter.
 	 */
-	this_cpu_inc(t->chunks[slot >> KFT_COUNT_CHUNK_SHIFT][slot & (KFT_COUNT_CHUNK - 1)]);
+	this_cpu_inc(t->chunks[i >> KFT_COUNT_CHUNK_SHIFT][i & (KFT_COUNT_CHUNK - 1)]);
 }
 
 #endif

@@ -17,7 +17,8 @@
  * so that a rejected call saves and restores no register for the rest (on
  * 6.1, 288 to 249 instructions a call; a record costs 7 more).
  *
- * Recording a call:
+ * Recording a call (histogram mode: counting it in its bucket, at the exit,
+ * instead of a record):
  *   entry: state RUNNING? context filter (noints/onlyints), take the time,
  *          pid and CPU into the per-call storage. With no time filter the
  *          record is reserved now (delta -1 until the exit fills it in), so
@@ -105,6 +106,33 @@ static __always_inline void kft_record_close(struct kft_record *rec, unsigned lo
 	 * (pairs with the acquire in kft_output_log_row()).
 	 */
 	smp_store_release(&rec->info, kft_rec_info(dur, cpu));
+}
+
+/*
+ * Histogram mode: a kept call of @dur ns counted in its function's bucket
+ * (kft_run.h). The slot is found as count mode finds it: the common case
+ * is one hash and one compare; a function's first call claims its slot.
+ */
+static __always_inline void kft_hist_add(struct kft_run *run, unsigned long ip, u64 dur)
+{
+	struct kft_count_table *t = &run->table;
+	unsigned long slot = kft_count_hash(t, ip);
+	/* Constant divisors: multiplications, not divisions. */
+	u64 v = run->cfg.units_ns ? dur : run->cfg.units_ms ? div_u64(dur, NSEC_PER_MSEC) :
+		div_u64(dur, NSEC_PER_USEC);
+	unsigned int b = v ? min_t(unsigned int, ilog2(v), KFT_HIST_BUCKETS - 1) : 0;
+	long s;
+
+	/* A plain load: the slot's only write is the claim, long before. */
+	if (unlikely(data_race(t->ips[slot]) != ip)) {
+		s = kft_count_slot_slow(t, ip);
+		if (unlikely(s < 0)) {
+			this_cpu_inc(run->counters->table_full);
+			return;
+		}
+		slot = s;
+	}
+	kft_count_inc(t, slot * KFT_HIST_BUCKETS + b);
 }
 
 /**
@@ -324,12 +352,17 @@ static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long 
 			if (kft_time_filtered(dur, run->mintime_ns, run->maxtime_ns))
 				goto filtered;
 		}
-		rec = kft_log_reserve(run);
-		if (!rec)
-			return;
-		pid = kft_record_pid(call);
-		kft_record_fill(rec, ip, ret_ip, call, pid, kft_rec_info(dur, call->cpu), retval);
-		kft_record_comm(run, call, pid);
+		if (run->histogram) {
+			kft_hist_add(run, ip, dur);
+		} else {
+			rec = kft_log_reserve(run);
+			if (!rec)
+				return;
+			pid = kft_record_pid(call);
+			kft_record_fill(rec, ip, ret_ip, call, pid, kft_rec_info(dur, call->cpu),
+					retval);
+			kft_record_comm(run, call, pid);
+		}
 	}
 	/* The hrtimer stops the run too; this makes the stop exact. */
 	deadline = READ_ONCE(run->stop_deadline_ns);

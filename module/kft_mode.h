@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The modes: trace (kft_mode_trace.c), count (kft_mode_count.c), stacks
- * and profile (kft_mode_stacks.c), each behind one interface, struct
+ * and profile (kft_mode_stacks.c), histogram (kft_mode_histogram.c), each
+ * behind one interface, struct
  * kft_mode: what a run of that mode allocates, attaches, empties at prime,
  * drops when a module goes, and shows in /proc/kft and /proc/kft_data.
  *
@@ -38,7 +39,7 @@ struct kft_reader {
 	struct kft_counters counters;
 	union {
 		struct kft_log_view log;	/* trace */
-		struct kft_count_view counts;	/* count */
+		struct kft_count_view counts;	/* count, histogram */
 		struct {			/* stacks, profile */
 			struct kft_stack_view stacks;
 			struct kft_snoop_view snoop;	/* with snoop: consumed */
@@ -81,6 +82,34 @@ extern const struct kft_mode kft_mode_trace;
 extern const struct kft_mode kft_mode_count;
 extern const struct kft_mode kft_mode_stacks;
 extern const struct kft_mode kft_mode_profile;
+extern const struct kft_mode kft_mode_histogram;
+
+/*
+ * Trace mode's hooks (kft_mode_trace.c), which histogram mode attaches too:
+ * the funclist's exit hooks, and the calls they missed.
+ */
+int kft_trace_attach(struct kft_run *run, struct kft_parse_error *err);
+void kft_trace_detach(struct kft_run *run);
+void kft_trace_quiesce(struct kft_run *run);
+unsigned int kft_trace_drop_module(struct kft_run *run, struct module *mod,
+				   const unsigned long *addrs, unsigned int nr);
+unsigned long kft_trace_missed(struct kft_run *run);
+/* /proc/kft's "hooks:" line of a run with trace mode's hooks. */
+void kft_output_trace_hooks(struct seq_file *m, const struct kft_run *run);
+
+/*
+ * Count mode's table (kft_mode_count.c), which histogram mode keeps too:
+ * freed, emptied, and read by /proc/kft_data.
+ */
+void kft_count_free(struct kft_run *run);
+int kft_count_reset(struct kft_run *run);
+void kft_count_data_take(struct kft_reader *r);
+int kft_count_data_build(struct kft_reader *r);
+unsigned long kft_count_data_rows(const struct kft_reader *r);
+void kft_count_data_free(struct kft_reader *r);
+/* A function's row: count, address, symbol (histogram mode's first line too). */
+void kft_output_count_row(struct seq_file *m, const struct kft_count_entry *e,
+			  bool show_addrs);
 
 /* At module exit, after the last run: what profile mode keeps between runs. */
 void kft_mode_stacks_cleanup(void);

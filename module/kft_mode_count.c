@@ -205,7 +205,7 @@ static void kft_output_count_header(struct seq_file *m, const struct kft_run *ru
  * @e:		the function
  * @show_addrs:	false: the address prints as zeros, as /proc/kallsyms does
  */
-static void kft_output_count_row(struct seq_file *m, const struct kft_count_entry *e,
+void kft_output_count_row(struct seq_file *m, const struct kft_count_entry *e,
 			  bool show_addrs)
 {
 	unsigned long func = e->gone_name ? e->ip : kft_output_func_start(e->ip);
@@ -225,15 +225,15 @@ static int kft_count_alloc(struct kft_run *run)
 
 	for (i = 0; i < cfg->nr_funcs; i++)
 		any_glob |= cfg->funcs[i].is_glob;
-	return kft_count_table_alloc(&run->table, cfg->nr_funcs, any_glob);
+	return kft_count_table_alloc(&run->table, cfg->nr_funcs, any_glob, 1, 0);
 }
 
-static void kft_count_free(struct kft_run *run)
+void kft_count_free(struct kft_run *run)
 {
 	kft_count_table_free(&run->table);
 }
 
-static int kft_count_reset(struct kft_run *run)
+int kft_count_reset(struct kft_run *run)
 {
 	kft_count_table_reset(&run->table);
 	return 0;
@@ -256,12 +256,12 @@ static unsigned int kft_count_drop_module(struct kft_run *run, struct module *mo
 }
 
 /* The counts, locked until summed: the sums and the header are of one run. */
-static void kft_count_data_take(struct kft_reader *r)
+void kft_count_data_take(struct kft_reader *r)
 {
 	mutex_lock(&r->run->table.sum_lock);
 }
 
-static int kft_count_data_build(struct kft_reader *r)
+int kft_count_data_build(struct kft_reader *r)
 {
 	int ret = kft_count_view_build(&r->run->table, &r->counts);
 
@@ -269,7 +269,7 @@ static int kft_count_data_build(struct kft_reader *r)
 	return ret;
 }
 
-static unsigned long kft_count_data_rows(const struct kft_reader *r)
+unsigned long kft_count_data_rows(const struct kft_reader *r)
 {
 	return r->counts.nr;
 }
@@ -282,7 +282,7 @@ static void kft_count_data_show(struct seq_file *m, struct kft_reader *r, unsign
 		kft_output_count_row(m, &r->counts.entries[i - 1], r->show_addrs);
 }
 
-static void kft_count_data_free(struct kft_reader *r)
+void kft_count_data_free(struct kft_reader *r)
 {
 	kft_count_view_free(&r->counts);
 }

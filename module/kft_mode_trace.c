@@ -14,7 +14,7 @@
 #include "kft_run.h"
 
 /* Calls the exit mechanism missed: the traced functions' and the exit triggers'. */
-static unsigned long kft_trace_missed(struct kft_run *run)
+unsigned long kft_trace_missed(struct kft_run *run)
 {
 	return kft_fhook_missed(&run->trace) + kft_fhook_missed(&run->start_exit) +
 	       kft_fhook_missed(&run->stop_exit);
@@ -48,6 +48,14 @@ static void kft_output_watch_status(struct seq_file *m, struct kft_run *run,
 	seq_printf(m, ", snapshots %lu, skipped %lu\n", c->watch_snapshots, c->watch_skipped);
 }
 
+void kft_output_trace_hooks(struct seq_file *m, const struct kft_run *run)
+{
+	seq_printf(m, "hooks: %s%s\n",
+		   run->cfg.hooks == KFT_HOOKS_FAST ? "fast" :
+		   KFT_HAVE_FPROBE ? "fprobe" : "kretprobes",
+		   run->detached ? ", detached until the next prime" : "");
+}
+
 static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 				    const struct kft_counters *c)
 {
@@ -73,10 +81,7 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 		   kft_comms_bytes(&run->log.buf->comms) / sizeof(struct kft_comm_slot),
 		   kft_comms_bytes(&run->log.buf->comms), kft_comms_lost(&run->log.buf->comms));
 	kft_output_watch_status(m, run, c);
-	seq_printf(m, "hooks: %s%s\n",
-		   run->cfg.hooks == KFT_HOOKS_FAST ? "fast" :
-		   KFT_HAVE_FPROBE ? "fprobe" : "kretprobes",
-		   run->detached ? ", detached until the next prime" : "");
+	kft_output_trace_hooks(m, run);
 	seq_puts(m, "mode: trace\n");
 }
 
@@ -206,25 +211,25 @@ static int kft_trace_reset(struct kft_run *run)
 	return 0;
 }
 
-static int kft_trace_attach(struct kft_run *run, struct kft_parse_error *err)
+int kft_trace_attach(struct kft_run *run, struct kft_parse_error *err)
 {
 	return kft_fhook_attach(&run->trace, run, KFT_HOOK_TRACE,
 				run->cfg.hooks == KFT_HOOKS_FAST, run->cfg.funcs,
 				run->cfg.nr_funcs, err);
 }
 
-static void kft_trace_detach(struct kft_run *run)
+void kft_trace_detach(struct kft_run *run)
 {
 	kft_fhook_detach(&run->trace);
 }
 
-static void kft_trace_quiesce(struct kft_run *run)
+void kft_trace_quiesce(struct kft_run *run)
 {
 	kft_fhook_quiesce(&run->trace);
 }
 
-static unsigned int kft_trace_drop_module(struct kft_run *run, struct module *mod,
-					  const unsigned long *addrs, unsigned int nr)
+unsigned int kft_trace_drop_module(struct kft_run *run, struct module *mod,
+				   const unsigned long *addrs, unsigned int nr)
 {
 	return nr ? kft_fhook_drop_module(&run->trace, mod, addrs, nr) : 0;
 }

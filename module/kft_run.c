@@ -34,8 +34,9 @@ static const struct kft_mode *const kft_modes[] = {
 	[KFT_MODE_COUNT] = &kft_mode_count,
 	[KFT_MODE_STACKS] = &kft_mode_stacks,
 	[KFT_MODE_PROFILE] = &kft_mode_profile,
+	[KFT_MODE_HISTOGRAM] = &kft_mode_histogram,
 };
-static_assert(ARRAY_SIZE(kft_modes) == KFT_MODE_PROFILE + 1);
+static_assert(ARRAY_SIZE(kft_modes) == KFT_MODE_HISTOGRAM + 1);
 
 static void kft_run_release(struct kref *ref)
 {
@@ -345,7 +346,9 @@ struct kft_run *kft_run_create(char *text, const struct kft_config *cfg,
 	run->mintime_ns = cfg->mintime_us * NSEC_PER_USEC;
 	run->maxtime_ns = cfg->maxtime_us * NSEC_PER_USEC;
 	/* (A filter at the exit: the record is made there, if kept.) */
-	run->log_at_entry = !cfg->mintime_us && !cfg->maxtime_us && !cfg->errors;
+	run->histogram = cfg->mode == KFT_MODE_HISTOGRAM;
+	run->log_at_entry = !run->histogram && !cfg->mintime_us && !cfg->maxtime_us &&
+			    !cfg->errors;
 	kft_run_cycles_setup(run);
 	run->task_filter = kft_task_filtered(cfg);
 	run->count_ctx_filter = cfg->noints || cfg->onlyints || run->task_filter;

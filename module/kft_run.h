@@ -43,6 +43,13 @@
 
 struct kft_mode;
 
+/*
+ * Histogram mode's buckets a function: bucket b counts the calls that took
+ * 2^b to 2^(b+1) - 1 units (bucket 0: 0 and 1), the last one every longer
+ * call (2^39 ns: 9 minutes), as libbpf-tools' funclatency counts them.
+ */
+#define KFT_HIST_BUCKETS	40
+
 enum kft_state {
 	KFT_CONFIGURED,
 	KFT_PRIMED,
@@ -149,6 +156,7 @@ struct kft_run {
 	bool count_ctx_filter;		/* count mode: noints, onlyints or a task filter */
 	bool task_filter;		/* filter pid, tid, cpu or comm (kft_task.h) */
 	bool entry_quick;		/* cycles, no filter at entry: kft_hook_entry_quick() */
+	bool histogram;			/* histogram mode: trace's hooks, counts in table */
 
 	/* Timeline, kft_now() ns. */
 	struct kft_run_times times;
@@ -156,7 +164,7 @@ struct kft_run {
 	unsigned int starts;		/* how many times it started (autorepeat) */
 
 	struct kft_log log;		/* trace mode */
-	struct kft_count_table table;	/* count mode */
+	struct kft_count_table table;	/* count mode; histogram: KFT_HIST_BUCKETS a slot */
 	struct kft_stack_table stacks;	/* stacks, profile */
 	struct kft_snoop snoop;		/* stacks with snoop */
 	struct kft_watch watch;		/* trace with a watch */

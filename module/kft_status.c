@@ -89,8 +89,13 @@ static void kft_output_config(struct seq_file *m, const struct kft_config *cfg)
 		seq_printf(m, "  logentries %lu\n", cfg->logentries);
 	if (cfg->autorepeat)
 		seq_puts(m, "  autorepeat\n");
+	/* (A trace's default, us, is not shown; a histogram's is ns.) */
 	if (cfg->units_ns)
 		seq_puts(m, "  units ns\n");
+	else if (cfg->units_ms)
+		seq_puts(m, "  units ms\n");
+	else if (cfg->mode == KFT_MODE_HISTOGRAM)
+		seq_puts(m, "  units us\n");
 	kft_output_stacks_config(m, cfg);
 }
 

@@ -9,6 +9,8 @@
 #           peer's (and on debug, debug_skip below);
 #           peer: the tests that need bpftrace (a line "# requires:
 #           bpftrace"), in a guest of their own (65 MB more to boot);
+#           icount: those that also compare durations exactly ("# requires:
+#           bpftrace icount"): one CPU under -icount (scripts/vm/run);
 #           fast: the trace-mode tests with hooks fast as the default
 #           (KFT_VM_HOOKS=fast), each on one Debian kernel (fast_kernel);
 #           lockdown: the lockdown test alone (debug: it closes debugfs,
@@ -19,8 +21,11 @@
 
 kselftests=$top/tests/kselftest
 
-# The peer's tests: bpftrace in the guest.
-peer_tests=$(cd "$kselftests" && grep -l '^# requires: .*\<bpftrace\>' *.tc | sed 's/\.tc$//')
+# The peer's tests: bpftrace in the guest; those that also compare durations
+# exactly run under -icount (scripts/vm/run), in a pass of their own.
+icount_tests=$(cd "$kselftests" && grep -l '^# requires: .*\<icount\>' *.tc | sed 's/\.tc$//')
+peer_tests=$(cd "$kselftests" && grep -l '^# requires: .*\<bpftrace\>' *.tc | sed 's/\.tc$//' |
+	grep -vxF $(printf -- '-e %s ' $icount_tests x))
 
 # tests_but NAME...: every in-guest test but these.
 tests_but() {
@@ -45,12 +50,12 @@ debug_skip="reload_cycles lockdown stacks_capacity kft_stacksnoop_rate samples b
 # as the default. Not: count, stacks and profile mode (no exit hooks); the
 # tests of the language, the /proc files' permissions and the status (no
 # call timed); stack_watch (a watch takes hooks safe); the tests that name
-# their hooks themselves (livepatch_fast, retval, errtrace, the fast_* tests:
-# each main pass runs them); comm_escaped (stacks, snoop and profile modes); fgraph_index0
+# their hooks themselves (livepatch_fast, retval, errtrace, histogram_mode, the
+# fast_* tests: each main pass runs them); comm_escaped (stacks, snoop and profile modes); fgraph_index0
 # (a kernel bug shown without kft).
-fast_skip='retval|errtrace|bad_input|kft_errors|kft_refuse|commands|version|unprivileged|opener_cap|proc_modes|config_status|addresses_hidden|generation|multi_write|concurrent_writes|reload_cycles|lockdown|bench_smoke|stack_watch|livepatch_fast|fast_unpin_blocked|fast_unpin_taken|fast_noreturn|fast_exit_iterator|fast_denylist|fast_tasks_huge|fast_rmmod_force|fast_fgraph_tail|comm_escaped|fgraph_index0'
+fast_skip='retval|errtrace|histogram_mode|bad_input|kft_errors|kft_refuse|commands|version|unprivileged|opener_cap|proc_modes|config_status|addresses_hidden|generation|multi_write|concurrent_writes|reload_cycles|lockdown|bench_smoke|stack_watch|livepatch_fast|fast_unpin_blocked|fast_unpin_taken|fast_noreturn|fast_exit_iterator|fast_denylist|fast_tasks_huge|fast_rmmod_force|fast_fgraph_tail|comm_escaped|fgraph_index0'
 fast_tests() {
-	tests_but $peer_tests | grep -Ev '^(count_|stacks_|profile_|kft_profile|kft_stackcount|kft_stacksnoop|kft_funccount|tools_stacks)' |
+	tests_but $peer_tests $icount_tests | grep -Ev '^(count_|stacks_|profile_|kft_profile|kft_stackcount|kft_stacksnoop|kft_funccount|tools_stacks)' |
 		grep -Evx "$fast_skip"
 }
 
@@ -95,12 +100,13 @@ job_tests() {
 	case $pass in
 	'')
 		if [ "$kernel" = debug ]; then
-			all=$(tests_but $debug_skip $peer_tests)
+			all=$(tests_but $debug_skip $peer_tests $icount_tests)
 		else
-			all=$(tests_but $peer_tests)
+			all=$(tests_but $peer_tests $icount_tests)
 		fi
 		;;
 	peer) all=$peer_tests ;;
+	icount) all=$icount_tests ;;
 	fast)
 		all=$(for t in $(fast_tests); do
 			[ "$(fast_kernel "$t")" != "$kernel" ] || echo "$t"

@@ -10,6 +10,9 @@
  *	leaf		returns at once
  *	busy_20us	spins 20 us
  *	busy_2ms	spins 2 ms
+ *	busy_us		COUNT is microseconds (1..100000) spun in one call of
+ *			kft_test_busy_us: durations a test chooses (a
+ *			histogram's buckets)
  *	outer		calls middle twice; middle calls leaf 3 times and busy_20us
  *	start_marker, stop_marker	return at once; for triggers
  *	recurse		COUNT is a depth (1..10): kft_test_recurse calls itself
@@ -79,6 +82,11 @@ static noinline void kft_test_busy_20us(void)
 static noinline void kft_test_busy_2ms(void)
 {
 	kft_test_spin_ns(2 * NSEC_PER_MSEC);
+}
+
+static noinline void kft_test_busy_us(unsigned int us)
+{
+	kft_test_spin_ns((u64)us * NSEC_PER_USEC);
 }
 
 /* Asleep inside a traced function: a call that outlives a run. */
@@ -310,6 +318,12 @@ static int kft_test_with_arg(const char *name, unsigned int n)
 		kft_test_spin_nap(n);
 		return 0;
 	}
+	if (!strcmp(name, "busy_us")) {
+		if (n < 1 || n > 100000)
+			return -EINVAL;
+		kft_test_busy_us(n);
+		return 0;
+	}
 	if (!strcmp(name, "err_chain") || !strcmp(name, "ret_errptr")) {
 		if (n > MAX_ERRNO)
 			return -EINVAL;
@@ -357,7 +371,8 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 	if (!strcmp(name, "recurse") || !strcmp(name, "irq_recurse") ||
 	    !strcmp(name, "hot_ms") || !strcmp(name, "nap") || !strcmp(name, "spin_nap") ||
 	    !strcmp(name, "err_chain") || !strcmp(name, "ret_errptr") || !strcmp(name, "ret_u32") ||
-	    !strcmp(name, "ret_ptr") || !strcmp(name, "spin_poked") || !strcmp(name, "poke"))
+	    !strcmp(name, "ret_ptr") || !strcmp(name, "spin_poked") || !strcmp(name, "poke") ||
+	    !strcmp(name, "busy_us"))
 		return kft_test_with_arg(name, n) ?: count;
 	for (i = 0; i < ARRAY_SIZE(kft_test_calls); i++) {
 		if (strcmp(name, kft_test_calls[i].name))

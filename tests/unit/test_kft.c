@@ -625,8 +625,116 @@ static void test_errtrace_args(void)
 	free(cfg);
 }
 
+#define HIST_HEADER "\nKernel Instrumentation Run ID 3\n\nLogging started at 1000 usec by user action\n" \
+		"Logging not stopped\n\nTimed until 2000 usec\nUnits: us\n" \
+		"Number of functions timed = 2\nNumber of calls timed = 12\n\n" \
+		"       Count Function           Symbol\n------------ ------------------ ------\n"
+
+static void test_hists(void)
+{
+	static const char t1[] = HIST_HEADER
+		"           3 0xffffffffa0000080 kft_test_busy_us [kft_test]\n"
+		"                  16 -> 31                   : 3\n"
+		"           2 0xffffffff810a2b40 vfs_read\n"
+		"                   0 -> 1                    : 2\n";
+	static const char t2[] = HIST_HEADER
+		"           9 0xffffffffa0000080 kft_test_busy_us [kft_test]\n"
+		"                  16 -> 31                   : 5\n"
+		"                1024 -> 2047                 : 4\n"
+		"           2 0xffffffff810a2b40 vfs_read\n"
+		"                   0 -> 1                    : 2\n"
+		"                   2 -> 4                    : 1\n"
+		"  549755813888 -> 18446744073709551615 : 1\n";
+	struct kft_counts c1, c2;
+	struct kft_hist_row *rows;
+	uint64_t sum[KFT_HIST_BUCKETS];
+	char out[4096];
+	FILE *f;
+	size_t n;
+
+	CHECK(!counts_of(t1, &c1) && c1.head.mode == KFT_DATA_HISTOGRAM &&
+	      !strcmp(c1.head.units, "us") && c1.nr == 2 && !c1.malformed,
+	      "t1: mode %d units '%s' nr %zu malformed %zu", c1.head.mode, c1.head.units, c1.nr,
+	      c1.malformed);
+	CHECK(!counts_of(t2, &c2) && c2.nr == 2 && c2.malformed == 1,
+	      "t2: nr %zu malformed %zu (2 -> 4 is no bucket)", c2.nr, c2.malformed);
+	CHECK(c2.buckets[KFT_HIST_BUCKETS - 1] == 0 && c2.buckets[KFT_HIST_BUCKETS + 39] == 1,
+	      "the last bucket, open-ended, is vfs_read's");
+	rows = kft_hists_delta(&c2, &c1, &n);
+	CHECK(n == 2 && rows[0].count == 1 && !strcmp(rows[0].name, "vfs_read") &&
+	      rows[1].count == 6 && rows[1].buckets[4] == 2 && rows[1].buckets[10] == 4,
+	      "delta: n %zu", n);
+	kft_hists_sum(rows, n, sum);
+	CHECK(sum[4] == 2 && sum[10] == 4 && sum[39] == 1 && sum[0] == 0, "sum");
+	f = fmemopen(out, sizeof(out), "w");
+	kft_hist_print(f, rows[1].buckets, "usec");
+	fclose(f);
+	CHECK_STR(out, "     usec                : count    distribution\n"
+		  "         0 -> 1          : 0        |                                        |\n"
+		  "         2 -> 3          : 0        |                                        |\n"
+		  "         4 -> 7          : 0        |                                        |\n"
+		  "         8 -> 15         : 0        |                                        |\n"
+		  "        16 -> 31         : 2        |********************                    |\n"
+		  "        32 -> 63         : 0        |                                        |\n"
+		  "        64 -> 127        : 0        |                                        |\n"
+		  "       128 -> 255        : 0        |                                        |\n"
+		  "       256 -> 511        : 0        |                                        |\n"
+		  "       512 -> 1023       : 0        |                                        |\n"
+		  "      1024 -> 2047       : 4        |****************************************|\n",
+		  "libbpf-tools' print_log2_hist()");
+	/* Past bucket 32: the wide layout, 20 stars. */
+	f = fmemopen(out, sizeof(out), "w");
+	kft_hist_print(f, rows[0].buckets, "nsec");
+	fclose(f);
+	CHECK(!strncmp(out, "               nsec                          : count    distribution\n"
+		       "                   0 -> 1                    : 0        |                    |\n",
+		       140), "wide: %.160s", out);
+	free(rows);
+	/* Nothing: nothing printed. */
+	memset(sum, 0, sizeof(sum));
+	{
+		char *buf = NULL;
+		size_t len = 0;
+
+		f = open_memstream(&buf, &len);
+		kft_hist_print(f, sum, "nsec");
+		fclose(f);
+		CHECK(len == 0, "empty: %zu bytes", len);
+		free(buf);
+	}
+	kft_counts_free(&c1);
+	kft_counts_free(&c2);
+}
+
+static void test_funclatency_args(void)
+{
+	static const struct parse_case cases[] = {
+		{ "kft funclatency do_sys_openat2", 0, KFT_SUB_FUNCLATENCY, "" },
+		{ "kft funclatency -uFT -i 1 -d 2 -p 5 a b", 0, KFT_SUB_FUNCLATENCY, "" },
+		{ "kft funclatency", -1, KFT_SUB_FUNCLATENCY, "funclatency: no PATTERN" },
+		{ "kft funclatency -u -m f", -1, KFT_SUB_FUNCLATENCY, "funclatency: -u and -m exclude" },
+		{ "kft funclatency -i 0 f", -1, KFT_SUB_FUNCLATENCY, "-i: not a number of seconds" },
+		{ "kft funclatency -p x f", -1, KFT_SUB_FUNCLATENCY, "-p: not a process id" },
+		{ "kft funclatency -r f", -1, KFT_SUB_FUNCLATENCY, "funclatency: unknown option '-r'" },
+	};
+	struct kft_params p;
+	char err[256], *cfg;
+
+	check_parse(cases, ARRAY_SIZE(cases));
+	parse("kft funclatency -m -p 7 'vfs_*' do_sys_openat2", &p, err, sizeof(err));
+	cfg = kft_funclatency_config(&p, err, sizeof(err));
+	CHECK_STR(cfg, "new begin mode histogram units ms filter funclist 'vfs_*' do_sys_openat2 fend "
+		  "filter pid 7 end\n", "funclatency config");
+	free(cfg);
+	parse("kft funclatency f", &p, err, sizeof(err));
+	cfg = kft_funclatency_config(&p, err, sizeof(err));
+	CHECK_STR(cfg, "new begin mode histogram units ns filter funclist f fend end\n",
+		  "funclatency config, ns");
+	free(cfg);
+}
+
 UNIT_MAIN(test_parse_args, test_parse_stacks_args, test_parse_stacks_fields,
 	  test_funccount_config, test_stacks_configs, test_config_too_long, test_status,
 	  test_counts_read, test_counts_hidden_addresses, test_counts_not_count_logs,
 	  test_counts_many, test_delta_and_print, test_errchain, test_errseen,
-	  test_errtrace_args)
+	  test_errtrace_args, test_hists, test_funclatency_args)

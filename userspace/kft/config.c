@@ -11,6 +11,8 @@
  *			[filter pid N] snoop 65536 end
  *	profile		new begin mode profile sample HZ [include idle]
  *			[filter pid N | filter tid N] [filter cpu N] logentries N end
+ *	funclatency	new begin mode histogram units ns|us|ms filter funclist P... fend
+ *			[filter pid N] end
  *	errtrace	new begin mode trace hooks fast|safe filter errors units ns
  *			[filter pid N] [filter comm NAME] logentries N end
  */
@@ -253,6 +255,21 @@ char *kft_funccount_config(const struct kft_params *p, char *err, size_t errlen)
 	if (kft_text_begin(&t, "count", err, errlen))
 		return NULL;
 	failed = kft_text_funclist(&t, p, err, errlen);
+	return kft_text_end(&t, failed, err, errlen);
+}
+
+char *kft_funclatency_config(const struct kft_params *p, char *err, size_t errlen)
+{
+	static const char *const units[] = { "ns", "us", "ms" };
+	struct kft_text t;
+	int failed;
+
+	if (kft_text_begin(&t, "histogram", err, errlen))
+		return NULL;
+	kft_text_add(&t, " units %s", units[p->units]);
+	failed = kft_text_funclist(&t, p, err, errlen);
+	if (p->pid)
+		kft_text_add(&t, " filter pid %ld", p->pid);
 	return kft_text_end(&t, failed, err, errlen);
 }
 

@@ -11,6 +11,13 @@
  * a run lasts, and a summary of an interval is the difference of the
  * snapshots at its ends (nothing is reset, so nothing is lost between).
  * The address alone would do, but a reader without CAP_SYSLOG sees zeros.
+ *
+ * A histogram-mode log has the same rows, each followed by a line per
+ * bucket with calls (Documentation/kft.rst, "Histogram mode"),
+ *
+ *	               16384 -> 32767                : 120
+ *
+ * read into the function's KFT_HIST_BUCKETS counts.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -79,14 +86,44 @@ static int kft_counts_grow(struct kft_counts *c)
 	return 0;
 }
 
-/* Adds count to (addr, name): a name twice (addresses hidden) sums. */
+/* A histogram's buckets for the entries up to nr (zeroed). 0, or -1 (ENOMEM, EFBIG). */
+static int kft_counts_buckets_room(struct kft_counts *c)
+{
+	size_t cap = c->buckets_cap;
+	uint64_t *p;
+
+	if (c->nr < cap)
+		return 0;
+	if (c->nr >= KFT_HISTS_MAX) {
+		errno = EFBIG;
+		return -1;
+	}
+	cap = cap ? cap * 2 : 64;
+	p = realloc(c->buckets, cap * KFT_HIST_BUCKETS * sizeof(*p));
+	if (!p) {
+		errno = ENOMEM;
+		return -1;
+	}
+	memset(p + c->buckets_cap * KFT_HIST_BUCKETS, 0,
+	       (cap - c->buckets_cap) * KFT_HIST_BUCKETS * sizeof(*p));
+	c->buckets = p;
+	c->buckets_cap = cap;
+	return 0;
+}
+
+/*
+ * Adds count to (addr, name): a name twice (addresses hidden) sums.
+ * *entry: its index.
+ */
 static int kft_counts_add(struct kft_counts *c, uint64_t addr, const char *name,
-			  size_t len, uint64_t count)
+			  size_t len, uint64_t count, size_t *entry)
 {
 	const char *copy;
 	size_t *slot;
 
 	if (kft_counts_grow(c))
+		return -1;
+	if (c->head.mode == KFT_DATA_HISTOGRAM && kft_counts_buckets_room(c))
 		return -1;
 	copy = strtab__add(&c->names, name, len);
 	if (!copy)
@@ -94,11 +131,36 @@ static int kft_counts_add(struct kft_counts *c, uint64_t addr, const char *name,
 	slot = kft_counts_slot(c, addr, copy);
 	if (*slot) {
 		c->v[*slot - 1].count += count;
+		*entry = *slot - 1;
 		return 0;
 	}
 	c->v[c->nr] = (struct kft_count){ .addr = addr, .name = copy, .count = count };
+	*entry = c->nr;
 	*slot = ++c->nr;
 	return 0;
+}
+
+/*
+ * "LOW -> HIGH : COUNT", a histogram's bucket: its index (bucket b holds
+ * 2^b to 2^(b+1) - 1, bucket 0 also 0, the last one everything above);
+ * -1 when the line is none.
+ */
+static int kft_bucket_row(const char *line, uint64_t *count)
+{
+	unsigned long long low, high, n;
+	int b, used = 0;
+
+	if (sscanf(line, " %llu -> %llu : %llu%n", &low, &high, &n, &used) != 3 ||
+	    line[used] != '\0')
+		return -1;
+	for (b = 0; b < KFT_HIST_BUCKETS; b++) {
+		if (low == (b ? 1ULL << b : 0) &&
+		    high == (b == KFT_HIST_BUCKETS - 1 ? UINT64_MAX : (2ULL << b) - 1)) {
+			*count = n;
+			return b;
+		}
+	}
+	return -1;
 }
 
 /* How the module marks a function whose module was unloaded. */
@@ -158,7 +220,26 @@ static int kft_counts_row(const char *line, uint64_t *count, uint64_t *addr,
 struct kft_counts_reader {
 	struct kft_counts *c;
 	int in_rows;		/* past the dashes */
+	size_t last;		/* a histogram: the entry its buckets are of */
+	int has_last;
 };
+
+/* A histogram's bucket line: 0 if it was one (counted, or malformed), 1 if not. */
+static int kft_counts_bucket(struct kft_counts_reader *r, const char *line)
+{
+	struct kft_counts *c = r->c;
+	uint64_t count;
+	int b;
+
+	if (c->head.mode != KFT_DATA_HISTOGRAM || !strstr(line, " -> "))
+		return 1;
+	b = kft_bucket_row(line, &count);
+	if (b < 0 || !r->has_last)
+		c->malformed++;
+	else
+		c->buckets[r->last * KFT_HIST_BUCKETS + (size_t)b] += count;
+	return 0;
+}
 
 /* One line: the header's facts, or a row once past the dashes. */
 static int kft_counts_line(void *ctx, char *line)
@@ -174,11 +255,14 @@ static int kft_counts_line(void *ctx, char *line)
 		return 0;
 	}
 	if (r->in_rows) {
+		if (!kft_counts_bucket(r, line))
+			return 0;
 		if (kft_counts_row(line, &count, &addr, name, sizeof(name))) {
 			c->malformed += line[strspn(line, " ")] != '\0';
 			return 0;
 		}
-		return kft_counts_add(c, addr, name, strlen(name), count);
+		r->has_last = 1;
+		return kft_counts_add(c, addr, name, strlen(name), count, &r->last);
 	}
 	if (!strncmp(line, "--------", 8))
 		r->in_rows = 1;
@@ -201,6 +285,7 @@ void kft_counts_free(struct kft_counts *c)
 {
 	free(c->v);
 	free(c->slots);
+	free(c->buckets);
 	strtab__free(&c->names);
 	memset(c, 0, sizeof(*c));
 }

@@ -16,6 +16,8 @@
  *	stackcount.c	kft stackcount and kft profile: stack counts, summaries
  *	stacksnoop.c	kft stacksnoop: a stack per call, as they come
  *	trace.c		kft trace: a configuration run to its end, the log saved
+ *	hists.c		histogram-mode logs: subtracted, printed (pure)
+ *	funclatency.c	kft funclatency: a histogram run, summaries
  *	errchain.c	kft errtrace's chains of errors in a log (pure)
  *	errtrace.c	kft errtrace: where the errors of functions came from
  *	expand.c	kft trace: globs named one by one where the hooks take none
@@ -43,6 +45,7 @@ enum kft_subcmd {
 	KFT_SUB_STACKSNOOP,
 	KFT_SUB_PROFILE,
 	KFT_SUB_ERRTRACE,
+	KFT_SUB_FUNCLATENCY,
 	KFT_SUB_STATUS,
 	KFT_SUB_STOP,
 	KFT_SUB_CLEAR,
@@ -82,6 +85,9 @@ struct kft_params {
 	long long errnum;	/* -e: only this error (-4095..-1); 0: any */
 	const char *comm;	/* -c: only tasks of this name; NULL: any */
 	long entries;		/* -n: the log's size, in calls */
+	/* funclatency (and its -i, -d, -p, -T; patterns: its PATTERNs) */
+	int units;		/* 0: ns, 1: -u us, 2: -m ms */
+	int per_function;	/* -F: a histogram per function */
 };
 
 /* The longest text the module takes in one configuration. */
@@ -108,6 +114,7 @@ char *kft_funccount_config(const struct kft_params *p, char *err, size_t errlen)
 char *kft_stackcount_config(const struct kft_params *p, char *err, size_t errlen);
 char *kft_stacksnoop_config(const struct kft_params *p, char *err, size_t errlen);
 char *kft_profile_config(const struct kft_params *p, char *err, size_t errlen);
+char *kft_funclatency_config(const struct kft_params *p, char *err, size_t errlen);
 /* errtrace's: fast chooses hooks fast (x86-64), else the kernel's own. */
 char *kft_errtrace_config(const struct kft_params *p, int fast, char *err, size_t errlen);
 
@@ -157,6 +164,7 @@ enum kft_data_mode {
 	KFT_DATA_TRACE,		/* none of the lines below */
 	KFT_DATA_COUNT,		/* "Number of calls counted" */
 	KFT_DATA_STACKS,	/* "Number of stacks counted": stacks and profile */
+	KFT_DATA_HISTOGRAM,	/* "Number of calls timed" */
 };
 
 struct kft_head {
@@ -167,6 +175,7 @@ struct kft_head {
 	int started;		/* "Logging started at T usec": start_us is T */
 	uint64_t start_us;
 	int full;		/* "Logging stopped at T usec by log full" */
+	char units[3];		/* "Units: ns": a histogram's or a trace's; "" if none */
 };
 
 /*
@@ -197,6 +206,9 @@ struct kft_count {
 struct kft_counts {
 	struct kft_count *v;
 	size_t nr, cap;
+	/* a histogram-mode log: entry i's buckets at KFT_HIST_BUCKETS * i */
+	uint64_t *buckets;
+	size_t buckets_cap;
 	size_t *slots;		/* index + 1 into v, open addressing; 0 free */
 	size_t nr_slots;
 	struct strtab names;
@@ -206,6 +218,9 @@ struct kft_counts {
 
 /* Far above any kernel's traceable functions (about 60,000). */
 #define KFT_COUNTS_MAX		(1 << 20)
+/* A histogram's buckets a function (the module's KFT_HIST_BUCKETS), and functions. */
+#define KFT_HIST_BUCKETS	40
+#define KFT_HISTS_MAX		(1 << 17)
 #define KFT_COUNTS_NAME_BYTES	(64 << 20)
 
 /*
@@ -233,6 +248,25 @@ struct kft_delta *kft_counts_delta(const struct kft_counts *cur, const struct kf
 /* funccount's table: a blank line, stamp (if any), FUNC/COUNT, the top rows. */
 void kft_funccount_print(FILE *out, const struct kft_delta *d, size_t n, long top,
 			 const char *stamp);
+
+/* hists.c: histograms of a histogram-mode log. */
+struct kft_hist_row {
+	const char *name;	/* the snapshot's */
+	uint64_t count;
+	uint64_t buckets[KFT_HIST_BUCKETS];
+};
+
+/*
+ * cur's buckets minus prev's (prev NULL: cur's own), per function, those
+ * with calls in between only, ascending by calls, then by name: malloc'ed,
+ * n rows (NULL with n 0 for none, or on no memory: errno ENOMEM).
+ */
+struct kft_hist_row *kft_hists_delta(const struct kft_counts *cur, const struct kft_counts *prev,
+				     size_t *n);
+/* The rows' buckets added up, into buckets (KFT_HIST_BUCKETS). */
+void kft_hists_sum(const struct kft_hist_row *rows, size_t n, uint64_t *buckets);
+/* A histogram as libbpf-tools' funclatency prints it; nothing when it is empty. */
+void kft_hist_print(FILE *out, const uint64_t *buckets, const char *unit);
 
 /* stacks.c: a stacks- or profile-mode /proc/kft_data (Documentation/stacks.rst). */
 struct kft_frame {
@@ -439,6 +473,7 @@ int kft_stackcount(const struct kft_params *p, const struct kft_paths *paths);
 int kft_profile(const struct kft_params *p, const struct kft_paths *paths);
 int kft_stacksnoop(const struct kft_params *p, const struct kft_paths *paths);
 int kft_errtrace(const struct kft_params *p, const struct kft_paths *paths);
+int kft_funclatency(const struct kft_params *p, const struct kft_paths *paths);
 
 /* Ctrl-C and kin: set by the handler kft_signals_catch() installs. */
 extern volatile sig_atomic_t kft_quit;

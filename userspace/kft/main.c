@@ -48,6 +48,58 @@ static int kft_opt_error(const char *cmd, int opt, char **argv, char *err, size_
 	return -1;
 }
 
+/* -d or -i: seconds into p's duration (its text too) or interval; 0, or -1 with err. */
+static int kft_opt_seconds(struct kft_params *p, int opt, char *err, size_t errlen)
+{
+	if (kft_seconds(optarg, opt == 'd' ? &p->duration : &p->interval)) {
+		snprintf(err, errlen, "-%c: not a number of seconds '%s'", opt, optarg);
+		return -1;
+	}
+	if (opt == 'd')
+		p->duration_arg = optarg;
+	return 0;
+}
+
+/* -p: a process id; 0, or -1 with err. */
+static int kft_opt_pid(struct kft_params *p, char *err, size_t errlen)
+{
+	if (!kft_number(optarg, 1, KFT_MAX_PID, &p->pid))
+		return 0;
+	snprintf(err, errlen, "-p: not a process id (1..%d): '%s'", KFT_MAX_PID, optarg);
+	return -1;
+}
+
+/*
+ * A subcommand's options (opts, longs; each but -h given to opt_fn) and
+ * its operands (at least one, named what): 0, or -1 with err.
+ */
+static int kft_parse_opts(int argc, char **argv, struct kft_params *p, const char *opts,
+			  const struct option *longs,
+			  int (*opt_fn)(struct kft_params *p, int opt, char *err, size_t errlen),
+			  const char *what, char *err, size_t errlen)
+{
+	const char *name = kft_subcmd_name(p->sub);
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, opts, longs, NULL)) != -1) {
+		if (opt == 'h') {
+			p->help = 1;
+			return 0;
+		}
+		if (opt == '?' || opt == ':')
+			return kft_opt_error(name, opt, argv, err, errlen);
+		if (opt_fn(p, opt, err, errlen))
+			return -1;
+	}
+	if (optind == argc) {
+		snprintf(err, errlen, "%s: no %s", name, what);
+		return -1;
+	}
+	p->patterns = argv + optind;
+	p->nr_patterns = argc - optind;
+	return 0;
+}
+
 static int kft_parse_funccount(int argc, char **argv, struct kft_params *p,
 			       char *err, size_t errlen)
 {
@@ -61,12 +113,8 @@ static int kft_parse_funccount(int argc, char **argv, struct kft_params *p,
 		switch (opt) {
 		case 'd':
 		case 'i':
-			if (kft_seconds(optarg, opt == 'd' ? &p->duration : &p->interval)) {
-				snprintf(err, errlen, "-%c: not a number of seconds '%s'", opt, optarg);
+			if (kft_opt_seconds(p, opt, err, errlen))
 				return -1;
-			}
-			if (opt == 'd')
-				p->duration_arg = optarg;
 			break;
 		case 't':
 			if (kft_number(optarg, 1, LONG_MAX, &p->top)) {
@@ -161,12 +209,7 @@ static int kft_errtrace_opt(struct kft_params *p, int opt, char *err, size_t err
 {
 	switch (opt) {
 	case 'd':
-		if (!kft_seconds(optarg, &p->duration)) {
-			p->duration_arg = optarg;
-			return 0;
-		}
-		snprintf(err, errlen, "-d: not a number of seconds '%s'", optarg);
-		return -1;
+		return kft_opt_seconds(p, opt, err, errlen);
 	case 'e':
 		if (!kft_errnum(optarg, &p->errnum))
 			return 0;
@@ -174,10 +217,7 @@ static int kft_errtrace_opt(struct kft_params *p, int opt, char *err, size_t err
 			 KFT_MAX_ERRNO, optarg);
 		return -1;
 	case 'p':
-		if (!kft_number(optarg, 1, KFT_MAX_PID, &p->pid))
-			return 0;
-		snprintf(err, errlen, "-p: not a process id (1..%d): '%s'", KFT_MAX_PID, optarg);
-		return -1;
+		return kft_opt_pid(p, err, errlen);
 	case 'c':
 		if (kft_comm_ok(optarg)) {
 			p->comm = optarg;
@@ -203,26 +243,56 @@ static int kft_parse_errtrace(int argc, char **argv, struct kft_params *p,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt;
 
 	p->entries = KFT_ERRTRACE_ENTRIES;
-	while ((opt = getopt_long(argc, argv, "+:c:d:e:hn:p:", longs, NULL)) != -1) {
-		if (opt == 'h') {
-			p->help = 1;
-			return 0;
-		}
-		if (opt == '?' || opt == ':')
-			return kft_opt_error("errtrace", opt, argv, err, errlen);
-		if (kft_errtrace_opt(p, opt, err, errlen))
+	return kft_parse_opts(argc, argv, p, "+:c:d:e:hn:p:", longs, kft_errtrace_opt,
+			      "FUNCTION", err, errlen);
+}
+
+/* funclatency: bcc's options (not -r, -v: unknown options). */
+static int kft_funclatency_opt(struct kft_params *p, int opt, char *err, size_t errlen)
+{
+	switch (opt) {
+	case 'd':
+	case 'i':
+		return kft_opt_seconds(p, opt, err, errlen);
+	case 'p':
+		return kft_opt_pid(p, err, errlen);
+	case 'u':
+	case 'm':
+		if (p->units && p->units != (opt == 'u' ? 1 : 2)) {
+			snprintf(err, errlen, "funclatency: -u and -m exclude each other");
 			return -1;
+		}
+		p->units = opt == 'u' ? 1 : 2;
+		return 0;
+	case 'F':
+		p->per_function = 1;
+		return 0;
+	case 'T':
+		p->timestamps = 1;
+		return 0;
 	}
-	if (optind == argc) {
-		snprintf(err, errlen, "errtrace: no FUNCTION");
-		return -1;
-	}
-	p->patterns = argv + optind;
-	p->nr_patterns = argc - optind;
-	return 0;
+	return -1;
+}
+
+static int kft_parse_funclatency(int argc, char **argv, struct kft_params *p,
+				 char *err, size_t errlen)
+{
+	static const struct option longs[] = {
+		{ "duration", required_argument, NULL, 'd' },
+		{ "function", no_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "microseconds", no_argument, NULL, 'u' },
+		{ "milliseconds", no_argument, NULL, 'm' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "timestamp", no_argument, NULL, 'T' },
+		{ NULL, 0, NULL, 0 },
+	};
+
+	return kft_parse_opts(argc, argv, p, "+:d:Fhi:mp:Tu", longs, kft_funclatency_opt,
+			      "PATTERN", err, errlen);
 }
 
 /* The long options that have no short one. */
@@ -504,6 +574,8 @@ int kft_parse_args(int argc, char **argv, struct kft_params *p, char *err, size_
 		return kft_parse_stacks(argc, argv, p, err, errlen);
 	case KFT_SUB_ERRTRACE:
 		return kft_parse_errtrace(argc, argv, p, err, errlen);
+	case KFT_SUB_FUNCLATENCY:
+		return kft_parse_funclatency(argc, argv, p, err, errlen);
 	default:
 		return kft_parse_plain(argc, argv, p, err, errlen);
 	}
@@ -556,6 +628,8 @@ static int kft_run(const struct kft_params *p)
 		return kft_profile(p, &paths);
 	case KFT_SUB_ERRTRACE:
 		return kft_errtrace(p, &paths);
+	case KFT_SUB_FUNCLATENCY:
+		return kft_funclatency(p, &paths);
 	case KFT_SUB_STATUS:
 		return kft_status_cmd(&paths);
 	case KFT_SUB_STOP:

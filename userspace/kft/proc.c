@@ -360,6 +360,11 @@ int kft_head_line(struct kft_head *h, const char *line)
 		h->mode = KFT_DATA_COUNT;
 	else if (!strncmp(line, "Number of stacks counted = ", 27))
 		h->mode = KFT_DATA_STACKS;
+	else if (!strncmp(line, "Number of calls timed = ", 24))
+		h->mode = KFT_DATA_HISTOGRAM;
+	else if (!strcmp(line, "Units: ns") || !strcmp(line, "Units: us") ||
+		 !strcmp(line, "Units: ms"))
+		memcpy(h->units, line + 7, 3);
 	else if (!strncmp(line, "Logging stopped at ", 19)) {
 		h->stopped = 1;
 		h->full = !!strstr(line, " by log full");
@@ -379,6 +384,7 @@ int kft_head_check(const struct kft_head *h, const char *path, enum kft_data_mod
 		[KFT_DATA_TRACE] = "a trace run",
 		[KFT_DATA_COUNT] = "a count run",
 		[KFT_DATA_STACKS] = "a stacks or profile run",
+		[KFT_DATA_HISTOGRAM] = "a histogram run",
 	};
 
 	if (h->registered < 0)

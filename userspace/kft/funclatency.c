@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kft funclatency: the durations of kernel functions' calls as log2
+ * histograms, from a histogram-mode run (the module counts each call in
+ * its function's bucket), printed as libbpf-tools' funclatency prints
+ * them: one histogram of every PATTERN's calls (-F: one a function, as
+ * bcc's -F), at Ctrl-C or the end of -d, or every -i seconds (each of the
+ * calls since the previous one: two reads subtracted, as kft funccount -i).
+ */
+#include <stdlib.h>
+
+#include "kft.h"
+
+/* What one funclatency run needs between its summaries. */
+struct kft_fl {
+	const struct kft_params *p;
+	struct kft_session s;
+	struct kft_counts prev;		/* the buckets at the last summary */
+};
+
+/* libbpf-tools' unit names ("nsec"), by -u and -m. */
+static const char *const kft_fl_units[] = { "nsec", "usec", "msec" };
+
+/* The PATTERNs as libbpf-tools names its function: as written, unquoted. */
+static void kft_fl_patterns(const struct kft_params *p)
+{
+	int i;
+
+	for (i = 0; i < p->nr_patterns; i++)
+		printf("%s%s", i ? " " : "", p->patterns[i]);
+}
+
+static void kft_fl_banner(const struct kft_params *p)
+{
+	printf("Tracing ");
+	kft_fl_patterns(p);
+	printf(".  Hit Ctrl-C to exit\n");
+	fflush(stdout);
+}
+
+static int kft_fl_read(void *c, FILE *in)
+{
+	return kft_counts_read(c, in);
+}
+
+/* The buckets now; -1 after saying why (the run gone, or another's). */
+static int kft_fl_snapshot(const struct kft_fl *fl, struct kft_counts *c)
+{
+	char too_big[80];
+
+	snprintf(too_big, sizeof(too_big), "more than %d functions or %d bytes of names",
+		 KFT_HISTS_MAX, KFT_COUNTS_NAME_BYTES);
+	if (kft_session_read(&fl->s, KFT_DATA_HISTOGRAM, kft_fl_read, c, &c->head, too_big)) {
+		kft_counts_free(c);
+		return -1;
+	}
+	return 0;
+}
+
+/* The histograms of the calls in rows: one, or one a function (-F). */
+static void kft_fl_print(const struct kft_params *p, const struct kft_hist_row *rows, size_t n)
+{
+	uint64_t sum[KFT_HIST_BUCKETS];
+	size_t i;
+
+	if (!p->per_function) {
+		kft_hists_sum(rows, n, sum);
+		kft_hist_print(stdout, sum, kft_fl_units[p->units]);
+		return;
+	}
+	/* The most called last, as funccount's table. */
+	for (i = 0; i < n; i++) {
+		printf("\nFunction = %s\n", rows[i].name);
+		kft_hist_print(stdout, rows[i].buckets, kft_fl_units[p->units]);
+	}
+}
+
+/* One summary: the calls since the previous one. 0, 1 when the run stopped, -1 on error. */
+static int kft_fl_summary(void *ctx)
+{
+	struct kft_fl *fl = ctx;
+	struct kft_hist_row *rows;
+	struct kft_counts cur;
+	char stamp[16];
+	size_t n;
+
+	if (kft_fl_snapshot(fl, &cur))
+		return -1;
+	rows = kft_hists_delta(&cur, &fl->prev, &n);
+	if (!rows && cur.nr) {
+		fprintf(stderr, "kft: out of memory\n");
+		kft_counts_free(&cur);
+		return -1;
+	}
+	printf("\n");
+	if (fl->p->timestamps)
+		printf("%-8s\n", kft_stamp(stamp, sizeof(stamp), "%H:%M:%S"));
+	kft_fl_print(fl->p, rows, n);
+	fflush(stdout);
+	free(rows);
+	kft_counts_free(&fl->prev);
+	fl->prev = cur;
+	return cur.head.stopped;
+}
+
+int kft_funclatency(const struct kft_params *p, const struct kft_paths *paths)
+{
+	struct kft_fl fl = { .p = p };
+	char err[256] = "";
+	int ret;
+
+	if (kft_session_start(&fl.s, paths, p, kft_funclatency_config(p, err, sizeof(err)), err))
+		return 1;
+	kft_fl_banner(p);
+	ret = kft_session_loop(&fl.s, p->interval, p->duration, kft_fl_summary, &fl);
+	kft_counts_free(&fl.prev);
+	printf("Exiting trace of ");
+	kft_fl_patterns(p);
+	printf("\n");
+	return kft_session_end(&fl.s, kft_session_stop(&fl.s, ret));
+}
