@@ -16,7 +16,8 @@
 #           lockdown: the lockdown test alone (debug: it closes debugfs,
 #           and so kmemleak, for good)
 #   @KofN   shard K of N of the pass's tests (split by their times:
-#           shard_of), so that a long pass runs in several lanes at once
+#           shard_of), so that a long pass runs in several lanes at once;
+#           K may be a list (@1,3of3: shards 1 and 3 in one guest)
 # and boot: tests/boot/run (the boot kernel, config/boot.config).
 
 kselftests=$top/tests/kselftest
@@ -122,13 +123,14 @@ job_tests() {
 	printf '%s\n' $all | shard_of "${shard#*of}" "${shard%of*}"
 }
 
-# shard_of N K: of the tests on stdin, those of shard K of N. Longest
+# shard_of N K: of the tests on stdin, those of shard K of N (K may list
+# several, "1,3": one guest runs them, one boot for both). Longest
 # first, each to the shard with the least time so far (times from
 # tests/kselftest/weights: 6.12's guest seconds, from a ledger with
 # scripts/ledger -w; 5 s for a test not there yet), so that the shards
 # take about as long; the same split on every machine.
 shard_of() {
-	awk -v n="$1" -v k="$2" -v weights="$kselftests/weights" '
+	awk -v n="$1" -v k=",$2," -v weights="$kselftests/weights" '
 		BEGIN { while ((getline line <weights) > 0) { split(line, f, " "); w[f[1]] = f[2] } }
 		{ t[NR] = $1; s[NR] = ($1 in w) ? w[$1] : 5 }
 		END {
@@ -143,7 +145,7 @@ shard_of() {
 					if (sum[x] < sum[b])
 						b = x
 				sum[b] += s[m]
-				if (b == k)
+				if (index(k, "," b ","))
 					print t[m]
 			}
 		}' | sort
