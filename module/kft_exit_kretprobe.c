@@ -20,10 +20,25 @@
 #if !KFT_HAVE_FPROBE
 
 
+/*
+ * The kretprobe of an instance, or NULL once its unregistration began.
+ * Without rethook (32-bit ARM's 6.1), the kernel reads it before calling
+ * the handler and unregister_kretprobes() clears it: read again here, it
+ * can be NULL in between (seen: concurrency, an exit during the stop).
+ */
+static __always_inline struct kft_krp *kft_krp_of(struct kretprobe_instance *ri)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+
+	return likely(rp) ? container_of(rp, struct kft_krp, rp) : NULL;
+}
+
 static notrace int kft_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct kft_krp *k = container_of(get_kretprobe(ri), struct kft_krp, rp);
+	struct kft_krp *k = kft_krp_of(ri);
 
+	if (unlikely(!k))
+		return 1;	/* no instance: the exit handler is not called */
 	return kft_hook_entry(k->hook, (unsigned long)k->rp.kp.addr,
 			      kft_entry_return_address(regs),
 			      (struct kft_call *)ri->data);
@@ -38,8 +53,10 @@ NOKPROBE_SYMBOL(kft_krp_entry);
  */
 static notrace int kft_krp_exit(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct kft_krp *k = container_of(get_kretprobe(ri), struct kft_krp, rp);
+	struct kft_krp *k = kft_krp_of(ri);
 
+	if (unlikely(!k))
+		return 0;	/* the hooks are coming off: the call is not logged */
 	kft_hook_exit(k->hook, (unsigned long)k->rp.kp.addr,
 		      instruction_pointer(regs), false, (struct kft_call *)ri->data, 0,
 		      regs_return_value(regs));
