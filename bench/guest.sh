@@ -192,6 +192,37 @@ else
 	echo "info no bpftrace in this guest: no bpftrace rows"
 fi
 
+# libbpf-tools' funclatency (the peer guest has it), the peer of kft
+# funclatency: a BPF log2 histogram in ns, printed at its exit. It attaches
+# fentry and fexit (one BPF trampoline, an ftrace direct call) where
+# vmlinux's BTF describes the function, else (kft_bench_target, a module's)
+# a kprobe and a kretprobe, at ftrace's call (+0x4 after an endbr64 on 6.12
+# and 7.3): on once they are there.
+funclatency_hooks() {
+	if grep -A2 '^kft_bench_target ' $T/enabled_functions | grep -q 'direct'; then
+		echo fentry
+	elif [ "$(grep -c ' kft_bench_target+0x' /sys/kernel/debug/kprobes/list)" -ge 2 ]; then
+		echo kprobe
+	fi
+}
+if [ -x /usr/sbin/funclatency ]; then
+	/usr/sbin/funclatency kft_bench_target >/tmp/funclatency.out 2>&1 &
+	fl=$!
+	i=0
+	until [ -n "$(funclatency_hooks)" ]; do
+		i=$((i + 1))
+		[ $i -lt 600 ] || die "funclatency did not attach: $(cat /tmp/funclatency.out)"
+		sleep 0.1
+	done
+	measure libbpf_funclatency_$(funclatency_hooks)
+	kill -INT $fl
+	wait $fl || die "funclatency: $(cat /tmp/funclatency.out)"
+	n=$(awk '$2 == "->" && $4 == ":" { n += $5 } END { print n + 0 }' /tmp/funclatency.out)
+	[ "$n" = "$TOTAL" ] || die "funclatency counted '$n' calls for $TOTAL: $(cat /tmp/funclatency.out)"
+else
+	echo "info no libbpf-tools in this guest: no funclatency row"
+fi
+
 bench "exit on"
 if has_fprobe; then key=fprobe_noop; else key=kretprobe_noop; fi
 measure $key

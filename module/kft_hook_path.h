@@ -292,6 +292,19 @@ static __always_inline bool kft_hook_exit_quick(struct kft_fhook *hook, struct k
 	return true;
 }
 
+/*
+ * A run with a time trigger stops at its deadline: the hrtimer stops it
+ * too; this makes the stop exact. @now: the ns clock, or 0 if this exit
+ * did not read it (then read only for a run that has a deadline).
+ */
+static __always_inline void kft_deadline_check(struct kft_run *run, u64 now)
+{
+	u64 deadline = READ_ONCE(run->stop_deadline_ns);
+
+	if (unlikely(deadline) && (now ?: kft_now()) >= deadline)
+		kft_run_stop(run, KFT_REASON_TIME);
+}
+
 /**
  * kft_hook_exit() - a hooked function returned
  * @hook:	the hook
@@ -309,7 +322,7 @@ static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long 
 {
 	struct kft_run *run = hook->run;
 	struct kft_record *rec;
-	u64 now, dur, deadline, cycles;
+	u64 now = 0, dur, cycles;
 	s32 pid;
 
 	if (unlikely(hook->role != KFT_HOOK_TRACE)) {
@@ -343,9 +356,12 @@ static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long 
 			if (kft_time_filtered(cycles, run->mintime_cycles,
 					      run->maxtime_cycles))
 				goto filtered;
-			now = kft_now();
 			dur = mul_u64_u32_div(cycles, NSEC_PER_MSEC, run->cycles_khz);
-			call->entry_ns = now - dur;
+			/* A record's entry time is on the ns clock (a histogram has none). */
+			if (!run->histogram) {
+				now = kft_now();
+				call->entry_ns = now - dur;
+			}
 		} else {
 			now = kft_now();
 			dur = kft_elapsed(now, call->entry_ns);
@@ -364,10 +380,7 @@ static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long 
 			kft_record_comm(run, call, pid);
 		}
 	}
-	/* The hrtimer stops the run too; this makes the stop exact. */
-	deadline = READ_ONCE(run->stop_deadline_ns);
-	if (deadline && now >= deadline)
-		kft_run_stop(run, KFT_REASON_TIME);
+	kft_deadline_check(run, now);
 	return;
 
 filtered:

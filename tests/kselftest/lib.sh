@@ -173,16 +173,6 @@ kallsyms() {
 	echo /tmp/.kallsyms
 }
 
-# kdata NAME: the address of a module's data symbol, from /proc/kallsyms
-# itself: kallsyms() above reads it again when /proc/modules changed, and
-# /proc/modules shows a module's text only; a module loaded again at the
-# same text address can have its data elsewhere (6.12 places them apart).
-kdata() {
-	a=$(grep -F " $1" /proc/kallsyms | awk -v n="$1" '$3 == n { print "0x" $1; exit }')
-	[ -n "$a" ] || fail "no symbol $1 in /proc/kallsyms"
-	echo "$a"
-}
-
 # The address of a function, as /proc/kft_data prints it.
 ksym() {
 	_kft_map=$(kallsyms)
@@ -205,12 +195,21 @@ kft_rows() {
 # -mbranch-protection=pac-ret, and GCC 12 keeps outer's frame there
 # (paciasp ... autiasp around two plain calls). tail_calls: the others.
 # regs_unwind: whether kft unwinds from the traced function's registers
-# (x86-64) or from its own frame (arm64 exports no unwinder that starts at
-# registers: every stack counts as unwound from kft's own frame).
+# (x86-64) or from its own frame (arm64 and ARM export no unwinder that
+# starts at registers: every stack counts as unwound from kft's own frame).
 case $(uname -m) in
 x86_64) outer_frames=1 tail_calls=1 regs_unwind=yes ;;
-*) outer_frames=2 tail_calls=0 regs_unwind=no ;;
+aarch64) outer_frames=2 tail_calls=0 regs_unwind=no ;;
+# 32-bit ARM (GCC 12, no pac-ret): the tail call as on x86-64; unwound as
+# on arm64
+*) outer_frames=1 tail_calls=1 regs_unwind=no ;;
 esac
+
+# An address as the kernel writes it (/proc/kallsyms, /proc/kft_data): 16
+# hex digits, 8 on a 32-bit kernel; zero_addr is the log's hidden one.
+addr_digits=$(awk '{ print length($1); exit }' /proc/kallsyms)
+zero_digits=$(printf "%0${addr_digits}d" 0)
+zero_addr=0x$zero_digits
 
 # rows_of FILE ADDR: the rows of one function.
 # (String comparison: awk would compare hex numbers as doubles. The rows
@@ -302,6 +301,18 @@ bpftrace_require() {
 	[ -e /sys/kernel/btf/vmlinux ] || unsupported "no BTF in this kernel (/sys/kernel/btf/vmlinux)"
 	bpftrace -e 'BEGIN { exit(); }' >/tmp/bpftrace-check 2>&1 ||
 		fail "bpftrace cannot run a program: $(cat /tmp/bpftrace-check)"
+}
+
+# wait_kprobes FUNCTION N: until N kprobes (or kretprobes) are on
+# FUNCTION (at +0x0, or at ftrace's call after an endbr64), as a peer that
+# uses them registers them (60 s at most).
+wait_kprobes() {
+	_i=0
+	until [ "$(grep -c " $1+0x" /sys/kernel/debug/kprobes/list)" -ge "$2" ]; do
+		_i=$((_i + 1))
+		[ $_i -lt 600 ] || fail "not $2 kprobes on $1 after 60 s: $(cat /sys/kernel/debug/kprobes/list)"
+		sleep 0.1
+	done
 }
 
 # bpftrace_counts OUT PROGRAM WORKLOAD: run the bpftrace PROGRAM while a

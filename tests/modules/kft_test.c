@@ -38,8 +38,10 @@
  *			returns what it got (0 for N 0): an error's origin two
  *			calls down
  *	ret_errptr	kft_test_ret_errptr returns ERR_PTR(-COUNT)
- *	ret_ptr		kft_test_ret_ptr returns &kft_test_calls (a kernel
- *			address the test finds in /proc/kallsyms)
+ *	ret_ptr		kft_test_ret_ptr returns kft_test_leaf's address (a
+ *			kernel address the test finds in /proc/kallsyms: a
+ *			function's, since a module's data is there only with
+ *			CONFIG_KALLSYMS_ALL, which 32-bit ARM's lacks)
  *	ret_u32		kft_test_ret_u32 returns the unsigned int
  *			0xffffffff - COUNT (0xffffffff reads as -1)
  * Durations are spun on the clocksource (ktime_get_mono_fast_ns()), which
@@ -131,7 +133,7 @@ static noinline void kft_test_spin_poked(unsigned int ms)
 	u64 start = ktime_get_mono_fast_ns();
 
 	while (!READ_ONCE(kft_test_poked) &&
-	       ktime_get_mono_fast_ns() - start < 60 * NSEC_PER_SEC)
+	       ktime_get_mono_fast_ns() - start < 60ULL * NSEC_PER_SEC)
 		schedule();
 	msleep(ms);
 }
@@ -239,7 +241,8 @@ static const struct {
  * returns nothing, since the caller drops the value), and the caller keeps
  * the value (kft_test_sink). An int is returned in the lower half of the
  * return register (a 32-bit move zeroes the upper half), a long sign-
- * extended.
+ * extended. The pointers point to a type (not void), so that ksnoop, which
+ * shows a value by its BTF type, shows them (peer_retval).
  */
 static unsigned long kft_test_sink;
 
@@ -265,7 +268,7 @@ static noinline __attribute__((__noipa__)) long kft_test_err_outer(int err)
 	return ret;
 }
 
-static noinline __attribute__((__noipa__)) void *kft_test_ret_errptr(int err)
+static noinline __attribute__((__noipa__)) unsigned long *kft_test_ret_errptr(int err)
 {
 	barrier();
 	return ERR_PTR(err);
@@ -277,9 +280,9 @@ static noinline __attribute__((__noipa__)) unsigned int kft_test_ret_u32(unsigne
 	return 0xffffffffU - below;
 }
 
-static noinline __attribute__((__noipa__)) const void *kft_test_ret_ptr(void)
+static noinline __attribute__((__noipa__)) const unsigned long *kft_test_ret_ptr(void)
 {
-	const void *p = kft_test_calls;
+	const unsigned long *p = (const unsigned long *)kft_test_leaf;
 
 	OPTIMIZER_HIDE_VAR(p);
 	return p;
