@@ -18,7 +18,8 @@
 #   make bench           overhead per traced call, kft vs ftrace and kprobes
 #   make bench-kd        kd's speed and memory on a 1M-row log
 #   make check-mttcg     the concurrency tests with one host thread per vCPU (not a gate)
-#   make check-arm64     kft on arm64: cross-built, tools under qemu-user, the in-guest tests in qemu-system-aarch64
+#   make check-arch      kft on arm64 and 32-bit ARM (armhf): cross-built, tools under qemu-user, the in-guest tests in QEMU's virt board
+#   make check-arm64     make check-arch on arm64 only
 #   make clean           remove build/ and the module's objects
 #   make help            this list
 # Packages: each target that needs some runs scripts/deps (as root it
@@ -39,7 +40,7 @@ GUEST_HELPERS := $(BUILD)/guest/kftio $(BUILD)/guest/elapsed $(BUILD)/guest/fork
 
 .PHONY: all boot bench bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install layers-userspace \
 	fuzz fuzz-build fuzz-list help deps-build module-skipped dkms-check deb deb-check check-mttcg \
-	check-arm64 check-quick census
+	check-arch check-arm64 check-quick census
 
 all: userspace
 
@@ -256,10 +257,13 @@ deb-check:
 check-mttcg:
 	@scripts/check-mttcg
 
-# arm64 (Debian's 6.12 arm64 kernel, cross-built, QEMU virt): not in make
-# check, see Documentation/testing.rst.
+# arm64 (Debian's 6.12 arm64 kernel) and armhf (Debian's 6.1 armmp-lpae),
+# cross-built, QEMU virt: not in make check, see Documentation/testing.rst.
+check-arch:
+	@scripts/check-arch
+
 check-arm64:
-	@scripts/check-arm64
+	@scripts/check-arch arm64
 
 # The demo: a trace in the VM, then analyzed here with the guest's symbols.
 # Its packages first (as root: installed), then the tools.

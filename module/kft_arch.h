@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The architecture layer: everything kft does differently on x86-64 and
- * arm64, behind one interface. Inline here what the traced path needs
- * (where a function's return address is, the cycle clock); out of line,
- * one file per architecture (kft_arch_x86_64.c, kft_arch_arm64.c) and
- * kft_irq_stack.c (the per-CPU IRQ stacks both have).
+ * The architecture layer: everything kft does differently on x86-64, arm64
+ * and 32-bit ARM, behind one interface. Inline here what the traced path
+ * needs (where a function's return address is, the cycle clock); out of
+ * line, one file per architecture (kft_arch_x86_64.c, kft_arch_arm64.c,
+ * kft_arch_arm.c) and kft_irq_stack.c (the per-CPU IRQ stacks all three
+ * have).
  *
  * Below it: only the data structures (kft_stack.c's capture). Above it:
  * the exit mechanisms, the modes, the run (Documentation/architecture.rst).
  *
  * What the code supports (tested: Debian's 6.1, 6.12 and trixie-backports'
- * 7.3 on x86-64, Debian's 6.12 on arm64): x86-64 and arm64. "hooks fast"
- * has its trampoline for x86-64 only (kft_exit_fast_x86_64.S): it is
- * refused on arm64.
+ * 7.3 on x86-64, Debian's 6.12 on arm64, Debian's 6.1 armmp-lpae on ARMv7):
+ * x86-64, arm64 and 32-bit ARM. "hooks fast" has its trampoline for x86-64
+ * only (kft_exit_fast_x86_64.S): it is refused on the others.
  */
 #ifndef KFT_ARCH_H
 #define KFT_ARCH_H
@@ -23,8 +24,13 @@
 
 #include "kft_compat.h"
 
-#if !defined(CONFIG_X86_64) && !defined(CONFIG_ARM64)
-#error "kft supports x86-64 and arm64 only"
+#if !defined(CONFIG_X86_64) && !defined(CONFIG_ARM64) && !defined(CONFIG_ARM)
+#error "kft supports x86-64, arm64 and 32-bit ARM only"
+#endif
+
+/* 32-bit ARM's IRQ stacks are THREAD_SIZE, THREAD_ALIGN-ed (arch/arm/kernel/irq.c). */
+#if defined(CONFIG_ARM) && !defined(IRQ_STACK_SIZE)
+#define IRQ_STACK_SIZE	THREAD_SIZE
 #endif
 
 /* kft's return trampoline (kft_exit_fast_x86_64.S) is x86-64 code. */
@@ -91,15 +97,19 @@ u32 kft_cycles_khz(void);
  * @regs:	the registers at the function's first instruction (a kprobe)
  *
  * x86-64: on top of the stack; arm64: in the link register (x30), not yet
- * signed (the kprobe runs before the function's paciasp).
+ * signed (the kprobe runs before the function's paciasp); 32-bit ARM: in
+ * the link register (lr; the function's "push {lr}" for __gnu_mcount_nc
+ * comes after the kprobe).
  * regs_get_kernel_stack_nth() would go through copy_from_kernel_nofault(),
  * about 100 instructions per call: the stack the probed function runs on
  * is read directly.
  */
 static __always_inline unsigned long kft_entry_return_address(struct pt_regs *regs)
 {
-#ifdef CONFIG_ARM64
+#if defined(CONFIG_ARM64)
 	return procedure_link_pointer(regs);
+#elif defined(CONFIG_ARM)
+	return regs->ARM_lr;
 #else
 	return *(unsigned long *)kernel_stack_pointer(regs);
 #endif
@@ -108,9 +118,9 @@ static __always_inline unsigned long kft_entry_return_address(struct pt_regs *re
 /*
  * Whether a kprobe at a function's first instruction sees the return
  * address in the unwinder's frames: on x86-64 the call pushed it; on arm64
- * it is still in the link register, and the unwinder goes from the probed
- * function straight to its caller's caller (kft_stack_capture() puts it
- * back).
+ * and ARM it is still in the link register, and the unwinder goes from the
+ * probed function straight to its caller's caller (kft_stack_capture()
+ * puts it back).
  */
 #define KFT_ENTRY_RETURN_ON_STACK	IS_ENABLED(CONFIG_X86_64)
 

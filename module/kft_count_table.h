@@ -33,7 +33,7 @@ struct module;
 
 struct kft_count_table {
 	unsigned int bits;		/* 1 << bits slots */
-	unsigned int shift;		/* 64 - bits: the hash's */
+	unsigned int shift;		/* BITS_PER_LONG - bits: the hash's */
 	unsigned int width;		/* counters a slot */
 	unsigned long *ips;		/* 0: free; start | 1: retired (module gone) */
 	/* Slot i counts in chunks[i / KFT_COUNT_CHUNK][i % KFT_COUNT_CHUNK]. */
@@ -89,7 +89,12 @@ void kft_count_retire_module(struct kft_count_table *t, struct module *mod);
 static __always_inline unsigned long kft_count_hash(const struct kft_count_table *t,
 						    unsigned long ip)
 {
+	/* hash_long()'s multiplication, with the shift kept in the table */
+#if BITS_PER_LONG == 64
 	return (ip * GOLDEN_RATIO_64) >> t->shift;
+#else
+	return (u32)(ip * GOLDEN_RATIO_32) >> t->shift;
+#endif
 }
 
 /* Counter @i (slot * width + bucket; the slot in count mode) + 1, on this CPU. */

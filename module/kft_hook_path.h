@@ -105,7 +105,7 @@ static __always_inline void kft_record_close(struct kft_record *rec, unsigned lo
 	 * A reader that sees the call closed sees its caller and value
 	 * (pairs with the acquire in kft_output_log_row()).
 	 */
-	smp_store_release(&rec->info, kft_rec_info(dur, cpu));
+	kft_rec_close_info(rec, kft_rec_info(dur, cpu));
 }
 
 /*

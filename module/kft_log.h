@@ -28,6 +28,9 @@
 struct kft_record {
 	u64 entry_ns;		/* kft_now() at entry */
 	unsigned long func;	/* as the hook saw it; 0 while being written */
+#if BITS_PER_LONG == 32
+	u32 func_pad;		/* 40 bytes as on 64-bit, with no padding to guess */
+#endif
 	s32 caller_off;		/* return address - func */
 	s32 pid;		/* -1 in interrupt context */
 	u64 info;
@@ -54,6 +57,9 @@ static inline u64 kft_rec_info(u64 dur_ns, unsigned int cpu)
 {
 	if (dur_ns >= KFT_REC_DUR_OPEN)
 		dur_ns = KFT_REC_DUR_OPEN - 1;
+	/* 32-bit: a closed call's low word is never the open mark (see below). */
+	if (BITS_PER_LONG == 32 && (u32)dur_ns == U32_MAX)
+		dur_ns--;
 	return dur_ns | ((u64)(cpu & KFT_REC_CPU_MASK) << KFT_REC_CPU_SHIFT);
 }
 
@@ -70,6 +76,50 @@ static inline u64 kft_rec_info_stack(unsigned long left, unsigned int cpu, bool 
 static inline u64 kft_rec_info_open(unsigned int cpu)
 {
 	return KFT_REC_DUR_OPEN | ((u64)(cpu & KFT_REC_CPU_MASK) << KFT_REC_CPU_SHIFT);
+}
+
+/*
+ * A record reserved at entry is closed at the exit by its info, which a
+ * reader loads first: what was written before it is then there too. A
+ * 64-bit store and load do it at once. A 32-bit CPU stores the high word,
+ * then releases the low one, whose all-ones value is the open mark (a
+ * closed call's low word never is: kft_rec_info()); a reader that sees the
+ * mark reads an open call, whatever the high word holds by then.
+ */
+#ifdef __LITTLE_ENDIAN
+#define KFT_INFO_LO	0
+#else
+#define KFT_INFO_LO	1
+#endif
+#define KFT_INFO_HI	(1 - KFT_INFO_LO)
+
+static __always_inline void kft_rec_close_info(struct kft_record *rec, u64 info)
+{
+#if BITS_PER_LONG == 64
+	/* What was written before (caller, value) is seen with it. */
+	smp_store_release(&rec->info, info);
+#else
+	u32 *half = (u32 *)&rec->info;
+
+	WRITE_ONCE(half[KFT_INFO_HI], info >> 32);
+	/* The open mark goes last, with all written before it. */
+	smp_store_release(&half[KFT_INFO_LO], (u32)info);
+#endif
+}
+
+static __always_inline u64 kft_rec_load_info(const struct kft_record *rec)
+{
+#if BITS_PER_LONG == 64
+	/* Pairs with kft_rec_close_info()'s release. */
+	return smp_load_acquire(&rec->info);
+#else
+	const u32 *half = (const u32 *)&rec->info;
+	/* Pairs with kft_rec_close_info()'s release of the low word. */
+	u32 lo = smp_load_acquire(&half[KFT_INFO_LO]);
+	u64 info = ((u64)READ_ONCE(half[KFT_INFO_HI]) << 32) | lo;
+
+	return lo == U32_MAX ? info | KFT_REC_DUR_MASK : info;
+#endif
 }
 
 static inline u64 kft_rec_dur(const struct kft_record *r)

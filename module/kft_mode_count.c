@@ -210,7 +210,9 @@ void kft_output_count_row(struct seq_file *m, const struct kft_count_entry *e,
 {
 	unsigned long func = e->gone_name ? e->ip : kft_output_func_start(e->ip);
 
-	seq_printf(m, "%12lu 0x%016lx ", e->count, show_addrs ? func : 0);
+	seq_printf(m, "%12lu ", e->count);
+	kft_output_addr(m, func, show_addrs);
+	seq_putc(m, ' ');
 	if (e->gone_name)
 		seq_printf(m, "%s (unloaded)\n", e->gone_name);
 	else

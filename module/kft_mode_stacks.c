@@ -402,7 +402,9 @@ static void kft_output_frames(struct seq_file *m, const unsigned long *frames,
 
 	for (i = 0; i < nr; i++) {
 		ip = i == 0 && traced_first ? kft_output_func_start(frames[0]) : frames[i];
-		seq_printf(m, "  0x%016lx ", show_addrs ? ip : 0);
+		seq_puts(m, "  ");
+		kft_output_addr(m, ip, show_addrs);
+		seq_putc(m, ' ');
 		kft_output_symbol(m, ip, show_addrs);
 		seq_putc(m, '\n');
 	}

@@ -126,8 +126,16 @@ static void kft_output_comm(struct seq_file *m, const struct kft_comms *comms,
  * anything else in hex, as function_graph's funcgraph-retval shows them
  * (kft_retval_error()); "-" for a call whose exit was not seen. A value
  * that may be a kernel address is hidden from a reader who could not see
- * /proc/kallsyms' ("hidden"): one whose upper half is not zero.
+ * /proc/kallsyms' ("hidden"): on 64-bit one whose upper half is not zero,
+ * on 32-bit one above user space (modules and the kernel: TASK_SIZE on).
  */
+static bool kft_retval_may_be_kernel_addr(u64 v)
+{
+	if (BITS_PER_LONG == 64)
+		return v >> 32;
+	return v >= TASK_SIZE;
+}
+
 static void kft_output_retval(struct seq_file *m, const struct kft_record *rec,
 			      bool show_addrs)
 {
@@ -137,7 +145,7 @@ static void kft_output_retval(struct seq_file *m, const struct kft_record *rec,
 		seq_puts(m, " -");
 	else if (err)
 		seq_printf(m, " %ld", err);
-	else if (!show_addrs && (rec->retval >> 32))
+	else if (!show_addrs && kft_retval_may_be_kernel_addr(rec->retval))
 		seq_puts(m, " hidden");
 	else
 		seq_printf(m, " 0x%llx", rec->retval);
@@ -159,7 +167,7 @@ static void kft_output_log_row(struct seq_file *m, const struct kft_run_times *t
 	 * A record closed while read (reserved at entry): its info first,
 	 * then what was written before it (kft_record_close()).
 	 */
-	u64 info = smp_load_acquire(&r->info);
+	u64 info = kft_rec_load_info(r);
 	struct kft_record copy = *r, *rec = &copy;
 	u64 dur;
 
@@ -177,11 +185,11 @@ static void kft_output_log_row(struct seq_file *m, const struct kft_run_times *t
 	unsigned long func = first ? kft_output_func_start(rec->func) : rec->func;
 	char pid[24];
 
-	if (!show_addrs)
-		func = caller = 0;
 	snprintf(pid, sizeof(pid), "%d.%u", rec->pid, kft_rec_cpu(rec));
-	seq_printf(m, "%8llu %8lld %8s  0x%016lx               0x%016lx",
-		   div_u64(rel, unit), delta, pid, func, caller);
+	seq_printf(m, "%8llu %8lld %8s  ", div_u64(rel, unit), delta, pid);
+	kft_output_addr(m, func, show_addrs);
+	seq_puts(m, "               ");
+	kft_output_addr(m, caller, show_addrs);
 	kft_output_comm(m, comms, rec);
 	if (stack && first)
 		seq_printf(m, " left=%llu", dur);

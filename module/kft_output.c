@@ -129,3 +129,13 @@ void kft_output_name(struct seq_file *m, const char *name, size_t len)
 			seq_putc(m, name[i]);
 	}
 }
+
+/*
+ * An address as /proc/kallsyms writes it: 16 hex digits on 64-bit, 8 on
+ * 32-bit (a text match of the one against the other works on either);
+ * zeros where the reader may not see addresses.
+ */
+void kft_output_addr(struct seq_file *m, unsigned long addr, bool show_addrs)
+{
+	seq_printf(m, "0x%0*lx", (int)(2 * sizeof(long)), show_addrs ? addr : 0);
+}

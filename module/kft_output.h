@@ -16,5 +16,6 @@ void kft_output_header_common(struct seq_file *m, const struct kft_run *run,
 u64 kft_output_since_boot_us(const struct kft_run_times *times, u64 t);
 unsigned long kft_output_func_start(unsigned long ip);
 void kft_output_name(struct seq_file *m, const char *name, size_t len);
+void kft_output_addr(struct seq_file *m, unsigned long addr, bool show_addrs);
 
 #endif

@@ -41,6 +41,7 @@
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/proc_fs.h>
@@ -340,14 +341,23 @@ static ssize_t kft_bench_write(struct file *file, const char __user *ubuf,
 	return ret ? ret : count;
 }
 
+/* A figure in 1/1000 ns as "N.NNN" (div_u64_rem: 32-bit kernels have no u64 division). */
+static void kft_bench_show_milli(struct seq_file *m, const char *name, u64 v)
+{
+	u32 rem;
+	u64 q = div_u64_rem(v, 1000, &rem);
+
+	seq_printf(m, " %s %llu.%03u", name, q, rem);
+}
+
 static int kft_bench_show(struct seq_file *m, void *v)
 {
 	mutex_lock(&kft_bench_mutex);
-	seq_printf(m, "rounds %u calls %u ns/call min %llu.%03llu median %llu.%03llu max %llu.%03llu hits %ld spin_ns %llu\n",
-		   kft_bench_rounds, kft_bench_calls,
-		   kft_bench_min / 1000, kft_bench_min % 1000,
-		   kft_bench_median / 1000, kft_bench_median % 1000,
-		   kft_bench_max / 1000, kft_bench_max % 1000,
+	seq_printf(m, "rounds %u calls %u ns/call", kft_bench_rounds, kft_bench_calls);
+	kft_bench_show_milli(m, "min", kft_bench_min);
+	kft_bench_show_milli(m, "median", kft_bench_median);
+	kft_bench_show_milli(m, "max", kft_bench_max);
+	seq_printf(m, " hits %ld spin_ns %llu\n",
 		   atomic_long_read(&kft_bench_hits), kft_bench_spin_ns);
 	mutex_unlock(&kft_bench_mutex);
 	return 0;

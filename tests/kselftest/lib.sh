@@ -42,9 +42,11 @@ rmmod_when_drained() {
 # wait_in_call PID FUNCTION SECONDS: until the task's kernel stack shows it
 # inside FUNCTION (a fixed sleep is not enough on a slow guest); false when
 # it has not within SECONDS.
+# (32-bit ARM's SMP kernel unwinds no other task: the stack file is empty
+# there, and /proc/PID/wchan, the function it sleeps in, says it.)
 wait_in_call() {
 	_kft_polls=0
-	until grep -q " $2+" "/proc/$1/stack" 2>/dev/null; do
+	until { cat "/proc/$1/stack" && echo " $(cat "/proc/$1/wchan")+"; } 2>/dev/null | grep -q " $2+"; do
 		_kft_polls=$((_kft_polls + 1))
 		[ $_kft_polls -lt $(($3 * 20)) ] || return 1
 		sleep 0.05

@@ -1,8 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The configuration language parser (module/kft_config.c), in userspace. */
+#include <limits.h>
 #include <stdlib.h>
 #include "unit.h"
 #include "kft_config.h"
+
+/* Kernel addresses of the machine's width (the parser takes an unsigned long). */
+#if ULONG_MAX > 0xffffffffUL
+#define ADDR_TEXT	"0xffffffff810a2b40"
+#define ADDR		0xffffffff810a2b40UL
+#define MOD_ADDR_TEXT	"0xffffffffc0001000"
+#define MOD_ADDR	0xffffffffc0001000UL
+#else
+#define ADDR_TEXT	"0xc00a2b40"
+#define ADDR		0xc00a2b40UL
+#define MOD_ADDR_TEXT	"0xbf001000"
+#define MOD_ADDR	0xbf001000UL
+#endif
 
 #define OK(text) { text, KFT_ERR_NONE, 0, 0, false }
 #define BAD(text, code, line, col) { text, KFT_ERR_##code, line, col, false }
@@ -31,7 +45,7 @@ static const struct parse_case cases[] = {
 	OK("new\nbegin\nend\n"),
 	OK("begin end"),
 	OK("new begin trigger start entry vfs_read end"),
-	OK("new\nbegin\n  trigger start entry 0xffffffff810a2b40\n  trigger stop time 5000000\n"
+	OK("new\nbegin\n  trigger start entry " ADDR_TEXT "\n  trigger stop time 5000000\n"
 	   "  filter mintime 500\n  filter maxtime 0\n  filter noints\nend\n"),
 	OK("new\nbegin\n trigger start time 5000000\n trigger stop time 5000\n filter onlyints\nend"),
 	OK("new\nbegin\n trigger start time 10000000\n filter funclist schedule fend\nend"),
@@ -371,10 +385,10 @@ static void test_full_config_fields(void)
 {
 	static const char text[] =
 		"new\nbegin\n"
-		"  trigger start entry 0xffffffff810a2b40\n"
+		"  trigger start entry " ADDR_TEXT "\n"
 		"  trigger stop exit vfs_read   # when the read returns\n"
 		"  filter mintime 10\n  filter maxtime 400\n  filter noints\n"
-		"  filter funclist vfs_* ext4:ext4_file_read_iter 0xffffffffc0001000 fend\n"
+		"  filter funclist vfs_* ext4:ext4_file_read_iter " MOD_ADDR_TEXT " fend\n"
 		"  logentries 500\n  autorepeat\nend\n";
 	struct kft_func_ref *funcs;
 	struct kft_parse_error err;
@@ -385,7 +399,7 @@ static void test_full_config_fields(void)
 	CHECK(parse(text, &cmd, &cfg, &funcs, &err, &buf) == 0, "parse failed: %u:%u %s",
 	      err.pos.line, err.pos.col, kft_parse_strerror(err.code));
 	CHECK(cfg.start.kind == KFT_TRIGGER_ENTRY && cfg.start.func.is_addr &&
-	      cfg.start.func.addr == 0xffffffff810a2b40UL, "start trigger %d %lx",
+	      cfg.start.func.addr == ADDR, "start trigger %d %lx",
 	      cfg.start.kind, cfg.start.func.addr);
 	CHECK(cfg.stop.kind == KFT_TRIGGER_EXIT, "stop kind %d", cfg.stop.kind);
 	CHECK_STR(cfg.stop.func.text, "vfs_read", "stop function");
@@ -400,7 +414,7 @@ static void test_full_config_fields(void)
 	CHECK(cfg.funcs[0].is_glob && !cfg.funcs[0].is_addr, "funcs[0] is a glob");
 	CHECK_STR(cfg.funcs[1].text, "ext4:ext4_file_read_iter", "funcs[1]");
 	CHECK(!cfg.funcs[1].is_glob, "funcs[1] is no glob");
-	CHECK(cfg.funcs[2].is_addr && cfg.funcs[2].addr == 0xffffffffc0001000UL, "funcs[2]");
+	CHECK(cfg.funcs[2].is_addr && cfg.funcs[2].addr == MOD_ADDR, "funcs[2]");
 	CHECK(cfg.funcs[2].pos.line == 8 && cfg.funcs[2].pos.col == 50, "funcs[2] at %u:%u",
 	      cfg.funcs[2].pos.line, cfg.funcs[2].pos.col);
 	free(buf);

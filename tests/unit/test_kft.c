@@ -465,8 +465,8 @@ static void test_counts_many(void)
 
 	o = (size_t)sprintf(text, "%s", HEADER);
 	for (i = 0; i < n; i++)
-		o += (size_t)sprintf(text + o, "%12zu 0x%016zx f%zu\n", i + 1,
-				     0xffffffff81000000 + i * 16, i);
+		o += (size_t)sprintf(text + o, "%12zu 0x%016llx f%zu\n", i + 1,
+				     0xffffffff81000000ULL + i * 16, i);
 	counts_of(text, &c);
 	for (i = 0; i < n; i++) {
 		snprintf(name, sizeof(name), "f%zu", i);

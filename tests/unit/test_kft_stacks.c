@@ -282,12 +282,12 @@ static void test_stacks_many(void)
 
 	o = (size_t)sprintf(t1, "%s", HEADER);
 	for (i = 0; i < nr; i++)
-		o += (size_t)sprintf(t1 + o, "\nstack %zu %zu c%zu\n  0x%016zx f%zu+0x1/0x10\n",
-				     i + 1, i % 7, i % 7, 0xffffffff81000000 + i * 16, i);
+		o += (size_t)sprintf(t1 + o, "\nstack %zu %zu c%zu\n  0x%016llx f%zu+0x1/0x10\n",
+				     i + 1, i % 7, i % 7, 0xffffffff81000000ULL + i * 16, i);
 	o = (size_t)sprintf(t2, "%s", HEADER);
 	for (i = nr; i-- > 0;)
-		o += (size_t)sprintf(t2 + o, "\nstack %zu %zu c%zu\n  0x%016zx f%zu+0x1/0x10\n",
-				     2 * (i + 1), i % 7, i % 7, 0xffffffff81000000 + i * 16, i);
+		o += (size_t)sprintf(t2 + o, "\nstack %zu %zu c%zu\n  0x%016llx f%zu+0x1/0x10\n",
+				     2 * (i + 1), i % 7, i % 7, 0xffffffff81000000ULL + i * 16, i);
 	stacks_of(t1, &s1, 0);
 	stacks_of(t2, &s2, 0);
 	r = kft_stacks_delta(&s2, &s1, &n);

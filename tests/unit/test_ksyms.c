@@ -55,6 +55,33 @@ static void test_map_addr(void)
 	ksyms__free(ks);
 }
 
+/*
+ * 32-bit ARM's /proc/kallsyms: a module's mapping symbols ($a: ARM code
+ * begins, $d: data) at its functions' addresses name none of them.
+ */
+static void test_arm_mapping_symbols(void)
+{
+	static const char arm[] =
+		"bf005000 t $a\t[kft_test]\n"
+		"bf005000 t kft_test_leaf\t[kft_test]\n"
+		"bf005020 t $d\t[kft_test]\n"
+		"bf005040 t $a.1\t[kft_test]\n"
+		"bf005040 t kft_test_middle\t[kft_test]\n";
+	struct ksyms *ks = ksyms__parse(arm, sizeof(arm) - 1);
+	const struct ksym *s;
+	char buf[128];
+
+	CHECK(ks && ks->nr == 2, "loaded %zu symbols, expected 2", ks ? ks->nr : 0);
+	s = ksyms__map_addr(ks, 0xbf005000);
+	CHECK_STR(s ? ksyms__format(s, 0xbf005000, buf, sizeof(buf)) : NULL,
+		  "kft_test:kft_test_leaf", "a function at its mapping symbol");
+	s = ksyms__map_addr(ks, 0xbf005024);
+	CHECK_STR(s ? ksyms__format(s, 0xbf005024, buf, sizeof(buf)) : NULL,
+		  "kft_test:kft_test_leaf+0x24", "past a data mapping symbol");
+	CHECK(!ksyms__find_name(ks, "$a"), "a mapping symbol found by name");
+	ksyms__free(ks);
+}
+
 static void test_find_name(void)
 {
 	struct ksyms *ks = load();
@@ -119,5 +146,5 @@ static void test_addr2sym_args(void)
 	      !strcmp(p.map, "/proc/kallsyms"), "defaults");
 }
 
-UNIT_MAIN(test_load_skips_malformed_and_absolute, test_map_addr, test_find_name,
+UNIT_MAIN(test_load_skips_malformed_and_absolute, test_map_addr, test_arm_mapping_symbols, test_find_name,
 	  test_symbolize_line, test_addr2sym_args)

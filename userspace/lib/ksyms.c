@@ -16,6 +16,17 @@ static int ksyms__wanted_type(char type)
 	return type != 'a' && type != 'A' && type != 'U' && type != 'w' && type != 'v';
 }
 
+/*
+ * ARM's mapping symbols ("$a", "$d", "$t", "$x": where code and data
+ * begin), which 32-bit ARM's /proc/kallsyms lists for modules at their
+ * functions' addresses: they name no function (the kernel's
+ * is_mapping_symbol() skips them too).
+ */
+static int ksyms__mapping_symbol(const char *name)
+{
+	return name[0] == '$';
+}
+
 static int cmp_addr(const void *a, const void *b)
 {
 	const struct ksym *x = a, *y = b;
@@ -45,7 +56,7 @@ static int parse_line(char *line, struct ksym *sym)
 	name = strtok(NULL, " \t\n");
 	mod = strtok(NULL, " \t\n");
 	if (!type || !name || type[1] || !isalpha((unsigned char)type[0]) ||
-	    !ksyms__wanted_type(type[0]))
+	    !ksyms__wanted_type(type[0]) || ksyms__mapping_symbol(name))
 		return -1;
 	sym->name = name;
 	sym->module = NULL;
