@@ -3,9 +3,8 @@
  * The architecture layer: everything kft does differently on x86-64, arm64
  * and 32-bit ARM, behind one interface. Inline here what the traced path
  * needs (where a function's return address is, the cycle clock); out of
- * line, one file per architecture (kft_arch_x86_64.c, kft_arch_arm64.c,
- * kft_arch_arm.c) and kft_irq_stack.c (the per-CPU IRQ stacks all three
- * have).
+ * line, kft_arch_x86_64.c, kft_arch_own_frame.c (arm64 and ARM: the same
+ * code) and kft_irq_stack.c (the per-CPU IRQ stacks all three have).
  *
  * Below it: only the data structures (kft_stack.c's capture). Above it:
  * the exit mechanisms, the modes, the run (Documentation/architecture.rst).
