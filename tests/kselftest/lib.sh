@@ -140,9 +140,19 @@ call() {
 # whatever the host: on the debug kernel with a CPU hog beside three
 # guests, kft_profile's shell's waits and reads came to 47 of its 517
 # samples and the hot loop to 89% (90% wanted).
+# It returns once the spinner is past its exec: a sample taken before could
+# show another comm (busybox's re-exec: "exe", seen once in kft_profile's
+# -p check).
 spinner_start() {
-	sh -c 'while :; do echo "hot_ms 2000" >/proc/kft_test; done' &
+	rm -f /tmp/.spinning
+	sh -c ': >/tmp/.spinning; while :; do echo "hot_ms 2000" >/proc/kft_test; done' &
 	spinner=$!
+	_i=0
+	until [ -e /tmp/.spinning ]; do
+		_i=$((_i + 1))
+		[ $_i -lt 200 ] || fail "the spinner did not start in 10 s"
+		sleep 0.05
+	done
 }
 
 # spinner_stop: $spcomm, its comm (read before it goes: by then it runs
@@ -313,6 +323,16 @@ wait_kprobes() {
 	until [ "$(grep -c " $1+0x" /sys/kernel/debug/kprobes/list)" -ge "$2" ]; do
 		_i=$((_i + 1))
 		[ $_i -lt 600 ] || fail "not $2 kprobes on $1 after 60 s: $(cat /sys/kernel/debug/kprobes/list)"
+		sleep 0.1
+	done
+}
+
+# wait_kprobes_gone FUNCTION: until no kprobe is on FUNCTION (60 s at most).
+wait_kprobes_gone() {
+	_i=0
+	while grep -q " $1+0x" /sys/kernel/debug/kprobes/list; do
+		_i=$((_i + 1))
+		[ $_i -lt 600 ] || fail "kprobes still on $1 after 60 s: $(cat /sys/kernel/debug/kprobes/list)"
 		sleep 0.1
 	done
 }
