@@ -12,7 +12,13 @@
  * top is page aligned (a vmap area, THREAD_ALIGN on arm64, or a
  * page-aligned per-CPU array), so the top is the stack pointer rounded up
  * to a page.
- * Other architectures (32-bit ARM, RISC-V) will differ here: their own file.
+ *
+ * The irq_work is raised from a worker bound to the CPU, so that the
+ * interrupt comes in on a task's vmalloc'd stack: 32-bit ARM (6.1, with
+ * VMAP_STACK) switches to its IRQ stack only from such a stack, and an
+ * interrupt of CPU 0's idle task, whose stack is static, stays on it (an
+ * IPI sent to an idle CPU 0 left its IRQ stack unknown, and every watch
+ * in its interrupts skipped).
  */
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
@@ -21,6 +27,7 @@
 #include <linux/percpu.h>
 #include <linux/sched/task_stack.h>
 #include <linux/smp.h>
+#include <linux/workqueue.h>
 
 #include "kft_arch.h"
 
@@ -37,9 +44,14 @@ static void kft_irq_stack_note(struct irq_work *work)
 	this_cpu_write(kft_irq_stack_low, round_up(sp, PAGE_SIZE) - IRQ_STACK_SIZE);
 }
 
-static void kft_irq_stack_queue(void *unused)
+/* On a worker bound to the CPU: the interrupt comes in on its stack. */
+static long kft_irq_stack_raise(void *unused)
 {
-	irq_work_queue(this_cpu_ptr(&kft_irq_stack_work));
+	struct irq_work *work = this_cpu_ptr(&kft_irq_stack_work);
+
+	irq_work_queue(work);
+	irq_work_sync(work);
+	return 0;
 }
 
 /* At load: each online CPU's IRQ stack (CPUs that come later: none). */
@@ -50,10 +62,8 @@ int kft_irq_stacks_find(void)
 	for_each_possible_cpu(cpu)
 		init_irq_work(per_cpu_ptr(&kft_irq_stack_work, cpu), kft_irq_stack_note);
 	cpus_read_lock();
-	for_each_online_cpu(cpu) {
-		smp_call_function_single(cpu, kft_irq_stack_queue, NULL, 1);
-		irq_work_sync(per_cpu_ptr(&kft_irq_stack_work, cpu));
-	}
+	for_each_online_cpu(cpu)
+		work_on_cpu(cpu, kft_irq_stack_raise, NULL);
 	cpus_read_unlock();
 	return 0;
 }
