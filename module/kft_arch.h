@@ -3,8 +3,8 @@
  * The architecture layer: everything kft does differently on x86-64, arm64
  * and 32-bit ARM, behind one interface. Inline here what the traced path
  * needs (where a function's return address is, the cycle clock); out of
- * line, kft_arch_x86_64.c, kft_arch_own_frame.c (arm64 and ARM: the same
- * code) and kft_irq_stack.c (the per-CPU IRQ stacks all three have).
+ * line, one file each (kft_arch_x86_64.c, kft_arch_arm64.c, kft_arch_arm.c)
+ * and kft_irq_stack.c (the per-CPU IRQ stacks all three have).
  *
  * Below it: only the data structures (kft_stack.c's capture). Above it:
  * the exit mechanisms, the modes, the run (Documentation/architecture.rst).
@@ -138,7 +138,29 @@ static __always_inline unsigned long kft_entry_return_address(struct pt_regs *re
 int kft_irq_stacks_find(void);
 enum kft_stack_kind kft_stack_left(unsigned long *left);
 
+/*
+ * The flags of mode stacks' ftrace_ops: 32-bit ARM's unwind starts from the
+ * registers ftrace saves for the traced function (kft_arch_arm.c), which
+ * it passes only to an ops that asks (SAVE_REGS), and then only where the
+ * kernel has DYNAMIC_FTRACE_WITH_REGS (IF_SUPPORTED: elsewhere NULL, and
+ * kft unwinds from its own frame).
+ */
+#ifdef CONFIG_ARM
+#define KFT_STACKS_OPS_FLAGS	(FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED)
+#else
+#define KFT_STACKS_OPS_FLAGS	0
+#endif
+
+/*
+ * Whether a stack watch unwinds from the kprobe's registers at the traced
+ * function's first instruction (kft_unwind_regs()), where its entry hook
+ * is a kretprobe: on 32-bit ARM, whose unwind from kft's own frame ends at
+ * the probed function (kft_arch_arm.c). Elsewhere from kft's own frame.
+ */
+#define KFT_WATCH_UNWINDS_KPROBE_REGS	IS_ENABLED(CONFIG_ARM)
+
 /* kft_arch_*.c */
+void kft_arch_init(void);
 unsigned int kft_unwind_regs(struct pt_regs *regs, unsigned long *buf,
 			     unsigned int max, bool *truncated);
 bool kft_ftrace_entry_regs(struct ftrace_regs *fregs, unsigned long ip,

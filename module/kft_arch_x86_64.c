@@ -24,6 +24,11 @@ u32 kft_cycles_khz(void)
 	return tsc_khz;
 }
 
+/* Nothing to learn at load. */
+void kft_arch_init(void)
+{
+}
+
 /*
  * Unwinding from a known frame. stack_trace_save() unwinds from its caller:
  * from a hook or a timer that is first kft's own frames, ftrace's trampoline

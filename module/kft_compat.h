@@ -83,4 +83,18 @@ static inline void kft_hrtimer_setup(struct hrtimer *timer,
 #define kft_fregs_pt(fregs)	(&(fregs)->regs)
 #endif
 
+/*
+ * 32-bit ARM's walk_stackframe() calls back with the frame on 6.1 and with
+ * its pc later (the generic stack_trace_consume_fn form). Told by the
+ * declaration's type rather than by a version.
+ */
+#ifdef CONFIG_ARM
+#include <asm/stacktrace.h>
+#define KFT_ARM_WALK_GIVES_PC							\
+	__builtin_types_compatible_p(typeof(&walk_stackframe),			\
+				     void (*)(struct stackframe *,		\
+					      bool (*)(void *, unsigned long),	\
+					      void *))
+#endif
+
 #endif

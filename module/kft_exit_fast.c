@@ -314,7 +314,7 @@ static __always_inline void kft_fast_entry_judge(struct kft_fhook *hook,
 						 struct kft_fast_frame *f, unsigned int d)
 {
 	kft_fast_enter(f);
-	if (kft_hook_entry(hook, f->ip, f->ret_ip, &f->call)) {
+	if (kft_hook_entry(hook, f->ip, f->ret_ip, NULL, &f->call)) {
 		kft_fast_unpush(s, f, d);
 	} else {
 		WRITE_ONCE(f->entering, 0);

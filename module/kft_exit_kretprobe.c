@@ -40,7 +40,7 @@ static notrace int kft_krp_entry(struct kretprobe_instance *ri, struct pt_regs *
 	if (unlikely(!k))
 		return 1;	/* no instance: the exit handler is not called */
 	return kft_hook_entry(k->hook, (unsigned long)k->rp.kp.addr,
-			      kft_entry_return_address(regs),
+			      kft_entry_return_address(regs), regs,
 			      (struct kft_call *)ri->data);
 }
 NOKPROBE_SYMBOL(kft_krp_entry);

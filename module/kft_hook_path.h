@@ -170,12 +170,14 @@ static __always_inline bool kft_hook_entry_quick(struct kft_fhook *hook, struct 
  * @hook:	the hook (its role says what for)
  * @ip:		the function, as the mechanism reports it
  * @ret_ip:	where it will return to
+ * @regs:	the registers at its first instruction (a kprobe), or NULL
  * @call:	per-call storage, handed to kft_hook_exit()
  *
  * Return: 0 to see the exit, non-zero to skip it.
  */
 static __always_inline int kft_hook_entry(struct kft_fhook *hook, unsigned long ip,
-					    unsigned long ret_ip, struct kft_call *call)
+					    unsigned long ret_ip, struct pt_regs *regs,
+					    struct kft_call *call)
 {
 	struct kft_run *run = hook->run;
 	/* Acquire: a new state comes with its generation (kft_run_prime()). */
@@ -209,7 +211,7 @@ static __always_inline int kft_hook_entry(struct kft_fhook *hook, unsigned long 
 	pid = kft_record_pid(call);
 	call->cpu = raw_smp_processor_id();
 	if (run->cfg.watch)
-		kft_watch_entry(run, ip, ret_ip, call->entry_ns, pid);
+		kft_watch_entry(run, ip, ret_ip, regs, call->entry_ns, pid);
 	call->rec = NULL;
 	if (run->log_at_entry) {
 		rec = kft_log_reserve(run);

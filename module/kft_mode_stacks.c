@@ -169,6 +169,7 @@ static int kft_stacker_attach(struct kft_stacker *st, struct kft_run *run,
 		       const struct kft_func_ref *funcs, unsigned int nr_funcs,
 		       struct kft_parse_error *err)
 {
+	st->ops.flags = KFT_STACKS_OPS_FLAGS;
 	return kft_ftrace_ops_attach(&st->ops, kft_stacks_fn, funcs, nr_funcs,
 				     &st->attached, err);
 }

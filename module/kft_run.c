@@ -505,6 +505,7 @@ int kft_run_init(void)
 	if (ret)
 		return ret;
 	kft_irq_stacks_find();
+	kft_arch_init();
 	kft_wq = alloc_workqueue("kft", KFT_WQ_PERCPU, 0);
 	if (!kft_wq) {
 		kft_stack_exit();

@@ -98,13 +98,14 @@ NOKPROBE_SYMBOL(kft_watch_log);
  * @run:	the run, with a watch
  * @ip:		the function
  * @ret_ip:	its return address
+ * @regs:	the registers at its first instruction (a kprobe), or NULL
  * @now:	the entry time
  * @pid:	the pid the log shows (-1 in interrupts)
  *
  * Preemption is off (a hook).
  */
 notrace void kft_watch_entry(struct kft_run *run, unsigned long ip,
-			     unsigned long ret_ip, u64 now, s32 pid)
+			     unsigned long ret_ip, struct pt_regs *regs, u64 now, s32 pid)
 {
 	unsigned long left, *buf;
 	unsigned int level, nr;
@@ -124,7 +125,10 @@ notrace void kft_watch_entry(struct kft_run *run, unsigned long ip,
 		this_cpu_inc(run->counters->stack_busy);
 		return;
 	}
-	nr = kft_stack_capture(buf, KFT_STACK_BUF, ret_ip, ip, &truncated);
+	if (regs && KFT_WATCH_UNWINDS_KPROBE_REGS)
+		nr = kft_unwind_regs(regs, buf, KFT_STACK_MAX_DEPTH, &truncated);
+	else
+		nr = kft_stack_capture(buf, KFT_STACK_BUF, ret_ip, ip, &truncated);
 	if (truncated)
 		this_cpu_inc(run->counters->stacks_truncated);
 	kft_watch_log(run, buf, nr, left, now, pid);

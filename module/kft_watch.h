@@ -12,6 +12,7 @@
 
 struct kft_run;
 struct kft_call;
+struct pt_regs;
 
 /* The lowest stack a watch saw; its fields are set by the hit that set left. */
 struct kft_watch_low {
@@ -29,6 +30,6 @@ struct kft_watch {
 
 void kft_watch_reset(struct kft_watch *w, unsigned long threshold);
 void kft_watch_entry(struct kft_run *run, unsigned long ip, unsigned long ret_ip,
-		     u64 now, s32 pid);
+		     struct pt_regs *regs, u64 now, s32 pid);
 
 #endif

@@ -207,14 +207,14 @@ kft_rows() {
 # -mbranch-protection=pac-ret, and GCC 12 keeps outer's frame there
 # (paciasp ... autiasp around two plain calls). tail_calls: the others.
 # regs_unwind: whether kft unwinds from the traced function's registers
-# (x86-64) or from its own frame (arm64 and ARM export no unwinder that
-# starts at registers: every stack counts as unwound from kft's own frame).
+# (x86-64; 32-bit ARM, by its own walk) or from its own frame (arm64
+# exports no unwinder that starts at registers: every stack counts as
+# unwound from kft's own frame).
 case $(uname -m) in
 x86_64) outer_frames=1 tail_calls=1 regs_unwind=yes ;;
 aarch64) outer_frames=2 tail_calls=0 regs_unwind=no ;;
-# 32-bit ARM (GCC 12, no pac-ret): the tail call as on x86-64; unwound as
-# on arm64
-*) outer_frames=1 tail_calls=1 regs_unwind=no ;;
+# 32-bit ARM (GCC 12, no pac-ret): the tail call as on x86-64
+*) outer_frames=1 tail_calls=1 regs_unwind=yes ;;
 esac
 
 # An address as the kernel writes it (/proc/kallsyms, /proc/kft_data): 16

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The architecture layer (kft_arch.h) for 32-bit ARM: its own unwinder
+ * walk, because the kernel's, started from kft's frame, loses the stack at
+ * two places:
+ *
+ * - A traced function that does not save its link register (a leaf): from
+ *   an ftrace_ops callback, the unwinder reaches it with the link register
+ *   pointing into it again, its caller's address being only in the word
+ *   that mcount's "push {lr}" put on the stack. The kernel says so itself
+ *   (entry-ftrace.S, mcount_enter: "we are unable to unwind through a
+ *   function which does not otherwise save its lr"). kft starts the walk
+ *   at the traced function instead, from the registers ftrace saved
+ *   (FTRACE_OPS_FL_SAVE_REGS: KFT_STACKS_OPS_FLAGS) with the caller's
+ *   address as its link register, or from a kprobe's registers at its
+ *   first instruction.
+ * - A return address that a kretprobe replaced with its trampoline (kft's
+ *   own exits are kretprobes here): the unwind tables (CONFIG_ARM_UNWIND,
+ *   Debian's) end there, and only the frame-pointer unwinder looks the
+ *   real address up. kft's walk looks it up as the kernel does
+ *   (__kretprobe_find_ret_addr(): the task's instances, innermost first)
+ *   and goes on from it.
+ *
+ * walk_stackframe() is exported; unwind_frame(), stack_trace_save_regs()
+ * and the trampoline's address are not: kft learns the address at load,
+ * from a kretprobe on a function of its own (kft_arch_init()).
+ *
+ * No cycle clock for the time filters: the generic timer's counter is
+ * coarser than the ns clock (a few MHz).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kprobes.h>
+#include <linux/sched.h>
+#include <asm/stacktrace.h>
+
+#include "kft_arch.h"
+
+/* Kretprobes keep their instances in the task (no rethook on ARM). */
+#define KFT_ARM_KRETPROBE_LIST \
+	(IS_ENABLED(CONFIG_KRETPROBES) && !IS_ENABLED(CONFIG_KRETPROBE_ON_RETHOOK))
+
+/* __kretprobe_trampoline, or 0 when kft_arch_init() could not learn it. */
+static unsigned long kft_krp_trampoline __read_mostly;
+
+u32 kft_cycles_khz(void)
+{
+	return 0;
+}
+
+/* One walk: its frame (walk_stackframe() unwinds it in place), its output. */
+struct kft_arm_walk {
+	struct stackframe frame;
+	unsigned long *buf;
+	unsigned int nr, max;
+	bool truncated;
+	struct llist_node *krp_cur;	/* the last kretprobe instance used */
+};
+
+/*
+ * The return address a kretprobe's trampoline stands for: the next
+ * instance of the task's that holds a real one (one that another
+ * kretprobe on the same call replaced holds the trampoline), or 0.
+ */
+static notrace unsigned long kft_arm_kretprobe_return(struct kft_arm_walk *w)
+{
+#if KFT_ARM_KRETPROBE_LIST
+	struct llist_node *node;
+	struct kretprobe_instance *ri;
+
+	node = w->krp_cur ? w->krp_cur->next : current->kretprobe_instances.first;
+	for (; node; node = node->next) {
+		ri = container_of(node, struct kretprobe_instance, llist);
+		if ((unsigned long)ri->ret_addr != kft_krp_trampoline) {
+			w->krp_cur = node;
+			return (unsigned long)ri->ret_addr;
+		}
+	}
+#endif
+	return 0;
+}
+NOKPROBE_SYMBOL(kft_arm_kretprobe_return);
+
+/* walk_stackframe()'s callback (6.2 on): one frame kept. */
+static notrace bool kft_arm_walk_pc(void *data, unsigned long pc)
+{
+	struct kft_arm_walk *w = data;
+
+	if (pc == kft_krp_trampoline && pc) {
+		pc = kft_arm_kretprobe_return(w);
+		if (!pc)
+			return false;
+		/* The unwinder goes on from the real caller, same stack. */
+		w->frame.pc = pc;
+	}
+	if (w->nr == w->max) {
+		w->truncated = true;
+		return false;
+	}
+	w->buf[w->nr++] = pc;
+	return true;
+}
+NOKPROBE_SYMBOL(kft_arm_walk_pc);
+
+/* walk_stackframe()'s callback on 6.1: non-zero stops. */
+static notrace int kft_arm_walk_frame(struct stackframe *frame, void *data)
+{
+	return !kft_arm_walk_pc(data, frame->pc);
+}
+NOKPROBE_SYMBOL(kft_arm_walk_frame);
+
+/**
+ * kft_unwind_regs() - the frames from a register state up
+ * @regs:	kernel-mode registers: pc, lr, sp and fp are used
+ * @buf:	room for @max frames
+ * @max:	at least 1
+ * @truncated:	set when the stack had more frames than fit
+ *
+ * Return: the frames, innermost (@regs's pc) first.
+ */
+notrace unsigned int kft_unwind_regs(struct pt_regs *regs, unsigned long *buf,
+				     unsigned int max, bool *truncated)
+{
+	struct kft_arm_walk w = { .buf = buf, .max = max };
+
+	arm_get_current_stackframe(regs, &w.frame);
+	walk_stackframe(&w.frame,
+			__builtin_choose_expr(KFT_ARM_WALK_GIVES_PC,
+					      (void *)kft_arm_walk_pc,
+					      (void *)kft_arm_walk_frame), &w);
+	*truncated = w.truncated;
+	return w.nr;
+}
+NOKPROBE_SYMBOL(kft_unwind_regs);
+
+/**
+ * kft_ftrace_entry_regs() - the traced function's registers at ftrace's call
+ * @fregs:	what ftrace passed (a pt_regs: KFT_STACKS_OPS_FLAGS)
+ * @ip:		the traced function's call to ftrace (after its prologue)
+ * @parent_ip:	its return address
+ * @regs:	filled in: pc, lr, sp, fp
+ *
+ * ftrace's saved sp is the function's before mcount's "push {lr}": the
+ * unwind tables describe that state, and a function that saved no link
+ * register returns through the lr given here.
+ *
+ * Return: false when ftrace saved no registers.
+ */
+notrace bool kft_ftrace_entry_regs(struct ftrace_regs *fregs, unsigned long ip,
+				   unsigned long parent_ip, struct pt_regs *regs)
+{
+	struct pt_regs *saved = ftrace_get_regs(fregs);
+
+	if (!saved)
+		return false;
+	regs->ARM_pc = ip;
+	regs->ARM_lr = parent_ip;
+	regs->ARM_sp = saved->ARM_sp;
+	regs->ARM_fp = saved->ARM_fp;
+	return true;
+}
+NOKPROBE_SYMBOL(kft_ftrace_entry_regs);
+
+/*
+ * Below: at load. A function that returns its own return address: called
+ * under a kretprobe, the trampoline's (the kprobe at its first instruction
+ * replaced the link register before the function read it).
+ */
+static noinline unsigned long kft_arm_own_return(void)
+{
+	unsigned long ret = (unsigned long)__builtin_return_address(0);
+
+	barrier();
+	return ret;
+}
+
+static int kft_arm_own_return_done(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	return 0;
+}
+
+/* Learns the kretprobe trampoline's address (0 if it cannot). */
+void kft_arch_init(void)
+{
+	struct kretprobe rp = {
+		.kp.addr = (kprobe_opcode_t *)kft_arm_own_return,
+		.handler = kft_arm_own_return_done,
+		.maxactive = 1,
+	};
+	unsigned long got[2];
+	int i;
+
+	if (!KFT_ARM_KRETPROBE_LIST)
+		return;
+	/*
+	 * One call site (a loop gcc cannot unroll): the same return address,
+	 * but for the kretprobe.
+	 */
+	for (i = 0; i < 2; i++) {
+		OPTIMIZER_HIDE_VAR(i);
+		if (i == 1 && register_kretprobe(&rp))
+			break;
+		got[i] = kft_arm_own_return();
+		barrier();
+	}
+	if (i == 2)
+		unregister_kretprobe(&rp);
+	if (i == 2 && got[1] != got[0] && !rp.nmissed)
+		kft_krp_trampoline = got[1];
+	else
+		pr_info("stacks end at kretprobed functions here (no trampoline found)\n");
+}
