@@ -235,7 +235,7 @@ static int kft_et_fast_here(void)
 static void kft_et_banner(const struct kft_params *p)
 {
 	printf("Tracing the errors of ");
-	kft_print_patterns(p);
+	kft_print_patterns(p, true);
 	if (p->errnum)
 		printf(" (%lld %s only)", p->errnum, errname(p->errnum) ? errname(p->errnum) : "");
 	if (p->duration_arg)

@@ -20,32 +20,13 @@ struct kft_fc {
 static void kft_fc_banner(const struct kft_params *p)
 {
 	printf("Tracing ");
-	kft_print_patterns(p);
+	kft_print_patterns(p, true);
 	if (p->duration_arg)
 		printf(" for %s seconds", p->duration_arg);
 	if (p->top)
 		printf(". Top %ld only", p->top);
 	printf(p->duration_arg ? "...\n" : "... Ctrl-C to end.\n");
 	fflush(stdout);
-}
-
-static int kft_fc_read(void *c, FILE *in)
-{
-	return kft_counts_read(c, in);
-}
-
-/* The counts now; -1 after saying why (the run gone, or another's). */
-static int kft_fc_snapshot(const struct kft_fc *fc, struct kft_counts *c)
-{
-	char too_big[80];
-
-	snprintf(too_big, sizeof(too_big), "more than %d functions or %d bytes of names",
-		 KFT_COUNTS_MAX, KFT_COUNTS_NAME_BYTES);
-	if (kft_session_read(&fc->s, KFT_DATA_COUNT, kft_fc_read, c, &c->head, too_big)) {
-		kft_counts_free(c);
-		return -1;
-	}
-	return 0;
 }
 
 /* One summary: the calls since the previous one. 0, 1 when the run stopped, -1 on error. */
@@ -57,7 +38,7 @@ static int kft_fc_summary(void *ctx)
 	char stamp[64];
 	size_t n;
 
-	if (kft_fc_snapshot(fc, &cur))
+	if (kft_session_counts(&fc->s, KFT_DATA_COUNT, KFT_COUNTS_MAX, &cur))
 		return -1;
 	d = kft_counts_delta(&cur, &fc->prev, &n);
 	if (!d && cur.nr) {

@@ -21,40 +21,12 @@ struct kft_fl {
 /* libbpf-tools' unit names ("nsec"), by -u and -m. */
 static const char *const kft_fl_units[] = { "nsec", "usec", "msec" };
 
-/* The PATTERNs as libbpf-tools names its function: as written, unquoted. */
-static void kft_fl_patterns(const struct kft_params *p)
-{
-	int i;
-
-	for (i = 0; i < p->nr_patterns; i++)
-		printf("%s%s", i ? " " : "", p->patterns[i]);
-}
-
 static void kft_fl_banner(const struct kft_params *p)
 {
 	printf("Tracing ");
-	kft_fl_patterns(p);
+	kft_print_patterns(p, false);	/* as libbpf-tools: unquoted */
 	printf(".  Hit Ctrl-C to exit\n");
 	fflush(stdout);
-}
-
-static int kft_fl_read(void *c, FILE *in)
-{
-	return kft_counts_read(c, in);
-}
-
-/* The buckets now; -1 after saying why (the run gone, or another's). */
-static int kft_fl_snapshot(const struct kft_fl *fl, struct kft_counts *c)
-{
-	char too_big[80];
-
-	snprintf(too_big, sizeof(too_big), "more than %d functions or %d bytes of names",
-		 KFT_HISTS_MAX, KFT_COUNTS_NAME_BYTES);
-	if (kft_session_read(&fl->s, KFT_DATA_HISTOGRAM, kft_fl_read, c, &c->head, too_big)) {
-		kft_counts_free(c);
-		return -1;
-	}
-	return 0;
 }
 
 /* The histograms of the calls in rows: one, or one a function (-F). */
@@ -84,7 +56,7 @@ static int kft_fl_summary(void *ctx)
 	char stamp[16];
 	size_t n;
 
-	if (kft_fl_snapshot(fl, &cur))
+	if (kft_session_counts(&fl->s, KFT_DATA_HISTOGRAM, KFT_HISTS_MAX, &cur))
 		return -1;
 	rows = kft_hists_delta(&cur, &fl->prev, &n);
 	if (!rows && cur.nr) {
@@ -115,7 +87,7 @@ int kft_funclatency(const struct kft_params *p, const struct kft_paths *paths)
 	ret = kft_session_loop(&fl.s, p->interval, p->duration, kft_fl_summary, &fl);
 	kft_counts_free(&fl.prev);
 	printf("Exiting trace of ");
-	kft_fl_patterns(p);
+	kft_print_patterns(p, false);	/* as libbpf-tools: unquoted */
 	printf("\n");
 	return kft_session_end(&fl.s, kft_session_stop(&fl.s, ret));
 }

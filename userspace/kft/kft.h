@@ -30,6 +30,7 @@
 
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -457,12 +458,19 @@ int kft_session_loop(struct kft_session *s, double interval, double duration,
 int kft_session_read(const struct kft_session *s, enum kft_data_mode mode,
 		     int (*read)(void *obj, FILE *in), void *obj, const struct kft_head *head,
 		     const char *too_big);
+/*
+ * The counts (mode count) or histograms (mode histogram) of our run now, at
+ * most max functions: 0, or -1 after saying why (the run gone, or
+ * another's; c freed then).
+ */
+int kft_session_counts(const struct kft_session *s, enum kft_data_mode mode, int max,
+		       struct kft_counts *c);
 /* Stops the run unless ret is 1 (someone else did; said here): ret, or -1. */
 int kft_session_stop(struct kft_session *s, int ret);
 /* Releases the module and flushes standard output: the exit status for ret. */
 int kft_session_end(struct kft_session *s, int ret);
-/* The banners' "PATTERN PATTERN", on standard output. */
-void kft_print_patterns(const struct kft_params *p);
+/* The banners' "PATTERN PATTERN" (unquoted: PATTERN PATTERN), on standard output. */
+void kft_print_patterns(const struct kft_params *p, bool quoted);
 /* The local time now in strftime's format, for -T. */
 const char *kft_stamp(char *buf, size_t size, const char *format);
 

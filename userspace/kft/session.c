@@ -85,6 +85,25 @@ int kft_session_read(const struct kft_session *s, enum kft_data_mode mode,
 	return ret;
 }
 
+static int kft_session_counts_read(void *c, FILE *in)
+{
+	return kft_counts_read(c, in);
+}
+
+int kft_session_counts(const struct kft_session *s, enum kft_data_mode mode, int max,
+		       struct kft_counts *c)
+{
+	char too_big[80];
+
+	snprintf(too_big, sizeof(too_big), "more than %d functions or %d bytes of names",
+		 max, KFT_COUNTS_NAME_BYTES);
+	if (kft_session_read(s, mode, kft_session_counts_read, c, &c->head, too_big)) {
+		kft_counts_free(c);
+		return -1;
+	}
+	return 0;
+}
+
 int kft_session_stop(struct kft_session *s, int ret)
 {
 	if (ret == 1)
@@ -102,14 +121,16 @@ int kft_session_end(struct kft_session *s, int ret)
 	return ret < 0 ? 1 : 0;
 }
 
-void kft_print_patterns(const struct kft_params *p)
+void kft_print_patterns(const struct kft_params *p, bool quoted)
 {
 	int i;
 
-	putchar('"');
+	if (quoted)
+		putchar('"');
 	for (i = 0; i < p->nr_patterns; i++)
 		printf("%s%s", i ? " " : "", p->patterns[i]);
-	putchar('"');
+	if (quoted)
+		putchar('"');
 }
 
 /* date(1)'s default format for funccount -T, bcc's "%H:%M:%S" for stackcount -T. */

@@ -102,7 +102,7 @@ static int kft_sc_run(struct kft_sc *sc, const struct kft_paths *paths, char *co
 static void kft_stackcount_banner(const struct kft_params *p)
 {
 	printf("Tracing functions for ");
-	kft_print_patterns(p);
+	kft_print_patterns(p, true);
 	printf("... Hit Ctrl-C to end.\n");
 }
 
