@@ -61,15 +61,26 @@ struct kft_arm_walk {
  * The return address a kretprobe's trampoline stands for: the next
  * instance of the task's that holds a real one (one that another
  * kretprobe on the same call replaced holds the trampoline), or 0.
+ *
+ * A timer's sample may interrupt the task while its kretprobe code pushes
+ * or pops an instance: the frame found may then be wrong, and the list is
+ * followed for at most KFT_ARM_KRETPROBE_MAX instances (a list read while
+ * it changes must not hold the walk). Instances are recycled, not freed,
+ * while their kretprobe lives, and freed after an RCU grace period: the
+ * walk runs with preemption off.
  */
+#define KFT_ARM_KRETPROBE_MAX	1024
+
 static notrace unsigned long kft_arm_kretprobe_return(struct kft_arm_walk *w)
 {
 #if KFT_ARM_KRETPROBE_LIST
 	struct llist_node *node;
 	struct kretprobe_instance *ri;
+	unsigned int seen = 0;
 
-	node = w->krp_cur ? w->krp_cur->next : current->kretprobe_instances.first;
-	for (; node; node = node->next) {
+	node = w->krp_cur ? READ_ONCE(w->krp_cur->next) :
+			    READ_ONCE(current->kretprobe_instances.first);
+	for (; node && seen++ < KFT_ARM_KRETPROBE_MAX; node = READ_ONCE(node->next)) {
 		ri = container_of(node, struct kretprobe_instance, llist);
 		if ((unsigned long)ri->ret_addr != kft_krp_trampoline) {
 			w->krp_cur = node;
