@@ -95,16 +95,7 @@ int kft_func_error(struct kft_parse_error *err, enum kft_parse_err code,
 	return -EINVAL;
 }
 
-/*
- * Never called, and traceable (not notrace), so it has an ftrace location.
- * Every funclist's filter holds it: removing a going module's functions can
- * then never leave a filter empty, which to ftrace means every function.
- */
-static noinline void kft_filter_sentinel(void)
-{
-	barrier();
-}
-
+/* The sentinel (kft_sentinel.c) into a funclist's filter. */
 int kft_ftrace_filter_add_sentinel(struct ftrace_ops *ops)
 {
 	return ftrace_set_filter_ip(ops, (unsigned long)kft_filter_sentinel, 0, 0);

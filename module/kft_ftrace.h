@@ -22,6 +22,7 @@ int kft_ftrace_notrace_names(struct ftrace_ops *ops, const char *const *names,
 			     unsigned int nr);
 int kft_ftrace_filter_add(struct ftrace_ops *ops, const struct kft_func_ref *f,
 			  unsigned long *addr, struct kft_parse_error *err);
+void kft_filter_sentinel(void);	/* kft_sentinel.c: never called */
 int kft_ftrace_filter_add_sentinel(struct ftrace_ops *ops);
 int kft_ftrace_ops_attach(struct ftrace_ops *ops, ftrace_func_t func,
 			  const struct kft_func_ref *funcs, unsigned int nr_funcs,
