@@ -18,7 +18,7 @@
 #   make bench           overhead per traced call, kft vs ftrace and kprobes
 #   make bench-kd        kd's speed and memory on a 1M-row log
 #   make check-mttcg     the concurrency tests with one host thread per vCPU (not a gate)
-#   make check-arch      kft on arm64 and 32-bit ARM (armhf): cross-built, tools under qemu-user, the in-guest tests in QEMU's virt board
+#   make check-arch      kft on arm64 (6.12, 7.3) and 32-bit ARM (armhf): cross-built, tools under qemu-user, the in-guest tests in QEMU's virt board
 #   make check-arm64     make check-arch on arm64 only
 #   make clean           remove build/ and the module's objects
 #   make help            this list
