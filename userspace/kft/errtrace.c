@@ -244,6 +244,21 @@ static void kft_et_banner(const struct kft_params *p)
 	fflush(stdout);
 }
 
+/*
+ * The module refuses every function on a kernel with kretprobes only, and
+ * its message ends with advice for a configuration ("use 'filter
+ * funclist'") that errtrace cannot take: say what is left instead.
+ */
+static void kft_et_explain_refusal(const struct kft_paths *paths)
+{
+	struct kft_status st;
+
+	if (!kft_status_read(paths, &st) && strstr(st.error, "needs fprobe"))
+		fprintf(stderr, "kft: errtrace: it traces every function, which this kernel "
+			"cannot (it has kretprobes only); 'kft trace' with a funclist and "
+			"'filter errors' logs the errors of the functions it names\n");
+}
+
 int kft_errtrace(const struct kft_params *p, const struct kft_paths *paths)
 {
 	struct kft_et et = { .p = p };
@@ -255,9 +270,13 @@ int kft_errtrace(const struct kft_params *p, const struct kft_paths *paths)
 		fprintf(stderr, "kft: %s: %s\n", paths->kallsyms, ksyms__strerror(errno));
 		return 1;
 	}
-	if (kft_et_check_patterns(p, et.ks) ||
-	    kft_session_start(&et.s, paths, p,
+	if (kft_et_check_patterns(p, et.ks)) {
+		ksyms__free(et.ks);
+		return 1;
+	}
+	if (kft_session_start(&et.s, paths, p,
 			      kft_errtrace_config(p, kft_et_fast_here(), err, sizeof(err)), err)) {
+		kft_et_explain_refusal(paths);
 		ksyms__free(et.ks);
 		return 1;
 	}
