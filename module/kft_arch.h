@@ -10,9 +10,10 @@
  * the exit mechanisms, the modes, the run (Documentation/architecture.rst).
  *
  * What the code supports (tested: Debian's 6.1, 6.12 and trixie-backports'
- * 7.3 on x86-64, Debian's 6.12 on arm64, Debian's 6.1 armmp-lpae on ARMv7):
- * x86-64, arm64 and 32-bit ARM. "hooks fast" has its trampoline for x86-64
- * only (kft_exit_fast_x86_64.S): it is refused on the others.
+ * 7.3 on x86-64, Debian's 6.12 and trixie-backports' 7.3 on arm64, Debian's
+ * 6.1 armmp-lpae on ARMv7): x86-64, arm64 and 32-bit ARM. "hooks fast" has
+ * its trampoline for x86-64 and arm64 (kft_exit_fast_*.S): it is refused on
+ * 32-bit ARM.
  */
 #ifndef KFT_ARCH_H
 #define KFT_ARCH_H
@@ -32,8 +33,18 @@
 #define IRQ_STACK_SIZE	THREAD_SIZE
 #endif
 
-/* kft's return trampoline (kft_exit_fast_x86_64.S) is x86-64 code. */
-#define KFT_HAVE_FAST_HOOKS	IS_ENABLED(CONFIG_X86_64)
+/*
+ * kft's return trampoline (kft_exit_fast_x86_64.S, kft_exit_fast_arm64.S).
+ * On arm64 it needs ftrace's caller to pass the link register and stack
+ * pointer of the traced function (DYNAMIC_FTRACE_WITH_ARGS: Debian's 6.12
+ * and later have it).
+ */
+#if defined(CONFIG_X86_64) || \
+	(defined(CONFIG_ARM64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS))
+#define KFT_HAVE_FAST_HOOKS	1
+#else
+#define KFT_HAVE_FAST_HOOKS	0
+#endif
 
 /* Which stack a stack pointer is on (stack watches). */
 enum kft_stack_kind {
@@ -43,29 +54,71 @@ enum kft_stack_kind {
 };
 
 /*
- * The traced function's return address slot, from an ftrace_ops callback,
- * into @retp; false if ftrace did not save a plausible one (on this stack,
- * above the callback's frames, aligned). It holds the caller, or what an
- * earlier hook on the same call put there. (A bool, not a NULL pointer:
- * the caller's test of it then folds into the checks here.) ftrace's
- * caller saves the traced function's stack pointer at entry (its return
- * address slot) in a struct ftrace_regs that is a pt_regs on x86, also
- * without SAVE_REGS.
+ * hooks fast (kft_exit_fast.c): where a traced function's return address is,
+ * from an ftrace_ops callback. Into @slot: the word that holds it now, and
+ * that kft rewrites to its trampoline's address before the callback returns;
+ * into @sp: the function's stack pointer after it returns, which tells its
+ * return apart (a call nested in it returns with a lower one; a call it
+ * tail-calls shares it, and returns through the same frame of the caller).
+ * False if ftrace did not save plausible ones (on this stack, above the
+ * callback's frames, aligned).
+ *
+ * x86-64: the return address is on the stack (the slot is the function's
+ * stack pointer at entry, which ftrace's caller saves in a struct
+ * ftrace_regs that is a pt_regs, also without SAVE_REGS). arm64: it is in
+ * the link register, which ftrace_caller saves in the ftrace_regs and
+ * restores from there before the function's first instruction (its
+ * paciasp then signs whatever kft wrote: pointer authentication needs
+ * nothing more); the stack pointer is the caller's, unchanged at return.
  */
 #ifdef CONFIG_X86_64
-static __always_inline bool kft_ftrace_retp(struct ftrace_regs *fregs, unsigned long **retp)
+/* kft_fast_exit(sp) finds the return value (rax) 3 words below @sp. */
+#define KFT_FAST_RETVAL_WORDS	3
+
+static __always_inline bool kft_ftrace_ret_slot(struct ftrace_regs *fregs,
+						unsigned long **slot, unsigned long *sp)
 {
-	unsigned long sp, cur = current_stack_pointer;
+	unsigned long at, cur = current_stack_pointer;
 
 	if (!fregs)
 		return false;
-	sp = kft_fregs_pt(fregs)->sp;
-	/* Above the current one, by at most a page (sp <= cur wraps). */
-	if (sp - cur - 1 >= PAGE_SIZE || (sp & 7))
+	at = kft_fregs_pt(fregs)->sp;
+	/* Above the current one, by at most a page (at <= cur wraps). */
+	if (at - cur - 1 >= PAGE_SIZE || (at & 7))
 		return false;
-	*retp = (unsigned long *)sp;
+	*slot = (unsigned long *)at;
+	*sp = at + sizeof(long);
 	return true;
 }
+#elif KFT_HAVE_FAST_HOOKS
+/* kft_fast_exit(sp) finds the return value (x0) 10 words below @sp. */
+#define KFT_FAST_RETVAL_WORDS	10
+
+static __always_inline bool kft_ftrace_ret_slot(struct ftrace_regs *fregs,
+						unsigned long **slot, unsigned long *sp)
+{
+	unsigned long at, cur = current_stack_pointer;
+
+	if (!fregs)
+		return false;
+	at = kft_fregs_arch(fregs)->sp;
+	if (at - cur - 1 >= PAGE_SIZE || (at & 15))
+		return false;
+	*slot = &kft_fregs_arch(fregs)->lr;
+	*sp = at;
+	return true;
+}
+#endif
+
+#if KFT_HAVE_FAST_HOOKS
+/*
+ * hooks fast: in blocked task @t, the return address of its call whose
+ * stack pointer after return is @sp, if it is @old, becomes @new (the
+ * trampoline's address gives way to the caller's). Under stop_machine().
+ * Return: whether it was @old and was replaced.
+ */
+bool kft_blocked_ret_swap(struct task_struct *t, unsigned long sp, unsigned long old,
+			  unsigned long new);
 #endif
 
 /*

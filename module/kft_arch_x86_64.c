@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The architecture layer for x86-64 (kft_arch.h): the cycle clock's rate,
- * unwinding from a register state, and a traced function's registers at
- * its entry from what ftrace saved.
+ * unwinding from a register state, a traced function's registers at its
+ * entry from what ftrace saved, and a blocked task's return addresses
+ * (hooks fast).
  */
 #include <linux/cpufreq.h>
 #include <linux/kprobes.h>
 #include <linux/sched.h>
+#include <linux/sched/task_stack.h>
 #include <asm/unwind.h>
 
 #include "kft_arch.h"
@@ -100,3 +102,19 @@ notrace bool kft_ftrace_entry_regs(struct ftrace_regs *fregs, unsigned long ip,
 }
 NOKPROBE_SYMBOL(kft_ftrace_entry_regs);
 
+
+/*
+ * hooks fast (kft_arch.h): a call's return address is the word below its
+ * stack pointer after the return, on the task's stack.
+ */
+notrace bool kft_blocked_ret_swap(struct task_struct *t, unsigned long sp, unsigned long old,
+				  unsigned long new)
+{
+	unsigned long lo = (unsigned long)task_stack_page(t);
+	unsigned long *slot = (unsigned long *)sp - 1;
+
+	if ((unsigned long)slot < lo || sp > lo + THREAD_SIZE || READ_ONCE(*slot) != old)
+		return false;
+	WRITE_ONCE(*slot, new);
+	return true;
+}

@@ -75,12 +75,15 @@ static inline void kft_hrtimer_setup(struct hrtimer *timer,
 
 /*
  * The pt_regs inside a struct ftrace_regs (x86 saves one there, also
- * without SAVE_REGS); 6.12 names it through arch_ftrace_regs().
+ * without SAVE_REGS), and arm64's fields of it (lr, sp); 6.12 names them
+ * through arch_ftrace_regs().
  */
 #ifdef arch_ftrace_regs
 #define kft_fregs_pt(fregs)	(&arch_ftrace_regs(fregs)->regs)
+#define kft_fregs_arch(fregs)	arch_ftrace_regs(fregs)
 #else
 #define kft_fregs_pt(fregs)	(&(fregs)->regs)
+#define kft_fregs_arch(fregs)	(fregs)
 #endif
 
 /*

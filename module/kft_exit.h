@@ -13,7 +13,8 @@
  *   kretprobes (kft_exit_kretprobe.c: 6.1). Exactly one of the two files
  *   is compiled in; it defines the kft_safe_*() functions below.
  * - "hooks fast": kft's own return trampoline, the same on every kernel
- *   (kft_exit_fast.c, kft_exit_fast_x86_64.S), x86-64 only.
+ *   (kft_exit_fast.c, kft_exit_fast_x86_64.S or kft_exit_fast_arm64.S),
+ *   x86-64 and arm64.
  *
  * The interface (kft_fhook_*()) is the same for all: attach, detach,
  * missed, quiesce, drop a going module's functions. It is called in
@@ -144,7 +145,7 @@ void kft_safe_quiesce(struct kft_fhook *hook);
 unsigned int kft_safe_drop_module(struct kft_fhook *hook, struct module *mod,
 				  const unsigned long *addrs, unsigned int nr);
 
-/* kft's own: kft_exit_fast.c (x86-64). */
+/* kft's own: kft_exit_fast.c (x86-64, arm64). */
 #if KFT_HAVE_FAST_HOOKS
 int kft_fast_attach(struct kft_fhook *hook, const struct kft_func_ref *funcs,
 		    unsigned int nr_funcs, struct kft_parse_error *err);
@@ -153,7 +154,7 @@ unsigned long kft_fast_missed(const struct kft_fhook *hook);
 unsigned int kft_fast_drop_module(struct kft_fhook *hook, const unsigned long *addrs,
 				  unsigned int nr);
 void kft_fast_cleanup(void);
-/* The trampoline (kft_exit_fast_x86_64.S) and what it calls. */
+/* The trampoline (kft_exit_fast_*.S) and what it calls. */
 void kft_fast_return(void);
 unsigned long kft_fast_exit(unsigned long *sp);
 #else

@@ -5,23 +5,25 @@
  *
  * Entry is an ftrace_ops callback without SAVE_REGS and without
  * FTRACE_OPS_FL_RECURSION (kft guards against recursion with its own shadow
- * stack, kft_fast_recursion(), for less than ftrace's lock). ftrace saved the
- * traced function's stack pointer at its entry, which points at its return
- * address: kft keeps that address on a shadow stack and writes the address
- * of its trampoline there instead.
+ * stack, kft_fast_recursion(), for less than ftrace's lock). ftrace saved
+ * where the traced function's return address is (kft_ftrace_ret_slot(): on
+ * the stack on x86-64, in the saved link register on arm64): kft keeps that
+ * address on a shadow stack and writes the address of its trampoline there
+ * instead.
  *
- *	traced function's stack          kft_fast_table (per task, hashed)
+ *	traced function's stack (x86-64)  kft_fast_table (per task, hashed)
  *	+---------------------+          +---------------------------------+
  *	| caller's frame      |          | owner = task, depth = 2         |
- *	| return address  ----+--> kft_fast_return   frames[0]: retp, orig  |
- *	|   (retp)            |          |           frames[1]: retp, orig  |
+ *	| return address  ----+--> kft_fast_return   frames[0]: sp, orig    |
+ *	| (sp after return)   |          |           frames[1]: sp, orig    |
  *	| traced function ... |          +---------------------------------+
  *
- * The function returns into kft_fast_return (kft_exit_fast_x86_64.S), which calls
- * kft_fast_exit(): it finds the top frame of the task's shadow stack, checks
- * that it is the frame of this return (its slot is just below the stack
- * pointer), lets kft_hook_exit_quick() or kft_hook_exit() time the call,
- * pops the frame, and jumps to the address it had replaced.
+ * The function returns into kft_fast_return (kft_exit_fast_x86_64.S,
+ * kft_exit_fast_arm64.S), which calls kft_fast_exit(): it finds the top
+ * frame of the task's shadow stack, checks that it is the frame of this
+ * return (the stack pointer after the return is the frame's), lets
+ * kft_hook_exit_quick() or kft_hook_exit() time the call, pops the frame,
+ * and jumps to the address it had replaced.
  *
  * The shadow stacks: a module has no field of its own in task_struct, and a
  * per-CPU stack breaks when the traced function sleeps or migrates. So a
@@ -90,8 +92,8 @@ MODULE_PARM_DESC(fast_tasks,
 		 "tasks that can be inside calls timed by fast hooks at once (default: 1024)");
 
 struct kft_fast_frame {
-	unsigned long *retp;		/* the return address slot on the stack */
-	unsigned long orig;		/* what it held (the caller, or another hook) */
+	unsigned long sp;		/* the stack pointer after its return */
+	unsigned long orig;		/* the return address (the caller, or another hook) */
 	unsigned long ip;		/* the function */
 	unsigned long ret_ip;		/* its caller, for the record */
 	unsigned long id;		/* the hook, in kft_fast_regs */
@@ -184,10 +186,10 @@ static __always_inline struct kft_fhook *kft_fast_hook_of(unsigned long id)
 
 /* The caller of a tail call from a hooked function: its frame has it. */
 static __always_inline unsigned long kft_fast_caller(struct kft_fast_slot *s, unsigned int d,
-						     unsigned long *retp, unsigned long parent_ip)
+						     unsigned long sp, unsigned long parent_ip)
 {
 	if (parent_ip != (unsigned long)kft_fast_return || !d ||
-	    s->frames[d - 1].retp != retp)
+	    s->frames[d - 1].sp != sp)
 		return parent_ip;
 	return s->frames[d - 1].ret_ip;
 }
@@ -251,15 +253,16 @@ static __always_inline void kft_fast_unpush(struct kft_fast_slot *s, struct kft_
 }
 
 /*
- * Pushes a frame for a call of @ip, which returns to *@retp, and writes it
- * whole but for its struct kft_call: into @frame, at @depth of @slot.
+ * Pushes a frame for a call of @ip, which returns to *@retp with stack
+ * pointer @sp, and writes it whole but for its struct kft_call: into
+ * @frame, at @depth of @slot.
  * Return: false if the call cannot be hooked (no slot, too deep, a
  * recursion). (A bool, not a NULL frame: the address is hidden from the
  * compiler below, which could then not fold the caller's test.)
  */
 static __always_inline bool kft_fast_push(struct kft_fhook *hook, unsigned long ip,
 					  unsigned long parent_ip, unsigned long *retp,
-					  struct kft_fast_frame **frame,
+					  unsigned long sp, struct kft_fast_frame **frame,
 					  struct kft_fast_slot **slot, unsigned int *depth)
 {
 	struct kft_fast_frame *f;
@@ -287,8 +290,8 @@ static __always_inline bool kft_fast_push(struct kft_fhook *hook, unsigned long 
 	 * its yes. Nothing else writes that slot meanwhile: other exit hooks
 	 * on this function run before or after this callback, not in it.
 	 */
-	f->ret_ip = kft_fast_caller(s, d, retp, parent_ip);
-	f->retp = retp;
+	f->ret_ip = kft_fast_caller(s, d, sp, parent_ip);
+	f->sp = sp;
 	f->orig = READ_ONCE(*retp);
 	f->ip = ip;
 	f->id = hook->fast.id;
@@ -299,10 +302,13 @@ static __always_inline bool kft_fast_push(struct kft_fhook *hook, unsigned long 
 	return true;
 }
 
-/* The call of frame @f is timed: its return comes to kft_fast_return. */
-static __always_inline void kft_fast_hijack(struct kft_fast_frame *f)
+/*
+ * The call is timed: its return, whose address is in *@retp until the
+ * entry's callback returns, comes to kft_fast_return.
+ */
+static __always_inline void kft_fast_hijack(unsigned long *retp)
 {
-	WRITE_ONCE(*f->retp, (unsigned long)kft_fast_return);
+	WRITE_ONCE(*retp, (unsigned long)kft_fast_return);
 }
 
 /*
@@ -311,7 +317,8 @@ static __always_inline void kft_fast_hijack(struct kft_fast_frame *f)
  */
 static __always_inline void kft_fast_entry_judge(struct kft_fhook *hook,
 						 struct kft_fast_slot *s,
-						 struct kft_fast_frame *f, unsigned int d)
+						 struct kft_fast_frame *f, unsigned int d,
+						 unsigned long *retp)
 {
 	kft_fast_enter(f);
 	if (kft_hook_entry(hook, f->ip, f->ret_ip, NULL, &f->call)) {
@@ -319,7 +326,7 @@ static __always_inline void kft_fast_entry_judge(struct kft_fhook *hook,
 	} else {
 		WRITE_ONCE(f->entering, 0);
 		barrier();
-		kft_fast_hijack(f);
+		kft_fast_hijack(retp);
 	}
 }
 
@@ -331,9 +338,10 @@ static __always_inline void kft_fast_entry_judge(struct kft_fhook *hook,
  */
 static noinline notrace void kft_fast_entry_slow(struct kft_fhook *hook,
 						 struct kft_fast_slot *s,
-						 struct kft_fast_frame *f, unsigned int d)
+						 struct kft_fast_frame *f, unsigned int d,
+						 unsigned long *retp)
 {
-	kft_fast_entry_judge(hook, s, f, d);
+	kft_fast_entry_judge(hook, s, f, d, retp);
 	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kft_fast_entry_slow);
@@ -342,18 +350,19 @@ NOKPROBE_SYMBOL(kft_fast_entry_slow);
  * The entry's first part, with preemption disabled: the hook's run
  * (kft_comms_note() on this CPU's part of the log's table), and a frame
  * marked as entering is never on a preempted task. Return: whether a frame
- * @f was pushed for this call (if not, it is counted as missed).
+ * @f was pushed for this call (if not, it is counted as missed), whose
+ * return address is in *@retp.
  */
 static __always_inline bool kft_fast_begin(struct kft_fhook *hook, unsigned long ip,
 					   unsigned long parent_ip, struct ftrace_regs *fregs,
 					   struct kft_fast_frame **f, struct kft_fast_slot **s,
-					   unsigned int *d)
+					   unsigned int *d, unsigned long **retp)
 {
-	unsigned long *retp;
+	unsigned long sp;
 
 	preempt_disable_notrace();
-	if (likely(kft_ftrace_retp(fregs, &retp) &&
-		   kft_fast_push(hook, ip, parent_ip, retp, f, s, d)))
+	if (likely(kft_ftrace_ret_slot(fregs, retp, &sp) &&
+		   kft_fast_push(hook, ip, parent_ip, *retp, sp, f, s, d)))
 		return true;
 	atomic_long_inc(&hook->fast.missed);
 	return false;
@@ -369,14 +378,15 @@ static notrace void kft_fast_entry_quick(unsigned long ip, unsigned long parent_
 	struct kft_fhook *hook = container_of(op, struct kft_fhook, fast.ops);
 	struct kft_fast_frame *f;
 	struct kft_fast_slot *s;
+	unsigned long *retp;
 	unsigned int d;
 
-	if (likely(kft_fast_begin(hook, ip, parent_ip, fregs, &f, &s, &d))) {
+	if (likely(kft_fast_begin(hook, ip, parent_ip, fregs, &f, &s, &d, &retp))) {
 		if (unlikely(!kft_hook_entry_quick(hook, &f->call))) {
-			kft_fast_entry_slow(hook, s, f, d);
+			kft_fast_entry_slow(hook, s, f, d, retp);
 			return;
 		}
-		kft_fast_hijack(f);
+		kft_fast_hijack(retp);
 	}
 	preempt_enable_notrace();
 }
@@ -389,10 +399,11 @@ static notrace void kft_fast_entry(unsigned long ip, unsigned long parent_ip,
 	struct kft_fhook *hook = container_of(op, struct kft_fhook, fast.ops);
 	struct kft_fast_frame *f;
 	struct kft_fast_slot *s;
+	unsigned long *retp;
 	unsigned int d;
 
-	if (likely(kft_fast_begin(hook, ip, parent_ip, fregs, &f, &s, &d)))
-		kft_fast_entry_judge(hook, s, f, d);
+	if (likely(kft_fast_begin(hook, ip, parent_ip, fregs, &f, &s, &d, &retp)))
+		kft_fast_entry_judge(hook, s, f, d, retp);
 	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kft_fast_entry);
@@ -440,14 +451,14 @@ NOKPROBE_SYMBOL(kft_fast_exit_slow);
 
 /**
  * kft_fast_exit() - a hooked function returned (from kft_fast_return)
- * @sp:		the stack pointer after its return: its return slot + 1
+ * @sp:		the stack pointer after its return
  *
  * Return: the address it had to return to.
  */
 notrace unsigned long kft_fast_exit(unsigned long *sp)
 {
-	/* Where kft_fast_return saved rax (kft_exit_fast_x86_64.S). */
-	const unsigned long *retval = sp - 3;
+	/* Where kft_fast_return saved rax or x0 (kft_exit_fast_*.S). */
+	const unsigned long *retval = sp - KFT_FAST_RETVAL_WORDS;
 	struct kft_fast_frame *f;
 	struct kft_fast_slot *s;
 	struct kft_fhook *hook;
@@ -462,7 +473,7 @@ notrace unsigned long kft_fast_exit(unsigned long *sp)
 	d--;
 	f = &s->frames[d];
 	OPTIMIZER_HIDE_VAR(f);
-	if (unlikely(f->retp + 1 != sp))
+	if (unlikely(f->sp != (unsigned long)sp))
 		kft_fast_lost(sp);
 	/*
 	 * The frame stays reserved while the exit is timed: what the hook
@@ -595,7 +606,8 @@ static unsigned int kft_fast_busy(pid_t *one)
  * Only tasks that blocked (not on a CPU, not on a run queue): such a task
  * is in schedule() called from somewhere, never from kft_fast_return or
  * kft_fast_exit(), which do not sleep; so each of its frames is a call in
- * progress whose return address is still on its stack. A preempted task
+ * progress whose return address is still on its stack (on arm64: in the
+ * call's frame record, signed; kft_blocked_ret_swap() finds it). A preempted task
  * might be in the trampoline with its return slot already consumed: it is
  * left alone, it runs again soon. Under stop_machine() no task runs but the
  * stoppers (on a CPU, so left alone) and nothing wakes a blocked one.
@@ -607,7 +619,7 @@ static unsigned int kft_fast_busy(pid_t *one)
  * newest first, in which each hook holds the address the one before it
  * wrote: a frame's trampoline address is in the orig of the nearest kept
  * frame above it with that slot, or in the slot itself if there is none
- * (kft_fast_link()). A frame is removed only if that place still holds
+ * (kft_fast_link(): NULL). A frame is removed only if that place still holds
  * the trampoline, which then takes the frame's orig. Anything else there
  * means another exit hook (function_graph, a kretprobe) came between and
  * holds this frame's trampoline address on its own shadow stack: that
@@ -621,18 +633,18 @@ static notrace unsigned long *kft_fast_link(struct kft_fast_slot *s, unsigned in
 					    const bool *drop, struct kft_fast_slot *const *newer,
 					    unsigned int nr_newer)
 {
-	unsigned long *retp = s->frames[d].retp;
+	unsigned long sp = s->frames[d].sp;
 	unsigned int j;
 
 	for (j = d + 1; j < s->depth; j++)
-		if (!drop[j] && s->frames[j].retp == retp)
+		if (!drop[j] && s->frames[j].sp == sp)
 			return &s->frames[j].orig;
 	/* Then the slots the task claimed later, from the next one on. */
 	while (nr_newer--)
 		for (j = 0; j < newer[nr_newer]->depth; j++)
-			if (newer[nr_newer]->frames[j].retp == retp)
+			if (newer[nr_newer]->frames[j].sp == sp)
 				return &newer[nr_newer]->frames[j].orig;
-	return retp;
+	return NULL;
 }
 
 /*
@@ -643,7 +655,6 @@ static notrace void kft_fast_unhijack_slot(struct kft_fast_slot *s, struct task_
 					   struct kft_fast_slot *const *newer,
 					   unsigned int nr_newer)
 {
-	unsigned long lo = (unsigned long)task_stack_page(t), hi = lo + THREAD_SIZE;
 	unsigned long tramp = (unsigned long)kft_fast_return;
 	bool drop[KFT_FAST_DEPTH] = { };
 	unsigned int depth = s->depth, d, kept = 0;
@@ -652,13 +663,13 @@ static notrace void kft_fast_unhijack_slot(struct kft_fast_slot *s, struct task_
 
 	for (d = depth; d-- > 0;) {
 		f = &s->frames[d];
-		if (kft_fast_hook_of(f->id) || (unsigned long)f->retp < lo ||
-		    (unsigned long)(f->retp + 1) > hi)
+		if (kft_fast_hook_of(f->id))
 			continue;
 		link = kft_fast_link(s, d, drop, newer, nr_newer);
-		if (READ_ONCE(*link) != tramp)
+		if (link && READ_ONCE(*link) == tramp)
+			WRITE_ONCE(*link, f->orig);
+		else if (link || !kft_blocked_ret_swap(t, f->sp, tramp, f->orig))
 			continue;
-		WRITE_ONCE(*link, f->orig);
 		drop[d] = true;
 	}
 	for (d = 0; d < depth; d++) {
@@ -739,7 +750,7 @@ static notrace unsigned long kft_fast_undoable_locked(void)
 			h = kft_fast_hash(h, i);
 			h = kft_fast_hash(h, d);
 			h = kft_fast_hash(h, id);
-			h = kft_fast_hash(h, (unsigned long)READ_ONCE(s->frames[d].retp));
+			h = kft_fast_hash(h, READ_ONCE(s->frames[d].sp));
 			h |= 1;
 		}
 	}

@@ -8,24 +8,31 @@
  * of an array of strings (kft_exit_fast.c includes it).
  */
 	"__fortify_panic",	/* objtool */
+	"__host_enter",	/* declared */
+	"__hyp_do_panic",	/* declared */
 	"__ia32_sys_exit",	/* objtool */
 	"__ia32_sys_exit_group",	/* objtool */
 	"__kunit_abort",	/* objtool */
+	"__kvm_host_psci_cpu_entry",	/* declared */
 	"__module_put_and_kthread_exit",	/* objtool */
+	"__pkvm_init_finalise",	/* declared */
 	"__reiserfs_panic",	/* objtool */
 	"__stack_chk_fail",	/* objtool */
 	"__tdx_hypercall_failed",	/* objtool */
 	"__ubsan_handle_builtin_unreachable",	/* objtool */
 	"__x64_sys_exit",	/* objtool */
 	"__x64_sys_exit_group",	/* objtool */
-	"acpi_idle_play_dead",	/* kft */
-	"acpi_mp_play_dead",	/* kft; absent on: 6.1 */
+	"acpi_idle_play_dead",	/* kft; absent on: 6.12-arm64 7.3-arm64 */
+	"acpi_mp_play_dead",	/* kft; absent on: 6.1 6.12-arm64 7.3-arm64 */
 	"arch_cpu_idle_dead",	/* objtool */
+	"arm64_serror_panic",	/* declared */
 	"bch2_trans_in_restart_error",	/* objtool */
 	"bch2_trans_restart_error",	/* objtool */
 	"bch2_trans_unlocked_error",	/* objtool */
 	"bpf_throw",	/* kft; absent on: 6.1 6.12-debug */
 	"cpu_bringup_and_idle",	/* objtool */
+	"cpu_die",	/* declared */
+	"cpu_die_early",	/* declared */
 	"cpu_startup_entry",	/* objtool */
 	"cpuidle_play_dead",	/* kft */
 	"do_exit",	/* objtool */
@@ -34,9 +41,12 @@
 	"do_task_dead",	/* objtool */
 	"doublefault_shim",	/* declared */
 	"ex_handler_msr_mce",	/* objtool */
+	"handle_bad_stack",	/* declared */
 	"handle_stack_overflow",	/* declared */
 	"hlt_play_dead",	/* objtool */
 	"hv_ghcb_terminate",	/* objtool */
+	"hyp_panic",	/* declared */
+	"hyp_panic_bad_stack",	/* declared */
 	"i386_start_kernel",	/* declared */
 	"kthread",	/* kft */
 	"kthread_complete_and_exit",	/* objtool */
@@ -47,16 +57,18 @@
 	"machine_real_restart",	/* objtool */
 	"make_task_dead",	/* objtool */
 	"mpt_halt_firmware",	/* objtool */
-	"mwait_play_dead",	/* kft; absent on: 6.1 6.12 6.12-debug */
-	"native_play_dead",	/* kft */
+	"mwait_play_dead",	/* kft; absent on: 6.1 6.12 6.12-debug 6.12-arm64 7.3-arm64 */
+	"native_play_dead",	/* kft; absent on: 6.12-arm64 7.3-arm64 */
 	"nmi_panic",	/* kft */
 	"nmi_panic_self_stop",	/* objtool */
+	"nvhe_hyp_panic_handler",	/* declared */
 	"panic",	/* objtool */
+	"panic_bad_stack",	/* declared */
 	"panic_smp_self_stop",	/* objtool */
-	"play_dead_common",	/* kft */
+	"play_dead_common",	/* kft; absent on: 6.12-arm64 7.3-arm64 */
 	"rescuer_thread",	/* kft */
 	"rest_init",	/* objtool */
-	"resume_play_dead",	/* kft; absent on: 6.12-debug */
+	"resume_play_dead",	/* kft; absent on: 6.12-debug 6.12-arm64 7.3-arm64 */
 	"rewind_stack_and_make_dead",	/* objtool */
 	"rust_begin_unwind",	/* objtool */
 	"rust_helper_BUG",	/* objtool */
@@ -70,5 +82,5 @@
 	"x86_64_start_kernel",	/* objtool */
 	"x86_64_start_reservations",	/* objtool */
 	"xen_cpu_bringup_again",	/* objtool */
-	"xen_pv_play_dead",	/* kft; absent on: 6.12-debug */
+	"xen_pv_play_dead",	/* kft; absent on: 6.12-debug 6.12-arm64 7.3-arm64 */
 	"xen_start_kernel",	/* objtool */

@@ -286,10 +286,11 @@ has_fprobe() {
 	grep -F " register_fprobe" "$(kallsyms)" | grep -qw register_fprobe
 }
 
-# kft's own exit hooks (hooks fast): its trampoline is x86-64 code; on arm64
-# "hooks fast" is a configuration error (bad_input checks it there).
+# kft's own exit hooks (hooks fast): its trampoline is x86-64 or arm64 code;
+# on 32-bit ARM "hooks fast" is a configuration error (bad_input checks it).
 fast_hooks_here() {
-	[ "$(uname -m)" = x86_64 ]
+	case $(uname -m) in x86_64 | aarch64) return 0 ;; esac
+	return 1
 }
 
 # Globs and every function: with fprobe, or with fast hooks on any kernel

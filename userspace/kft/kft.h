@@ -116,7 +116,7 @@ char *kft_stackcount_config(const struct kft_params *p, char *err, size_t errlen
 char *kft_stacksnoop_config(const struct kft_params *p, char *err, size_t errlen);
 char *kft_profile_config(const struct kft_params *p, char *err, size_t errlen);
 char *kft_funclatency_config(const struct kft_params *p, char *err, size_t errlen);
-/* errtrace's: fast chooses hooks fast (x86-64), else the kernel's own. */
+/* errtrace's: fast chooses hooks fast (x86-64, arm64), else the kernel's own. */
 char *kft_errtrace_config(const struct kft_params *p, int fast, char *err, size_t errlen);
 
 /* proc.c: the module's files, under $KFT_PROC (default /proc). */
