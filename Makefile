@@ -16,6 +16,7 @@
 #   make deb             build/deb/kft-dkms_VERSION_all.deb and kft-tools_VERSION_amd64.deb
 #   make deb-check       make deb, lintian, install, use and remove the packages
 #   make bench           overhead per traced call, kft vs ftrace and kprobes
+#   make bench-arm64     the same on arm64's two kernels (no bpftrace there)
 #   make bench-kd        kd's speed and memory on a 1M-row log
 #   make check-mttcg     the concurrency tests with one host thread per vCPU (not a gate)
 #   make check-arch      kft on arm64 (6.12, 7.3) and 32-bit ARM (armhf): cross-built, tools under qemu-user, the in-guest tests in QEMU's virt board
@@ -38,7 +39,7 @@ SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recove
 GUEST_HELPERS := $(BUILD)/guest/kftio $(BUILD)/guest/elapsed $(BUILD)/guest/forkwrite $(BUILD)/guest/addr2sym $(BUILD)/guest/kd \
 	$(BUILD)/guest/kft
 
-.PHONY: all boot bench bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install layers-userspace \
+.PHONY: all boot bench bench-arm64 bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install layers-userspace \
 	fuzz fuzz-build fuzz-list help deps-build module-skipped dkms-check deb deb-check check-mttcg \
 	check-arch check-arm64 check-quick census
 
@@ -283,6 +284,11 @@ boot:
 # kernels, under QEMU -icount; writes Documentation/performance.md.
 bench:
 	@scripts/bench
+
+# The same on arm64 (Debian's 6.12 and its newest kernel), without
+# bpftrace's rows: a block of its own in Documentation/performance.md.
+bench-arm64:
+	@scripts/bench arm64 arm64-latest
 
 bench-kd:
 	@scripts/bench-kd

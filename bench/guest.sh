@@ -31,7 +31,8 @@ PROFILE_ROUNDS=${PROFILE_ROUNDS:-5}
 HZ=${HZ:-1000}
 T=/sys/kernel/tracing
 export PATH=/kft/bin:$PATH
-# The tests' helpers: counter (a /proc/kft counter), has_fprobe.
+# The tests' helpers: counter (a /proc/kft counter), has_fprobe,
+# fast_hooks_here.
 . /kft/tests/lib.sh
 
 die() {
@@ -274,10 +275,7 @@ else
 fi
 
 # The same with kft's own exit hook (hooks fast, issue 13), on every x86-64
-# kernel (its trampoline is x86 code: not on arm64).
-fast_hooks_here() {
-	[ "$(uname -m)" = x86_64 ]
-}
+# and arm64 kernel (fast_hooks_here: tests/lib.sh).
 if fast_hooks_here; then
 kft_measure kft_fast_mintime_reject "hooks fast filter mintime 1000000 filter funclist kft_bench_target fend"
 n=$(counter "filtered by time")
@@ -445,7 +443,8 @@ m1=$(kmem_kb)
 if has_fprobe; then
 	n=$(grep -c . $T/enabled_functions)
 else
-	n=$(grep -c '\[FTRACE\]' /sys/kernel/debug/kprobes/list)
+	# kft's kretprobes ("ADDR r SYMBOL+OFF [FTRACE]": no [FTRACE] on arm64)
+	n=$(awk '$2 == "r" { n++ } END { print n + 0 }' /sys/kernel/debug/kprobes/list)
 fi
 kft clear
 echo "scale memory_funcs $n"
