@@ -105,6 +105,7 @@ static notrace void kft_arm64_sign_as(struct task_struct *t, unsigned long modif
 	*b = kft_arm64_pacia(*b, modifier);
 	ptrauth_keys_switch_kernel(&current->thread.keys_kernel);
 }
+NOKPROBE_SYMBOL(kft_arm64_sign_as);
 #endif
 
 /*
@@ -117,9 +118,17 @@ static notrace void kft_arm64_sign_as(struct task_struct *t, unsigned long modif
 notrace bool kft_blocked_ret_swap(struct task_struct *t, unsigned long sp, unsigned long old,
 				  unsigned long new)
 {
-	unsigned long *rec = kft_arm64_record_below(t, sp);
-	unsigned long lr;
+	unsigned long *rec, lr;
 
+	/*
+	 * With a shadow call stack a function returns to the copy of its
+	 * link register it pushed there, not to its frame record's: a call
+	 * given back here would still return into the trampoline, frameless.
+	 * Left hooked: the task returns through the trampoline.
+	 */
+	if (IS_ENABLED(CONFIG_SHADOW_CALL_STACK))
+		return false;
+	rec = kft_arm64_record_below(t, sp);
 	if (!rec)
 		return false;
 	lr = READ_ONCE(rec[1]);
