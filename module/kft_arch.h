@@ -71,29 +71,22 @@ enum kft_stack_kind {
  * paciasp then signs whatever kft wrote: pointer authentication needs
  * nothing more); the stack pointer is the caller's, unchanged at return.
  */
-#ifdef CONFIG_X86_64
+#if defined(CONFIG_X86_64)
 /* kft_fast_exit(sp) finds the return value (rax) 3 words below @sp. */
 #define KFT_FAST_RETVAL_WORDS	3
-
-static __always_inline bool kft_ftrace_ret_slot(struct ftrace_regs *fregs,
-						unsigned long **slot, unsigned long *sp)
-{
-	unsigned long at, cur = current_stack_pointer;
-
-	if (!fregs)
-		return false;
-	at = kft_fregs_pt(fregs)->sp;
-	/* Above the current one, by at most a page (at <= cur wraps). */
-	if (at - cur - 1 >= PAGE_SIZE || (at & 7))
-		return false;
-	*slot = (unsigned long *)at;
-	*sp = at + sizeof(long);
-	return true;
-}
+/* The return pops the return address. */
+#define KFT_FAST_RET_POPS	sizeof(long)
+#define kft_fregs_entry_sp(fregs)	(kft_fregs_pt(fregs)->sp)
+#define kft_fregs_ret_slot(fregs)	((unsigned long *)kft_fregs_entry_sp(fregs))
 #elif KFT_HAVE_FAST_HOOKS
 /* kft_fast_exit(sp) finds the return value (x0) 10 words below @sp. */
 #define KFT_FAST_RETVAL_WORDS	10
+#define KFT_FAST_RET_POPS	0
+#define kft_fregs_entry_sp(fregs)	(kft_fregs_arch(fregs)->sp)
+#define kft_fregs_ret_slot(fregs)	(&kft_fregs_arch(fregs)->lr)
+#endif
 
+#if KFT_HAVE_FAST_HOOKS
 static __always_inline bool kft_ftrace_ret_slot(struct ftrace_regs *fregs,
 						unsigned long **slot, unsigned long *sp)
 {
@@ -101,16 +94,15 @@ static __always_inline bool kft_ftrace_ret_slot(struct ftrace_regs *fregs,
 
 	if (!fregs)
 		return false;
-	at = kft_fregs_arch(fregs)->sp;
-	if (at - cur - 1 >= PAGE_SIZE || (at & 15))
+	at = kft_fregs_entry_sp(fregs);
+	/* Above the current one, by at most a page (at <= cur wraps). */
+	if (at - cur - 1 >= PAGE_SIZE || (at & 7))
 		return false;
-	*slot = &kft_fregs_arch(fregs)->lr;
-	*sp = at;
+	*slot = kft_fregs_ret_slot(fregs);
+	*sp = at + KFT_FAST_RET_POPS;
 	return true;
 }
-#endif
 
-#if KFT_HAVE_FAST_HOOKS
 /*
  * hooks fast: in blocked task @t, the return address of its call whose
  * stack pointer after return is @sp, if it is @old, becomes @new (the
