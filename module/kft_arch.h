@@ -120,13 +120,22 @@ bool kft_blocked_ret_swap(struct task_struct *t, unsigned long sp, unsigned long
  * per-CPU factor (cycles_2_ns(): about 40 instructions a read); the TSC
  * alone is a few. Where the kernel marked the TSC unstable or its rate can
  * change (no constant TSC and a cpufreq driver), kft_cycles_khz() says 0
- * and kft keeps the ns clock, as on arm64.
+ * and kft keeps the ns clock, as on 32-bit ARM. On arm64 sched_clock() is
+ * the generic timer's counter scaled (its resolution is the counter's):
+ * the counter itself, read through the timer driver's reader (which
+ * works around the counter's errata), at the rate in cntfrq_el0.
  */
 #ifdef CONFIG_X86_64
 #include <asm/tsc.h>
 static __always_inline u64 kft_cycles(void)
 {
 	return rdtsc_ordered();
+}
+#elif defined(CONFIG_ARM64)
+#include <clocksource/arm_arch_timer.h>
+static __always_inline u64 kft_cycles(void)
+{
+	return arch_timer_read_counter();
 }
 #else
 static __always_inline u64 kft_cycles(void)

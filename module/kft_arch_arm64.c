@@ -2,23 +2,28 @@
 /*
  * The architecture layer (kft_arch.h) for arm64: kft unwinds from its own
  * frame (no unwinder that starts at a pt_regs is exported:
- * arch_stack_walk() and stack_trace_save_regs() are not), has no cycle
- * clock for the time filters (the generic timer's counter is coarser than
- * the ns clock, a few MHz), and finds a blocked task's return addresses in
- * its frame records, signed with its own key (hooks fast).
+ * arch_stack_walk() and stack_trace_save_regs() are not), times the time
+ * filters' calls with the generic timer's counter (kft_cycles()), and finds
+ * a blocked task's return addresses in its frame records, signed with its
+ * own key (hooks fast).
  */
 #include <linux/kprobes.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
+#include <asm/arch_timer.h>
 #include <asm/pointer_auth.h>
 #include <asm/processor.h>
 
 #include "kft_arch.h"
 #include "kft_stack.h"
 
+/*
+ * Counts per ms of kft_cycles(): the counter's rate, constant by the
+ * architecture (0 from a firmware that left cntfrq_el0 unset: the ns clock).
+ */
 u32 kft_cycles_khz(void)
 {
-	return 0;
+	return arch_timer_get_cntfrq() / 1000;
 }
 
 /* Nothing to learn at load. */
