@@ -82,6 +82,38 @@ static void test_arm_mapping_symbols(void)
 	ksyms__free(ks);
 }
 
+/*
+ * RISC-V's /proc/kallsyms (Debian 13's 6.12): a module's mapping symbol
+ * with its ISA string, and the assembler's local labels (".LPFE" at each
+ * function's start, ".LFB", ".LBB", ".L0 ") name none of its functions;
+ * seen hiding kft_test_err_outer from kft errtrace.
+ */
+static void test_riscv_local_labels(void)
+{
+	static const char rv[] =
+		"ffffffff0220e000 t $xrv64i2p1_m2p0_a2p1_c2p0\t[kft_test]\n"
+		"ffffffff0220e000 t kft_test_leaf\t[kft_test]\n"
+		"ffffffff0220e080 t .LPFE3268\t[kft_test]\n"
+		"ffffffff0220e080 t kft_test_err_outer\t[kft_test]\n"
+		"ffffffff0220e0a8 t .LFB3269\t[kft_test]\n"
+		"ffffffff0220e0b0 t .LBB89\t[kft_test]\n"
+		"ffffffff0220e0e8 t .L0 \t[kft_test]\n"
+		"ffffffff0220e0f4 t kft_test_sleep\t[kft_test]\n";
+	struct ksyms *ks = ksyms__parse(rv, sizeof(rv) - 1);
+	const struct ksym *s;
+	char buf[128];
+
+	CHECK(ks && ks->nr == 3, "loaded %zu symbols, expected 3", ks ? ks->nr : 0);
+	s = ksyms__map_addr(ks, 0xffffffff0220e080);
+	CHECK_STR(s ? ksyms__format(s, 0xffffffff0220e080, buf, sizeof(buf)) : NULL,
+		  "kft_test:kft_test_err_outer", "a function at its local label");
+	s = ksyms__map_addr(ks, 0xffffffff0220e0b2);
+	CHECK_STR(s ? ksyms__format(s, 0xffffffff0220e0b2, buf, sizeof(buf)) : NULL,
+		  "kft_test:kft_test_err_outer+0x32", "past two local labels");
+	CHECK(!ksyms__find_name(ks, ".LPFE3268"), "a local label found by name");
+	ksyms__free(ks);
+}
+
 static void test_find_name(void)
 {
 	struct ksyms *ks = load();
@@ -146,5 +178,6 @@ static void test_addr2sym_args(void)
 	      !strcmp(p.map, "/proc/kallsyms"), "defaults");
 }
 
-UNIT_MAIN(test_load_skips_malformed_and_absolute, test_map_addr, test_arm_mapping_symbols, test_find_name,
+UNIT_MAIN(test_load_skips_malformed_and_absolute, test_map_addr, test_arm_mapping_symbols, test_riscv_local_labels,
+	  test_find_name,
 	  test_symbolize_line, test_addr2sym_args)

@@ -17,14 +17,17 @@ static int ksyms__wanted_type(char type)
 }
 
 /*
- * ARM's mapping symbols ("$a", "$d", "$t", "$x": where code and data
- * begin), which 32-bit ARM's /proc/kallsyms lists for modules at their
- * functions' addresses: they name no function (the kernel's
- * is_mapping_symbol() skips them too).
+ * Symbols that name no function, which /proc/kallsyms lists for modules at
+ * their functions' addresses: ARM's and RISC-V's mapping symbols ("$a",
+ * "$d", "$t", "$x", "$xrv64i2p1_..."), and the assembler's local labels
+ * that RISC-V keeps for relaxation (".LPFE3268" at a function's start,
+ * ".LFB...", ".L0 "). The kernel's is_mapping_symbol() skips the same ones
+ * when it names an address.
  */
 static int ksyms__mapping_symbol(const char *name)
 {
-	return name[0] == '$';
+	return name[0] == '$' || (name[0] == '.' && name[1] == 'L') ||
+	       (name[0] == 'L' && name[1] == '0');
 }
 
 static int cmp_addr(const void *a, const void *b)
