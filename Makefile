@@ -17,9 +17,10 @@
 #   make deb-check       make deb, lintian, install, use and remove the packages
 #   make bench           overhead per traced call, kft vs ftrace and kprobes
 #   make bench-arm64     the same on arm64's two kernels (no bpftrace there)
+#   make bench-riscv64   the same on riscv64 (fast hooks only there)
 #   make bench-kd        kd's speed and memory on a 1M-row log
 #   make check-mttcg     the concurrency tests with one host thread per vCPU (not a gate)
-#   make check-arch      kft on arm64 (6.12, 7.3) and 32-bit ARM (armhf): cross-built, tools under qemu-user, the in-guest tests in QEMU's virt board
+#   make check-arch      kft on arm64 (6.12, 7.3), 32-bit ARM (armhf) and riscv64: cross-built, tools under qemu-user, the in-guest tests in QEMU's virt board
 #   make check-arm64     make check-arch on arm64 only
 #   make clean           remove build/ and the module's objects
 #   make help            this list
@@ -39,7 +40,7 @@ SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recove
 GUEST_HELPERS := $(BUILD)/guest/kftio $(BUILD)/guest/elapsed $(BUILD)/guest/forkwrite $(BUILD)/guest/addr2sym $(BUILD)/guest/kd \
 	$(BUILD)/guest/kft
 
-.PHONY: all boot bench bench-arm64 bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install layers-userspace \
+.PHONY: all boot bench bench-arm64 bench-riscv64 bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install layers-userspace \
 	fuzz fuzz-build fuzz-list help deps-build module-skipped dkms-check deb deb-check check-mttcg \
 	check-arch check-arm64 check-quick census
 
@@ -289,6 +290,9 @@ bench:
 # bpftrace's rows: a block of its own in Documentation/performance.md.
 bench-arm64:
 	@scripts/bench arm64 arm64-latest
+
+bench-riscv64:
+	@scripts/bench riscv64
 
 bench-kd:
 	@scripts/bench-kd

@@ -1,19 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The architecture layer: everything kft does differently on x86-64, arm64
- * and 32-bit ARM, behind one interface. Inline here what the traced path
- * needs (where a function's return address is, the cycle clock); out of
- * line, one file each (kft_arch_x86_64.c, kft_arch_arm64.c, kft_arch_arm.c)
- * and kft_irq_stack.c (the per-CPU IRQ stacks all three have).
+ * The architecture layer: everything kft does differently on x86-64, arm64,
+ * 32-bit ARM and 64-bit RISC-V, behind one interface. Inline here what the
+ * traced path needs (where a function's return address is, the cycle
+ * clock); out of line, one file each (kft_arch_x86_64.c, kft_arch_arm64.c,
+ * kft_arch_arm.c, kft_arch_riscv.c) and kft_irq_stack.c (the per-CPU IRQ
+ * stacks all four have).
  *
  * Below it: only the data structures (kft_stack.c's capture). Above it:
  * the exit mechanisms, the modes, the run (Documentation/architecture.rst).
  *
  * What the code supports (tested: Debian's 6.1, 6.12 and trixie-backports'
  * 7.3 on x86-64, Debian's 6.12 and trixie-backports' 7.3 on arm64, Debian's
- * 6.1 armmp-lpae on ARMv7): x86-64, arm64 and 32-bit ARM. "hooks fast" has
- * its trampoline for x86-64 and arm64 (kft_exit_fast_*.S): it is refused on
- * 32-bit ARM.
+ * 6.1 armmp-lpae on ARMv7, Debian 13's 6.12 on riscv64): x86-64, arm64,
+ * 32-bit ARM and 64-bit RISC-V. "hooks fast" has its trampoline for
+ * x86-64, arm64 and riscv64 (kft_exit_fast_*.S): it is refused on 32-bit
+ * ARM.
  */
 #ifndef KFT_ARCH_H
 #define KFT_ARCH_H
@@ -24,8 +26,9 @@
 
 #include "kft_compat.h"
 
-#if !defined(CONFIG_X86_64) && !defined(CONFIG_ARM64) && !defined(CONFIG_ARM)
-#error "kft supports x86-64, arm64 and 32-bit ARM only"
+#if !defined(CONFIG_X86_64) && !defined(CONFIG_ARM64) && !defined(CONFIG_ARM) && \
+	!(defined(CONFIG_RISCV) && defined(CONFIG_64BIT))
+#error "kft supports x86-64, arm64, 32-bit ARM and 64-bit RISC-V only"
 #endif
 
 /* 32-bit ARM's IRQ stacks are THREAD_SIZE, THREAD_ALIGN-ed (arch/arm/kernel/irq.c). */
@@ -34,13 +37,14 @@
 #endif
 
 /*
- * kft's return trampoline (kft_exit_fast_x86_64.S, kft_exit_fast_arm64.S).
- * On arm64 it needs ftrace's caller to pass the link register and stack
- * pointer of the traced function (DYNAMIC_FTRACE_WITH_ARGS: Debian's 6.12
- * and later have it).
+ * kft's return trampoline (kft_exit_fast_x86_64.S, kft_exit_fast_arm64.S,
+ * kft_exit_fast_riscv.S). On arm64 and riscv64 it needs ftrace's caller to
+ * pass the return address register and stack pointer of the traced
+ * function (DYNAMIC_FTRACE_WITH_ARGS: Debian's 6.12 and later have it).
  */
 #if defined(CONFIG_X86_64) || \
-	(defined(CONFIG_ARM64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS))
+	((defined(CONFIG_ARM64) || defined(CONFIG_RISCV)) && \
+	 defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS))
 #define KFT_HAVE_FAST_HOOKS	1
 #else
 #define KFT_HAVE_FAST_HOOKS	0
@@ -70,6 +74,7 @@ enum kft_stack_kind {
  * restores from there before the function's first instruction (its
  * paciasp then signs whatever kft wrote: pointer authentication needs
  * nothing more); the stack pointer is the caller's, unchanged at return.
+ * riscv64: as arm64, in ra (ftrace_caller saves and restores it).
  */
 #if defined(CONFIG_X86_64)
 /* kft_fast_exit(sp) finds the return value (rax) 3 words below @sp. */
@@ -79,11 +84,15 @@ enum kft_stack_kind {
 #define kft_fregs_entry_sp(fregs)	(kft_fregs_pt(fregs)->sp)
 #define kft_fregs_ret_slot(fregs)	((unsigned long *)kft_fregs_entry_sp(fregs))
 #elif KFT_HAVE_FAST_HOOKS
-/* kft_fast_exit(sp) finds the return value (x0) 10 words below @sp. */
+/* kft_fast_exit(sp) finds the return value (x0, a0) 10 words below @sp. */
 #define KFT_FAST_RETVAL_WORDS	10
 #define KFT_FAST_RET_POPS	0
 #define kft_fregs_entry_sp(fregs)	(kft_fregs_arch(fregs)->sp)
+#ifdef CONFIG_ARM64
 #define kft_fregs_ret_slot(fregs)	(&kft_fregs_arch(fregs)->lr)
+#else
+#define kft_fregs_ret_slot(fregs)	(&kft_fregs_arch(fregs)->ra)
+#endif
 #endif
 
 #if KFT_HAVE_FAST_HOOKS
@@ -123,7 +132,9 @@ bool kft_blocked_ret_swap(struct task_struct *t, unsigned long sp, unsigned long
  * and kft keeps the ns clock, as on 32-bit ARM. On arm64 sched_clock() is
  * the generic timer's counter scaled (its resolution is the counter's):
  * the counter itself, read through the timer driver's reader (which
- * works around the counter's errata), at the rate in cntfrq_el0.
+ * works around the counter's errata), at the rate in cntfrq_el0. On
+ * riscv64 likewise: sched_clock() is the time CSR scaled, at the timebase
+ * rate.
  */
 #ifdef CONFIG_X86_64
 #include <asm/tsc.h>
@@ -136,6 +147,12 @@ static __always_inline u64 kft_cycles(void)
 static __always_inline u64 kft_cycles(void)
 {
 	return arch_timer_read_counter();
+}
+#elif defined(CONFIG_RISCV)
+#include <asm/timex.h>
+static __always_inline u64 kft_cycles(void)
+{
+	return get_cycles();
 }
 #else
 static __always_inline u64 kft_cycles(void)
@@ -152,7 +169,7 @@ u32 kft_cycles_khz(void);
  * x86-64: on top of the stack; arm64: in the link register (x30), not yet
  * signed (the kprobe runs before the function's paciasp); 32-bit ARM: in
  * the link register (lr; the function's "push {lr}" for __gnu_mcount_nc
- * comes after the kprobe).
+ * comes after the kprobe); riscv64: in ra.
  * regs_get_kernel_stack_nth() would go through copy_from_kernel_nofault(),
  * about 100 instructions per call: the stack the probed function runs on
  * is read directly.
@@ -163,6 +180,8 @@ static __always_inline unsigned long kft_entry_return_address(struct pt_regs *re
 	return procedure_link_pointer(regs);
 #elif defined(CONFIG_ARM)
 	return regs->ARM_lr;
+#elif defined(CONFIG_RISCV)
+	return regs->ra;
 #else
 	return *(unsigned long *)kernel_stack_pointer(regs);
 #endif
@@ -170,12 +189,35 @@ static __always_inline unsigned long kft_entry_return_address(struct pt_regs *re
 
 /*
  * Whether a kprobe at a function's first instruction sees the return
- * address in the unwinder's frames: on x86-64 the call pushed it; on arm64
- * and ARM it is still in the link register, and the unwinder goes from the
+ * address in the unwinder's frames: on x86-64 the call pushed it; on arm64,
+ * ARM and riscv64 it is still in the link register, and the unwinder goes from the
  * probed function straight to its caller's caller (kft_stack_capture()
  * puts it back).
  */
 #define KFT_ENTRY_RETURN_ON_STACK	IS_ENABLED(CONFIG_X86_64)
+
+/*
+ * Whether a kprobe, and so a kretprobe, can be put where a traced function
+ * starts. Not where ftrace's call site is the function's first bytes and
+ * kprobes cannot share it (no KPROBES_ON_FTRACE): riscv64 (Debian 13's
+ * 6.12: check_ftrace_location() refuses such a kprobe with -EINVAL). There
+ * only fprobe or kft's own trampoline can hook a traceable function's
+ * exit, and a kprobe that looks a symbol up goes past the call site
+ * (KFT_KPROBE_LOOKUP_OFFSET).
+ */
+#define KFT_KPROBE_AT_FTRACE_SITE	(IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) || \
+					 !IS_ENABLED(CONFIG_RISCV))
+#ifdef CONFIG_RISCV
+#define KFT_KPROBE_LOOKUP_OFFSET	MCOUNT_INSN_SIZE
+#else
+#define KFT_KPROBE_LOOKUP_OFFSET	0
+#endif
+
+/* hooks safe: the kernel's exit hooks, fprobe or kretprobes (kft_exit.h). */
+#define KFT_HAVE_SAFE_HOOKS		(KFT_HAVE_FPROBE || KFT_KPROBE_AT_FTRACE_SITE)
+#if !KFT_HAVE_SAFE_HOOKS && !KFT_HAVE_FAST_HOOKS
+#error "kft needs exit hooks: fprobe, kretprobes, or DYNAMIC_FTRACE_WITH_ARGS for its own"
+#endif
 
 /*
  * Entry triggers must run before the traced functions' hooks at a shared
@@ -184,9 +226,11 @@ static __always_inline unsigned long kft_entry_return_address(struct pt_regs *re
  * where kprobes are no ftrace ops (arm64: no KPROBES_ON_FTRACE), a kprobe at
  * a function's first instruction runs before ftrace's call a few
  * instructions in. There, with kretprobes as the exit hooks, entry triggers
- * are kprobes too.
+ * are kprobes too (not where kretprobes cannot be had: every hook is then
+ * an ftrace_ops).
  */
-#define KFT_ENTRY_TRIGGER_KPROBE	(!KFT_HAVE_FPROBE && !IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
+#define KFT_ENTRY_TRIGGER_KPROBE	(!KFT_HAVE_FPROBE && !IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) && \
+					 KFT_KPROBE_AT_FTRACE_SITE)
 
 /* kft_irq_stack.c */
 int kft_irq_stacks_find(void);

@@ -83,7 +83,9 @@ static const char *const kft_parse_messages[] = {
 	[KFT_ERR_NO_SUCH_CPU] = "the CPU of 'filter cpu' is not online",
 	[KFT_ERR_EXPECTED_HOOKS] = "expected 'fast' or 'safe'",
 	[KFT_ERR_WATCH_NEEDS_SAFE] = "a stack watch needs 'hooks safe': fast hooks cut stack traces",
-	[KFT_ERR_FAST_NOT_HERE] = "hooks fast needs x86-64 or arm64 (kft's return trampoline)",
+	[KFT_ERR_FAST_NOT_HERE] = "hooks fast needs x86-64, arm64 or riscv64 (kft's return trampoline)",
+	[KFT_ERR_SAFE_NOT_HERE] =
+		"no safe hooks on this kernel (no fprobe, no kprobes at ftrace's call sites): hooks fast only, no stack watch",
 	[KFT_ERR_COMM_TOO_LONG] = "a task's name has at most 15 bytes",
 	[KFT_ERR_MISSING_COMM] = "missing task name",
 	[KFT_ERR_EXPECTED_UNITS] = "expected 'us', 'ns' or 'ms'",
@@ -662,6 +664,7 @@ static int parse_watch(struct kft_parser *ps)
 	struct kft_config *cfg = ps->cfg;
 	unsigned long long n;
 
+	cfg->watch_pos = ps->tok.pos;
 	if (once(ps, KFT_STMT_WATCH, ps->tok.pos) || next(ps))
 		return -1;
 	if (tok_is(ps, "stack"))

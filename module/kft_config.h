@@ -80,6 +80,7 @@ enum kft_parse_err {
 	KFT_ERR_EXPECTED_HOOKS,
 	KFT_ERR_WATCH_NEEDS_SAFE,
 	KFT_ERR_FAST_NOT_HERE,
+	KFT_ERR_SAFE_NOT_HERE,
 	KFT_ERR_COMM_TOO_LONG,
 	KFT_ERR_MISSING_COMM,
 	KFT_ERR_EXPECTED_UNITS,
@@ -177,6 +178,7 @@ struct kft_config {
 	enum kft_hooks hooks;		/* trace mode */
 	struct kft_pos hooks_pos;	/* the hooks statement; 0:0 without one */
 	enum kft_watch_kind watch;	/* trace mode */
+	struct kft_pos watch_pos;	/* the watch statement; 0:0 without one */
 	unsigned long watch_bytes;
 	unsigned int sample_hz;		/* profile; 49 if not given */
 	bool include_idle;		/* profile */

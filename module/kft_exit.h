@@ -13,8 +13,9 @@
  *   kretprobes (kft_exit_kretprobe.c: 6.1). Exactly one of the two files
  *   is compiled in; it defines the kft_safe_*() functions below.
  * - "hooks fast": kft's own return trampoline, the same on every kernel
- *   (kft_exit_fast.c, kft_exit_fast_x86_64.S or kft_exit_fast_arm64.S),
- *   x86-64 and arm64.
+ *   (kft_exit_fast.c, kft_exit_fast_{x86_64,arm64,riscv}.S), x86-64,
+ *   arm64 and riscv64 (where there are no safe hooks, KFT_HAVE_SAFE_HOOKS,
+ *   the only ones).
  *
  * The interface (kft_fhook_*()) is the same for all: attach, detach,
  * missed, quiesce, drop a going module's functions. It is called in

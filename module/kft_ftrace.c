@@ -15,6 +15,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 
+#include "kft_arch.h"
 #include "kft_ftrace.h"
 #include "kft_symbol.h"
 
@@ -29,9 +30,21 @@ unsigned long kft_lookup_symbol(const char *name)
 	struct kprobe kp = { .symbol_name = name };
 	unsigned long addr;
 
-	if (register_kprobe(&kp))
-		return 0;
-	addr = (unsigned long)kp.addr;
+	/*
+	 * Where kprobes cannot share ftrace's call site at a function's
+	 * start (KFT_KPROBE_AT_FTRACE_SITE), a traceable function is looked
+	 * up past it.
+	 */
+	if (register_kprobe(&kp)) {
+		if (!KFT_KPROBE_LOOKUP_OFFSET)
+			return 0;
+		memset(&kp, 0, sizeof(kp));
+		kp.symbol_name = name;
+		kp.offset = KFT_KPROBE_LOOKUP_OFFSET;
+		if (register_kprobe(&kp))
+			return 0;
+	}
+	addr = (unsigned long)kp.addr - kp.offset;
 	unregister_kprobe(&kp);
 	return addr;
 }

@@ -332,9 +332,12 @@ static int __init kft_init(void)
 		goto err_unregister_notifier;
 	if (!proc_create(KFT_PROC_DATA, 0400, NULL, &kft_data_ops))
 		goto err_remove_ctl;
-	pr_info("loaded, function exits through %s (hooks safe)%s\n",
-		KFT_HAVE_FPROBE ? "fprobe" : "kretprobes",
-		KFT_HAVE_FAST_HOOKS ? " or kft's trampoline (hooks fast)" : "; no hooks fast here");
+	if (KFT_HAVE_SAFE_HOOKS)
+		pr_info("loaded, function exits through %s (hooks safe)%s\n",
+			KFT_HAVE_FPROBE ? "fprobe" : "kretprobes",
+			KFT_HAVE_FAST_HOOKS ? " or kft's trampoline (hooks fast)" : "; no hooks fast here");
+	else
+		pr_info("loaded, function exits through kft's trampoline (hooks fast) only: no fprobe, no kprobes at ftrace's call sites\n");
 	kft_static_start();
 	return 0;
 

@@ -22,8 +22,8 @@
 	"__ubsan_handle_builtin_unreachable",	/* objtool */
 	"__x64_sys_exit",	/* objtool */
 	"__x64_sys_exit_group",	/* objtool */
-	"acpi_idle_play_dead",	/* kft; absent on: 6.12-arm64 7.3-arm64 */
-	"acpi_mp_play_dead",	/* kft; absent on: 6.1 6.12-arm64 7.3-arm64 */
+	"acpi_idle_play_dead",	/* kft; absent on: 6.12-arm64 7.3-arm64 6.12-riscv64 */
+	"acpi_mp_play_dead",	/* kft; absent on: 6.1 6.12-arm64 7.3-arm64 6.12-riscv64 */
 	"arch_cpu_idle_dead",	/* objtool */
 	"arm64_serror_panic",	/* declared */
 	"bch2_trans_in_restart_error",	/* objtool */
@@ -57,18 +57,18 @@
 	"machine_real_restart",	/* objtool */
 	"make_task_dead",	/* objtool */
 	"mpt_halt_firmware",	/* objtool */
-	"mwait_play_dead",	/* kft; absent on: 6.1 6.12 6.12-debug 6.12-arm64 7.3-arm64 */
-	"native_play_dead",	/* kft; absent on: 6.12-arm64 7.3-arm64 */
+	"mwait_play_dead",	/* kft; absent on: 6.1 6.12 6.12-debug 6.12-arm64 7.3-arm64 6.12-riscv64 */
+	"native_play_dead",	/* kft; absent on: 6.12-arm64 7.3-arm64 6.12-riscv64 */
 	"nmi_panic",	/* kft */
 	"nmi_panic_self_stop",	/* objtool */
 	"nvhe_hyp_panic_handler",	/* declared */
 	"panic",	/* objtool */
 	"panic_bad_stack",	/* declared */
 	"panic_smp_self_stop",	/* objtool */
-	"play_dead_common",	/* kft; absent on: 6.12-arm64 7.3-arm64 */
+	"play_dead_common",	/* kft; absent on: 6.12-arm64 7.3-arm64 6.12-riscv64 */
 	"rescuer_thread",	/* kft */
 	"rest_init",	/* objtool */
-	"resume_play_dead",	/* kft; absent on: 6.12-debug 6.12-arm64 7.3-arm64 */
+	"resume_play_dead",	/* kft; absent on: 6.12-debug 6.12-arm64 7.3-arm64 6.12-riscv64 */
 	"rewind_stack_and_make_dead",	/* objtool */
 	"rust_begin_unwind",	/* objtool */
 	"rust_helper_BUG",	/* objtool */
@@ -82,5 +82,5 @@
 	"x86_64_start_kernel",	/* objtool */
 	"x86_64_start_reservations",	/* objtool */
 	"xen_cpu_bringup_again",	/* objtool */
-	"xen_pv_play_dead",	/* kft; absent on: 6.12-debug 6.12-arm64 7.3-arm64 */
+	"xen_pv_play_dead",	/* kft; absent on: 6.12-debug 6.12-arm64 7.3-arm64 6.12-riscv64 */
 	"xen_start_kernel",	/* objtool */

@@ -67,7 +67,9 @@ MODULE_PARM_DESC(detach_complete,
  * The exit hooks of a trace run whose configuration says no "hooks": the
  * kernel's (safe: stack traces see through them, rmmod works during a run) unless
  * the machine's owner chose kft's own (fast) for every run
- * (Documentation/kft.rst, "hooks"). A stack watch always gets safe ones.
+ * (Documentation/kft.rst, "hooks"). A stack watch always gets safe ones;
+ * where the kernel has none (KFT_HAVE_SAFE_HOOKS), every run gets fast ones,
+ * and a watch is refused.
  */
 static char *hooks = "safe";
 module_param(hooks, charp, 0444);
@@ -75,6 +77,9 @@ MODULE_PARM_DESC(hooks, "exit hooks of a trace run that names none: safe or fast
 
 static enum kft_hooks kft_hooks_default(const struct kft_config *cfg)
 {
+	/* Where there are no safe ones, fast ones (a watch is then refused). */
+	if (!KFT_HAVE_SAFE_HOOKS && cfg->watch == KFT_WATCH_NONE)
+		return KFT_HOOKS_FAST;
 	if (cfg->watch != KFT_WATCH_NONE || strcmp(hooks, "fast"))
 		return KFT_HOOKS_SAFE;
 	if (!KFT_HAVE_FAST_HOOKS) {
@@ -82,6 +87,28 @@ static enum kft_hooks kft_hooks_default(const struct kft_config *cfg)
 		return KFT_HOOKS_SAFE;
 	}
 	return KFT_HOOKS_FAST;
+}
+
+/*
+ * Whether this kernel and architecture have the exit hooks @hooks: fast
+ * ones need kft's trampoline (KFT_HAVE_FAST_HOOKS), safe ones fprobe or a
+ * kretprobe at the function's start (KFT_HAVE_SAFE_HOOKS). The error is
+ * at the hooks statement, or at the watch that asked for safe ones.
+ */
+static int kft_hooks_here(const struct kft_config *cfg, enum kft_hooks hooks,
+			  struct kft_parse_error *err)
+{
+	bool written = cfg->hooks != KFT_HOOKS_DEFAULT;
+
+	if (hooks == KFT_HOOKS_FAST && !KFT_HAVE_FAST_HOOKS)
+		err->code = KFT_ERR_FAST_NOT_HERE;
+	else if (hooks == KFT_HOOKS_SAFE && !KFT_HAVE_SAFE_HOOKS)
+		err->code = KFT_ERR_SAFE_NOT_HERE;
+	else
+		return 0;
+	err->pos = written ? cfg->hooks_pos : cfg->watch_pos;
+	strscpy(err->token, written ? "hooks" : "watch", sizeof(err->token));
+	return -EINVAL;
 }
 
 static void kft_run_detach(struct kft_run *run);
@@ -335,11 +362,8 @@ struct kft_run *kft_run_create(char *text, const struct kft_config *cfg,
 	kft_funcs_drop_repeats(run->cfg.funcs, &run->cfg.nr_funcs);
 	if (run->cfg.hooks == KFT_HOOKS_DEFAULT)
 		run->cfg.hooks = kft_hooks_default(cfg);
-	if (run->cfg.hooks == KFT_HOOKS_FAST && !KFT_HAVE_FAST_HOOKS) {
-		err->code = KFT_ERR_FAST_NOT_HERE;
-		err->pos = cfg->hooks_pos;
-		strscpy(err->token, "hooks", sizeof(err->token));
-		ret = -EINVAL;
+	ret = kft_hooks_here(cfg, run->cfg.hooks, err);
+	if (ret) {
 		kfree(run);
 		goto err_free_text;
 	}
@@ -362,6 +386,7 @@ struct kft_run *kft_run_create(char *text, const struct kft_config *cfg,
 	run->counters = alloc_percpu(struct kft_counters);
 	if (!run->counters || run->mode->alloc(run)) {
 		kft_error_at(err, KFT_ERR_NO_MEMORY);
+		ret = -ENOMEM;
 		goto err_put_run;
 	}
 	ret = kft_run_attach(run, err);

@@ -17,6 +17,15 @@ unsupported() {
 # KFT_VM_HOOKS): fast or safe; empty for the module's default (safe).
 KFT_HOOKS=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^kft\.hooks=//p')
 
+# Whether the kernel's exit hooks (hooks safe: fprobe or kretprobes) can be
+# had: not on riscv64, whose kprobes cannot share ftrace's call site at a
+# function's start (Debian 13's 6.12 has no KPROBES_ON_FTRACE, no fprobe).
+# There every run gets fast hooks (bad_input checks the refusal of safe ones).
+safe_hooks_here() {
+	[ "$(uname -m)" != riscv64 ]
+}
+safe_hooks_here || KFT_HOOKS=fast
+
 kft_load() {
 	insmod "$KFT_KO" ${KFT_HOOKS:+hooks=$KFT_HOOKS} "$@" || fail "insmod $KFT_KO $*"
 	grep -q '^kft ' /proc/modules || fail "kft not in /proc/modules after insmod"
@@ -207,12 +216,15 @@ kft_rows() {
 # -mbranch-protection=pac-ret, and GCC 12 keeps outer's frame there
 # (paciasp ... autiasp around two plain calls). tail_calls: the others.
 # regs_unwind: whether kft unwinds from the traced function's registers
-# (x86-64; 32-bit ARM, by its own walk) or from its own frame (arm64
+# (x86-64; 32-bit ARM and riscv64, by their own walks) or from its own frame (arm64
 # exports no unwinder that starts at registers: every stack counts as
 # unwound from kft's own frame).
 case $(uname -m) in
 x86_64) outer_frames=1 tail_calls=1 regs_unwind=yes ;;
 aarch64) outer_frames=2 tail_calls=0 regs_unwind=no ;;
+# riscv64 (Debian 13's GCC 14): outer keeps its frame, as on arm64; kft
+# walks the frame pointers from the traced function's registers itself
+riscv64) outer_frames=2 tail_calls=0 regs_unwind=yes ;;
 # 32-bit ARM (GCC 12, no pac-ret): the tail call as on x86-64
 *) outer_frames=1 tail_calls=1 regs_unwind=yes ;;
 esac
@@ -286,10 +298,11 @@ has_fprobe() {
 	grep -F " register_fprobe" "$(kallsyms)" | grep -qw register_fprobe
 }
 
-# kft's own exit hooks (hooks fast): its trampoline is x86-64 or arm64 code;
-# on 32-bit ARM "hooks fast" is a configuration error (bad_input checks it).
+# kft's own exit hooks (hooks fast): its trampoline is x86-64, arm64 or
+# riscv64 code; on 32-bit ARM "hooks fast" is a configuration error
+# (bad_input checks it).
 fast_hooks_here() {
-	case $(uname -m) in x86_64 | aarch64) return 0 ;; esac
+	case $(uname -m) in x86_64 | aarch64 | riscv64) return 0 ;; esac
 	return 1
 }
 
@@ -377,7 +390,10 @@ count_rows() {
 # MODULE in /proc/kallsyms (its size, padding included).
 func_size() {
 	s=$(ksym "$1") best=
-	for a in $(grep -F "[$2]" "$(kallsyms)" | awk -v m="[$2]" '$4 == m { print "0x" $1 }'); do
+	# (Not the symbols the kernel's is_mapping_symbol() skips: riscv64
+	# lists a module's local labels, .LFB..., inside its functions.)
+	for a in $(grep -F "[$2]" "$(kallsyms)" |
+		awk -v m="[$2]" '$4 == m && $3 !~ /^([$]|[.]L|L0)/ { print "0x" $1 }'); do
 		d=$((a - s))
 		[ $d -gt 0 ] && { [ -z "$best" ] || [ $d -lt $best ]; } && best=$d
 	done

@@ -224,12 +224,13 @@ static int kft_et_check_patterns(const struct kft_params *p, const struct ksyms 
 	return 0;
 }
 
-/* kft's own return hooks where it has them (x86-64, arm64): every function costs less. */
+/* kft's own return hooks where it has them (x86-64, arm64, riscv64): every function costs less. */
 static int kft_et_fast_here(void)
 {
 	struct utsname u;
 
-	return !uname(&u) && (!strcmp(u.machine, "x86_64") || !strcmp(u.machine, "aarch64"));
+	return !uname(&u) && (!strcmp(u.machine, "x86_64") || !strcmp(u.machine, "aarch64") ||
+			      !strcmp(u.machine, "riscv64"));
 }
 
 static void kft_et_banner(const struct kft_params *p)

@@ -232,7 +232,7 @@ static const char *const kft_usage_errtrace[] = {
 	"duration and its caller (name+offset), then the task, its pid, the CPU",
 	"and the time (seconds since boot, CLOCK_MONOTONIC). Beneath a call, the",
 	"chain follows the call with the same error that returned last. Until",
-	"Ctrl-C or -d. Uses hooks fast on x86-64 and arm64 (every function costs",
+	"Ctrl-C or -d. Uses hooks fast on x86-64, arm64 and riscv64 (every function costs",
 	"less), the kernel's fprobe elsewhere (Documentation/kft.rst, \"Kernels\");",
 	"a kernel with kretprobes only (32-bit ARM) cannot trace every function,",
 	"and errtrace says so.",
