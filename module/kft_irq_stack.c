@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The architecture layer's stacks (kft_arch.h), the same on x86-64 and
- * arm64: both run hard and soft interrupts on a per-CPU IRQ stack.
+ * The architecture layer's stacks (kft_arch.h), the same on x86-64, arm64,
+ * 32-bit ARM and riscv64: all run hard and soft interrupts on a per-CPU
+ * IRQ stack.
  *
- * The task's stack is [task_stack_page(current), + THREAD_SIZE). x86_64
- * and arm64 run hard and soft interrupts on a per-CPU IRQ stack of
+ * The task's stack is [task_stack_page(current), + THREAD_SIZE). x86_64,
+ * arm64 and riscv64 run hard and soft interrupts on a per-CPU IRQ stack of
  * IRQ_STACK_SIZE bytes whose address no module can read (x86's
- * hardirq_stack_ptr on 6.1, arm64's irq_stack_ptr: not exported): kft finds
- * it once per CPU at load, from an irq_work, which runs on that stack near
- * its top (arm64 raises it with an IPI to the CPU itself). The IRQ stack's
+ * hardirq_stack_ptr on 6.1, arm64's and riscv64's irq_stack_ptr: not
+ * exported): kft finds it once per CPU at load, from an irq_work, which
+ * runs on that stack near its top (arm64 and riscv64 raise it with an IPI
+ * to the CPU itself). The IRQ stack's
  * top is page aligned (a vmap area, THREAD_ALIGN on arm64, or a
  * page-aligned per-CPU array), so the top is the stack pointer rounded up
  * to a page.
