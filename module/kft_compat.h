@@ -39,6 +39,15 @@
 #endif
 
 /*
+ * A kprobe takes an instruction slot from execmem, which arm64 (6.10 on:
+ * ARCH_WANTS_EXECMEM_LATE, for the module region's randomization) sets up
+ * at core_initcall: a kprobe registered by an early initcall dereferences
+ * execmem's NULL ranges (seen: an oops in execmem_alloc() under kft's
+ * static run). The boot's run uses none there (kft_static.c).
+ */
+#define KFT_KPROBES_AFTER_EARLY_INITCALLS	IS_ENABLED(CONFIG_ARCH_WANTS_EXECMEM_LATE)
+
+/*
  * Two hooks on one function: rethook (fprobe up to 6.13) and kretprobes
  * return through them in reverse order of their entries (the older hook's
  * exit first); fprobe on fgraph calls the exits in the order of the

@@ -93,6 +93,8 @@ static const char *const kft_parse_messages[] = {
 	[KFT_ERR_FAST_NO_MEMORY] = "not enough memory for fast hooks' shadow stacks (module parameter fast_tasks)",
 	[KFT_ERR_NOT_IN_HISTOGRAM_MODE] = "has no meaning in histogram mode",
 	[KFT_ERR_UNITS_MS] = "units ms is for histogram mode: a log's columns are in us or ns",
+	[KFT_ERR_BOOT_NO_KPROBES] =
+		"this kernel has no kprobes before its core initcalls: the boot's run takes no kretprobes (hooks safe, a stack watch): hooks fast",
 };
 
 _Static_assert(ARRAY_SIZE(kft_parse_messages) == KFT_ERR_COUNT,

@@ -25,6 +25,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "kft_arch.h"
+#include "kft_compat.h"
 #include "kft_current.h"
 #include "kft_run.h"
 #include "kft_static.h"
@@ -142,6 +144,56 @@ static char *__init kft_static_text(size_t *conf_len, size_t *over_len)
 	return text;
 }
 
+/*
+ * The boot's run gets fast exit hooks where its configuration names none
+ * and the kernel's safe ones cannot serve, and says so:
+ * - without fprobe, kretprobes cannot hook every function (a run that
+ *   asks is refused, KFT_ERR_NEEDS_FPROBE), and at boot nobody reads that
+ *   error and tries again;
+ * - where kprobes come after the early initcalls (arm64 6.10 on:
+ *   KFT_KPROBES_AFTER_EARLY_INITCALLS), kretprobes cannot be had at all
+ *   when kft's early initcall starts the run. Fast hooks also make its
+ *   entry triggers ftrace_ops (kft_trigger.c), and its exit triggers fast
+ *   hooks, in every mode.
+ */
+static void __init kft_static_choose_hooks(struct kft_config *cfg)
+{
+	bool every_function = !cfg->has_funclist && kft_mode_takes(cfg->mode, KFT_STMT_HOOKS);
+
+	if (KFT_HAVE_FPROBE || !KFT_HAVE_FAST_HOOKS || cfg->hooks != KFT_HOOKS_DEFAULT ||
+	    cfg->watch != KFT_WATCH_NONE)
+		return;
+	if (!every_function && !KFT_KPROBES_AFTER_EARLY_INITCALLS)
+		return;
+	cfg->hooks = KFT_HOOKS_FAST;
+	pr_info("static run: hooks fast (%s)\n", every_function ?
+		"every function's exit, and this kernel has no fprobe" :
+		"this kernel has no kprobes before its core initcalls");
+}
+
+/*
+ * Where kprobes come after the early initcalls, a run that would register
+ * kretprobes (hooks safe without fprobe, which a stack watch asks for) is
+ * refused at that statement: registering one would oops
+ * (KFT_KPROBES_AFTER_EARLY_INITCALLS). Its other kprobes cannot arise: its
+ * entry triggers are ftrace_ops with fast hooks (kft_trigger.c), and a
+ * module:name finds no module this early, so kprobes' lookup fails before
+ * it takes a slot.
+ */
+static int __init kft_static_check_kprobes(const struct kft_config *cfg,
+					   struct kft_parse_error *err)
+{
+	bool written = cfg->hooks == KFT_HOOKS_SAFE;
+
+	if (!KFT_KPROBES_AFTER_EARLY_INITCALLS || KFT_HAVE_FPROBE || cfg->hooks == KFT_HOOKS_FAST ||
+	    (!written && cfg->watch == KFT_WATCH_NONE))
+		return 0;
+	err->code = KFT_ERR_BOOT_NO_KPROBES;
+	err->pos = written ? cfg->hooks_pos : cfg->watch_pos;
+	strscpy(err->token, written ? "hooks" : "watch", sizeof(err->token));
+	return -EINVAL;
+}
+
 /* Under kft_mutex: the run, configured and primed; started without a start trigger. */
 static int __init kft_static_install(char *text, struct kft_config *cfg)
 {
@@ -203,6 +255,12 @@ void __init kft_static_start(void)
 		goto err_nomem_free;
 	if (ret)
 		goto err_free;
+	kft_static_choose_hooks(&run.cfg);
+	ret = kft_static_check_kprobes(&run.cfg, &err);
+	if (ret) {
+		kft_static_report(&err, KFT_STATIC_CONF_FILE);
+		goto err_free;
+	}
 	mutex_lock(&kft_mutex);
 	/* The run owns text and funcs from here, whatever happens. */
 	ret = kft_static_install(text, &run.cfg);

@@ -2,7 +2,7 @@
 /*
  * Entry triggers: "trigger start|stop entry F", an ftrace_ops on F (or, where
  * kprobes are no ftrace ops and the exit hooks are kretprobes, a kprobe:
- * KFT_ENTRY_TRIGGER_KPROBE) that starts or stops the run. Exit triggers are
+ * kft_entry_trigger_as_kprobe()) that starts or stops the run. Exit triggers are
  * exit hooks of the run's mechanism (kft_exit.h, roles
  * KFT_HOOK_START_EXIT and KFT_HOOK_STOP_EXIT); time triggers are the run's
  * hrtimer (kft_run.c).
@@ -41,7 +41,7 @@ static notrace int kft_entry_trigger_kp(struct kprobe *kp, struct pt_regs *regs)
 NOKPROBE_SYMBOL(kft_entry_trigger_kp);
 
 /*
- * An entry trigger as a kprobe (KFT_ENTRY_TRIGGER_KPROBE): registered after
+ * An entry trigger as a kprobe (kft_entry_trigger_as_kprobe()): registered after
  * the traced functions' kretprobes, it runs before them at a shared entry
  * (kprobes call the newest probe of an address first).
  */
@@ -66,6 +66,16 @@ static int kft_entry_trigger_attach_kprobe(struct kft_entry_trigger *t,
 	return 0;
 }
 
+/*
+ * A kprobe where the run's exit hooks may be kretprobes (KFT_ENTRY_TRIGGER_KPROBE
+ * says where): every run but one with fast hooks, whose hooks are all
+ * ftrace_ops. (The boot's run on arm64 must have none: kft_static.c.)
+ */
+static bool kft_entry_trigger_as_kprobe(const struct kft_run *run)
+{
+	return KFT_ENTRY_TRIGGER_KPROBE && run->cfg.hooks != KFT_HOOKS_FAST;
+}
+
 int kft_entry_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run,
 			     bool is_start, const struct kft_func_ref *func,
 			     struct kft_parse_error *err)
@@ -75,7 +85,8 @@ int kft_entry_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run,
 
 	t->run = run;
 	t->is_start = is_start;
-	if (KFT_ENTRY_TRIGGER_KPROBE)
+	t->as_kprobe = kft_entry_trigger_as_kprobe(run);
+	if (t->as_kprobe)
 		return kft_entry_trigger_attach_kprobe(t, func, err);
 	t->ops.func = kft_entry_trigger_fn;
 	ret = kft_ftrace_filter_add(&t->ops, func, &addr, err);
@@ -96,7 +107,7 @@ err_free_filter:
 
 void kft_entry_trigger_detach(struct kft_entry_trigger *t)
 {
-	if (!KFT_ENTRY_TRIGGER_KPROBE) {
+	if (!t->as_kprobe) {
 		kft_ftrace_ops_detach(&t->ops, &t->attached);
 	} else if (t->attached) {
 		unregister_kprobe(&t->kp);

@@ -13,9 +13,10 @@ struct kft_run;
 /* An entry trigger: an ftrace_ops on one function (inside its struct kft_run). */
 struct kft_entry_trigger {
 	struct ftrace_ops ops;
-	struct kprobe kp;		/* instead, with KFT_ENTRY_TRIGGER_KPROBE */
+	struct kprobe kp;		/* instead, when as_kprobe */
 	struct kft_run *run;
 	bool is_start;
+	bool as_kprobe;			/* kft_entry_trigger_as_kprobe() */
 	bool attached;
 };
 
