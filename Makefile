@@ -6,6 +6,7 @@
 #   make install         the tools and man pages (PREFIX, DESTDIR)
 #   make demo            boot Debian's 6.12 in QEMU, trace one open(), analyze the log
 #   make boot            build a 6.12 kernel with kft built in, trace its boot
+#                        (ARCH=arm64: an arm64 kernel, on QEMU's virt board)
 #   make check           unit tests, tools, fuzzers, lint, dkms, deb, VM tests on 6.1, 6.12, 7.3, 6.12-debug, boot
 #   make check-quick     the inner loop (about 5 min): unit tests, tools, lint, VM tests on 6.12
 #   make census          each in-guest test 5 times on 6.1, 6.12 and 6.12-debug: failures out of runs
@@ -277,8 +278,10 @@ demo:
 
 # The boot's trace: a kernel with kft built in (config/boot.config, cached),
 # booted in QEMU; the files in build/boot (scripts/boot says which).
+# ARCH=arm64: the kernel cross-built for arm64, on QEMU's virt board; the
+# files in build/boot-arm64. (Not passed on: the module's make has its own.)
 boot:
-	@scripts/boot
+	@MAKEFLAGS= scripts/boot -a $(or $(ARCH),x86_64)
 
 # Benchmarks: figures, not tests.
 # bench: the cost per traced call of kft, ftrace and kprobes on both
