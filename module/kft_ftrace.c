@@ -17,6 +17,7 @@
 
 #include "kft_arch.h"
 #include "kft_ftrace.h"
+#include "kft_static.h"
 #include "kft_symbol.h"
 
 /**
@@ -80,7 +81,11 @@ int kft_ftrace_set_pattern(struct ftrace_ops *ops, const char *text, bool exclud
  * @names:	the functions
  * @nr:		how many
  *
- * A function this kernel lacks (or never traces) is no error.
+ * A function this kernel lacks (or never traces) is no error. Each name
+ * costs ftrace a pass over every traceable function with a symbol lookup
+ * for each (77 names: 1.5 G instructions on arm64's boot kernel, 2.4 G on
+ * x86-64's): built in, kft asks kallsyms first and leaves out the names
+ * the kernel lacks.
  *
  * Return: 0, or -ENOMEM.
  */
@@ -90,7 +95,8 @@ int kft_ftrace_notrace_names(struct ftrace_ops *ops, const char *const *names,
 	unsigned int i;
 
 	for (i = 0; i < nr; i++)
-		if (kft_ftrace_set_pattern(ops, names[i], true) == -ENOMEM)
+		if (kft_kernel_may_have(names[i]) &&
+		    kft_ftrace_set_pattern(ops, names[i], true) == -ENOMEM)
 			return -ENOMEM;
 	return 0;
 }

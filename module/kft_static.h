@@ -13,6 +13,7 @@
 #define KFT_STATIC_H
 
 #include <linux/init.h>
+#include <linux/kallsyms.h>
 #include <linux/module.h>
 
 #ifdef MODULE
@@ -20,6 +21,20 @@
 #else
 #define kft_initcall(fn)	early_initcall(fn)
 #endif
+
+/*
+ * Whether the kernel (or a loaded module) may have a symbol @name. Built
+ * in, kallsyms says; a module cannot ask it (kallsyms_lookup_name() is not
+ * exported), so for it any name may exist.
+ */
+static inline bool kft_kernel_may_have(const char *name)
+{
+#ifdef MODULE
+	return true;
+#else
+	return kallsyms_lookup_name(name) != 0;
+#endif
+}
 
 #if IS_ENABLED(CONFIG_KFT_STATIC_RUN)
 void kft_static_start(void);
