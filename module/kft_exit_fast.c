@@ -131,6 +131,7 @@ static unsigned long kft_fast_seq;
 static const char *const kft_fast_noreturn[] = {
 #include "kft_noreturn.h"
 };
+static_assert(ARRAY_SIZE(kft_fast_noreturn) <= KFT_MAX_NOTRACE_NAMES);
 
 /* @t's first probe: hash_ptr(t, bits), with the shift computed once. */
 static __always_inline unsigned long kft_fast_home(struct task_struct *t)

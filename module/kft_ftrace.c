@@ -75,6 +75,49 @@ int kft_ftrace_set_pattern(struct ftrace_ops *ops, const char *text, bool exclud
 	return ret;
 }
 
+/*
+ * Which of @names (at most KFT_MAX_NOTRACE_NAMES) the kernel may have,
+ * into @present. Built in, kallsyms says. A module asks kprobes' lookup,
+ * which refuses a name nobody has with -ENOENT: the probes are registered
+ * disabled (never armed, no text changes) and unregistered together, one
+ * RCU grace period for all. Any other refusal (a function kprobes may not
+ * probe) leaves the name in.
+ */
+static void kft_names_present(const char *const *names, unsigned int nr, unsigned long *present)
+{
+	struct kprobe *kps, **registered;
+	unsigned int i, n = 0;
+	int ret;
+
+	bitmap_zero(present, nr);
+	if (KFT_BUILT_IN) {
+		for (i = 0; i < nr; i++)
+			if (kft_kallsyms_has(names[i]))
+				__set_bit(i, present);
+		return;
+	}
+	kps = kcalloc(nr, sizeof(*kps), GFP_KERNEL);
+	registered = kcalloc(nr, sizeof(*registered), GFP_KERNEL);
+	if (!kps || !registered) {
+		bitmap_fill(present, nr);
+		goto out;
+	}
+	for (i = 0; i < nr; i++) {
+		kps[i].symbol_name = names[i];
+		kps[i].flags = KPROBE_FLAG_DISABLED;
+		ret = register_kprobe(&kps[i]);
+		if (ret != -ENOENT)
+			__set_bit(i, present);
+		if (!ret)
+			registered[n++] = &kps[i];
+	}
+	if (n)
+		unregister_kprobes(registered, n);
+out:
+	kfree(registered);
+	kfree(kps);
+}
+
 /**
  * kft_ftrace_notrace_names() - functions into an ftrace_ops' notrace filter
  * @ops:	the ops (its notrace filter wins over its filter)
@@ -84,19 +127,22 @@ int kft_ftrace_set_pattern(struct ftrace_ops *ops, const char *text, bool exclud
  * A function this kernel lacks (or never traces) is no error. Each name
  * costs ftrace a pass over every traceable function with a symbol lookup
  * for each (77 names: 1.5 G instructions on arm64's boot kernel, 2.4 G on
- * x86-64's): built in, kft asks kallsyms first and leaves out the names
- * the kernel lacks.
+ * x86-64's): the names the kernel lacks are left out first
+ * (kft_names_present()).
  *
  * Return: 0, or -ENOMEM.
  */
 int kft_ftrace_notrace_names(struct ftrace_ops *ops, const char *const *names,
 			     unsigned int nr)
 {
+	DECLARE_BITMAP(present, KFT_MAX_NOTRACE_NAMES);
 	unsigned int i;
 
-	for (i = 0; i < nr; i++)
-		if (kft_kernel_may_have(names[i]) &&
-		    kft_ftrace_set_pattern(ops, names[i], true) == -ENOMEM)
+	if (WARN_ON_ONCE(nr > KFT_MAX_NOTRACE_NAMES))
+		nr = KFT_MAX_NOTRACE_NAMES;
+	kft_names_present(names, nr, present);
+	for_each_set_bit(i, present, nr)
+		if (kft_ftrace_set_pattern(ops, names[i], true) == -ENOMEM)
 			return -ENOMEM;
 	return 0;
 }

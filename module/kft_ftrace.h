@@ -18,6 +18,8 @@ void kft_funcs_drop_repeats(struct kft_func_ref *funcs, unsigned int *nr);
 
 unsigned long kft_lookup_symbol(const char *name);
 int kft_ftrace_set_pattern(struct ftrace_ops *ops, const char *text, bool exclude);
+/* The longest list: kft_fast_noreturn's 77 names (module/kft_noreturn.h). */
+#define KFT_MAX_NOTRACE_NAMES	128
 int kft_ftrace_notrace_names(struct ftrace_ops *ops, const char *const *names,
 			     unsigned int nr);
 int kft_ftrace_filter_add(struct ftrace_ops *ops, const struct kft_func_ref *f,

@@ -23,18 +23,23 @@
 #endif
 
 /*
- * Whether the kernel (or a loaded module) may have a symbol @name. Built
- * in, kallsyms says; a module cannot ask it (kallsyms_lookup_name() is not
- * exported), so for it any name may exist.
+ * Built in, kft can ask kallsyms whether the kernel (or a loaded module)
+ * has a symbol; a module cannot (kallsyms_lookup_name() is not exported):
+ * for it, kft_kallsyms_has() says yes to any name.
  */
-static inline bool kft_kernel_may_have(const char *name)
-{
 #ifdef MODULE
+#define KFT_BUILT_IN	0
+static inline bool kft_kallsyms_has(const char *name)
+{
 	return true;
-#else
-	return kallsyms_lookup_name(name) != 0;
-#endif
 }
+#else
+#define KFT_BUILT_IN	1
+static inline bool kft_kallsyms_has(const char *name)
+{
+	return kallsyms_lookup_name(name) != 0;
+}
+#endif
 
 #if IS_ENABLED(CONFIG_KFT_STATIC_RUN)
 void kft_static_start(void);
