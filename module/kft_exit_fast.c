@@ -715,6 +715,23 @@ static notrace bool kft_fast_blocked(struct task_struct *t)
 	return !READ_ONCE(t->on_cpu) && !READ_ONCE(t->on_rq);
 }
 
+/*
+ * The task that unloads kft (under kft_mutex, in kft_fast_cleanup()). It may
+ * itself be inside timed calls (delete_module(2) with every function
+ * hooked), which return only after the unload: nobody else can give their
+ * return addresses back. It cannot be in the trampoline either, since it is
+ * running kft_fast_cleanup(), and under stop_machine() it waits off its CPU
+ * in stop_machine() called from there, preempted or asleep: its frames are
+ * calls in progress, as a blocked task's are.
+ */
+static struct task_struct *kft_fast_unloader;
+
+/* kft_fast_unhijack() may give @t its return addresses. */
+static notrace bool kft_fast_givable(struct task_struct *t)
+{
+	return t == READ_ONCE(kft_fast_unloader) || kft_fast_blocked(t);
+}
+
 /* @h with @v mixed in, one field at a time (no field's bits cancel another's). */
 static notrace unsigned long kft_fast_hash(unsigned long h, unsigned long v)
 {
@@ -741,7 +758,7 @@ static notrace unsigned long kft_fast_undoable_locked(void)
 	for (i = 0; i <= kft_fast_mask; i++) {
 		s = &kft_fast_table[i];
 		t = READ_ONCE(s->owner);
-		if (!t || kft_fast_dead(t) || !kft_fast_blocked(t))
+		if (!t || kft_fast_dead(t) || !kft_fast_givable(t))
 			continue;
 		for (d = min_t(unsigned int, READ_ONCE(s->depth), KFT_FAST_DEPTH); d-- > 0;) {
 			id = READ_ONCE(s->frames[d].id);
@@ -786,7 +803,7 @@ static notrace int kft_fast_unhijack(void *left)
 		if (t && kft_fast_dead(t))
 			kft_fast_slot_free(s);
 		/* A task at its newest slot (again, if that one was emptied: no change). */
-		else if (t && kft_fast_blocked(t) && kft_fast_slot(t, NULL, &s) &&
+		else if (t && kft_fast_givable(t) && kft_fast_slot(t, NULL, &s) &&
 			 s == &kft_fast_table[i])
 			kft_fast_unhijack_task(t);
 	}
@@ -810,6 +827,22 @@ static unsigned int kft_fast_unpin_polls;
 static unsigned long kft_fast_unpin_left;
 
 /*
+ * Gives blocked tasks their return addresses under stop_machine(), which
+ * halts every CPU: only if there is something to undo that the last pass
+ * did not already find held by another exit hook, so that a frame such a
+ * hook holds does not stop the machine at every look.
+ */
+static void kft_fast_undo_blocked(void)
+{
+	unsigned long undoable;
+
+	lockdep_assert_held(&kft_mutex);
+	undoable = kft_fast_undoable();
+	if (undoable && undoable != kft_fast_unpin_left)
+		stop_machine(kft_fast_unhijack, &kft_fast_unpin_left, NULL);
+}
+
+/*
  * One look at the table (under kft_mutex): the slots of dead tasks given
  * back and, with @undo, the return addresses of blocked tasks, under
  * stop_machine() only if it would change something (kft_fast_undoable()).
@@ -817,14 +850,9 @@ static unsigned long kft_fast_unpin_left;
  */
 static unsigned int kft_fast_look(bool undo, pid_t *one)
 {
-	unsigned long undoable;
-
 	lockdep_assert_held(&kft_mutex);
-	if (undo && kft_fast_busy(NULL)) {
-		undoable = kft_fast_undoable();
-		if (undoable && undoable != kft_fast_unpin_left)
-			stop_machine(kft_fast_unhijack, &kft_fast_unpin_left, NULL);
-	}
+	if (undo && kft_fast_busy(NULL))
+		kft_fast_undo_blocked();
 	return kft_fast_busy(one);
 }
 
@@ -1033,9 +1061,7 @@ void kft_fast_detach(struct kft_fhook *hook)
 {
 	kft_ftrace_ops_detach(&hook->fast.ops, &hook->attached);
 	kft_fast_unregister(hook);
-	/* Every CPU halted only if a blocked task has something to get back. */
-	if (kft_fast_undoable())
-		stop_machine(kft_fast_unhijack, &kft_fast_unpin_left, NULL);
+	kft_fast_undo_blocked();
 	atomic_long_set(&hook->fast.missed, 0);
 	kft_fast_unpin_when_drained();
 }
@@ -1083,12 +1109,14 @@ unsigned int kft_fast_drop_module(struct kft_fhook *hook, const unsigned long *a
  * MODULE_FORCE_UNLOAD): then the looks of the unpin work go on here, every
  * tenth of a second, until no frame is left. Running tasks return within a
  * scheduling period, blocked ones get their return addresses back, dead
- * ones their slots: only a call whose return address another exit hook
- * took (function_graph, a kretprobe) holds the unload until it returns.
- * That wait cannot end early (the frame leads into this module's text),
- * but it is not an uninterruptible sleep (TASK_IDLE: no hung-task report,
- * no load), and it says why. One task may still be in the trampoline's
- * last instructions, which it leaves before it next sleeps (RCU tasks).
+ * ones their slots, and so does the unloading task itself, whose own
+ * calls return only after the unload. Only a call whose return address
+ * another exit hook took (function_graph, a kretprobe) holds the unload
+ * until it returns. That wait cannot end early, not even for a fatal
+ * signal (the frame leads into this module's text); it sleeps as
+ * TASK_IDLE (no hung-task report, no load) and says why. One task may
+ * still be in the trampoline's last instructions, which it leaves before
+ * it next sleeps (RCU tasks).
  */
 void kft_fast_cleanup(void)
 {
@@ -1099,6 +1127,7 @@ void kft_fast_cleanup(void)
 		return;
 	cancel_delayed_work_sync(&kft_fast_unpin);
 	mutex_lock(&kft_mutex);
+	WRITE_ONCE(kft_fast_unloader, current);
 	while ((n = kft_fast_look(true, &pid))) {
 		/* After a second (running tasks are back by then), then each minute. */
 		if (looks++ % 600 == 10)
@@ -1108,6 +1137,7 @@ void kft_fast_cleanup(void)
 		schedule_timeout_idle(HZ / 10);
 		mutex_lock(&kft_mutex);
 	}
+	WRITE_ONCE(kft_fast_unloader, NULL);
 	mutex_unlock(&kft_mutex);
 	tracepoint_probe_unregister(kft_fast_free_tp, kft_fast_task_free, NULL);
 	tracepoint_synchronize_unregister();
