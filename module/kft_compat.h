@@ -100,6 +100,16 @@ static inline void kft_hrtimer_setup(struct hrtimer *timer,
  * its pc later (the generic stack_trace_consume_fn form). Told by the
  * declaration's type rather than by a version.
  */
+/*
+ * What the per-CPU allocator keeps for each 4 bytes of every chunk, beside
+ * the chunk's units: a memory cgroup pointer wherever memcg is built (all
+ * chunks since 5.14, charged allocations or not), and from 6.10 an
+ * allocation tag with allocation profiling (struct pcpuobj_ext).
+ */
+#define KFT_PCPU_EXT_BYTES						\
+	((IS_ENABLED(CONFIG_MEMCG) ? sizeof(void *) : 0) +		\
+	 (IS_ENABLED(CONFIG_MEM_ALLOC_PROFILING) ? sizeof(void *) : 0))
+
 #ifdef CONFIG_ARM
 #include <asm/stacktrace.h>
 #define KFT_ARM_WALK_GIVES_PC							\

@@ -95,6 +95,10 @@ static const char *const kft_parse_messages[] = {
 	[KFT_ERR_UNITS_MS] = "units ms is for histogram mode: a log's columns are in us or ns",
 	[KFT_ERR_BOOT_NO_KPROBES] =
 		"this kernel has no kprobes before its core initcalls: the boot's run takes no kretprobes (hooks safe, a stack watch): hooks fast",
+	[KFT_ERR_COUNT_NO_MEMORY] =
+		"not enough memory for the count table (module parameter count_functions)",
+	[KFT_ERR_HIST_NO_MEMORY] =
+		"not enough memory for the histogram table (module parameter histogram_functions)",
 };
 
 _Static_assert(ARRAY_SIZE(kft_parse_messages) == KFT_ERR_COUNT,

@@ -22,6 +22,7 @@
 #include <linux/sort.h>
 
 #include "kft_clock.h"
+#include "kft_compat.h"
 #include "kft_count_table.h"
 #include "kft_mem.h"
 #include "kft_symbol.h"
@@ -36,11 +37,26 @@ module_param(count_functions, uint, 0644);
 MODULE_PARM_DESC(count_functions,
 		 "functions a count-mode run with a glob or every function can count (default 65536)");
 
+/*
+ * Where every counter of a run starts: 0, but for the tests of counts past
+ * 32 bits, which cannot make 4 billion calls.
+ */
+static unsigned long long count_start;
+module_param(count_start, ullong, 0644);
+MODULE_PARM_DESC(count_start,
+		 "value every counter of a count or histogram table starts at, for tests (default 0)");
+
 #define KFT_COUNT_MAX_FUNCTIONS	(1U << 22)
 /* A lookup gives up after this many slots: the call counts as "table full". */
 #define KFT_COUNT_MAX_PROBES	64
 #define KFT_COUNT_GFP		(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN | \
 				 __GFP_ZERO)
+/*
+ * The per-CPU counters. The per-CPU allocator gives no __GFP_RETRY_MAYFAIL
+ * to the page allocator, but passes __GFP_NORETRY on: failing is an error
+ * for the writer, not an OOM kill.
+ */
+#define KFT_COUNT_PERCPU_GFP	(GFP_KERNEL_ACCOUNT | __GFP_NORETRY | __GFP_NOWARN)
 
 /*
  * Slots for a traced set: a name can match several functions (static
@@ -81,17 +97,15 @@ int kft_count_table_alloc(struct kft_count_table *t, unsigned int nr_funcs,
 	t->nr_chunks = DIV_ROUND_UP(counters, KFT_COUNT_CHUNK);
 	mutex_init(&t->sum_lock);
 	INIT_LIST_HEAD(&t->gone);
-	if (!kft_mem_fits(slots * sizeof(unsigned long) +
-			  array3_size(counters, sizeof(unsigned long), num_possible_cpus())))
+	if (!kft_mem_fits(kft_count_table_bytes(t)))
 		return -ENOMEM;
 	t->ips = kvmalloc_array(slots, sizeof(*t->ips), KFT_COUNT_GFP);
-	t->chunks = kcalloc(t->nr_chunks, sizeof(*t->chunks), GFP_KERNEL);
+	t->chunks = kcalloc(t->nr_chunks, sizeof(*t->chunks), KFT_COUNT_GFP);
 	if (!t->ips || !t->chunks)
 		goto err_free;
 	for (i = 0; i < t->nr_chunks; i++) {
-		t->chunks[i] = __alloc_percpu_gfp(min(counters, KFT_COUNT_CHUNK) *
-						  sizeof(unsigned long),
-						  sizeof(unsigned long), GFP_KERNEL_ACCOUNT);
+		t->chunks[i] = __alloc_percpu_gfp(min(counters, KFT_COUNT_CHUNK) * sizeof(u64),
+						  sizeof(u64), KFT_COUNT_PERCPU_GFP);
 		if (!t->chunks[i])
 			goto err_free;
 	}
@@ -132,26 +146,65 @@ unsigned long kft_count_table_slots(const struct kft_count_table *t)
 	return 1UL << t->bits;
 }
 
+/*
+ * What the per-CPU allocator keeps per byte of a unit of the chunks the
+ * counters fill, in eighths: its object extensions (KFT_PCPU_EXT_BYTES per
+ * 4 bytes), its allocation and boundary bitmaps (a bit each per 4 bytes)
+ * and a block header per page, the last two rounded up to an eighth.
+ */
+#define KFT_PCPU_META_EIGHTHS	(KFT_PCPU_EXT_BYTES * 8 / 4 + 1)
+
+/**
+ * kft_count_table_bytes() - the memory a table takes
+ * @t:		the table, its size set
+ *
+ * The addresses, the chunks' pointers, and the counters: a unit on each
+ * possible CPU, with the per-CPU allocator's bookkeeping for that unit.
+ * (The bookkeeping for memory cgroups alone is twice the counters on a
+ * 64-bit kernel: a pointer per 4 bytes.)
+ *
+ * Return: the bytes.
+ */
 size_t kft_count_table_bytes(const struct kft_count_table *t)
 {
-	return kft_count_table_slots(t) * sizeof(unsigned long) *
-	       (1 + (size_t)t->width * num_possible_cpus());
+	size_t slots = kft_count_table_slots(t);
+	size_t unit = array_size(slots * t->width, sizeof(u64));
+
+	return slots * sizeof(*t->ips) + t->nr_chunks * sizeof(*t->chunks) +
+	       unit * num_possible_cpus() + unit / 8 * KFT_PCPU_META_EIGHTHS;
+}
+
+/* Every counter of chunk @chunk (@n of them) at @value, on every CPU. */
+static void kft_count_chunk_fill(u64 __percpu *chunk, size_t n, u64 value)
+{
+	size_t i;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		u64 *c = per_cpu_ptr(chunk, cpu);
+
+		if (!value) {
+			memset(c, 0, n * sizeof(*c));
+			continue;
+		}
+		for (i = 0; i < n; i++)
+			c[i] = value;
+	}
 }
 
 /* Empty, for a new run: only while the hook counts nothing (not running). */
 void kft_count_table_reset(struct kft_count_table *t)
 {
 	size_t slots = kft_count_table_slots(t), counters = slots * t->width;
+	u64 start = READ_ONCE(count_start);
 	unsigned int i;
-	int cpu;
 
 	mutex_lock(&t->sum_lock);
 	kft_count_gone_free(t);
 	memset(t->ips, 0, slots * sizeof(*t->ips));
 	for (i = 0; i < t->nr_chunks; i++) {
-		for_each_possible_cpu(cpu)
-			memset(per_cpu_ptr(t->chunks[i], cpu), 0,
-			       min(counters, KFT_COUNT_CHUNK) * sizeof(unsigned long));
+		kft_count_chunk_fill(t->chunks[i], min(counters, KFT_COUNT_CHUNK), start);
+		cond_resched();
 	}
 	mutex_unlock(&t->sum_lock);
 }
@@ -183,21 +236,22 @@ notrace noinline long kft_count_slot_slow(struct kft_count_table *t,
 }
 NOKPROBE_SYMBOL(kft_count_slot_slow);
 
-unsigned long kft_count_sum_at(const struct kft_count_table *t, unsigned long i)
+u64 kft_count_sum_at(const struct kft_count_table *t, unsigned long i)
 {
-	unsigned long __percpu *chunk = t->chunks[i >> KFT_COUNT_CHUNK_SHIFT];
-	unsigned long sum = 0;
+	u64 __percpu *chunk = t->chunks[i >> KFT_COUNT_CHUNK_SHIFT];
+	u64 sum = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(per_cpu_ptr(chunk, cpu)[i & (KFT_COUNT_CHUNK - 1)]);
+		sum += kft_counter_read(&per_cpu_ptr(chunk, cpu)[i & (KFT_COUNT_CHUNK - 1)]);
 	return sum;
 }
 
 /* A slot's counters, summed: its calls. */
-static unsigned long kft_count_sum(const struct kft_count_table *t, unsigned long slot)
+static u64 kft_count_sum(const struct kft_count_table *t, unsigned long slot)
 {
-	unsigned long sum = 0, b;
+	unsigned long b;
+	u64 sum = 0;
 
 	for (b = 0; b < t->width; b++)
 		sum += kft_count_sum_at(t, slot * t->width + b);
@@ -211,10 +265,11 @@ static unsigned long kft_count_sum(const struct kft_count_table *t, unsigned lon
  * @functions:	functions called at least once
  * @used:	slots taken
  */
-void kft_count_totals(struct kft_count_table *t, unsigned long *calls,
+void kft_count_totals(struct kft_count_table *t, u64 *calls,
 		      unsigned long *functions, unsigned long *used)
 {
-	unsigned long slot, n;
+	unsigned long slot;
+	u64 n;
 
 	*calls = *functions = *used = 0;
 	mutex_lock(&t->sum_lock);
@@ -259,7 +314,8 @@ static void kft_count_view_add(struct kft_count_table *t, struct kft_count_view 
 {
 	unsigned long ip = READ_ONCE(t->ips[slot]);
 	struct kft_count_entry *e = &view->entries[view->nr];
-	unsigned long n = 0, b, *counters = NULL;
+	u64 n = 0, *counters = NULL;
+	unsigned long b;
 
 	if (view->counters) {
 		counters = view->counters + view->nr * t->width;

@@ -14,10 +14,18 @@
  * A slot has width counters: 1 in count mode (its calls), one per bucket
  * in histogram mode (kft_mode_histogram.c); slot s's counter b is number
  * s * width + b.
+ *
+ * Counters have 64 bits on every architecture: a busy function passes 2^32
+ * calls in an hour. Where a long has 32 bits, a 64-bit this_cpu_inc() is
+ * two stores that another CPU's reader can see half done, so there the
+ * increment is an atomic64_inc() of this CPU's counter (or, after a
+ * migration, of the last CPU's: still counted once) and a read is an
+ * atomic64_read().
  */
 #ifndef KFT_COUNT_TABLE_H
 #define KFT_COUNT_TABLE_H
 
+#include <linux/atomic.h>
 #include <linux/hash.h>
 #include <linux/kallsyms.h>
 #include <linux/list.h>
@@ -37,8 +45,8 @@ struct kft_count_table {
 	unsigned int width;		/* counters a slot */
 	unsigned long *ips;		/* 0: free; start | 1: retired (module gone) */
 	/* Slot i counts in chunks[i / KFT_COUNT_CHUNK][i % KFT_COUNT_CHUNK]. */
-	unsigned long __percpu **chunks;
-	unsigned long __percpu *chunk0;	/* chunks[0], one load nearer */
+	u64 __percpu **chunks;
+	u64 __percpu *chunk0;		/* chunks[0], one load nearer */
 	unsigned int nr_chunks;
 	/* Held while summing, emptying and retiring: a sum sees one run. */
 	struct mutex sum_lock;
@@ -48,9 +56,9 @@ struct kft_count_table {
 /* One function in a reader's snapshot. */
 struct kft_count_entry {
 	unsigned long ip;
-	unsigned long count;
+	u64 count;
 	char *gone_name;		/* a function of an unloaded module (a copy) */
-	const unsigned long *counters;	/* width > 1: the slot's, summed (count: theirs) */
+	const u64 *counters;		/* width > 1: the slot's, summed (count: theirs) */
 };
 
 /* The name of a retired slot's function, taken before its module went. */
@@ -63,9 +71,9 @@ struct kft_count_gone {
 /* A reader's snapshot, most-called first. */
 struct kft_count_view {
 	struct kft_count_entry *entries;
-	unsigned long *counters;	/* width > 1: each entry's, in one array */
+	u64 *counters;			/* width > 1: each entry's, in one array */
 	unsigned long nr;
-	unsigned long calls;
+	u64 calls;
 	u64 taken_ns;			/* kft_now() when summed */
 };
 
@@ -75,11 +83,11 @@ void kft_count_table_free(struct kft_count_table *t);
 void kft_count_table_reset(struct kft_count_table *t);
 unsigned long kft_count_table_slots(const struct kft_count_table *t);
 size_t kft_count_table_bytes(const struct kft_count_table *t);
-void kft_count_totals(struct kft_count_table *t, unsigned long *calls,
+void kft_count_totals(struct kft_count_table *t, u64 *calls,
 		      unsigned long *functions, unsigned long *used);
 int kft_count_view_build(struct kft_count_table *t, struct kft_count_view *view);
 /* Counter @i of the table (slot * width + b), summed over the CPUs. */
-unsigned long kft_count_sum_at(const struct kft_count_table *t, unsigned long i);
+u64 kft_count_sum_at(const struct kft_count_table *t, unsigned long i);
 void kft_count_view_free(struct kft_count_view *view);
 
 long kft_count_slot_slow(struct kft_count_table *t, unsigned long ip);
@@ -97,14 +105,34 @@ static __always_inline unsigned long kft_count_hash(const struct kft_count_table
 #endif
 }
 
-/* Counter @i (slot * width + bucket; the slot in count mode) + 1, on this CPU. */
-static __always_inline void kft_count_inc(struct kft_count_table *t, unsigned long i)
+/* Counter @c + 1, on this CPU. */
+static __always_inline void kft_counter_inc(u64 __percpu *c)
 {
+#if BITS_PER_LONG == 64
 	/*
 	 * One instruction on x86 (incq %gs:...): neither an interrupt nor a
 	 * migration can come between reading and writing the counter.
 	 */
-	this_cpu_inc(t->chunks[i >> KFT_COUNT_CHUNK_SHIFT][i & (KFT_COUNT_CHUNK - 1)]);
+	this_cpu_inc(*c);
+#else
+	atomic64_inc((atomic64_t *)raw_cpu_ptr(c));
+#endif
+}
+
+/* One CPU's counter, whole, while that CPU may count. */
+static __always_inline u64 kft_counter_read(const u64 *c)
+{
+#if BITS_PER_LONG == 64
+	return READ_ONCE(*c);
+#else
+	return atomic64_read((const atomic64_t *)c);
+#endif
+}
+
+/* Counter @i (slot * width + bucket; the slot in count mode) + 1, on this CPU. */
+static __always_inline void kft_count_inc(struct kft_count_table *t, unsigned long i)
+{
+	kft_counter_inc(&t->chunks[i >> KFT_COUNT_CHUNK_SHIFT][i & (KFT_COUNT_CHUNK - 1)]);
 }
 
 #endif

@@ -51,6 +51,8 @@ struct kft_reader {
 
 struct kft_mode {
 	const char *name;
+	/* What a failed alloc() says: no memory for the mode's data. */
+	enum kft_parse_err no_memory;
 	/* The run's data (log, table): at create, at release. */
 	int (*alloc)(struct kft_run *run);
 	void (*free)(struct kft_run *run);

@@ -71,7 +71,7 @@ static __always_inline void kft_count_fast(struct ftrace_ops *op, unsigned long 
 	if (unlikely(data_race(t->ips[slot]) != ip))
 		return kft_count_slow(run, ip);
 	if (one_chunk)
-		this_cpu_inc(t->chunk0[slot]);
+		kft_counter_inc(&t->chunk0[slot]);
 	else
 		kft_count_inc(t, slot);
 }
@@ -158,11 +158,12 @@ static unsigned int kft_counter_drop_module(struct kft_counter *c, struct module
 static void kft_output_count_status(struct seq_file *m, struct kft_run *run,
 				    const struct kft_counters *c)
 {
-	unsigned long calls, functions, used;
+	unsigned long functions, used;
+	u64 calls;
 
 	kft_count_totals(&run->table, &calls, &functions, &used);
 	seq_printf(m, "\ncounters:\n"
-		   "  calls counted %lu\n"
+		   "  calls counted %llu\n"
 		   "  functions counted %lu\n"
 		   "  filtered by context %lu\n"
 		   "  filtered by task %lu\n"
@@ -194,7 +195,7 @@ static void kft_output_count_header(struct seq_file *m, const struct kft_run *ru
 	seq_printf(m, "\nCounted until %llu usec\n",
 		   kft_output_since_boot_us(times, view->taken_ns));
 	seq_printf(m, "Number of functions counted = %lu\n", view->nr);
-	seq_printf(m, "Number of calls counted = %lu\n\n", view->calls);
+	seq_printf(m, "Number of calls counted = %llu\n\n", view->calls);
 	seq_puts(m, "       Count Function           Symbol\n");
 	seq_puts(m, "------------ ------------------ ------\n");
 }
@@ -210,7 +211,7 @@ void kft_output_count_row(struct seq_file *m, const struct kft_count_entry *e,
 {
 	unsigned long func = e->gone_name ? e->ip : kft_output_func_start(e->ip);
 
-	seq_printf(m, "%12lu ", e->count);
+	seq_printf(m, "%12llu ", e->count);
 	kft_output_addr(m, func, show_addrs);
 	seq_putc(m, ' ');
 	if (e->gone_name)
@@ -291,6 +292,7 @@ void kft_count_data_free(struct kft_reader *r)
 
 const struct kft_mode kft_mode_count = {
 	.name		= "count",
+	.no_memory	= KFT_ERR_COUNT_NO_MEMORY,
 	.alloc		= kft_count_alloc,
 	.free		= kft_count_free,
 	.reset		= kft_count_reset,

@@ -37,11 +37,12 @@ static const char *kft_hist_units(const struct kft_config *cfg)
 static void kft_output_hist_status(struct seq_file *m, struct kft_run *run,
 				   const struct kft_counters *c)
 {
-	unsigned long calls, functions, used;
+	unsigned long functions, used;
+	u64 calls;
 
 	kft_count_totals(&run->table, &calls, &functions, &used);
 	seq_printf(m, "\ncounters:\n"
-		   "  calls timed %lu\n"
+		   "  calls timed %llu\n"
 		   "  functions timed %lu\n"
 		   "  filtered by time %lu\n"
 		   "  filtered by context %lu\n"
@@ -75,7 +76,7 @@ static void kft_output_hist_header(struct seq_file *m, const struct kft_run *run
 	seq_printf(m, "\nTimed until %llu usec\n", kft_output_since_boot_us(times, view->taken_ns));
 	seq_printf(m, "Units: %s\n", kft_hist_units(&run->cfg));
 	seq_printf(m, "Number of functions timed = %lu\n", view->nr);
-	seq_printf(m, "Number of calls timed = %lu\n\n", view->calls);
+	seq_printf(m, "Number of calls timed = %llu\n\n", view->calls);
 	seq_puts(m, "       Count Function           Symbol\n");
 	seq_puts(m, "------------ ------------------ ------\n");
 }
@@ -96,7 +97,7 @@ static void kft_output_hist_function(struct seq_file *m, const struct kft_count_
 			continue;
 		low = b ? 1ULL << b : 0;
 		high = b == KFT_HIST_BUCKETS - 1 ? U64_MAX : (2ULL << b) - 1;
-		seq_printf(m, "%20llu -> %-20llu : %lu\n", low, high, e->counters[b]);
+		seq_printf(m, "%20llu -> %-20llu : %llu\n", low, high, e->counters[b]);
 	}
 }
 
@@ -136,6 +137,7 @@ static void kft_hist_data_show(struct seq_file *m, struct kft_reader *r, unsigne
 
 const struct kft_mode kft_mode_histogram = {
 	.name		= "histogram",
+	.no_memory	= KFT_ERR_HIST_NO_MEMORY,
 	.alloc		= kft_hist_alloc,
 	.free		= kft_count_free,
 	.reset		= kft_count_reset,

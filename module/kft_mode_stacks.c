@@ -552,6 +552,7 @@ static void kft_stacks_data_free(struct kft_reader *r)
 
 const struct kft_mode kft_mode_stacks = {
 	.name		= "stacks",
+	.no_memory	= KFT_ERR_NO_MEMORY,
 	.alloc		= kft_stacks_alloc,
 	.free		= kft_stacks_free,
 	.reset		= kft_stacks_reset,
@@ -568,6 +569,7 @@ const struct kft_mode kft_mode_stacks = {
 
 const struct kft_mode kft_mode_profile = {
 	.name		= "profile",
+	.no_memory	= KFT_ERR_NO_MEMORY,
 	.alloc		= kft_stacks_alloc,
 	.free		= kft_stacks_free,
 	.reset		= kft_stacks_reset,

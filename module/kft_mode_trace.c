@@ -276,6 +276,7 @@ static void kft_trace_data_free(struct kft_reader *r)
 
 const struct kft_mode kft_mode_trace = {
 	.name		= "trace",
+	.no_memory	= KFT_ERR_NO_MEMORY,
 	.alloc		= kft_trace_alloc,
 	.free		= kft_trace_free,
 	.reset		= kft_trace_reset,

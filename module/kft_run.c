@@ -385,7 +385,7 @@ struct kft_run *kft_run_create(char *text, const struct kft_config *cfg,
 
 	run->counters = alloc_percpu(struct kft_counters);
 	if (!run->counters || run->mode->alloc(run)) {
-		kft_error_at(err, KFT_ERR_NO_MEMORY);
+		kft_error_at(err, run->mode->no_memory);
 		ret = -ENOMEM;
 		goto err_put_run;
 	}
