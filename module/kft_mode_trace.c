@@ -124,18 +124,12 @@ static void kft_output_comm(struct seq_file *m, const struct kft_comms *comms,
 /*
  * A call's return value (kft's column after the comm): an error in decimal,
  * anything else in hex, as function_graph's funcgraph-retval shows them
- * (kft_retval_error()); "-" for a call whose exit was not seen. A value
- * that may be a kernel address is hidden from a reader who could not see
- * /proc/kallsyms' ("hidden"): on 64-bit one whose upper half is not zero,
- * on 32-bit one above user space (modules and the kernel: TASK_SIZE on).
+ * (kft_retval_error()); "-" for a call whose exit was not seen. A reader
+ * who could not see /proc/kallsyms' addresses sees errors and zero only,
+ * and "hidden" for any other value: kft does not know a value's type, and
+ * one that fits in 32 bits may still be another process's heap address or
+ * a random number the kernel made.
  */
-static bool kft_retval_may_be_kernel_addr(u64 v)
-{
-	if (BITS_PER_LONG == 64)
-		return v >> 32;
-	return v >= TASK_SIZE;
-}
-
 static void kft_output_retval(struct seq_file *m, const struct kft_record *rec,
 			      bool show_addrs)
 {
@@ -145,7 +139,7 @@ static void kft_output_retval(struct seq_file *m, const struct kft_record *rec,
 		seq_puts(m, " -");
 	else if (err)
 		seq_printf(m, " %ld", err);
-	else if (!show_addrs && kft_retval_may_be_kernel_addr(rec->retval))
+	else if (!show_addrs && rec->retval)
 		seq_puts(m, " hidden");
 	else
 		seq_printf(m, " 0x%llx", rec->retval);
