@@ -209,6 +209,34 @@ bool kft_mode_takes(enum kft_run_mode mode, enum kft_stmt stmt)
 	return !(kft_mode_rules[mode].meaningless & STMT_BIT(stmt));
 }
 
+/**
+ * kft_config_needs_kprobes() - would this run register a kprobe?
+ * @cfg:	the configuration
+ * @hooks:	the exit hooks it gets (its own word, or the default)
+ * @have_fprobe: the kernel's safe exit hooks are fprobes, not kretprobes
+ * @entry_kprobes: an entry trigger is a kprobe where the exit hooks may be
+ *		kretprobes (KFT_ENTRY_TRIGGER_KPROBE)
+ *
+ * Safe exit hooks without fprobe are kretprobes: for the calls a trace or
+ * a histogram times, for exit triggers, for a stack watch. Names are not
+ * counted: built in, kft looks them up in kallsyms.
+ *
+ * Return: true if it would.
+ */
+bool kft_config_needs_kprobes(const struct kft_config *cfg, enum kft_hooks hooks,
+			      bool have_fprobe, bool entry_kprobes)
+{
+	bool exit_hooks = kft_mode_takes(cfg->mode, KFT_STMT_HOOKS) ||
+			  cfg->start.kind == KFT_TRIGGER_EXIT ||
+			  cfg->stop.kind == KFT_TRIGGER_EXIT || cfg->watch != KFT_WATCH_NONE;
+	bool entry_triggers = cfg->start.kind == KFT_TRIGGER_ENTRY ||
+			      cfg->stop.kind == KFT_TRIGGER_ENTRY;
+
+	if (have_fprobe || hooks == KFT_HOOKS_FAST)
+		return false;
+	return exit_hooks || (entry_kprobes && entry_triggers);
+}
+
 struct kft_lexer {
 	char *p;
 	char *end;

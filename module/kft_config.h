@@ -250,6 +250,8 @@ enum kft_stmt {
 };
 
 bool kft_mode_takes(enum kft_run_mode mode, enum kft_stmt stmt);
+bool kft_config_needs_kprobes(const struct kft_config *cfg, enum kft_hooks hooks,
+			      bool have_fprobe, bool entry_kprobes);
 
 int kft_config_parse(char *text, size_t len, enum kft_command *cmd,
 		     struct kft_config *cfg, struct kft_func_ref *funcs,

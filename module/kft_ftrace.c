@@ -32,6 +32,12 @@ unsigned long kft_lookup_symbol(const char *name)
 	unsigned long addr;
 
 	/*
+	 * Built in, kallsyms answers without a kprobe, which the boot's run
+	 * may not register where kprobes come after its early initcall.
+	 */
+	if (KFT_BUILT_IN)
+		return kft_kallsyms_addr(name);
+	/*
 	 * Where kprobes cannot share ftrace's call site at a function's
 	 * start (KFT_KPROBE_AT_FTRACE_SITE), a traceable function is looked
 	 * up past it.

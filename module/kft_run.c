@@ -75,8 +75,16 @@ static char *hooks = "safe";
 module_param(hooks, charp, 0444);
 MODULE_PARM_DESC(hooks, "exit hooks of a trace run that names none: safe or fast (default: safe)");
 
-static enum kft_hooks kft_hooks_default(const struct kft_config *cfg)
+/**
+ * kft_run_hooks_of() - the exit hooks a configuration's run gets
+ * @cfg:	the configuration
+ *
+ * Return: its own word's, or the default (module parameter hooks).
+ */
+enum kft_hooks kft_run_hooks_of(const struct kft_config *cfg)
 {
+	if (cfg->hooks != KFT_HOOKS_DEFAULT)
+		return cfg->hooks;
 	/* Where there are no safe ones, fast ones (a watch is then refused). */
 	if (!KFT_HAVE_SAFE_HOOKS && cfg->watch == KFT_WATCH_NONE)
 		return KFT_HOOKS_FAST;
@@ -360,8 +368,7 @@ struct kft_run *kft_run_create(char *text, const struct kft_config *cfg,
 	run->text = text;
 	run->cfg = *cfg;
 	kft_funcs_drop_repeats(run->cfg.funcs, &run->cfg.nr_funcs);
-	if (run->cfg.hooks == KFT_HOOKS_DEFAULT)
-		run->cfg.hooks = kft_hooks_default(cfg);
+	run->cfg.hooks = kft_run_hooks_of(cfg);
 	ret = kft_hooks_here(cfg, run->cfg.hooks, err);
 	if (ret) {
 		kfree(run);

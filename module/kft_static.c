@@ -172,25 +172,32 @@ static void __init kft_static_choose_hooks(struct kft_config *cfg)
 }
 
 /*
- * Where kprobes come after the early initcalls, a run that would register
- * kretprobes (hooks safe without fprobe, which a stack watch asks for) is
- * refused at that statement: registering one would oops
- * (KFT_KPROBES_AFTER_EARLY_INITCALLS). Its other kprobes cannot arise: its
- * entry triggers are ftrace_ops with fast hooks (kft_trigger.c), and a
- * module:name finds no module this early, so kprobes' lookup fails before
- * it takes a slot.
+ * Where kprobes come after the early initcalls, registering one would oops
+ * (KFT_KPROBES_AFTER_EARLY_INITCALLS): a run that would register any is
+ * refused, the one check for all of them (kft_config_needs_kprobes(): the
+ * exit hooks, exit triggers and stack watch of safe hooks without fprobe,
+ * which are kretprobes, and entry triggers as kprobes beside them). Names
+ * take none: built in, kft_lookup_symbol() asks kallsyms. The error is at
+ * the statement that asked for safe hooks, or at the run's start where it
+ * got them by default (a kernel without fprobe and without fast hooks).
  */
 static int __init kft_static_check_kprobes(const struct kft_config *cfg,
 					   struct kft_parse_error *err)
 {
 	bool written = cfg->hooks == KFT_HOOKS_SAFE;
 
-	if (!KFT_KPROBES_AFTER_EARLY_INITCALLS || KFT_HAVE_FPROBE || cfg->hooks == KFT_HOOKS_FAST ||
-	    (!written && cfg->watch == KFT_WATCH_NONE))
+	if (!KFT_KPROBES_AFTER_EARLY_INITCALLS ||
+	    !kft_config_needs_kprobes(cfg, kft_run_hooks_of(cfg), KFT_HAVE_FPROBE,
+				      KFT_ENTRY_TRIGGER_KPROBE))
 		return 0;
 	err->code = KFT_ERR_BOOT_NO_KPROBES;
-	err->pos = written ? cfg->hooks_pos : cfg->watch_pos;
-	strscpy(err->token, written ? "hooks" : "watch", sizeof(err->token));
+	if (written || cfg->watch != KFT_WATCH_NONE) {
+		err->pos = written ? cfg->hooks_pos : cfg->watch_pos;
+		strscpy(err->token, written ? "hooks" : "watch", sizeof(err->token));
+	} else {
+		err->pos = (struct kft_pos){ 1, 1 };
+		err->token[0] = '\0';
+	}
 	return -EINVAL;
 }
 

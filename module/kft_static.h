@@ -24,8 +24,9 @@
 
 /*
  * Built in, kft can ask kallsyms whether the kernel (or a loaded module)
- * has a symbol; a module cannot (kallsyms_lookup_name() is not exported):
- * for it, kft_kallsyms_has() says yes to any name.
+ * has a symbol, and where; a module cannot (kallsyms_lookup_name() is not
+ * exported): for it, kft_kallsyms_has() says yes to any name, and
+ * kft_kallsyms_addr() is never called (KFT_BUILT_IN).
  */
 #ifdef MODULE
 #define KFT_BUILT_IN	0
@@ -33,11 +34,22 @@ static inline bool kft_kallsyms_has(const char *name)
 {
 	return true;
 }
+
+static inline unsigned long kft_kallsyms_addr(const char *name)
+{
+	return 0;
+}
 #else
 #define KFT_BUILT_IN	1
 static inline bool kft_kallsyms_has(const char *name)
 {
 	return kallsyms_lookup_name(name) != 0;
+}
+
+/* A name or module:name (module_kallsyms_lookup_name() takes both). */
+static inline unsigned long kft_kallsyms_addr(const char *name)
+{
+	return kallsyms_lookup_name(name);
 }
 #endif
 

@@ -861,8 +861,55 @@ static void test_every_error_has_a_message(void)
 	CHECK_STR(kft_parse_strerror(KFT_ERR_COUNT), "unknown error", "past the table");
 }
 
+/*
+ * Which runs register kprobes (the boot's run may not where kprobes come
+ * after its early initcall): safe hooks without fprobe are kretprobes,
+ * for a trace's or a histogram's calls, exit triggers and a watch; entry
+ * triggers are kprobes beside them where the architecture says so.
+ */
+static void test_needs_kprobes(void)
+{
+	static const struct {
+		const char *text;
+		enum kft_hooks hooks;
+		bool fprobe, entry_kprobes, want;
+	} cases[] = {
+		{ "new begin end", KFT_HOOKS_SAFE, false, false, true },
+		{ "new begin end", KFT_HOOKS_SAFE, true, false, false },
+		{ "new begin end", KFT_HOOKS_FAST, false, true, false },
+		{ "new begin filter funclist f g fend end", KFT_HOOKS_SAFE, false, false, true },
+		{ "new begin mode histogram end", KFT_HOOKS_SAFE, false, false, true },
+		{ "new begin mode count end", KFT_HOOKS_SAFE, false, true, false },
+		{ "new begin mode count trigger stop exit f end", KFT_HOOKS_SAFE, false, false, true },
+		{ "new begin mode count trigger stop exit f end", KFT_HOOKS_FAST, false, false, false },
+		{ "new begin mode count trigger start entry f end", KFT_HOOKS_SAFE, false, true, true },
+		{ "new begin mode count trigger start entry f end", KFT_HOOKS_SAFE, false, false, false },
+		{ "new begin mode count trigger stop entry f end", KFT_HOOKS_SAFE, true, true, false },
+		{ "new begin mode profile trigger stop time 5 end", KFT_HOOKS_SAFE, false, true, false },
+		{ "new begin mode stacks filter funclist f fend end", KFT_HOOKS_SAFE, false, false, false },
+		{ "new begin watch stack 5 end", KFT_HOOKS_SAFE, false, false, true },
+	};
+	struct kft_func_ref *funcs;
+	struct kft_config cfg;
+	size_t i;
+	char *buf;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		parse_ok(cases[i].text, &cfg, &funcs, &buf);
+		CHECK(kft_config_needs_kprobes(&cfg, cases[i].hooks, cases[i].fprobe,
+					       cases[i].entry_kprobes) == cases[i].want,
+		      "\"%s\", hooks %s%s%s: kprobes %s", cases[i].text,
+		      cases[i].hooks == KFT_HOOKS_FAST ? "fast" : "safe",
+		      cases[i].fprobe ? ", fprobe" : "",
+		      cases[i].entry_kprobes ? ", entry kprobes" : "",
+		      cases[i].want ? "expected" : "not expected");
+		free(buf);
+		free(funcs);
+	}
+}
+
 UNIT_MAIN(test_table, test_commands, test_full_config_fields, test_defaults,
 	  test_mode_defaults, test_stack_fields, test_mode_meaning, test_default_trace_meaning,
 	  test_time_triggers, test_oversized, test_largest_funclist, test_error_token,
 	  test_every_error_has_a_message, test_may_continue,
-	  test_reparse_skips_nothing_that_matters)
+	  test_reparse_skips_nothing_that_matters, test_needs_kprobes)
