@@ -42,7 +42,7 @@ struct kft_run *kft_install_run(char *text, const struct kft_config *cfg)
 	struct kft_run *run;
 
 	lockdep_assert_held(&kft_mutex);
-	run = kft_run_create(text, cfg, kft_next_id, &err);
+	run = kft_run_create(kft_current, text, cfg, kft_next_id, &err);
 	if (IS_ERR(run)) {
 		kft_report(&err);
 		return run;

@@ -341,8 +341,54 @@ static void kft_run_cycles_setup(struct kft_run *run)
 		run->maxtime_cycles = 1;
 }
 
+/* Hooks over every function or a glob: a filter of thousands of functions. */
+static bool kft_run_wide(const struct kft_run *run)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->cfg.nr_funcs; i++)
+		if (run->cfg.funcs[i].is_glob)
+			return true;
+	return !run->cfg.nr_funcs;
+}
+
+/*
+ * Attaches @run's hooks in place of those of @old, the run it replaces,
+ * which stays whole if this fails. Where both are wide, @old's hooks come
+ * off first: taken off after, each of the thousands of frees of its filter
+ * would run under the new hooks, and on a debug kernel each unwinds a
+ * stack through hooked functions (seconds without a reschedule). If the
+ * new hooks then fail, @old gets its own back; the calls in between are not
+ * recorded. A run that cannot have them back is stopped, and takes them
+ * again at its next prime.
+ */
+static int kft_run_attach_replacing(struct kft_run *run, struct kft_run *old,
+				    struct kft_parse_error *err)
+{
+	struct kft_parse_error again;
+	bool old_off;
+	int ret;
+
+	old_off = old && !old->detached && kft_run_wide(old) && kft_run_wide(run);
+	if (old_off) {
+		kft_run_detach(old);
+		old->detached = true;
+	}
+	ret = kft_run_attach(run, err);
+	if (!ret || !old_off)
+		return ret;
+	if (!kft_run_attach(old, &again)) {
+		old->detached = false;
+		return ret;
+	}
+	pr_warn("run %u lost its hooks to a replacement that failed: stopped\n", old->id);
+	kft_run_force_stop(old);
+	return ret;
+}
+
 /**
  * kft_run_create() - a configured run, hooks attached but idle
+ * @old:	the run it replaces, or NULL; see kft_run_attach_replacing()
  * @text:	the configuration text the config's strings point into; the
  *		run owns it (and cfg->funcs) from now on, also on failure
  * @cfg:	the parsed configuration
@@ -351,7 +397,7 @@ static void kft_run_cycles_setup(struct kft_run *run)
  *
  * Return: the run, or an ERR_PTR.
  */
-struct kft_run *kft_run_create(char *text, const struct kft_config *cfg,
+struct kft_run *kft_run_create(struct kft_run *old, char *text, const struct kft_config *cfg,
 			       unsigned int id, struct kft_parse_error *err)
 {
 	struct kft_run *run;
@@ -396,7 +442,7 @@ struct kft_run *kft_run_create(char *text, const struct kft_config *cfg,
 		ret = -ENOMEM;
 		goto err_put_run;
 	}
-	ret = kft_run_attach(run, err);
+	ret = kft_run_attach_replacing(run, old, err);
 	if (ret)
 		goto err_put_run;
 	return run;

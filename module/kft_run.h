@@ -214,7 +214,7 @@ void kft_run_stop(struct kft_run *run, enum kft_reason why);
 void kft_run_sum_counters(struct kft_run *run, struct kft_counters *sum);
 
 /* kft_run.c: lifecycle, under kft_mutex. */
-struct kft_run *kft_run_create(char *text, const struct kft_config *cfg,
+struct kft_run *kft_run_create(struct kft_run *old, char *text, const struct kft_config *cfg,
 			       unsigned int id, struct kft_parse_error *err);
 void kft_run_destroy(struct kft_run *run);
 void kft_run_put(struct kft_run *run);
