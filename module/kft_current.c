@@ -8,6 +8,8 @@
 
 #include <linux/err.h>
 #include <linux/printk.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "kft_current.h"
 #include "kft_run.h"
@@ -53,11 +55,95 @@ struct kft_run *kft_install_run(char *text, const struct kft_config *cfg)
 	return run;
 }
 
-/* No run installed any more (`clear`, module exit). */
+/* No run installed any more (module exit). */
 void kft_clear_run(void)
 {
 	lockdep_assert_held(&kft_mutex);
 	if (kft_current)
 		kft_run_destroy(kft_current);
 	kft_current = NULL;
+}
+
+/*
+ * A cleared run is torn down by a worker. Detaching waits for ftrace, and
+ * ftrace waits for every task to pass a voluntary context switch before it
+ * frees a module's ops (synchronize_rcu_tasks()): as long as some task
+ * busy-polls in the kernel (an io_uring SQPOLL thread), in an
+ * uninterruptible sleep. The writer of `clear` and the next command wait
+ * for it in a sleep a fatal signal ends (kft_retire_wait(),
+ * kft_lock_settled()).
+ */
+static struct kft_run *kft_retiring;
+static DECLARE_WAIT_QUEUE_HEAD(kft_retired);
+
+static void kft_retire_fn(struct work_struct *work)
+{
+	mutex_lock(&kft_mutex);
+	kft_run_destroy(kft_retiring);
+	WRITE_ONCE(kft_retiring, NULL);
+	mutex_unlock(&kft_mutex);
+	wake_up_all(&kft_retired);
+}
+static DECLARE_WORK(kft_retire_work, kft_retire_fn);
+
+/**
+ * kft_retire_run() - `clear`: no run installed, its teardown to a worker
+ *
+ * The caller holds kft_mutex, from kft_lock_settled(): no other run is
+ * being torn down.
+ */
+void kft_retire_run(void)
+{
+	lockdep_assert_held(&kft_mutex);
+	if (!kft_current)
+		return;
+	kft_run_kill(kft_current);
+	kft_retiring = kft_current;
+	kft_current = NULL;
+	queue_work(system_long_wq, &kft_retire_work);
+}
+
+/**
+ * kft_lock_settled() - kft_mutex, once no cleared run is being torn down
+ *
+ * What a command does (a new run's hooks above all) comes after the
+ * teardown of the run cleared before it.
+ *
+ * Return: 0 with kft_mutex held, or -EINTR for a fatal signal.
+ */
+int kft_lock_settled(void)
+{
+	for (;;) {
+		if (mutex_lock_killable(&kft_mutex))
+			return -EINTR;
+		if (!kft_retiring)
+			return 0;
+		mutex_unlock(&kft_mutex);
+		if (wait_event_killable(kft_retired, !READ_ONCE(kft_retiring)))
+			return -EINTR;
+	}
+}
+
+/*
+ * The writer of `clear`: until the run it cleared is torn down, or it is
+ * killed (the worker then goes on alone). Without kft_mutex.
+ *
+ * Return: 0, or -EINTR.
+ */
+int kft_retire_wait(void)
+{
+	return wait_event_killable(kft_retired, !READ_ONCE(kft_retiring));
+}
+
+/* At module exit: the teardown of a cleared run is over. */
+void kft_retire_flush(void)
+{
+	flush_work(&kft_retire_work);
+}
+
+/* The id of the run being torn down, or 0. Under kft_mutex. */
+unsigned int kft_retiring_id(void)
+{
+	lockdep_assert_held(&kft_mutex);
+	return kft_retiring ? kft_retiring->id : 0;
 }

@@ -123,7 +123,10 @@ static int kft_data_open(struct inode *inode, struct file *file)
 	if (!r)
 		return -ENOMEM;
 	r->show_addrs = kft_may_show_addrs(file);
-	mutex_lock(&kft_mutex);
+	if (mutex_lock_killable(&kft_mutex)) {
+		seq_release_private(inode, file);
+		return -EINTR;
+	}
 	if (kft_current)
 		kft_reader_take(r, kft_current);
 	mutex_unlock(&kft_mutex);

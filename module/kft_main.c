@@ -86,7 +86,7 @@ static int kft_apply_command(enum kft_command cmd)
 	struct kft_parse_error err = { .code = KFT_ERR_NONE };
 
 	if (cmd == KFT_CMD_CLEAR) {
-		kft_clear_run();
+		kft_retire_run();
 		return 0;
 	}
 	if (!kft_current)
@@ -120,18 +120,19 @@ static int kft_apply(char *text, size_t len, enum kft_wait wait)
 {
 	unsigned int max = kft_config_max_funcs(len);
 	struct kft_parse_error err;
+	enum kft_command cmd = KFT_CMD_CONFIG;
 	struct kft_func_ref *funcs;
-	enum kft_command cmd;
 	struct kft_config cfg;
 	struct kft_run *run;
 	int ret;
 
 	funcs = kvcalloc(max, sizeof(*funcs), GFP_KERNEL);
-	if (!funcs) {
+	ret = funcs ? kft_lock_settled() : -ENOMEM;
+	if (ret) {
+		kvfree(funcs);
 		kvfree(text);
-		return -ENOMEM;
+		return ret;
 	}
-	mutex_lock(&kft_mutex);
 	if (kft_config_parse(text, len, &cmd, &cfg, funcs, max, &err)) {
 		ret = -EINVAL;
 		if ((wait == KFT_WAIT_LAST_WORD && kft_parse_may_continue(&err)) ||
@@ -161,6 +162,9 @@ out_free:
 	mutex_unlock(&kft_mutex);
 	kvfree(funcs);
 	kvfree(text);
+	/* The cleared run's teardown, outside the lock: the worker takes it. */
+	if (!ret && cmd == KFT_CMD_CLEAR)
+		ret = kft_retire_wait();
 	return ret;
 }
 
@@ -233,11 +237,17 @@ static void kft_output_error(struct seq_file *m)
 
 static int kft_ctl_show(struct seq_file *m, void *v)
 {
-	mutex_lock(&kft_mutex);
+	unsigned int retiring;
+
+	if (mutex_lock_killable(&kft_mutex))
+		return -EINTR;
 	if (kft_current)
 		kft_output_status(m, kft_current);
 	else
 		seq_puts(m, "No logging run registered\n");
+	retiring = kft_retiring_id();
+	if (retiring)
+		seq_printf(m, "detaching: run %u\n", retiring);
 	kft_output_error(m);
 	mutex_unlock(&kft_mutex);
 	/* Last, so that the first line stays the run's status. */
@@ -356,6 +366,7 @@ static void __exit kft_exit(void)
 	remove_proc_entry(KFT_PROC_DATA, NULL);
 	remove_proc_entry(KFT_PROC_CTL, NULL);
 	unregister_module_notifier(&kft_module_nb);
+	kft_retire_flush();
 	mutex_lock(&kft_mutex);
 	kft_clear_run();
 	mutex_unlock(&kft_mutex);

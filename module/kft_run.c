@@ -456,6 +456,17 @@ err_free_text:
 	return ERR_PTR(ret);
 }
 
+/**
+ * kft_run_kill() - the run records nothing more, for good
+ * @run:	a run no longer installed
+ *
+ * Its state is final: no stop or start under way can revive it.
+ */
+void kft_run_kill(struct kft_run *run)
+{
+	xchg(&run->state, KFT_DEAD);
+}
+
 /*
  * Detaches everything and drops the creator's reference.
  *
@@ -471,7 +482,7 @@ err_free_text:
 void kft_run_destroy(struct kft_run *run)
 {
 	lockdep_assert_held(&kft_mutex);
-	xchg(&run->state, KFT_DEAD);
+	kft_run_kill(run);
 	kft_run_detach(run);
 	synchronize_rcu();
 	irq_work_sync(&run->timer_work);

@@ -221,6 +221,7 @@ void kft_run_put(struct kft_run *run);
 int kft_run_prime(struct kft_run *run, struct kft_parse_error *err);
 int kft_run_force_start(struct kft_run *run, struct kft_parse_error *err);
 int kft_run_force_stop(struct kft_run *run);
+void kft_run_kill(struct kft_run *run);
 enum kft_hooks kft_run_hooks_of(const struct kft_config *cfg);
 int kft_run_init(void);
 void kft_run_exit(void);

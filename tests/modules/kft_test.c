@@ -25,7 +25,11 @@
  *			blocked), then 3 * COUNT milliseconds asleep
  *	spin_poked	kft_test_spin_poked: spun (as spin_nap) until "poke"
  *			is written (at most 60 s), then COUNT milliseconds asleep
- *	poke		ends the spin of spin_poked
+ *	poll_poked	kft_test_poll_poked: polls until "poke" (at most 60 s),
+ *			giving the CPU up only when the scheduler asks for it,
+ *			never blocked nor yielding (as an io_uring SQPOLL
+ *			thread polls: a task RCU tasks waits for)
+ *	poke		ends the spin of spin_poked or poll_poked
  *	hot_ms		COUNT is milliseconds spun in kft_test_hot_loop, which
  *			reads the clock only every 65536 turns (a profile sees
  *			this function, not the clock: under emulation a clock
@@ -136,6 +140,22 @@ static noinline void kft_test_spin_poked(unsigned int ms)
 	       ktime_get_mono_fast_ns() - start < 60ULL * NSEC_PER_SEC)
 		schedule();
 	msleep(ms);
+}
+
+/*
+ * Polled until "poke" (or 60 s). schedule() would be a voluntary switch,
+ * which RCU tasks counts as a quiescent state; cond_resched() switches
+ * only when the scheduler preempts the task, which RCU tasks does not.
+ */
+static noinline void kft_test_poll_poked(void)
+{
+	u64 start = ktime_get_mono_fast_ns();
+
+	while (!READ_ONCE(kft_test_poked) &&
+	       ktime_get_mono_fast_ns() - start < 60ULL * NSEC_PER_SEC) {
+		cond_resched();
+		cpu_relax();
+	}
 }
 
 static noinline void kft_test_middle(void)
@@ -311,6 +331,11 @@ static int kft_test_with_arg(const char *name, unsigned int n)
 		kft_test_spin_poked(n);
 		return 0;
 	}
+	if (!strcmp(name, "poll_poked")) {
+		WRITE_ONCE(kft_test_poked, false);
+		kft_test_poll_poked();
+		return 0;
+	}
 	if (!strcmp(name, "poke")) {
 		WRITE_ONCE(kft_test_poked, true);
 		return 0;
@@ -375,6 +400,7 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 	    !strcmp(name, "hot_ms") || !strcmp(name, "nap") || !strcmp(name, "spin_nap") ||
 	    !strcmp(name, "err_chain") || !strcmp(name, "ret_errptr") || !strcmp(name, "ret_u32") ||
 	    !strcmp(name, "ret_ptr") || !strcmp(name, "spin_poked") || !strcmp(name, "poke") ||
+	    !strcmp(name, "poll_poked") ||
 	    !strcmp(name, "busy_us"))
 		return kft_test_with_arg(name, n) ?: count;
 	for (i = 0; i < ARRAY_SIZE(kft_test_calls); i++) {
