@@ -31,6 +31,11 @@ static const char *const sym2addr_usage[] = {
 	"comments are kept as they are. A name not in MAP is an error:",
 	"FILE:LINE: unknown function NAME.",
 	"",
+	"A name that several functions share (static functions of different",
+	"files) becomes all of their addresses in a funclist, as ftrace's",
+	"filter matches them all; after a trigger, which takes one function,",
+	"it is an error: FILE:LINE: NAME names N functions; a trigger takes one.",
+	"",
 	"  -m MAP   System.map or a copy of /proc/kallsyms (default: /proc/kallsyms)",
 	"  -h       this help",
 	"",
@@ -55,25 +60,41 @@ static int is_function_name(const char *w)
 	return !strpbrk(w, "*?[");
 }
 
-/* One word: printed as it is or as an address; updates the state. */
+/*
+ * A function's name, as its addresses. Static functions in different
+ * files share names: in a funclist the name stands for all of them, as
+ * ftrace's filter matches it, so each address is written. A
+ * trigger takes one function: there such a name is an error, which says
+ * how many functions it names. The word is kept on any error.
+ */
+static void sym2addr_name(struct sym2addr *s, const char *w, unsigned int line)
+{
+	size_t first, n = ksyms__find_all(s->ks, w, &first), i;
+
+	if (!n) {
+		fprintf(stderr, "%s:%u: unknown function %s\n", s->file, line, w);
+	} else if (n > 1 && s->state == FUNCTION_NEXT) {
+		fprintf(stderr, "%s:%u: %s names %zu functions; a trigger takes one: write its "
+			"address\n", s->file, line, w, n);
+	} else {
+		for (i = 0; i < n; i++)
+			printf("%s0x%" PRIx64, i ? " " : "", s->ks->by_name[first + i]->addr);
+		return;
+	}
+	s->errors++;
+	fputs(w, stdout);
+}
+
+/* One word: printed as it is or as addresses; updates the state. */
 static void sym2addr_word(struct sym2addr *s, const char *w, unsigned int line)
 {
-	const struct ksym *sym;
 	int is_func = s->state == FUNCTION_NEXT ||
 		      (s->state == FUNCLIST && strcmp(w, "fend"));
 
-	if (is_func && is_function_name(w)) {
-		sym = ksyms__find_name(s->ks, w);
-		if (sym) {
-			printf("0x%" PRIx64, sym->addr);
-		} else {
-			fprintf(stderr, "%s:%u: unknown function %s\n", s->file, line, w);
-			s->errors++;
-			fputs(w, stdout);
-		}
-	} else {
+	if (is_func && is_function_name(w))
+		sym2addr_name(s, w, line);
+	else
 		fputs(w, stdout);
-	}
 	if (s->state == FUNCTION_NEXT)
 		s->state = WORDS;
 	else if (s->state == FUNCLIST && !strcmp(w, "fend"))

@@ -16,6 +16,19 @@
 
 static FILE *fuzz_null;
 
+/* Every symbol of a name has the name, once each, in by_name's order. */
+static void fuzz_find_all(const struct ksyms *ks, const char *name)
+{
+	size_t first = 0, n = strchr(name, ':') ? 0 : ksyms__find_all(ks, name, &first), i;
+
+	for (i = 0; i < n; i++) {
+		const struct ksym *k = ks->by_name[first + i];
+
+		FUZZ_ASSERT(first + i < ks->nr && !strcmp(k->name, name));
+		FUZZ_ASSERT(!i || k != ks->by_name[first + i - 1]);
+	}
+}
+
 static void fuzz_lookups(const struct ksyms *ks)
 {
 	char buf[64];
@@ -27,6 +40,7 @@ static void fuzz_lookups(const struct ksyms *ks)
 		FUZZ_ASSERT(m && m->addr == s->addr);
 		/* "mod:name" is a module's symbol: a name with a colon is not found so. */
 		FUZZ_ASSERT(strchr(s->name, ':') || ksyms__find_name(ks, s->name));
+		fuzz_find_all(ks, s->name);
 		ksyms__format(s, s->addr + 0x10, buf, sizeof(buf));
 		FUZZ_ASSERT(strlen(buf) < sizeof(buf));
 	}

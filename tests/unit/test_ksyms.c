@@ -130,6 +130,41 @@ static void test_find_name(void)
 	ksyms__free(ks);
 }
 
+/*
+ * Static functions of one name: every one of them, vmlinux's first, then
+ * by module and address; a line listed twice is one function.
+ */
+static void test_find_all(void)
+{
+	static const char dups[] =
+		"ffffffff81000300 t init_once\n"
+		"ffffffffc0000000 t init_once\t[b]\n"
+		"ffffffff81000100 t init_once\n"
+		"ffffffffc0001000 t init_once\t[a]\n"
+		"ffffffff81000100 t init_once\n"
+		"ffffffff81000200 T other\n";
+	static const struct { const char *name; size_t n; unsigned long long addr[3]; } cases[] = {
+		{ "init_once", 4, { 0xffffffff81000100ULL, 0xffffffff81000300ULL, 0xffffffffc0001000ULL } },
+		{ "b:init_once", 1, { 0xffffffffc0000000ULL } },
+		{ "other", 1, { 0xffffffff81000200ULL } },
+		{ "c:init_once", 0, { 0 } },
+		{ "init", 0, { 0 } },
+	};
+	struct ksyms *ks = ksyms__parse(dups, sizeof(dups) - 1);
+	size_t i, k, first, n;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		n = ksyms__find_all(ks, cases[i].name, &first);
+		CHECK(n == cases[i].n, "%s: %zu symbols, expected %zu", cases[i].name, n, cases[i].n);
+		for (k = 0; k < n && k < 3; k++)
+			CHECK(ks->by_name[first + k]->addr == cases[i].addr[k],
+			      "%s: #%zu at 0x%llx, expected 0x%llx", cases[i].name, k,
+			      (unsigned long long)ks->by_name[first + k]->addr, cases[i].addr[k]);
+	}
+	CHECK(ksyms__find_name(ks, "init_once") == ks->by_name[0], "find_name: the first");
+	ksyms__free(ks);
+}
+
 static void test_symbolize_line(void)
 {
 	static const struct { const char *in, *out; } cases[] = {
@@ -179,5 +214,5 @@ static void test_addr2sym_args(void)
 }
 
 UNIT_MAIN(test_load_skips_malformed_and_absolute, test_map_addr, test_arm_mapping_symbols, test_riscv_local_labels,
-	  test_find_name,
+	  test_find_name, test_find_all,
 	  test_symbolize_line, test_addr2sym_args)

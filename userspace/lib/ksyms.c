@@ -39,11 +39,46 @@ static int cmp_addr(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/*
+ * By name, then by module (vmlinux's first), then by address: the symbols
+ * of one name, and of one name in one module, are each a run, in an order
+ * that does not depend on the map's.
+ */
 static int cmp_name(const void *a, const void *b)
 {
 	const struct ksym *x = *(struct ksym *const *)a, *y = *(struct ksym *const *)b;
+	int c = strcmp(x->name, y->name);
 
-	return strcmp(x->name, y->name);
+	if (c)
+		return c;
+	if (x->module != y->module) {
+		if (!x->module || !y->module)
+			return x->module ? 1 : -1;
+		c = strcmp(x->module, y->module);
+		if (c)
+			return c;
+	}
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/*
+ * A symbol listed twice (the same address, name and module) is one: a
+ * name's count of functions must not count a line repeated. Module names
+ * are interned, so one module is one pointer.
+ */
+static void ksyms__drop_repeats(struct ksyms *ks)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < ks->nr; i++) {
+		const struct ksym *k = &ks->syms[i], *prev = kept ? &ks->syms[kept - 1] : NULL;
+
+		if (prev && prev->addr == k->addr && prev->module == k->module &&
+		    !strcmp(prev->name, k->name))
+			continue;
+		ks->syms[kept++] = *k;
+	}
+	ks->nr = kept;
 }
 
 /* One line: "ADDR TYPE NAME [MOD]". Fills sym with pointers into line. */
@@ -75,6 +110,7 @@ static int ksyms__index(struct ksyms *ks)
 	size_t i;
 
 	qsort(ks->syms, ks->nr, sizeof(*ks->syms), cmp_addr);
+	ksyms__drop_repeats(ks);
 	ks->by_name = malloc((ks->nr ? ks->nr : 1) * sizeof(*ks->by_name));
 	if (!ks->by_name)
 		return -1;
@@ -243,11 +279,17 @@ const struct ksym *ksyms__map_addr(const struct ksyms *ks, uint64_t addr)
 	return &ks->syms[lo - 1];
 }
 
-const struct ksym *ksyms__find_name(const struct ksyms *ks, const char *name)
+/* Whether k is in the module named by the modlen bytes at module. */
+static int ksyms__in_module(const struct ksym *k, const char *module, size_t modlen)
+{
+	return k->module && strlen(k->module) == modlen && !strncmp(k->module, module, modlen);
+}
+
+size_t ksyms__find_all(const struct ksyms *ks, const char *name, size_t *first)
 {
 	const char *colon = strchr(name, ':');
 	const char *sym = colon ? colon + 1 : name;
-	size_t lo = 0, hi = ks->nr, modlen = colon ? (size_t)(colon - name) : 0;
+	size_t lo = 0, hi = ks->nr, modlen = colon ? (size_t)(colon - name) : 0, n = 0;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -257,14 +299,24 @@ const struct ksym *ksyms__find_name(const struct ksyms *ks, const char *name)
 		else
 			hi = mid;
 	}
+	/* The name's run; with a module, the module's run inside it. */
 	for (; lo < ks->nr && !strcmp(ks->by_name[lo]->name, sym); lo++) {
-		const struct ksym *k = ks->by_name[lo];
-
-		if (!colon || (k->module && strlen(k->module) == modlen &&
-			       !strncmp(k->module, name, modlen)))
-			return k;
+		if (colon && !ksyms__in_module(ks->by_name[lo], name, modlen)) {
+			if (n)
+				break;
+			continue;
+		}
+		if (!n++)
+			*first = lo;
 	}
-	return NULL;
+	return n;
+}
+
+const struct ksym *ksyms__find_name(const struct ksyms *ks, const char *name)
+{
+	size_t first;
+
+	return ksyms__find_all(ks, name, &first) ? ks->by_name[first] : NULL;
 }
 
 char *ksyms__format(const struct ksym *sym, uint64_t addr, char *buf, size_t size)

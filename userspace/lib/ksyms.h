@@ -31,7 +31,7 @@ struct ksym {
 struct ksyms {
 	struct ksym *syms;	/* by address */
 	size_t nr;
-	struct ksym **by_name;	/* by name, for ksyms__find_name() */
+	struct ksym **by_name;	/* by name, module, address: ksyms__find_all() */
 	struct strtab names;	/* the names and module names */
 	size_t skipped;		/* malformed lines */
 };
@@ -50,8 +50,19 @@ void ksyms__free(struct ksyms *ks);
 /* The symbol containing addr: the last at or below it; NULL if none or past
  * the end of the text (more than 1 MiB beyond the last symbol). */
 const struct ksym *ksyms__map_addr(const struct ksyms *ks, uint64_t addr);
-/* A symbol by name ("name" or "module:name"); NULL if none. */
+/*
+ * A symbol by name ("name" or "module:name"); NULL if none. Static
+ * functions of different files may share a name: this is the first of
+ * them (vmlinux's before modules', then by address).
+ */
 const struct ksym *ksyms__find_name(const struct ksyms *ks, const char *name);
+/*
+ * Every symbol of a name: "name" in vmlinux and in every module,
+ * "module:name" in that module. Returns how many, and sets *first when
+ * there are some: they are ks->by_name[*first] on, in ksyms__find_name()'s
+ * order. A line the map lists twice is one symbol.
+ */
+size_t ksyms__find_all(const struct ksyms *ks, const char *name, size_t *first);
 /*
  * "name" or "name+0xoff", as "module:name..." in a module (one word, so log
  * columns still split on white space, and the config language reads it).
