@@ -212,6 +212,30 @@ static void test_log_cut_short(void)
 		  "header counts 3\n" },
 		/* No count (a hand-made log): nothing to compare. */
 		{ "--------\n" CUT_ROW, "" },
+		/* A count that is no number: no check, and a warning that says so. */
+		{ "\nNumber of entries after filters = 3x\n--------\n" CUT_ROW,
+		  "log:2: warning: the header's count of rows is no number: the rows are not "
+		  "checked against it\n" },
+		{ "Number of entries after filters = -1\n--------\n" CUT_ROW,
+		  "log:1: warning: the header's count of rows is no number: the rows are not "
+		  "checked against it\n" },
+		{ "Number of entries after filters = 99999999999999999999\n--------\n",
+		  "log:1: warning: the header's count of rows is no number: the rows are not "
+		  "checked against it\n" },
+		{ "Number of entries after filters = 1 2\n--------\n" CUT_ROW,
+		  "log:1: warning: the header's count of rows is no number: the rows are not "
+		  "checked against it\n" },
+		{ "Number of entries after filters = \n--------\n" CUT_ROW,
+		  "log:1: warning: the header's count of rows is no number: the rows are not "
+		  "checked against it\n" },
+		/* A good count after a bad one: which is right is not known. */
+		{ "Number of entries after filters = x\nNumber of entries after filters = 5\n"
+		  "--------\n" CUT_ROW, "log:1: warning: the header's count of rows is no number: "
+		  "the rows are not checked against it\n" },
+		/* Without a count, a last line cut short is still said. */
+		{ "Number of entries after filters = x\n--------\n" CUT_ROW "1 2 3.0 f g+0",
+		  "log:1: warning: the header's count of rows is no number: the rows are not "
+		  "checked against it\nlog: warning: the log is cut short inside its last line\n" },
 	};
 	size_t i;
 

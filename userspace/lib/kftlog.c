@@ -139,15 +139,36 @@ static int starts_with(const char *line, size_t len, const char *prefix)
 	return line && len >= n && !strncmp(line, prefix, n);
 }
 
+/*
+ * The header's count of rows: one whole number. A count that is none
+ * switches the cut-short check off for good, even if another line counts
+ * again (which of them is right is not known), and the first such line is
+ * kept for the warning that says so.
+ */
+static void scan_rows_line(struct kftlog_scan *s, const char *line, size_t len)
+{
+	size_t n = strlen(KFTLOG_ROWS_LINE);
+	struct word w[2];
+
+	if (!starts_with(line, len, KFTLOG_ROWS_LINE))
+		return;
+	if (!s->bad_rows_line && words_split(line + n, len - n, w, 2) == 1 &&
+	    !word_ll(&w[0], &s->header_rows) && s->header_rows >= 0) {
+		s->has_header_rows = 1;
+		return;
+	}
+	s->has_header_rows = 0;
+	if (!s->bad_rows_line)
+		s->bad_rows_line = s->lineno;
+}
+
 /* The header's lines kd needs beyond the mode: the row count, the kernel. */
 static void scan_header_line(struct kftlog_scan *s, const char *line, size_t len)
 {
-	size_t n = strlen(KFTLOG_ROWS_LINE);
+	size_t n;
 	struct word w;
 
-	if (starts_with(line, len, KFTLOG_ROWS_LINE) &&
-	    words_split(line + n, len - n, &w, 1) == 1 && !word_ll(&w, &s->header_rows))
-		s->has_header_rows = s->header_rows >= 0;
+	scan_rows_line(s, line, len);
 	n = strlen(KFTLOG_KERNEL_LINE);
 	if (starts_with(line, len, KFTLOG_KERNEL_LINE) &&
 	    words_split(line + n, len - n, &w, 1) == 1 && w.len <= KFTLOG_RELEASE_MAX &&
@@ -191,13 +212,12 @@ enum kftlog_line kftlog_scan_line(struct kftlog_scan *s, const char *line, size_
 	return KFTLOG_ROW;
 }
 
-int kftlog_scan_check_end(const struct kftlog_scan *s, const char *name, FILE *warn)
+/* Whether the rows are as many as the header counts, if it counts; if not, a warning. */
+static int kftlog_scan_check_count(const struct kftlog_scan *s, const char *name, FILE *warn)
 {
 	/* A line that is no row still stands for one: the count is of lines. */
 	long long rows = (long long)(s->rows + s->malformed);
 
-	if (!s->in_rows || s->count_mode || s->stacks_mode)
-		return 0;
 	if (s->has_header_rows && rows < s->header_rows) {
 		if (warn)
 			fprintf(warn, "%s: warning: the log is cut short: %lld of the %lld rows "
@@ -210,6 +230,25 @@ int kftlog_scan_check_end(const struct kftlog_scan *s, const char *name, FILE *w
 				name, rows, s->header_rows);
 		return -1;
 	}
+	return 0;
+}
+
+int kftlog_scan_check_end(const struct kftlog_scan *s, const char *name, FILE *warn)
+{
+	int ret = 0;
+
+	if (!s->in_rows || s->count_mode || s->stacks_mode)
+		return 0;
+	/* Without a count the last line is still checked: a bad count is no count. */
+	if (s->bad_rows_line) {
+		if (warn)
+			fprintf(warn, "%s:%u: warning: the header's count of rows is no number: "
+				"the rows are not checked against it\n", name,
+				s->bad_rows_line);
+		ret = -1;
+	} else if (kftlog_scan_check_count(s, name, warn)) {
+		return -1;
+	}
 	/* /proc/kft_data ends every line: a log that does not was cut inside one. */
 	if (s->unterminated) {
 		if (warn)
@@ -217,7 +256,7 @@ int kftlog_scan_check_end(const struct kftlog_scan *s, const char *name, FILE *w
 				"line\n", name);
 		return -1;
 	}
-	return 0;
+	return ret;
 }
 
 int kftlog_scan_is_log(const struct kftlog_scan *s)

@@ -90,6 +90,7 @@ struct kftlog_scan {
 	int units_ns;		/* "Units: ns" in the header: times in ns, not us */
 	int has_header_rows;	/* the header counts the rows: */
 	long long header_rows;	/* "Number of entries after filters = N" */
+	unsigned int bad_rows_line; /* the first such line whose N is no number; 0: none */
 	int unterminated;	/* the last line had no newline */
 	/* "Kernel: RELEASE", the kernel that wrote the log; "": not said (older logs) */
 	char kernel[KFTLOG_RELEASE_MAX + 1];
@@ -129,7 +130,8 @@ int kftlog_scan_is_log(const struct kftlog_scan *s);
 /*
  * Whether the rows end as the header says: 0, or -1 after a warning on
  * warn with the numbers (a log cut short, at a line's end or inside one,
- * or with more rows than its header counts).
+ * or with more rows than its header counts), or with the line of a header
+ * count that is no number (then the rows are not checked against it).
  */
 int kftlog_scan_check_end(const struct kftlog_scan *s, const char *name, FILE *warn);
 
