@@ -118,6 +118,9 @@ static int addr2sym__run(const struct addr2sym_params *p)
 		;	/* close_stdout() says it */
 	else if (failed)	/* a read error, or no memory */
 		fprintf(stderr, "addr2sym: %s: %s\n", name, strerror(errno));
+	else if (!p->any_text && kftlog_scan_empty(&scan))
+		fprintf(stderr, "addr2sym: %s %s: no kft log (a log starts with its header; "
+			"-a: any text)\n", name, kftlog_scan_empty(&scan));
 	else if (!p->any_text && !kftlog_scan_is_log(&scan) && !scan.count_mode &&
 		 !scan.stacks_mode)
 		fprintf(stderr, "addr2sym: no kft log rows found in %s (-a: any text)\n", name);

@@ -67,8 +67,8 @@ static void test_strtab_interns_and_limits(void)
 static void test_what_is_a_log(void)
 {
 	static const struct { const char *text; int is_log; } cases[] = {
-		{ "", 1 },
-		{ "\n \n", 1 },
+		{ "", 0 },						/* empty: no header */
+		{ "\n \n", 0 },
 		{ "Run ID 1\n-------- --------\n", 1 },			/* no rows logged */
 		{ "--------\n0 5 1.0 f c\n", 1 },
 		{ "--------\n0 5 1.0 f c\nbad\n", 1 },			/* a row and a bad one */

@@ -261,6 +261,11 @@ static int kd_check_log(const struct kftlog *log, const char *name, const struct
 			"draw them\n", name);
 		return -1;
 	}
+	if (!log->scan.stacks_mode && kftlog_scan_empty(&log->scan)) {
+		fprintf(stderr, "kd: %s %s: no kft log (a log starts with its header)\n", name,
+			kftlog_scan_empty(&log->scan));
+		return -1;
+	}
 	if (!log->scan.stacks_mode && !kftlog_scan_is_log(&log->scan)) {
 		fprintf(stderr, "kd: no kft log rows found in %s\n", name);
 		return -1;

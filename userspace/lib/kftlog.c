@@ -263,7 +263,14 @@ int kftlog_scan_is_log(const struct kftlog_scan *s)
 {
 	if (s->count_mode || s->stacks_mode)
 		return 0;
-	return s->rows || (s->in_rows && !s->malformed) || !s->text_lines;
+	return s->rows || (s->in_rows && !s->malformed);
+}
+
+const char *kftlog_scan_empty(const struct kftlog_scan *s)
+{
+	if (s->text_lines)
+		return NULL;
+	return s->lineno ? "has only blank lines" : "is empty";
 }
 
 static int kftlog__add(struct kftlog *log, struct kftlog_row *row,

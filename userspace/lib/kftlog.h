@@ -110,11 +110,17 @@ enum kftlog_line kftlog_scan_line(struct kftlog_scan *s, const char *line, size_
 				  struct kftlog_row *row, struct kftlog_names *names);
 /*
  * Whether the lines scanned make a kft log of calls: some row, or a header
- * and no malformed row (a run that logged nothing), or no text at all (an
- * empty file). Binary data or a symbol table given as a log is none, and
- * neither is a count-mode or stacks-mode log (their own flags say so).
+ * and no malformed row (a run that logged nothing). Binary data or a
+ * symbol table given as a log is none, nor is an empty file (a log has a
+ * header at least), nor a count-mode or stacks-mode log (their own flags
+ * say so).
  */
 int kftlog_scan_is_log(const struct kftlog_scan *s);
+/*
+ * For an error about input that is no log: "is empty" or "has only blank
+ * lines" when the lines scanned have no text at all, else NULL.
+ */
+const char *kftlog_scan_empty(const struct kftlog_scan *s);
 
 /* The header line only a count-mode log (mode count) has. */
 #define KFTLOG_COUNT_MODE_LINE	"Number of calls counted"
