@@ -286,6 +286,35 @@ static void test_kernel_line_checked(void)
 	      "an old log");
 }
 
+/*
+ * Two "Kernel:" lines: kft writes one, right after the run's ID, so the
+ * first is the log's; the other is said, with its line, wherever a map is
+ * checked against the log.
+ */
+static void test_kernel_line_twice(void)
+{
+	struct kftlog_scan scan;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *warn;
+
+	free(read_warnings("\nKernel Instrumentation Run ID 1\nKernel: 6.1.0-9-amd64\n\n"
+			   "Kernel: 6.12.9-amd64\n--------\n", &scan));
+	CHECK_STR(scan.kernel, "6.1.0-9-amd64", "the first Kernel: line");
+	warn = open_memstream(&out, &len);
+	CHECK(symbolize_check_kernel("/boot/System.map-6.1.0-9-amd64", &scan, "t", "l", warn) == 1,
+	      "a second Kernel: line is a warning");
+	fclose(warn);
+	CHECK_STR(out, "t: warning: l:5: a second 'Kernel:' line, ignored: l is taken as a log of "
+		  "kernel 6.1.0-9-amd64 (line 3)\n", "the warning");
+	free(out);
+	/* The same release twice is said too: kft's header has one. */
+	free(read_warnings("Kernel: 6.1.0-9-amd64\nKernel: 6.1.0-9-amd64\n--------\n", &scan));
+	CHECK(symbolize_check_kernel("kallsyms.txt", &scan, "t", "l", NULL) == 1,
+	      "the same release twice");
+}
+
 UNIT_MAIN(test_line_read_parts, test_strtab_interns_and_limits, test_what_is_a_log,
 	  test_long_line_is_malformed, test_row_with_a_nul_is_malformed, test_row_limit, test_map_without_symbols,
-	  test_symbolize_to_a_stream, test_log_cut_short, test_kernel_line_checked)
+	  test_symbolize_to_a_stream, test_log_cut_short, test_kernel_line_checked,
+	  test_kernel_line_twice)

@@ -162,16 +162,25 @@ static void scan_rows_line(struct kftlog_scan *s, const char *line, size_t len)
 		s->bad_rows_line = s->lineno;
 }
 
-/* The header's lines kd needs beyond the mode: the row count, the kernel. */
-static void scan_header_line(struct kftlog_scan *s, const char *line, size_t len)
+/*
+ * The kernel that wrote the log: the first "Kernel:" line's release (none
+ * if it has no word, or one too long for a release), as kft writes one
+ * line. A later one's line is kept, for the tools to say.
+ */
+static void scan_kernel_line(struct kftlog_scan *s, const char *line, size_t len)
 {
-	size_t n;
+	size_t n = strlen(KFTLOG_KERNEL_LINE);
 	struct word w;
 
-	scan_rows_line(s, line, len);
-	n = strlen(KFTLOG_KERNEL_LINE);
-	if (starts_with(line, len, KFTLOG_KERNEL_LINE) &&
-	    words_split(line + n, len - n, &w, 1) == 1 && w.len <= KFTLOG_RELEASE_MAX &&
+	if (!starts_with(line, len, KFTLOG_KERNEL_LINE))
+		return;
+	if (s->kernel_line) {
+		if (!s->kernel_again_line)
+			s->kernel_again_line = s->lineno;
+		return;
+	}
+	s->kernel_line = s->lineno;
+	if (words_split(line + n, len - n, &w, 1) == 1 && w.len <= KFTLOG_RELEASE_MAX &&
 	    !memchr(w.s, '\0', w.len)) {
 		memcpy(s->kernel, w.s, w.len);
 		s->kernel[w.len] = '\0';
@@ -192,7 +201,8 @@ enum kftlog_line kftlog_scan_line(struct kftlog_scan *s, const char *line, size_
 		return KFTLOG_TEXT;
 	if (!s->in_rows) {
 		s->in_rows = line && len >= 8 && !strncmp(line, "--------", 8);
-		scan_header_line(s, line, len);
+		scan_rows_line(s, line, len);
+		scan_kernel_line(s, line, len);
 		if (starts_with(line, len, KFTLOG_UNITS_NS_LINE))
 			s->units_ns = 1;
 		if (starts_with(line, len, KFTLOG_COUNT_MODE_LINE))

@@ -92,8 +92,13 @@ struct kftlog_scan {
 	long long header_rows;	/* "Number of entries after filters = N" */
 	unsigned int bad_rows_line; /* the first such line whose N is no number; 0: none */
 	int unterminated;	/* the last line had no newline */
-	/* "Kernel: RELEASE", the kernel that wrote the log; "": not said (older logs) */
+	/*
+	 * "Kernel: RELEASE", the kernel that wrote the log; "": not said (older
+	 * logs). kft writes one such line: the first is the log's, and a
+	 * second one's line is kept for symbolize_check_kernel() to say.
+	 */
 	char kernel[KFTLOG_RELEASE_MAX + 1];
+	unsigned int kernel_line, kernel_again_line;	/* 0: none */
 };
 
 enum kftlog_line {

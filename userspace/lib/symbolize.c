@@ -213,17 +213,39 @@ static const char *symbolize_map_release(const char *map, char *buf, size_t size
 	return NULL;
 }
 
+/*
+ * A second "Kernel:" line puts in doubt which kernel wrote the log: kft
+ * writes one, after the run's ID, so the first is taken, and the other
+ * said. 1 if there is one.
+ */
+static int symbolize_kernel_again(const struct kftlog_scan *scan, const char *tool,
+				  const char *name, FILE *warn)
+{
+	if (!scan->kernel_again_line)
+		return 0;
+	if (warn && scan->kernel[0])
+		fprintf(warn, "%s: warning: %s:%u: a second 'Kernel:' line, ignored: %s is taken "
+			"as a log of kernel %s (line %u)\n", tool, name, scan->kernel_again_line,
+			name, scan->kernel, scan->kernel_line);
+	else if (warn)
+		fprintf(warn, "%s: warning: %s:%u: a second 'Kernel:' line, ignored: the first "
+			"(line %u) names no kernel\n", tool, name, scan->kernel_again_line,
+			scan->kernel_line);
+	return 1;
+}
+
 int symbolize_check_kernel(const char *map, const struct kftlog_scan *scan, const char *tool,
 			   const char *name, FILE *warn)
 {
 	char buf[KFTLOG_RELEASE_MAX + 1];
 	const char *release;
+	int again = symbolize_kernel_again(scan, tool, name, warn);
 
 	if (!scan->kernel[0])
-		return 0;
+		return again;
 	release = symbolize_map_release(map, buf, sizeof(buf));
 	if (!release || !strcmp(release, scan->kernel))
-		return 0;
+		return again;
 	if (warn)
 		fprintf(warn, "%s: warning: %s is a log of kernel %s, but %s is of kernel %s: "
 			"its symbols are not the log's (give -m the traced kernel's "

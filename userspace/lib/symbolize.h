@@ -39,7 +39,8 @@ int symbolize_stream(const struct ksyms *ks, FILE *in, FILE *out, struct kftlog_
 /*
  * Whether map (a path) can be of the kernel whose log was scanned: 0, or 1
  * after a warning on warn ("TOOL: warning: ...") that the log's "Kernel:"
- * line names another release than the map's. A map's release is known for
+ * line names another release than the map's, or that the log has a second
+ * "Kernel:" line (the first is the one checked). A map's release is known for
  * /proc/kallsyms (the running kernel's: uname -r) and for a file named
  * System.map-RELEASE (as /boot has them). A copy of kallsyms names no
  * kernel, nor does a log from before the line: then nothing is checked.
