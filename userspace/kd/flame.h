@@ -4,7 +4,9 @@
  * into a tree under one root, "all". A frame is one name at one place in
  * the tree; its samples are those of the stacks that pass through it.
  * Bounded: at most FLAME_MAX_DEPTH frames in a stack, FLAME_MAX_FRAMES
- * frames and FLAME_MAX_NAME_BYTES of distinct names in all.
+ * frames and FLAME_MAX_NAME_BYTES of distinct names in all. kd folds its
+ * own stacks (kd --folded's too) to FLAME_MAX_DEPTH frames (folds.c), so
+ * that they always make a flame graph.
  */
 #ifndef KFT_FLAME_H
 #define KFT_FLAME_H

@@ -9,7 +9,9 @@
  *     microseconds and one in snapshots do not add up;
  *   - a stacks- or profile-mode log: its counted stacks (stackfold.c).
  * kd --flamegraph draws the same stacks. Folded as they come (folds.c): memory
- * grows with the distinct stacks, not with the calls.
+ * grows with the distinct stacks, not with the calls. No line is deeper
+ * than kd --flamegraph takes (FLAME_MAX_DEPTH frames): the deeper calls
+ * are folded into a last frame, "[deeper]", with their weight.
  */
 #include <stdlib.h>
 #include <string.h>

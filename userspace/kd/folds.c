@@ -33,6 +33,19 @@ int kd_folds_init(struct kd_folds *f)
 	return 0;
 }
 
+/*
+ * A flame graph takes stacks of at most FLAME_MAX_DEPTH frames. So that
+ * every stack kd folds makes one, kd's own from --folded's lines as well,
+ * the last frame a stack may have is KD_FOLDS_DEEPER, and the calls from
+ * there on are folded into it: it takes their weight, so no time is lost.
+ */
+static long kd_folds_deeper(struct kd_folds *f, unsigned int parent)
+{
+	if (f->tree.frames[parent].depth == FLAME_MAX_DEPTH)
+		return parent;	/* KD_FOLDS_DEEPER itself */
+	return flame__child(&f->tree, parent, KD_FOLDS_DEEPER, strlen(KD_FOLDS_DEEPER));
+}
+
 long kd_folds_frame(struct kd_folds *f, unsigned int parent, const char *name, size_t len)
 {
 	size_t i;
@@ -43,6 +56,8 @@ long kd_folds_frame(struct kd_folds *f, unsigned int parent, const char *name, s
 	 */
 	if (!len && !parent)
 		return 0;
+	if (f->tree.frames[parent].depth >= FLAME_MAX_DEPTH - 1)
+		return kd_folds_deeper(f, parent);
 
 	/* ';' separates frames: as flamegraph.pl's stackcollapse, it becomes '_'. */
 	if (memchr(name, ';', len)) {

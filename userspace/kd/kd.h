@@ -158,6 +158,9 @@ void kd_xml_label(FILE *out, const char *s, size_t chars);
  * distinct stack once, its weights summed (saturated), sorted as strcmp()
  * sorts the lines.
  */
+/* The last frame of a stack deeper than FLAME_MAX_DEPTH: the calls below. */
+#define KD_FOLDS_DEEPER		"[deeper]"
+
 struct kd_folds {
 	struct flame tree;	/* frames[0], the root, is none of a stack's */
 	char *name;		/* a name with its ';' made '_' */
@@ -169,7 +172,10 @@ int kd_folds_init(struct kd_folds *f);
 /*
  * The frame of the function name (len bytes; a ';' in it becomes '_')
  * called from frame parent (0: a stack's outermost), made if new; -1 with
- * errno. An empty name as a stack's outermost is none: 0.
+ * errno. An empty name as a stack's outermost is none: 0. No stack is
+ * deeper than a flame graph takes (FLAME_MAX_DEPTH frames): the frame at
+ * that depth is KD_FOLDS_DEEPER, whatever the name, and so is every frame
+ * under it.
  */
 long kd_folds_frame(struct kd_folds *f, unsigned int parent, const char *name, size_t len);
 /* The stack that ends at frame weighs weight (>= 0) more. */
