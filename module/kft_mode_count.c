@@ -7,12 +7,15 @@
  * wrapper alone costs about 54 instructions a call). It needs none: it
  * calls only notrace functions of its own and of the table (everything
  * else it uses is inline or a macro), so nothing it does can enter it
- * again.
+ * again. Without that wrapper ftrace calls it with preemption on, so it
+ * turns preemption off itself: a prime empties the table after a grace
+ * period, which must find no hook past its state check (kft_run_prime()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kprobes.h>
 #include <linux/module.h>
+#include <linux/preempt.h>
 #include <linux/seq_file.h>
 
 #include "kft_ftrace.h"
@@ -79,21 +82,27 @@ static __always_inline void kft_count_fast(struct ftrace_ops *op, unsigned long 
 static notrace void kft_count_fn_one_chunk(unsigned long ip, unsigned long parent_ip,
 					   struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
+	preempt_disable_notrace();
 	kft_count_fast(op, ip, true);
+	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kft_count_fn_one_chunk);
 
 static notrace void kft_count_fn_chunks(unsigned long ip, unsigned long parent_ip,
 					struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
+	preempt_disable_notrace();
 	kft_count_fast(op, ip, false);
+	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kft_count_fn_chunks);
 
 static notrace void kft_count_fn_filtered(unsigned long ip, unsigned long parent_ip,
 					  struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
+	preempt_disable_notrace();
 	kft_count_slow(container_of(op, struct kft_run, counter.ops), ip);
+	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kft_count_fn_filtered);
 

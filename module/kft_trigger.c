@@ -10,6 +10,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kprobes.h>
+#include <linux/preempt.h>
 #include <linux/string.h>
 
 #include "kft_ftrace.h"
@@ -29,7 +30,10 @@ static notrace void kft_entry_trigger_fn(unsigned long ip, unsigned long parent_
 					 struct ftrace_ops *op,
 					 struct ftrace_regs *fregs)
 {
+	/* ftrace calls it with preemption on: the run's teardown needs it off. */
+	preempt_disable_notrace();
 	kft_entry_trigger_fire(container_of(op, struct kft_entry_trigger, ops));
+	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kft_entry_trigger_fn);
 
