@@ -34,7 +34,10 @@ void kft_report(const struct kft_parse_error *err)
  *		now on, also on failure
  * @cfg:	the parsed configuration
  *
- * The run it replaces is destroyed. An error is reported (kft_report()).
+ * The run it replaces is torn down by a worker (kft_retire_run()): the
+ * caller holds kft_mutex from kft_lock_settled(), and waits for that
+ * worker after it lets go of the lock (kft_retire_wait()). An error is
+ * reported (kft_report()).
  *
  * Return: the run, or an ERR_PTR.
  */
@@ -50,7 +53,8 @@ struct kft_run *kft_install_run(char *text, const struct kft_config *cfg)
 		return run;
 	}
 	kft_next_id++;
-	kft_clear_run();
+	/* The replaced run is torn down as a cleared one is. */
+	kft_retire_run();
 	kft_current = run;
 	return run;
 }

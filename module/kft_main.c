@@ -154,7 +154,8 @@ static int kft_apply(char *text, size_t len, enum kft_wait wait)
 	}
 	kft_last_error.code = KFT_ERR_NONE;
 	mutex_unlock(&kft_mutex);
-	return 0;
+	/* The replaced run's teardown, as for a clear. */
+	return kft_retire_wait();
 
 out_free:
 	if (!ret)
