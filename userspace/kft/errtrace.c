@@ -29,6 +29,7 @@ struct kft_et {
 	struct kft_errseen seen;	/* this run's calls shown */
 	unsigned long long shown;
 	int ending;			/* the last look, after the stop: no restart */
+	int hidden;			/* the log's addresses are hidden from us: said */
 };
 
 /* What one read of the log gave. */
@@ -135,7 +136,19 @@ static void kft_et_print(const struct kft_et *et, const struct kft_errcall *call
 		       root->cpu, t_us / 1000000, t_us % 1000000);
 }
 
-/* The chains of the log's calls not shown yet. 0, or -1 (no memory, said). */
+/*
+ * To a reader that may not see kernel addresses, the module shows zeros in
+ * their place, as /proc/kallsyms does: errtrace then cannot tell which
+ * function returned an error, and would find none of the FUNCTIONs.
+ */
+static void kft_et_say_hidden(const char *path)
+{
+	fprintf(stderr, "kft: errtrace: %s hides kernel addresses from this reader (they read "
+		"as zeros), so errtrace cannot tell which function returned an error: it needs "
+		"CAP_SYSLOG (root) and kernel.kptr_restrict below 2\n", path);
+}
+
+/* The chains of the log's calls not shown yet. 0, or -1 (no memory, hidden addresses: said). */
 static int kft_et_show(struct kft_et *et, const struct kftlog *log, uint64_t start_us)
 {
 	size_t n, i, len, chain[KFT_ERRCHAIN_MAX];
@@ -144,6 +157,13 @@ static int kft_et_show(struct kft_et *et, const struct kftlog *log, uint64_t sta
 
 	if (!calls) {
 		fprintf(stderr, "kft: errtrace: out of memory\n");
+		return -1;
+	}
+	/* No function lives at address 0: the log's addresses are all hidden. */
+	if (n && !calls[0].func) {
+		kft_et_say_hidden(et->s.paths->data);
+		et->hidden = 1;
+		free(calls);
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
@@ -260,6 +280,38 @@ static void kft_et_explain_refusal(const struct kft_paths *paths)
 			"'filter errors' logs the errors of the functions it names\n");
 }
 
+/*
+ * The run stopped, the errors that came before the stop shown, and their
+ * count: ret, or -1. A log of hidden addresses ends it as an error, with
+ * no count (a "0 errors shown" would say that nothing failed), but the
+ * run is still ours to stop.
+ */
+static int kft_et_finish(struct kft_et *et, int ret)
+{
+	if (et->hidden) {
+		kft_session_stop(&et->s, 0);
+		return -1;
+	}
+	ret = kft_session_stop(&et->s, ret);
+	/* Stopped by us: what failed between the last look and the stop. */
+	et->ending = 1;
+	if (!ret && kft_et_poll(et) < 0)
+		ret = -1;
+	/* (Hidden addresses found in that last look failed it: no count.) */
+	if (!et->hidden)
+		printf("\n%llu error%s shown.\n", et->shown, et->shown == 1 ? "" : "s");
+	return ret;
+}
+
+/* Whether kallsyms hides its addresses (said): sorted, all are zero when the last is. */
+static int kft_et_ksyms_hidden(const struct ksyms *ks, const char *path)
+{
+	if (!ks->nr || ks->syms[ks->nr - 1].addr)
+		return 0;
+	kft_et_say_hidden(path);
+	return 1;
+}
+
 int kft_errtrace(const struct kft_params *p, const struct kft_paths *paths)
 {
 	struct kft_et et = { .p = p };
@@ -271,7 +323,7 @@ int kft_errtrace(const struct kft_params *p, const struct kft_paths *paths)
 		fprintf(stderr, "kft: %s: %s\n", paths->kallsyms, ksyms__strerror(errno));
 		return 1;
 	}
-	if (kft_et_check_patterns(p, et.ks)) {
+	if (kft_et_ksyms_hidden(et.ks, paths->kallsyms) || kft_et_check_patterns(p, et.ks)) {
 		ksyms__free(et.ks);
 		return 1;
 	}
@@ -283,12 +335,7 @@ int kft_errtrace(const struct kft_params *p, const struct kft_paths *paths)
 	}
 	kft_et_banner(p);
 	ret = kft_session_loop(&et.s, KFT_ET_POLL_S, p->duration, kft_et_poll, &et);
-	ret = kft_session_stop(&et.s, ret);
-	/* Stopped by us: what failed between the last look and the stop. */
-	et.ending = 1;
-	if (!ret && kft_et_poll(&et) < 0)
-		ret = -1;
-	printf("\n%llu error%s shown.\n", et.shown, et.shown == 1 ? "" : "s");
+	ret = kft_et_finish(&et, ret);
 	kft_errseen_free(&et.seen);
 	ksyms__free(et.ks);
 	return kft_session_end(&et.s, ret);
