@@ -609,6 +609,8 @@ static void test_errtrace_args(void)
 		{ "kft errtrace -p 0 f", -1, KFT_SUB_ERRTRACE, "-p: not a process id" },
 		{ "kft errtrace -d -1 f", -1, KFT_SUB_ERRTRACE, "-d: not a number of seconds" },
 		{ "kft errtrace -x f", -1, KFT_SUB_ERRTRACE, "errtrace: unknown option '-x'" },
+		{ "kft errtrace --fast -d 1 f", 0, KFT_SUB_ERRTRACE, "" },
+		{ "kft errtrace --fast=1 f", -1, KFT_SUB_ERRTRACE, "errtrace: unknown option" },
 	};
 	struct kft_params p;
 	char err[256], *cfg;
@@ -619,9 +621,14 @@ static void test_errtrace_args(void)
 	      p.nr_patterns == 2, "errtrace's params: errnum %lld", p.errnum);
 	parse("kft errtrace -e 22 f", &p, err, sizeof(err));
 	CHECK(p.errnum == -22 && p.entries == KFT_ERRTRACE_ENTRIES, "-e 22: %lld", p.errnum);
-	cfg = kft_errtrace_config(&p, 1, err, sizeof(err));
+	cfg = kft_errtrace_config(&p, err, sizeof(err));
+	CHECK_STR(cfg, "new begin mode trace filter errors units ns logentries 65536 end\n",
+		  "errtrace config: the module's default hooks");
+	free(cfg);
+	parse("kft errtrace --fast f", &p, err, sizeof(err));
+	cfg = kft_errtrace_config(&p, err, sizeof(err));
 	CHECK_STR(cfg, "new begin mode trace hooks fast filter errors units ns logentries 65536 end\n",
-		  "errtrace config");
+		  "errtrace config, --fast");
 	free(cfg);
 }
 

@@ -13,7 +13,7 @@
  *			[filter pid N | filter tid N] [filter cpu N] logentries N end
  *	funclatency	new begin mode histogram units ns|us|ms filter funclist P... fend
  *			[filter pid N] end
- *	errtrace	new begin mode trace hooks fast|safe filter errors units ns
+ *	errtrace	new begin mode trace [hooks fast] filter errors units ns
  *			[filter pid N] [filter comm NAME] logentries N end
  */
 #include <errno.h>
@@ -323,14 +323,22 @@ char *kft_profile_config(const struct kft_params *p, char *err, size_t errlen)
 	return kft_text_end(&t, 0, err, errlen);
 }
 
-char *kft_errtrace_config(const struct kft_params *p, int fast, char *err, size_t errlen)
+/*
+ * Without --fast the run gets the hooks the machine's owner chose for every
+ * run (the module parameter hooks): fast hooks cost every traced call less,
+ * but cut stack traces and keep the module loaded, a choice errtrace leaves
+ * to the owner or to its user.
+ */
+char *kft_errtrace_config(const struct kft_params *p, char *err, size_t errlen)
 {
 	struct kft_text t;
 
 	if (kft_text_begin(&t, "trace", err, errlen))
 		return NULL;
+	if (p->fast)
+		kft_text_add(&t, " hooks fast");
 	/* No funclist: every function, the errors' origins among them. */
-	kft_text_add(&t, " hooks %s filter errors units ns", fast ? "fast" : "safe");
+	kft_text_add(&t, " filter errors units ns");
 	if (p->pid)
 		kft_text_add(&t, " filter pid %ld", p->pid);
 	if (p->comm)	/* one word (kft_parse_args() checked) */

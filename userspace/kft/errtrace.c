@@ -12,7 +12,6 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 #include "errname.h"
 #include "kft.h"
@@ -244,15 +243,6 @@ static int kft_et_check_patterns(const struct kft_params *p, const struct ksyms 
 	return 0;
 }
 
-/* kft's own return hooks where it has them (x86-64, arm64, riscv64): every function costs less. */
-static int kft_et_fast_here(void)
-{
-	struct utsname u;
-
-	return !uname(&u) && (!strcmp(u.machine, "x86_64") || !strcmp(u.machine, "aarch64") ||
-			      !strcmp(u.machine, "riscv64"));
-}
-
 static void kft_et_banner(const struct kft_params *p)
 {
 	printf("Tracing the errors of ");
@@ -266,18 +256,20 @@ static void kft_et_banner(const struct kft_params *p)
 }
 
 /*
- * The module refuses every function on a kernel with kretprobes only, and
- * its message ends with advice for a configuration ("use 'filter
- * funclist'") that errtrace cannot take: say what is left instead.
+ * With the kernel's own exit hooks, the module refuses every function on a
+ * kernel with kretprobes only, and its message ends with advice for a
+ * configuration ("use 'filter funclist'") that errtrace cannot take: say
+ * what is left instead, kft's own hooks first.
  */
 static void kft_et_explain_refusal(const struct kft_paths *paths)
 {
 	struct kft_status st;
 
 	if (!kft_status_read(paths, &st) && strstr(st.error, "needs fprobe"))
-		fprintf(stderr, "kft: errtrace: it traces every function, which this kernel "
-			"cannot (it has kretprobes only); 'kft trace' with a funclist and "
-			"'filter errors' logs the errors of the functions it names\n");
+		fprintf(stderr, "kft: errtrace: it traces every function, which this kernel's "
+			"own exit hooks cannot (it has kretprobes only): --fast, kft's own hooks, "
+			"can (x86-64, arm64 and riscv64); 'kft trace' with a funclist and 'filter "
+			"errors' logs the errors of the functions it names\n");
 }
 
 /*
@@ -328,7 +320,7 @@ int kft_errtrace(const struct kft_params *p, const struct kft_paths *paths)
 		return 1;
 	}
 	if (kft_session_start(&et.s, paths, p,
-			      kft_errtrace_config(p, kft_et_fast_here(), err, sizeof(err)), err)) {
+			      kft_errtrace_config(p, err, sizeof(err)), err)) {
 		kft_et_explain_refusal(paths);
 		ksyms__free(et.ks);
 		return 1;

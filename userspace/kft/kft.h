@@ -86,6 +86,7 @@ struct kft_params {
 	long long errnum;	/* -e: only this error (-4095..-1); 0: any */
 	const char *comm;	/* -c: only tasks of this name; NULL: any */
 	long entries;		/* -n: the log's size, in calls */
+	int fast;		/* --fast: kft's own exit hooks, not the module's default */
 	/* funclatency (and its -i, -d, -p, -T; patterns: its PATTERNs) */
 	int units;		/* 0: ns, 1: -u us, 2: -m ms */
 	int per_function;	/* -F: a histogram per function */
@@ -116,8 +117,8 @@ char *kft_stackcount_config(const struct kft_params *p, char *err, size_t errlen
 char *kft_stacksnoop_config(const struct kft_params *p, char *err, size_t errlen);
 char *kft_profile_config(const struct kft_params *p, char *err, size_t errlen);
 char *kft_funclatency_config(const struct kft_params *p, char *err, size_t errlen);
-/* errtrace's: fast chooses hooks fast (x86-64, arm64), else the kernel's own. */
-char *kft_errtrace_config(const struct kft_params *p, int fast, char *err, size_t errlen);
+/* errtrace's: the module's default hooks, or hooks fast with --fast. */
+char *kft_errtrace_config(const struct kft_params *p, char *err, size_t errlen);
 
 /* proc.c: the module's files, under $KFT_PROC (default /proc). */
 struct kft_paths {

@@ -171,6 +171,16 @@ static int kft_parse_trace(int argc, char **argv, struct kft_params *p,
 	return 0;
 }
 
+/* The long options that have no short one. */
+enum {
+	KFT_OPT_DEBUG = 256,
+	KFT_OPT_STACK_STORAGE,
+	KFT_OPT_HASH_STORAGE,
+	KFT_OPT_CGROUPMAP,
+	KFT_OPT_MNTNSMAP,
+	KFT_OPT_FAST,
+};
+
 /* -e: an error by name (ENOENT) or number (2, -2): 0, or -1. */
 static int kft_errnum(const char *s, long long *v)
 {
@@ -232,6 +242,9 @@ static int kft_errtrace_opt(struct kft_params *p, int opt, char *err, size_t err
 		snprintf(err, errlen, "-n: not a number of calls (1..%lu): '%s'",
 			 KFT_MAX_LOGENTRIES, optarg);
 		return -1;
+	case KFT_OPT_FAST:
+		p->fast = 1;
+		return 0;
 	}
 	return -1;
 }
@@ -240,6 +253,7 @@ static int kft_parse_errtrace(int argc, char **argv, struct kft_params *p,
 			      char *err, size_t errlen)
 {
 	static const struct option longs[] = {
+		{ "fast", no_argument, NULL, KFT_OPT_FAST },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -294,15 +308,6 @@ static int kft_parse_funclatency(int argc, char **argv, struct kft_params *p,
 	return kft_parse_opts(argc, argv, p, "+:d:Fhi:mp:Tu", longs, kft_funclatency_opt,
 			      "PATTERN", err, errlen);
 }
-
-/* The long options that have no short one. */
-enum {
-	KFT_OPT_DEBUG = 256,
-	KFT_OPT_STACK_STORAGE,
-	KFT_OPT_HASH_STORAGE,
-	KFT_OPT_CGROUPMAP,
-	KFT_OPT_MNTNSMAP,
-};
 
 static const struct option kft_longs_stackcount[] = {
 	{ "cpu", required_argument, NULL, 'c' },
