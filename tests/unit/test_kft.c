@@ -524,6 +524,17 @@ static void test_delta_and_print(void)
 #define CALL(e, d, p, c, f, x) { .entry = (e), .delta = (d), .pid = (p), .cpu = (c), \
 				 .func = (f), .err = (x) }
 
+/* The chain of root in calls, its links found first (8 calls at most). */
+static size_t errchain_of(const struct kft_errcall *calls, size_t n, size_t root, size_t *chain,
+			  size_t max)
+{
+	size_t next[8];
+
+	if (n > 8 || kft_errchain_links(calls, n, next))
+		return 99;
+	return kft_errchain(next, n, root, chain, max);
+}
+
 static void test_errchain(void)
 {
 	/* By entry: root 0; two tries at level 1 (the second wins, ending
@@ -551,23 +562,76 @@ static void test_errchain(void)
 		CALL(10, 80, -1, 1, 0x2, -4),
 		CALL(20, 10, -1, 0, 0x3, -4),
 	};
+	/* Calls of the same times: the later in the log is beneath. */
+	static const struct kft_errcall same[] = {
+		CALL(0, 100, 1, 0, 0x1, -5),
+		CALL(0, 100, 1, 0, 0x2, -5),
+		CALL(0, 100, 1, 0, 0x3, -5),
+	};
 	size_t chain[8], len;
 
-	len = kft_errchain(calls, 8, 0, chain, 8);
+	len = errchain_of(calls, 8, 0, chain, 8);
 	CHECK(len == 3 && chain[0] == 5 && chain[1] == 3 && chain[2] == 0,
 	      "chain of 0: len %zu [%zu %zu %zu]", len, chain[0], len > 1 ? chain[1] : 99,
 	      len > 2 ? chain[2] : 99);
-	len = kft_errchain(calls, 8, 3, chain, 8);
+	len = errchain_of(calls, 8, 3, chain, 8);
 	CHECK(len == 2 && chain[0] == 5 && chain[1] == 3, "chain of 3: len %zu", len);
-	len = kft_errchain(calls, 8, 7, chain, 8);
+	len = errchain_of(calls, 8, 7, chain, 8);
 	CHECK(len == 1 && chain[0] == 7, "a call with nothing beneath: len %zu", len);
-	len = kft_errchain(calls, 8, 0, chain, 2);
+	len = errchain_of(calls, 8, 0, chain, 2);
 	CHECK(len == 2 && chain[0] == 3 && chain[1] == 0, "at most max: len %zu", len);
-	CHECK(kft_errchain(calls, 8, 8, chain, 8) == 0, "no such root");
-	len = kft_errchain(ties, 3, 0, chain, 8);
+	CHECK(errchain_of(calls, 8, 8, chain, 8) == 0, "no such root");
+	len = errchain_of(ties, 3, 0, chain, 8);
 	CHECK(len == 3 && chain[0] == 2 && chain[1] == 1, "ties: len %zu", len);
-	len = kft_errchain(irqs, 3, 0, chain, 8);
+	len = errchain_of(irqs, 3, 0, chain, 8);
 	CHECK(len == 2 && chain[0] == 2, "interrupts: len %zu first %zu", len, chain[0]);
+	len = errchain_of(same, 3, 0, chain, 8);
+	CHECK(len == 3 && chain[0] == 2 && chain[1] == 1, "same times: len %zu", len);
+	len = errchain_of(same, 3, 2, chain, 8);
+	CHECK(len == 1, "same times, the last: len %zu", len);
+	CHECK(errchain_of(same, 0, 0, chain, 8) == 0, "no calls");
+}
+
+/*
+ * Wide and deep logs, every call a root (errtrace '*'): each chain found
+ * in steps that do not grow with the calls beside or beneath it. Walking
+ * a root's time for each step of each chain took the square of the calls.
+ */
+#define WIDE_CALLS	200000
+
+static void test_errchain_wide(void)
+{
+	struct kft_errcall *calls = calloc(WIDE_CALLS, sizeof(*calls));
+	size_t *next = calloc(WIDE_CALLS, sizeof(*next));
+	size_t i, len, chain[KFT_ERRCHAIN_MAX], bad = 0;
+
+	CHECK(calls && next, "no memory for %d calls", WIDE_CALLS);
+	if (!calls || !next)
+		goto out;
+	/* One call of each of WIDE_CALLS tasks, all at once. */
+	for (i = 0; i < WIDE_CALLS; i++)
+		calls[i] = (struct kft_errcall)CALL((long long)i, 10LL * WIDE_CALLS, (int)i + 1, 0,
+						    0xa, -2);
+	CHECK(!kft_errchain_links(calls, WIDE_CALLS, next), "wide: links");
+	for (i = 0; i < WIDE_CALLS; i++) {
+		len = kft_errchain(next, WIDE_CALLS, i, chain, KFT_ERRCHAIN_MAX);
+		bad += len != 1 || chain[0] != i;
+	}
+	CHECK(bad == 0, "wide: %zu chains not their root alone", bad);
+	/* One task's calls, each inside the one before. */
+	for (i = 0; i < WIDE_CALLS; i++)
+		calls[i] = (struct kft_errcall)CALL((long long)i, 2LL * (WIDE_CALLS - (long long)i),
+						    1, 0, 0xa, -2);
+	CHECK(!kft_errchain_links(calls, WIDE_CALLS, next), "deep: links");
+	for (i = 0; i < WIDE_CALLS; i++) {
+		len = kft_errchain(next, WIDE_CALLS, i, chain, KFT_ERRCHAIN_MAX);
+		bad += len != (WIDE_CALLS - i < KFT_ERRCHAIN_MAX ? WIDE_CALLS - i : KFT_ERRCHAIN_MAX) ||
+		       chain[len - 1] != i || (len > 1 && chain[len - 2] != i + 1);
+	}
+	CHECK(bad == 0, "deep: %zu chains not down the nest", bad);
+out:
+	free(next);
+	free(calls);
 }
 
 static void test_errseen(void)
@@ -743,5 +807,6 @@ static void test_funclatency_args(void)
 UNIT_MAIN(test_parse_args, test_parse_stacks_args, test_parse_stacks_fields,
 	  test_funccount_config, test_stacks_configs, test_config_too_long, test_status,
 	  test_counts_read, test_counts_hidden_addresses, test_counts_not_count_logs,
-	  test_counts_many, test_delta_and_print, test_errchain, test_errseen,
+	  test_counts_many, test_delta_and_print, test_errchain, test_errchain_wide,
+	  test_errseen,
 	  test_errtrace_args, test_hists, test_funclatency_args)

@@ -147,43 +147,56 @@ static void kft_et_say_hidden(const char *path)
 		"CAP_SYSLOG (root) and kernel.kptr_restrict below 2\n", path);
 }
 
-/* The chains of the log's calls not shown yet. 0, or -1 (no memory, hidden addresses: said). */
-static int kft_et_show(struct kft_et *et, const struct kftlog *log, uint64_t start_us)
+/*
+ * The chains of the calls (each call's next one down in next) not shown
+ * yet. 0, or -1 (no memory).
+ */
+static int kft_et_show_chains(struct kft_et *et, const struct kft_errcall *calls,
+			      const size_t *next, size_t n, uint64_t start_us)
 {
-	size_t n, i, len, chain[KFT_ERRCHAIN_MAX];
-	struct kft_errcall *calls = kft_et_calls(log, &n);
+	size_t i, len, chain[KFT_ERRCHAIN_MAX];
 	int added;
 
-	if (!calls) {
-		fprintf(stderr, "kft: errtrace: out of memory\n");
-		return -1;
-	}
-	/* No function lives at address 0: the log's addresses are all hidden. */
-	if (n && !calls[0].func) {
-		kft_et_say_hidden(et->s.paths->data);
-		et->hidden = 1;
-		free(calls);
-		return -1;
-	}
 	for (i = 0; i < n; i++) {
 		if ((et->p->errnum && calls[i].err != et->p->errnum) ||
 		    !kft_et_wanted(et->p, ksyms__map_addr(et->ks, calls[i].func)))
 			continue;
 		added = kft_errseen_add(&et->seen, &calls[i]);
-		if (added < 0) {
-			fprintf(stderr, "kft: errtrace: out of memory\n");
-			free(calls);
+		if (added < 0)
 			return -1;
-		}
 		if (!added)
 			continue;
-		len = kft_errchain(calls, n, i, chain, KFT_ERRCHAIN_MAX);
+		len = kft_errchain(next, n, i, chain, KFT_ERRCHAIN_MAX);
 		kft_et_print(et, calls, chain, len, start_us);
 		et->shown++;
 	}
+	return 0;
+}
+
+/* The chains of the log's calls not shown yet. 0, or -1 (no memory, hidden addresses: said). */
+static int kft_et_show(struct kft_et *et, const struct kftlog *log, uint64_t start_us)
+{
+	size_t n, *next = NULL;
+	struct kft_errcall *calls = kft_et_calls(log, &n);
+	int ret = -1;
+
+	/* No function lives at address 0: the log's addresses are all hidden. */
+	if (calls && n && !calls[0].func) {
+		kft_et_say_hidden(et->s.paths->data);
+		et->hidden = 1;
+		free(calls);
+		return -1;
+	}
+	if (calls)
+		next = malloc((n ? n : 1) * sizeof(*next));
+	if (next && !kft_errchain_links(calls, n, next))
+		ret = kft_et_show_chains(et, calls, next, n, start_us);
+	if (ret)
+		fprintf(stderr, "kft: errtrace: out of memory\n");
+	free(next);
 	free(calls);
 	fflush(stdout);
-	return 0;
+	return ret;
 }
 
 /* A full log shown: the run primed and started again, with a new log. */

@@ -393,7 +393,7 @@ char *kft_globs_name(const char *text, const struct kft_funcs *f, size_t *named,
 
 /*
  * errchain.c: where an error came from, in a log of the calls that
- * returned one (filter errors, units ns), sorted by entry time.
+ * returned one (filter errors, units ns).
  */
 struct kft_errcall {
 	long long entry, delta;	/* ns */
@@ -408,13 +408,17 @@ struct kft_errcall {
 #define KFT_ERRCHAIN_MAX	256
 
 /*
- * The chain of calls[root]: root, then beneath it the call with the same
- * error that returned last, and so on down (calls sorted by entry time):
- * its indices into chain, innermost first (root last), at most max of
- * them; its length.
+ * For each call i of calls, next[i]: the next call down its chain,
+ * beneath it with the same error, the one that returned last; n when
+ * there is none. 0, or -1 (ENOMEM). n log n steps, 4 words a call.
  */
-size_t kft_errchain(const struct kft_errcall *calls, size_t n, size_t root, size_t *chain,
-		    size_t max);
+int kft_errchain_links(const struct kft_errcall *calls, size_t n, size_t *next);
+/*
+ * The chain of call root along next (kft_errchain_links()'s): root, then
+ * the links down from it: their indices into chain, innermost first (root
+ * last), at most max of them; its length.
+ */
+size_t kft_errchain(const size_t *next, size_t n, size_t root, size_t *chain, size_t max);
 
 /* The calls whose chains were shown (only their keys: times, task, function). */
 struct kft_errseen {
