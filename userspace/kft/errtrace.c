@@ -206,6 +206,7 @@ static int kft_et_restart(struct kft_et *et)
 		"errors until then are shown, those while it restarts are not; -n: a "
 		"larger log)\n", et->p->entries);
 	kft_errseen_free(&et->seen);
+	kft_session_primed(&et->s);
 	if (kft_ctl_write(et->s.paths, "prime\n", 0) || kft_ctl_write(et->s.paths, "start\n", 0))
 		return -1;
 	return 0;

@@ -437,6 +437,9 @@ struct kft_session {
 	unsigned int run_id;	/* ours */
 	int lock;		/* kft_claim()'s */
 	sigset_t orig;		/* the signal mask before kft_signals_catch() */
+	/* The run's start as our first read since our prime saw it. */
+	int have_start, started;
+	uint64_t start_us;
 };
 
 /*
@@ -457,10 +460,11 @@ int kft_session_loop(struct kft_session *s, double interval, double duration,
 		     int (*summary)(void *ctx), void *ctx);
 /*
  * Reads /proc/kft_data into obj with read() (which fills head), and checks
- * that it is our run's, in mode: 0, or -1 after saying why (too_big for
- * EFBIG). The caller frees obj either way.
+ * that it is our run's, in mode, started when our first read saw it
+ * started (not primed again since by another writer of /proc/kft): 0, or
+ * -1 after saying why (too_big for EFBIG). The caller frees obj either way.
  */
-int kft_session_read(const struct kft_session *s, enum kft_data_mode mode,
+int kft_session_read(struct kft_session *s, enum kft_data_mode mode,
 		     int (*read)(void *obj, FILE *in), void *obj, const struct kft_head *head,
 		     const char *too_big);
 /*
@@ -468,8 +472,10 @@ int kft_session_read(const struct kft_session *s, enum kft_data_mode mode,
  * most max functions: 0, or -1 after saying why (the run gone, or
  * another's; c freed then).
  */
-int kft_session_counts(const struct kft_session *s, enum kft_data_mode mode, int max,
+int kft_session_counts(struct kft_session *s, enum kft_data_mode mode, int max,
 		       struct kft_counts *c);
+/* We primed and started the run again ourselves: the next read's start is ours. */
+void kft_session_primed(struct kft_session *s);
 /* Stops the run unless ret is 1 (someone else did; said here): ret, or -1. */
 int kft_session_stop(struct kft_session *s, int ret);
 /* Releases the module and flushes standard output: the exit status for ret. */

@@ -24,6 +24,7 @@ int kft_session_start(struct kft_session *s, const struct kft_paths *paths,
 
 	s->paths = paths;
 	s->run_id = 0;
+	kft_session_primed(s);
 	if (!config) {
 		fprintf(stderr, "kft: %s: %s\n", kft_subcmd_name(p->sub), err);
 		return -1;
@@ -62,7 +63,43 @@ int kft_session_loop(struct kft_session *s, double interval, double duration,
 	return ret;
 }
 
-int kft_session_read(const struct kft_session *s, enum kft_data_mode mode,
+void kft_session_primed(struct kft_session *s)
+{
+	s->have_start = 0;
+}
+
+/*
+ * A run primed again keeps its id, but its counts, log or ring begin
+ * again, and its header says another start (or none yet). Only a writer
+ * of /proc/kft that does not take kft's lock does that to our run: two
+ * reads on either side of it cannot be subtracted, and the run is no
+ * longer ours alone. The first read since our own prime sets the start:
+ * 0, or -1 after saying so.
+ */
+static int kft_session_same_start(struct kft_session *s, const struct kft_head *h,
+				  const char *path)
+{
+	if (!s->have_start) {
+		s->have_start = 1;
+		s->started = h->started;
+		s->start_us = h->start_us;
+		return 0;
+	}
+	if (h->started == s->started && h->start_us == s->start_us)
+		return 0;
+	fprintf(stderr, "kft: %s: run %u was primed again by another writer of /proc/kft ",
+		path, s->run_id);
+	if (h->started)
+		fprintf(stderr, "(started at %llu usec, not %llu)",
+			(unsigned long long)h->start_us, (unsigned long long)s->start_us);
+	else
+		fprintf(stderr, "(not started since)");
+	fprintf(stderr, ": its counts began again, so none are subtracted across that; "
+		"the run is left to it\n");
+	return -1;
+}
+
+int kft_session_read(struct kft_session *s, enum kft_data_mode mode,
 		     int (*read)(void *obj, FILE *in), void *obj, const struct kft_head *head,
 		     const char *too_big)
 {
@@ -81,6 +118,8 @@ int kft_session_read(const struct kft_session *s, enum kft_data_mode mode,
 		fprintf(stderr, "kft: %s: %s\n", path, strerror(errno));
 	else
 		ret = kft_head_check(head, path, mode, s->run_id);
+	if (!ret)
+		ret = kft_session_same_start(s, head, path);
 	fclose(in);
 	return ret;
 }
@@ -90,7 +129,7 @@ static int kft_session_counts_read(void *c, FILE *in)
 	return kft_counts_read(c, in);
 }
 
-int kft_session_counts(const struct kft_session *s, enum kft_data_mode mode, int max,
+int kft_session_counts(struct kft_session *s, enum kft_data_mode mode, int max,
 		       struct kft_counts *c)
 {
 	char too_big[80];
