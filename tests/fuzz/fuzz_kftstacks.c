@@ -30,7 +30,7 @@ static void fuzz_check_blocks(const struct kft_stacks *s, const struct kft_stack
 static void fuzz_print(const struct kft_stacks *s, FILE *out)
 {
 	static const struct kft_stack_style styles[] = {
-		{ .comm = 1, .offsets = 1, .addresses = 1 },
+		{ .comm = 1, .offsets = 1, .addresses = 1, .module = 1 },
 		{ .folded = 1, .comm = 1 },
 		{ .profile = 1, .comm = 1 },
 		{ .profile = 1, .folded = 1, .comm = 1, .annotate = 1 },
@@ -48,9 +48,13 @@ static void fuzz_print(const struct kft_stacks *s, FILE *out)
 	rows = kft_stacks_delta(s, s, &n);
 	FUZZ_ASSERT(n == 0);
 	free(rows);
-	for (i = 0; i < s->nr_events; i++)
-		kft_snoop_print(out, s, &s->events[i], s->head.start_us, "f", (int)(i & 1),
-				(int)(i & 2));
+	for (i = 0; i < s->nr_events; i++) {
+		const struct kft_stack_style st = {
+			.comm = (int)(i & 1), .offsets = (int)(i & 2), .module = (int)(i & 4),
+		};
+
+		kft_snoop_print(out, s, &s->events[i], s->head.start_us, "f", &st);
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

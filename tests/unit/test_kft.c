@@ -804,9 +804,32 @@ static void test_funclatency_args(void)
 	free(cfg);
 }
 
+/* -M, --module: module:name in the bcc commands' output; errtrace has no -M. */
+static void test_module_option(void)
+{
+	static const char *const lines[] = {
+		"kft funccount -M f", "kft funccount --module f", "kft funclatency -FM f",
+		"kft stackcount -M f", "kft stacksnoop --module f", "kft profile -M",
+	};
+	struct kft_params p;
+	char err[256];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(lines); i++) {
+		err[0] = '\0';
+		CHECK(!parse(lines[i], &p, err, sizeof(err)) && p.module, "'%s': module %d, err '%s'",
+		      lines[i], p.module, err);
+	}
+	CHECK(!parse("kft funccount f", &p, err, sizeof(err)) && !p.module, "no -M: %d", p.module);
+	CHECK(parse("kft errtrace -M f", &p, err, sizeof(err)), "errtrace -M accepted");
+	CHECK_STR(kft_bcc_name("kft_test:kft_test_leaf", 0), "kft_test_leaf", "bare");
+	CHECK_STR(kft_bcc_name("kft_test:kft_test_leaf", 1), "kft_test:kft_test_leaf", "-M");
+	CHECK_STR(kft_bcc_name("vfs_read", 0), "vfs_read", "no module");
+}
+
 UNIT_MAIN(test_parse_args, test_parse_stacks_args, test_parse_stacks_fields,
 	  test_funccount_config, test_stacks_configs, test_config_too_long, test_status,
 	  test_counts_read, test_counts_hidden_addresses, test_counts_not_count_logs,
 	  test_counts_many, test_delta_and_print, test_errchain, test_errchain_wide,
 	  test_errseen,
-	  test_errtrace_args, test_hists, test_funclatency_args)
+	  test_errtrace_args, test_hists, test_funclatency_args, test_module_option)

@@ -335,24 +335,30 @@ static void test_print_stackcount(void)
 		"\nstack 20 345 bash\n" LEAF MID1 WRITE
 		"\nstack 10 345 bash\n" LEAF "  0xffffffff81000000 0xffffffff81000000\n";
 	static const struct style_case cases[] = {
-		{ { .comm = 0 },
+		{ { .comm = 0, .module = 1 },
 		  "  kft_test:kft_test_leaf\n  [unknown]\n    10\n\n"
 		  "  kft_test:kft_test_leaf\n  kft_test:kft_test_middle\n  vfs_write\n    20\n\n" },
-		{ { .comm = 1 },
+		{ { .comm = 1, .module = 1 },
 		  "  kft_test:kft_test_leaf\n  [unknown]\n    bash [345]\n    10\n\n"
 		  "  kft_test:kft_test_leaf\n  kft_test:kft_test_middle\n  vfs_write\n"
 		  "    bash [345]\n    20\n\n" },
-		{ { .offsets = 1, .addresses = 1 },
+		{ { .offsets = 1, .addresses = 1, .module = 1 },
 		  "  ffffffffc01a0010 kft_test:kft_test_leaf+0x0\n  ffffffff81000000 [unknown]\n"
 		  "    10\n\n"
 		  "  ffffffffc01a0010 kft_test:kft_test_leaf+0x0\n"
 		  "  ffffffffc01a0085 kft_test:kft_test_middle+0x15\n"
 		  "  ffffffff812345ab vfs_write+0xcb\n    20\n\n" },
-		{ { .folded = 1 },
+		{ { .folded = 1, .module = 1 },
 		  "[unknown];kft_test:kft_test_leaf 10\n"
 		  "vfs_write;kft_test:kft_test_middle;kft_test:kft_test_leaf 20\n" },
+		/* bcc's names: a module's function bare, unless -M. */
+		{ { .comm = 0 },
+		  "  kft_test_leaf\n  [unknown]\n    10\n\n"
+		  "  kft_test_leaf\n  kft_test_middle\n  vfs_write\n    20\n\n" },
+		{ { .folded = 1 },
+		  "[unknown];kft_test_leaf 10\nvfs_write;kft_test_middle;kft_test_leaf 20\n" },
 		/* Folded ignores -s and -v, as bcc's. */
-		{ { .folded = 1, .comm = 1, .offsets = 1, .addresses = 1 },
+		{ { .folded = 1, .comm = 1, .offsets = 1, .addresses = 1, .module = 1 },
 		  "bash;[unknown];kft_test:kft_test_leaf 10\n"
 		  "bash;vfs_write;kft_test:kft_test_middle;kft_test:kft_test_leaf 20\n" },
 	};
@@ -368,16 +374,19 @@ static void test_print_profile(void)
 		WRITE "\nstack 7 345 bash\n\nstack 3 0 swapper/1\n"
 		"  0xffffffff81000000 default_idle+0x5/0x10\n";
 	static const struct style_case cases[] = {
-		{ { .profile = 1, .comm = 1 },
+		{ { .profile = 1, .comm = 1, .module = 1 },
 		  "    default_idle\n    -                swapper/1 (0)\n        3\n\n"
 		  "    -                bash (345)\n        7\n\n"
 		  "    kft_test:kft_test_hot_loop\n    vfs_write\n    -                bash (345)\n"
 		  "        40\n\n" },
-		{ { .profile = 1, .comm = 1, .folded = 1 },
+		{ { .profile = 1, .comm = 1, .folded = 1, .module = 1 },
 		  "swapper/1;default_idle 3\nbash 7\nbash;vfs_write;kft_test:kft_test_hot_loop 40\n" },
-		{ { .profile = 1, .comm = 1, .folded = 1, .annotate = 1 },
+		{ { .profile = 1, .comm = 1, .folded = 1, .annotate = 1, .module = 1 },
 		  "swapper/1;default_idle_[k] 3\nbash 7\n"
 		  "bash;vfs_write_[k];kft_test:kft_test_hot_loop_[k] 40\n" },
+		{ { .profile = 1, .comm = 1, .folded = 1, .annotate = 1 },
+		  "swapper/1;default_idle_[k] 3\nbash 7\n"
+		  "bash;vfs_write_[k];kft_test_hot_loop_[k] 40\n" },
 	};
 
 	check_styles(text, cases, ARRAY_SIZE(cases));
@@ -388,6 +397,8 @@ static void test_print_snoop(void)
 	static const char text[] = HEADER "Events in this read = 2\nEvents lost, ring full = 0\n"
 		"\nevent 2500000 1 345 bash\n" LEAF MID1
 		"\nevent 1000123 12 346 a_very_long_comm\n";
+	static const struct kft_stack_style bare = { 0 };
+	static const struct kft_stack_style verbose = { .comm = 1, .offsets = 1, .module = 1 };
 	struct kft_stacks s;
 	char out[1024];
 	FILE *f;
@@ -395,17 +406,17 @@ static void test_print_snoop(void)
 	stacks_of(text, &s, KFT_STACKS_EVENTS_ONLY);
 	f = fmemopen(out, sizeof(out), "w");
 	kft_snoop_header(f, 0);
-	kft_snoop_print(f, &s, &s.events[0], s.head.start_us, "leaf*", 0, 0);
-	kft_snoop_print(f, &s, &s.events[1], s.head.start_us, "leaf*", 0, 0);
+	kft_snoop_print(f, &s, &s.events[0], s.head.start_us, "leaf*", &bare);
+	kft_snoop_print(f, &s, &s.events[1], s.head.start_us, "leaf*", &bare);
 	fclose(f);
 	CHECK_STR(out, "TIME(s)            FUNCTION\n"
-		  "1.500000           kft_test:kft_test_leaf\n"
-		  "\tkft_test:kft_test_leaf\n\tkft_test:kft_test_middle\n\n"
+		  "1.500000           kft_test_leaf\n"
+		  "\tkft_test_leaf\n\tkft_test_middle\n\n"
 		  "0.000123           leaf*\n\n", "stacksnoop");
 	f = fmemopen(out, sizeof(out), "w");
 	kft_snoop_header(f, 1);
-	kft_snoop_print(f, &s, &s.events[0], 0, "leaf*", 1, 1);
-	kft_snoop_print(f, &s, &s.events[1], 2000000, "leaf*", 1, 1);
+	kft_snoop_print(f, &s, &s.events[0], 0, "leaf*", &verbose);
+	kft_snoop_print(f, &s, &s.events[1], 2000000, "leaf*", &verbose);
 	fclose(f);
 	CHECK_STR(out, "TIME(s)            COMM         PID    CPU FUNCTION\n"
 		  "2.500000           bash         345    1   kft_test:kft_test_leaf\n"

@@ -36,7 +36,7 @@ static int kft_fc_summary(void *ctx)
 	struct kft_counts cur;
 	struct kft_delta *d;
 	char stamp[64];
-	size_t n;
+	size_t n, i;
 
 	if (kft_session_counts(&fc->s, KFT_DATA_COUNT, KFT_COUNTS_MAX, &cur))
 		return -1;
@@ -46,6 +46,8 @@ static int kft_fc_summary(void *ctx)
 		kft_counts_free(&cur);
 		return -1;
 	}
+	for (i = 0; i < n; i++)
+		d[i].name = kft_bcc_name(d[i].name, fc->p->module);
 	kft_funccount_print(stdout, d, n, fc->p->top, fc->p->timestamps ?
 			    kft_stamp(stamp, sizeof(stamp), "%a %b %e %H:%M:%S %Z %Y") : NULL);
 	fflush(stdout);

@@ -42,7 +42,7 @@ static void kft_fl_print(const struct kft_params *p, const struct kft_hist_row *
 	}
 	/* The most called last, as funccount's table. */
 	for (i = 0; i < n; i++) {
-		printf("\nFunction = %s\n", rows[i].name);
+		printf("\nFunction = %s\n", kft_bcc_name(rows[i].name, p->module));
 		kft_hist_print(stdout, rows[i].buckets, kft_fl_units[p->units]);
 	}
 }

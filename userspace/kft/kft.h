@@ -80,6 +80,7 @@ struct kft_params {
 	int annotate;		/* profile -a: _[k] after kernel frames */
 	int include_idle;	/* profile -I */
 	int debug;		/* stackcount --debug: print the configuration */
+	int module;		/* -M: module functions as module:name, not bcc's bare name */
 	long frequency;		/* profile -F, samples per second per CPU */
 	long stack_storage;	/* profile --stack-storage-size: distinct stacks */
 	/* errtrace (and its -d, -p; patterns: its FUNCTIONs) */
@@ -350,17 +351,26 @@ struct kft_stack_style {
 	int offsets;		/* name+0xOFF */
 	int addresses;		/* the address before the name (stackcount -v) */
 	int annotate;		/* _[k] after each frame (profile -a, folded) */
+	int module;		/* module functions as module:name (-M), else bare */
 };
+
+/*
+ * A function's name as bcc's tools print it, "name" (bcc's ksym() names
+ * no module), or as kft names it, "module:name", with module (-M).
+ */
+const char *kft_bcc_name(const char *name, int module);
 
 void kft_stacks_print(FILE *out, const struct kft_stack_row *rows, size_t n,
 		      const struct kft_stack_style *style);
 /*
  * stacksnoop's header, and one event: its time in seconds from start_us,
- * the function entered (its first frame, or function when it has none).
+ * the function entered (its first frame, or function when it has none);
+ * style's comm adds the COMM, PID and CPU columns (stacksnoop -v).
  */
 void kft_snoop_header(FILE *out, int verbose);
 void kft_snoop_print(FILE *out, const struct kft_stacks *s, const struct kft_stack *ev,
-		     uint64_t start_us, const char *function, int verbose, int offsets);
+		     uint64_t start_us, const char *function,
+		     const struct kft_stack_style *style);
 
 /*
  * expand.c: globs named one by one, for kernels whose trace hooks take

@@ -105,11 +105,12 @@ static int kft_parse_funccount(int argc, char **argv, struct kft_params *p,
 {
 	static const struct option longs[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "module", no_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "+:d:hi:t:T", longs, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:d:hi:Mt:T", longs, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
 		case 'i':
@@ -124,6 +125,9 @@ static int kft_parse_funccount(int argc, char **argv, struct kft_params *p,
 			break;
 		case 'T':
 			p->timestamps = 1;
+			break;
+		case 'M':
+			p->module = 1;
 			break;
 		case 'h':
 			p->help = 1;
@@ -286,6 +290,9 @@ static int kft_funclatency_opt(struct kft_params *p, int opt, char *err, size_t 
 	case 'T':
 		p->timestamps = 1;
 		return 0;
+	case 'M':
+		p->module = 1;
+		return 0;
 	}
 	return -1;
 }
@@ -300,12 +307,13 @@ static int kft_parse_funclatency(int argc, char **argv, struct kft_params *p,
 		{ "interval", required_argument, NULL, 'i' },
 		{ "microseconds", no_argument, NULL, 'u' },
 		{ "milliseconds", no_argument, NULL, 'm' },
+		{ "module", no_argument, NULL, 'M' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "timestamp", no_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
 
-	return kft_parse_opts(argc, argv, p, "+:d:Fhi:mp:Tu", longs, kft_funclatency_opt,
+	return kft_parse_opts(argc, argv, p, "+:d:Fhi:mMp:Tu", longs, kft_funclatency_opt,
 			      "PATTERN", err, errlen);
 }
 
@@ -317,6 +325,7 @@ static const struct option kft_longs_stackcount[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "kernel-stacks-only", no_argument, NULL, 'K' },
+	{ "module", no_argument, NULL, 'M' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "perpid", no_argument, NULL, 'P' },
 	{ "regexp", no_argument, NULL, 'r' },
@@ -330,6 +339,7 @@ static const struct option kft_longs_stackcount[] = {
 
 static const struct option kft_longs_stacksnoop[] = {
 	{ "help", no_argument, NULL, 'h' },
+	{ "module", no_argument, NULL, 'M' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "offset", no_argument, NULL, 's' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -347,6 +357,7 @@ static const struct option kft_longs_profile[] = {
 	{ "include-idle", no_argument, NULL, 'I' },
 	{ "kernel-stacks-only", no_argument, NULL, 'K' },
 	{ "tid", required_argument, NULL, 'L' },
+	{ "module", no_argument, NULL, 'M' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "user-stacks-only", no_argument, NULL, 'U' },
 	{ "stack-storage-size", required_argument, NULL, KFT_OPT_STACK_STORAGE },
@@ -443,6 +454,7 @@ static int kft_stacks_opt(struct kft_params *p, int opt, char *err, size_t errle
 	p->delimited |= opt == 'd';
 	p->folded |= opt == 'f';
 	p->include_idle |= opt == 'I';
+	p->module |= opt == 'M';
 	p->per_process |= opt == 'P';
 	p->regexp |= opt == 'r';
 	p->offsets |= opt == 's';
@@ -496,15 +508,15 @@ static int kft_parse_stacks(int argc, char **argv, struct kft_params *p,
 			    char *err, size_t errlen)
 {
 	const struct option *longs = kft_longs_profile;
-	const char *opts = "+:aC:c:dfF:hIKL:p:U";
+	const char *opts = "+:aC:c:dfF:hIKL:Mp:U";
 	int opt;
 
 	if (p->sub == KFT_SUB_STACKCOUNT) {
 		longs = kft_longs_stackcount;
-		opts = "+:c:dD:fhi:Kp:PrsTUv";
+		opts = "+:c:dD:fhi:KMp:PrsTUv";
 	} else if (p->sub == KFT_SUB_STACKSNOOP) {
 		longs = kft_longs_stacksnoop;
-		opts = "+:hp:sv";
+		opts = "+:hMp:sv";
 	}
 	while ((opt = getopt_long(argc, argv, opts, longs, NULL)) != -1) {
 		if (opt == 'h') {

@@ -117,6 +117,7 @@ int kft_stackcount(const struct kft_params *p, const struct kft_paths *paths)
 		.comm = p->folded ? p->per_process || p->pid : p->per_process && !p->pid,
 		.offsets = p->offsets,
 		.addresses = p->verbose,
+		.module = p->module,
 	};
 	return kft_sc_run(&sc, paths, kft_stackcount_config(p, err, sizeof(err)), err,
 			  kft_stackcount_banner);
@@ -151,6 +152,7 @@ int kft_profile(const struct kft_params *p, const struct kft_paths *paths)
 		.folded = p->folded,
 		.comm = 1,
 		.annotate = p->annotate,
+		.module = p->module,
 	};
 	return kft_sc_run(&sc, paths, kft_profile_config(p, err, sizeof(err)), err,
 			  kft_profile_banner);

@@ -2,35 +2,47 @@
 /*
  * Stacks printed as bcc's tools print them. stackcount:
  *
- *	  kft_test:kft_test_leaf
- *	  kft_test:kft_test_middle
+ *	  kft_test_leaf
+ *	  kft_test_middle
  *	    bash [345]			(-P)
  *	    10
  *
  * profile:
  *
- *	    kft_test:kft_test_hot_loop
+ *	    kft_test_hot_loop
  *	    -                bash (345)
  *	        49
  *
  * folded (both): "bash;outer;...;inner 10", one line a stack, for
  * flamegraph.pl. stacksnoop: a line per event, its frames after tabs.
- * Frames are named as kft names functions everywhere: name, or
- * module:name; "[unknown]" (bcc's word) where the kernel found no symbol.
+ * Frames are named as bcc's ksym() names them: the bare name, also of a
+ * module's function (with -M, kft's module:name); "[unknown]" (bcc's word)
+ * where the kernel found no symbol.
  */
 #include <inttypes.h>
+#include <string.h>
 
 #include "kft.h"
 
-/* A frame's name as bcc's ksym() gives it: name, name+0xOFF (-s), [unknown]. */
-static void kft_frame_put(FILE *out, const struct kft_frame *f, int offsets)
+/* kft's names of module functions are "module:name"; no symbol has a ':'. */
+const char *kft_bcc_name(const char *name, int module)
 {
-	if (!f->name)
+	const char *colon = module ? NULL : strchr(name, ':');
+
+	return colon ? colon + 1 : name;
+}
+
+/* A frame's name as bcc's ksym() gives it: name, name+0xOFF (-s), [unknown]. */
+static void kft_frame_put(FILE *out, const struct kft_frame *f, int offsets, int module)
+{
+	const char *name = f->name ? kft_bcc_name(f->name, module) : NULL;
+
+	if (!name)
 		fputs("[unknown]", out);
 	else if (offsets)
-		fprintf(out, "%s+0x%" PRIx64, f->name, f->off);
+		fprintf(out, "%s+0x%" PRIx64, name, f->off);
 	else
-		fputs(f->name, out);
+		fputs(name, out);
 }
 
 /* [comm;]outer;...;inner COUNT: the root first, as flame graphs want. */
@@ -46,7 +58,7 @@ static void kft_stack_folded(FILE *out, const struct kft_stack_row *r,
 	}
 	while (i--) {
 		fputs(sep, out);
-		kft_frame_put(out, &r->frames[first + i], 0);
+		kft_frame_put(out, &r->frames[first + i], 0, st->module);
 		if (st->annotate)
 			fputs("_[k]", out);
 		sep = ";";
@@ -65,7 +77,7 @@ static void kft_stack_lines(FILE *out, const struct kft_stack_row *r,
 		fputs(st->profile ? "    " : "  ", out);
 		if (st->addresses)
 			fprintf(out, "%-16" PRIx64 " ", f->addr);
-		kft_frame_put(out, f, st->offsets);
+		kft_frame_put(out, f, st->offsets, st->module);
 		fputc('\n', out);
 	}
 	if (st->profile)
@@ -101,7 +113,8 @@ void kft_snoop_header(FILE *out, int verbose)
 }
 
 void kft_snoop_print(FILE *out, const struct kft_stacks *s, const struct kft_stack *ev,
-		     uint64_t start_us, const char *function, int verbose, int offsets)
+		     uint64_t start_us, const char *function,
+		     const struct kft_stack_style *style)
 {
 	uint64_t us = ev->time_us > start_us ? ev->time_us - start_us : 0;
 	char time[32];
@@ -109,16 +122,16 @@ void kft_snoop_print(FILE *out, const struct kft_stacks *s, const struct kft_sta
 
 	/* The frames' first is the function entered: its name, unless the table had no room. */
 	if (ev->nr && s->frames[ev->first].name)
-		function = s->frames[ev->first].name;
+		function = kft_bcc_name(s->frames[ev->first].name, style->module);
 	snprintf(time, sizeof(time), "%" PRIu64 ".%06" PRIu64, us / 1000000, us % 1000000);
-	if (verbose)
+	if (style->comm)
 		fprintf(out, "%-18s %-12.12s %-6ld %-3d %s\n", time, ev->comm, ev->pid, ev->cpu,
 			function);
 	else
 		fprintf(out, "%-18s %s\n", time, function);
 	for (i = 0; i < ev->nr; i++) {
 		fputc('\t', out);
-		kft_frame_put(out, &s->frames[ev->first + i], offsets);
+		kft_frame_put(out, &s->frames[ev->first + i], style->offsets, style->module);
 		fputc('\n', out);
 	}
 	fputc('\n', out);

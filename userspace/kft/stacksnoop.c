@@ -32,6 +32,9 @@ static int kft_snoop_poll(void *ctx)
 {
 	struct kft_snoop *sn = ctx;
 	const struct kft_params *p = sn->p;
+	const struct kft_stack_style style = {
+		.comm = p->verbose, .offsets = p->offsets, .module = p->module,
+	};
 	struct kft_stacks cur = { 0 };
 	size_t i;
 	int ret;
@@ -43,7 +46,7 @@ static int kft_snoop_poll(void *ctx)
 	}
 	for (i = 0; i < cur.nr_events; i++)
 		kft_snoop_print(stdout, &cur, &cur.events[i], cur.head.start_us, p->patterns[0],
-				p->verbose, p->offsets);
+				&style);
 	fflush(stdout);
 	sn->lost = cur.events_lost;
 	ret = cur.head.stopped && !sn->stopping;
