@@ -174,6 +174,34 @@ spinner_stop() {
 	wait $spinner 2>/dev/null || true
 }
 
+# read_events: $events, the run's "events counted" in /proc/kft (stacks
+# and profile mode), read by this shell itself: a fork here would be a
+# process of its own in the samples.
+read_events() {
+	events=0
+	while read -r _kft_w1 _kft_w2 _kft_w3; do
+		[ "$_kft_w1 $_kft_w2" != "events counted" ] || events=$_kft_w3
+	done </proc/kft
+}
+
+# spin_until_events N: this shell spins in kft_test_hot_loop, 100 ms a
+# call, until the run has counted N samples (at most 300 calls); $spins
+# is the number of calls it made. Samples come from hrtimers: on a busy
+# host a guest that QEMU could not run for a while gets one late expiry
+# where it missed several, so a fixed spin holds anywhere from 250
+# samples a second to a few dozen (44 where 50 were wanted in 500 ms, a
+# make check on a busy machine). A test waits for the samples it needs.
+spin_until_events() {
+	spins=0
+	read_events
+	while [ "$events" -lt "$1" ]; do
+		[ $spins -lt 300 ] || fail "$events samples counted in 300 spins of 100 ms, $1 wanted"
+		call hot_ms 100
+		spins=$((spins + 1))
+		read_events
+	done
+}
+
 # kallsyms: the path of a copy of /proc/kallsyms (155,000 lines on 6.12
 # with the test module), read again only when /proc/modules changed (a
 # module loaded, unloaded or moved: as root it shows each module's
