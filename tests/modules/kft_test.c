@@ -29,7 +29,10 @@
  *			giving the CPU up only when the scheduler asks for it,
  *			never blocked nor yielding (as an io_uring SQPOLL
  *			thread polls: a task RCU tasks waits for)
- *	poke		ends the spin of spin_poked or poll_poked
+ *	nap_poked	kft_test_nap_poked: asleep until "poke" is written
+ *			(at most COUNT milliseconds)
+ *	poke		ends the spin of spin_poked or poll_poked, and the sleep
+ *			of nap_poked
  *	hot_ms		COUNT is milliseconds spun in kft_test_hot_loop, which
  *			reads the clock only every 65536 turns (a profile sees
  *			this function, not the clock: under emulation a clock
@@ -66,6 +69,7 @@
 #include <linux/timekeeping.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/wait.h>
 
 static noinline void kft_test_spin_ns(u64 ns)
 {
@@ -156,6 +160,19 @@ static noinline void kft_test_poll_poked(void)
 		cond_resched();
 		cpu_relax();
 	}
+}
+
+/*
+ * Asleep until "poke" is written (or @ms): a test that looks at a task
+ * asleep in a call ends the call once it has looked, not at a time its
+ * own slowness could pass.
+ */
+static DECLARE_WAIT_QUEUE_HEAD(kft_test_poke_wait);
+
+static noinline void kft_test_nap_poked(unsigned int ms)
+{
+	wait_event_timeout(kft_test_poke_wait, READ_ONCE(kft_test_poked),
+			   msecs_to_jiffies(ms));
 }
 
 static noinline void kft_test_middle(void)
@@ -336,8 +353,17 @@ static int kft_test_with_arg(const char *name, unsigned int n)
 		kft_test_poll_poked();
 		return 0;
 	}
+	if (!strcmp(name, "nap_poked")) {
+		if (n > 60000)
+			return -EINVAL;
+		/* Before the call, as for spin_poked. */
+		WRITE_ONCE(kft_test_poked, false);
+		kft_test_nap_poked(n);
+		return 0;
+	}
 	if (!strcmp(name, "poke")) {
 		WRITE_ONCE(kft_test_poked, true);
+		wake_up(&kft_test_poke_wait);
 		return 0;
 	}
 	if (!strcmp(name, "spin_nap")) {
@@ -400,7 +426,7 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 	    !strcmp(name, "hot_ms") || !strcmp(name, "nap") || !strcmp(name, "spin_nap") ||
 	    !strcmp(name, "err_chain") || !strcmp(name, "ret_errptr") || !strcmp(name, "ret_u32") ||
 	    !strcmp(name, "ret_ptr") || !strcmp(name, "spin_poked") || !strcmp(name, "poke") ||
-	    !strcmp(name, "poll_poked") ||
+	    !strcmp(name, "poll_poked") || !strcmp(name, "nap_poked") ||
 	    !strcmp(name, "busy_us"))
 		return kft_test_with_arg(name, n) ?: count;
 	for (i = 0; i < ARRAY_SIZE(kft_test_calls); i++) {
