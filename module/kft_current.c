@@ -69,13 +69,14 @@ void kft_clear_run(void)
 }
 
 /*
- * A cleared run is torn down by a worker. Detaching waits for ftrace, and
+ * A cleared or replaced run is torn down by a worker. Detaching waits for
+ * ftrace, and
  * ftrace waits for every task to pass a voluntary context switch before it
  * frees a module's ops (synchronize_rcu_tasks()): as long as some task
  * busy-polls in the kernel (an io_uring SQPOLL thread), in an
- * uninterruptible sleep. The writer of `clear` and the next command wait
- * for it in a sleep a fatal signal ends (kft_retire_wait(),
- * kft_lock_settled()).
+ * uninterruptible sleep. The writer of `clear` or of the replacement, and
+ * the next command, wait for it in a sleep a fatal signal ends
+ * (kft_retire_wait(), kft_lock_settled()).
  */
 static struct kft_run *kft_retiring;
 static DECLARE_WAIT_QUEUE_HEAD(kft_retired);
@@ -91,7 +92,7 @@ static void kft_retire_fn(struct work_struct *work)
 static DECLARE_WORK(kft_retire_work, kft_retire_fn);
 
 /**
- * kft_retire_run() - `clear`: no run installed, its teardown to a worker
+ * kft_retire_run() - uninstall the current run, its teardown to a worker
  *
  * The caller holds kft_mutex, from kft_lock_settled(): no other run is
  * being torn down.
@@ -108,7 +109,7 @@ void kft_retire_run(void)
 }
 
 /**
- * kft_lock_settled() - kft_mutex, once no cleared run is being torn down
+ * kft_lock_settled() - kft_mutex, once no uninstalled run is being torn down
  *
  * What a command does (a new run's hooks above all) comes after the
  * teardown of the run cleared before it.
@@ -129,8 +130,9 @@ int kft_lock_settled(void)
 }
 
 /*
- * The writer of `clear`: until the run it cleared is torn down, or it is
- * killed (the worker then goes on alone). Without kft_mutex.
+ * The writer of `clear` or of a replacement: until the run it uninstalled
+ * is torn down, or it is killed (the worker then goes on alone). Without
+ * kft_mutex.
  *
  * Return: 0, or -EINTR.
  */
@@ -139,7 +141,7 @@ int kft_retire_wait(void)
 	return wait_event_killable(kft_retired, !READ_ONCE(kft_retiring));
 }
 
-/* At module exit: the teardown of a cleared run is over. */
+/* At module exit: the teardown of an uninstalled run is over. */
 void kft_retire_flush(void)
 {
 	flush_work(&kft_retire_work);
