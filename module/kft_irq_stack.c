@@ -15,6 +15,9 @@
  * page-aligned per-CPU array), so the top is the stack pointer rounded up
  * to a page.
  *
+ * The irq_work is a hard one: PREEMPT_RT runs the others in a per-CPU
+ * thread, on that thread's own stack.
+ *
  * The irq_work is raised from a worker bound to the CPU, so that the
  * interrupt comes in on a task's vmalloc'd stack: 32-bit ARM (6.1, with
  * VMAP_STACK) switches to its IRQ stack only from such a stack, and an
@@ -62,7 +65,7 @@ int kft_irq_stacks_find(void)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		init_irq_work(per_cpu_ptr(&kft_irq_stack_work, cpu), kft_irq_stack_note);
+		*per_cpu_ptr(&kft_irq_stack_work, cpu) = IRQ_WORK_INIT_HARD(kft_irq_stack_note);
 	cpus_read_lock();
 	for_each_online_cpu(cpu)
 		work_on_cpu(cpu, kft_irq_stack_raise, NULL);
