@@ -20,6 +20,7 @@
 #   make bench-arm64     the same on arm64's two kernels (no bpftrace there)
 #   make bench-riscv64   the same on riscv64 (fast hooks only there)
 #   make bench-armhf     the same on 32-bit ARM (kretprobes only there)
+#   make bench-rt        cyclictest's latencies on PREEMPT_RT with kft and with function_graph
 #   make bench-kd        kd's speed and memory on a 1M-row log
 #   make check-mttcg     the concurrency tests with one host thread per vCPU (not a gate)
 #   make check-arch      kft on arm64 (6.12, 7.3), 32-bit ARM (armhf) and riscv64: cross-built, tools under qemu-user, the in-guest tests in QEMU's virt board
@@ -42,7 +43,7 @@ SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recove
 GUEST_HELPERS := $(BUILD)/guest/kftio $(BUILD)/guest/elapsed $(BUILD)/guest/forkwrite $(BUILD)/guest/addr2sym $(BUILD)/guest/kd \
 	$(BUILD)/guest/kft
 
-.PHONY: all boot bench bench-arm64 bench-armhf bench-riscv64 bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install layers-userspace \
+.PHONY: all boot bench bench-arm64 bench-armhf bench-riscv64 bench-rt bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install layers-userspace \
 	fuzz fuzz-build fuzz-list help deps-build module-skipped dkms-check deb deb-check check-mttcg \
 	check-arch check-arm64 check-quick census
 
@@ -300,6 +301,11 @@ bench-riscv64:
 
 bench-armhf:
 	@scripts/bench armhf
+
+# What kft adds to a real-time system's wakeup latency (cyclictest on
+# Debian's 6.12-rt), against function_graph doing the same jobs.
+bench-rt:
+	@scripts/bench-rt
 
 bench-kd:
 	@scripts/bench-kd
