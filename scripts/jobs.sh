@@ -3,10 +3,11 @@
 # $top is the tree's top. (Documentation/testing.rst, "The matrix".)
 #
 # A job is one guest, named KERNEL[-PASS][@KofN]:
-#   KERNEL  6.1, 6.12, latest (Debian's kernels, scripts/kernels/fetch) or
-#           debug (6.12-debug: config/debug.config, scripts/kernels/build)
+#   KERNEL  6.1, 6.12, latest (Debian's kernels, scripts/kernels/fetch),
+#           rt (Debian's 6.12-rt, PREEMPT_RT) or debug (6.12-debug:
+#           config/debug.config, scripts/kernels/build)
 #   PASS    none: the main pass, every test of tests/kselftest but the
-#           peer's (and on debug, debug_skip below);
+#           peer's (and on debug, debug_skip below; on rt, rt_skip);
 #           peer: the tests that need bpftrace (a line "# requires:
 #           bpftrace"), in a guest of their own (65 MB more to boot);
 #           icount: those that also compare durations exactly ("# requires:
@@ -46,6 +47,20 @@ tests_but() {
 # and its kft paths (reject, record, count, stacks, profile) are the
 # trace, count and stack tests' here (34 s).
 debug_skip="reload_cycles lockdown stacks_capacity kft_stacksnoop_rate samples bench_smoke"
+
+# Not on the real-time kernel (Documentation/testing.rst, "PREEMPT_RT"):
+# what PREEMPT_RT changes (threaded interrupts and irq_works, soft hrtimers,
+# sleeping spinlocks, preemptible RCU, cond_resched() empty) is met by
+# kft's kernel paths: hooks, timers, interrupts, teardown, concurrency,
+# every mode. Left out are the tests of what runs the same there as on
+# 6.12, whose source RT's kernel is: the language and its errors, the
+# /proc files' permissions and the status text (bad_input .. proc_modes,
+# addresses_hidden, lockdown), the userspace commands over modes the other
+# tests cover in the kernel (kft_*, tools_*, errtrace, comm_*), the
+# samples' language, reload_cycles' slab growth, bench_smoke, the load
+# tests of the stack modes (capacity and rate), and fgraph_index0 (fprobe
+# on fgraph only: 6.14 on).
+rt_skip="samples reload_cycles bench_smoke lockdown bad_input kft_errors kft_refuse config_status generation multi_write version commands unprivileged opener_cap proc_modes addresses_hidden tools_pipeline tools_stacks errtrace kft_trace_glob kft_funccount kft_funccount_interval kft_funclatency kft_stackcount kft_stacksnoop kft_stacksnoop_rate kft_profile kft_trace comm_escaped comm_column fgraph_index0 stacks_capacity"
 
 # The fast pass: the tests that time calls in trace mode, with fast hooks
 # as the default. Not: count, stacks and profile mode (no exit hooks); the
@@ -103,6 +118,8 @@ job_tests() {
 	'')
 		if [ "$kernel" = debug ]; then
 			all=$(tests_but $debug_skip $peer_tests $icount_tests)
+		elif [ "$kernel" = rt ]; then
+			all=$(tests_but $rt_skip $peer_tests $icount_tests)
 		else
 			all=$(tests_but $peer_tests $icount_tests)
 		fi
@@ -156,6 +173,7 @@ shard_of() {
 job_flavour() {
 	case $(job_kernel "$1") in
 	debug) echo 6.12-debug ;;
+	rt) echo 6.12-rt ;;
 	*) job_kernel "$1" ;;
 	esac
 }
