@@ -30,7 +30,7 @@
 	"bch2_trans_in_restart_error",	/* objtool */
 	"bch2_trans_restart_error",	/* objtool */
 	"bch2_trans_unlocked_error",	/* objtool */
-	"bpf_throw",	/* kft; absent on: 6.1 6.12-debug */
+	"bpf_throw",	/* kft; absent on: 6.1 6.12-debug 6.12-rtdebug */
 	"cpu_bringup_and_idle",	/* objtool */
 	"cpu_die",	/* declared */
 	"cpu_die_early",	/* declared */
@@ -58,7 +58,7 @@
 	"machine_real_restart",	/* objtool */
 	"make_task_dead",	/* objtool */
 	"mpt_halt_firmware",	/* objtool */
-	"mwait_play_dead",	/* kft; absent on: 6.1 6.12 6.12-debug 6.12-arm64 7.3-arm64 6.12-riscv64 */
+	"mwait_play_dead",	/* kft; absent on: 6.1 6.12 6.12-debug 6.12-rtdebug 6.12-arm64 7.3-arm64 6.12-riscv64 */
 	"native_play_dead",	/* kft; absent on: 6.12-arm64 7.3-arm64 6.12-riscv64 */
 	"nmi_panic",	/* kft */
 	"nmi_panic_self_stop",	/* objtool */
@@ -69,7 +69,7 @@
 	"play_dead_common",	/* kft; absent on: 6.12-arm64 7.3-arm64 6.12-riscv64 */
 	"rescuer_thread",	/* kft */
 	"rest_init",	/* objtool */
-	"resume_play_dead",	/* kft; absent on: 6.12-debug 6.12-arm64 7.3-arm64 6.12-riscv64 */
+	"resume_play_dead",	/* kft; absent on: 6.12-debug 6.12-rtdebug 6.12-arm64 7.3-arm64 6.12-riscv64 */
 	"rewind_stack_and_make_dead",	/* objtool */
 	"rust_begin_unwind",	/* objtool */
 	"rust_helper_BUG",	/* objtool */
@@ -86,5 +86,5 @@
 	"x86_64_start_kernel",	/* objtool */
 	"x86_64_start_reservations",	/* objtool */
 	"xen_cpu_bringup_again",	/* objtool */
-	"xen_pv_play_dead",	/* kft; absent on: 6.12-debug 6.12-arm64 7.3-arm64 6.12-riscv64 */
+	"xen_pv_play_dead",	/* kft; absent on: 6.12-debug 6.12-rtdebug 6.12-arm64 7.3-arm64 6.12-riscv64 */
 	"xen_start_kernel",	/* objtool */
