@@ -140,6 +140,22 @@ kft stop
 grep -q '^Number of events counted = [1-9]' /proc/kft_data || die "kft_profile: no samples"
 kft clear
 
+# Reads of a full log of 100000 rows and a prime (which empties it) while
+# cyclictest runs: they hold kft's mutex, not the CPU.
+kft "new begin logentries 100000 filter funclist $list fend end"
+kft start
+i=0
+log_used() {
+	sed -n 's/^log: \([0-9]*\) of .*/\1/p' /proc/kft
+}
+while [ "$(log_used)" != 100000 ] && [ $i -lt 100 ]; do
+	dd if=/dev/zero of=/dev/null bs=512 count=20000 2>/dev/null
+	i=$((i + 1))
+done
+[ "$(log_used)" = 100000 ] || die "kft_read: the log did not fill: $(grep entries /proc/kft)"
+latency kft_read "cat /proc/kft_data >/dev/null && cat /proc/kft_data >/dev/null && kftio write /proc/kft prime >/dev/null"
+kft clear
+
 # An attach and a detach of every function while cyclictest runs: what the
 # module holds preemption off for there shows as the worst case.
 if has_fprobe || fast_hooks_here; then
