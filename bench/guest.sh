@@ -29,16 +29,7 @@ SPIN=${SPIN:-$((CALLS * 10000))}
 PROFILE_ROUNDS=${PROFILE_ROUNDS:-5}
 [ "$PROFILE_ROUNDS" -le "$ROUNDS" ] || PROFILE_ROUNDS=$ROUNDS
 HZ=${HZ:-1000}
-T=/sys/kernel/tracing
-export PATH=/kft/bin:$PATH
-# The tests' helpers: counter (a /proc/kft counter), has_fprobe,
-# fast_hooks_here.
-. /kft/tests/lib.sh
-
-die() {
-	echo "bench: failed: $*"
-	exit 1
-}
+. /kft/bench-lib.sh
 
 bench() {
 	echo "$*" >/proc/kft_bench || die "echo $* >/proc/kft_bench"
@@ -52,11 +43,6 @@ measure() {
 	# rounds R calls K ns/call min MIN median MED max MAX hits H
 	echo "cost $1 $8 ${10} ${12}"
 	hits=${14}
-}
-
-kft() {
-	r=$(kftio write /proc/kft "$1" | tail -n 1)
-	[ "$r" = ok ] || die "kft: '$1': $r: $(grep '^error:' /proc/kft)"
 }
 
 # stack_depth FRAMES FUNCTION: the frames of the first stack of a
@@ -497,12 +483,7 @@ echo "scale kft_fast_detach_ns $(elapsed_of elapsed kftio write /proc/kft stop)"
 echo "scale kft_fast_missed $(counter missed)"
 kft clear
 # Busy while calls it timed return (the shell's, just after the clear).
-i=0
-while ! rmmod kft 2>/dev/null; do
-	i=$((i + 1))
-	[ $i -lt 50 ] || die "rmmod kft (fast)"
-	sleep 0.1
-done
+rmmod_when_drained 5 || die "rmmod kft (fast)"
 fi
 
 # function_graph with tracing_thresh 1000 (us), every function (any kernel).

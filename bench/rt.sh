@@ -21,19 +21,7 @@ LOOPS=$(cmdline_arg loops)
 LOOPS=${LOOPS:-10000}		# wakeups per job
 INTERVAL=$(cmdline_arg interval)
 INTERVAL=${INTERVAL:-1000}	# us between them
-T=/sys/kernel/tracing
-export PATH=/kft/bin:$PATH
-. /kft/tests/lib.sh
-
-die() {
-	echo "bench: failed: $*"
-	exit 1
-}
-
-kft() {
-	r=$(kftio write /proc/kft "$1" | tail -n 1)
-	[ "$r" = ok ] || die "kft: '$1': $r: $(grep '^error:' /proc/kft)"
-}
+. /kft/bench-lib.sh
 
 # latency KEY [COMMAND]: cyclictest beside the load (and COMMAND, run in
 # the background once cyclictest runs: an attach, a detach), its row.
@@ -71,6 +59,18 @@ latency() {
 		}' /tmp/cyclictest.out
 }
 
+# kft_filtered KEY CONFIG: the latencies under a kft run whose time filter
+# rejects every call (CONFIG: what goes between begin and end); it must
+# have rejected some.
+kft_filtered() {
+	kft "new begin $2 end"
+	kft start
+	latency "$1"
+	n=$(counter 'filtered by time')
+	kft clear
+	[ "${n:-0}" -gt 0 ] || die "$1: no call filtered ($n)"
+}
+
 echo "info kernel $(uname -r)"
 case $(uname -v) in *PREEMPT_RT*) ;; *) echo "info not a PREEMPT_RT kernel: $(uname -v)" ;; esac
 echo "info $LOOPS wakeups every $INTERVAL us per job"
@@ -78,16 +78,11 @@ command -v cyclictest >/dev/null || die "no cyclictest in the guest (scripts/vm/
 [ -d $T/events ] || die "no tracefs at $T"
 insmod /kft/kft.ko || die "insmod kft"
 
-latency idle
+latency no_tracer
 
 # The load's own functions, by name (6.1's safe hooks take no globs).
 list='vfs_read vfs_write ksys_read ksys_write read_iter_zero write_null'
-kft "new begin filter mintime 1000 filter funclist $list fend end"
-kft start
-latency kft_list
-n=$(counter 'filtered by time')
-kft clear
-[ "${n:-0}" -gt 0 ] || die "kft_list: no call filtered ($n)"
+kft_filtered kft_list "filter mintime 1000 filter funclist $list fend"
 echo "$list" | tr ' ' '\n' >$T/set_ftrace_filter
 echo 1000 >$T/tracing_thresh
 echo function_graph >$T/current_tracer
@@ -96,29 +91,14 @@ echo nop >$T/current_tracer
 echo >$T/set_ftrace_filter
 
 if has_fprobe || fast_hooks_here; then
-	kft "new begin filter mintime 1000 logentries 100000 end"
-	kft start
-	latency kft_all
-	n=$(counter 'filtered by time')
-	kft clear
-	[ "${n:-0}" -gt 0 ] || die "kft_all: no call filtered ($n)"
+	kft_filtered kft_all "filter mintime 1000 logentries 100000"
 else
 	echo "info no fprobe and no fast hooks: kft cannot trace every function here"
 fi
 if fast_hooks_here; then
-	kft "new begin hooks fast filter mintime 1000 logentries 100000 end"
-	kft start
-	latency kft_fast_all
-	n=$(counter 'filtered by time')
-	kft clear
-	[ "${n:-0}" -gt 0 ] || die "kft_fast_all: no call filtered ($n)"
+	kft_filtered kft_fast_all "hooks fast filter mintime 1000 logentries 100000"
 	# (busy while the calls it timed return: the shell's, just after)
-	i=0
-	while ! rmmod kft 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -lt 50 ] || die "rmmod kft (fast)"
-		sleep 0.1
-	done
+	rmmod_when_drained 5 || die "rmmod kft (fast)"
 	insmod /kft/kft.ko || die "insmod kft"
 fi
 echo function_graph >$T/current_tracer
