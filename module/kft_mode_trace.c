@@ -145,6 +145,19 @@ static void kft_output_retval(struct seq_file *m, const struct kft_record *rec,
 		seq_printf(m, " 0x%llx", rec->retval);
 }
 
+/*
+ * A copy of a record that may be closed while read (reserved at entry):
+ * its info first, then what was written before it (kft_record_close()).
+ */
+static struct kft_record kft_output_rec_copy(const struct kft_record *r)
+{
+	u64 info = kft_rec_load_info(r);
+	struct kft_record copy = *r;
+
+	copy.info = info;
+	return copy;
+}
+
 /**
  * kft_output_log_row() - one call
  * @m:		the seq_file
@@ -157,16 +170,8 @@ static void kft_output_log_row(struct seq_file *m, const struct kft_run_times *t
 			const struct kft_comms *comms, const struct kft_record *r,
 			bool show_addrs)
 {
-	/*
-	 * A record closed while read (reserved at entry): its info first,
-	 * then what was written before it (kft_record_close()).
-	 */
-	u64 info = kft_rec_load_info(r);
-	struct kft_record copy = *r, *rec = &copy;
-	u64 dur;
-
-	copy.info = info;
-	dur = kft_rec_dur(rec);
+	const struct kft_record copy = kft_output_rec_copy(r), *rec = &copy;
+	u64 dur = kft_rec_dur(rec);
 	bool stack = kft_rec_is_stack(rec);
 	u32 unit = times->units_ns ? 1 : NSEC_PER_USEC;
 	s64 delta = stack ? -2 : dur == KFT_REC_DUR_OPEN ? -1 : (s64)div_u64(dur, unit);
