@@ -38,13 +38,18 @@
 
 /*
  * kft's return trampoline (kft_exit_fast_x86_64.S, kft_exit_fast_arm64.S,
- * kft_exit_fast_riscv.S). On arm64 and riscv64 it needs ftrace's caller to
- * pass the return address register and stack pointer of the traced
- * function (DYNAMIC_FTRACE_WITH_ARGS: Debian's 6.12 and later have it).
+ * kft_exit_fast_riscv.S): the architectures it is written for. It needs
+ * ftrace's caller to pass the traced function's stack pointer (and on
+ * arm64 and riscv64 its return address register) to every ftrace_ops
+ * callback, DYNAMIC_FTRACE_WITH_ARGS: x86-64 has it from 5.11 on (not
+ * Debian's 5.10), arm64 and riscv64 in Debian's 6.12 and later.
  */
-#if defined(CONFIG_X86_64) || \
-	((defined(CONFIG_ARM64) || defined(CONFIG_RISCV)) && \
-	 defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS))
+#if defined(CONFIG_X86_64) || defined(CONFIG_ARM64) || defined(CONFIG_RISCV)
+#define KFT_FAST_HOOKS_ARCH	1
+#else
+#define KFT_FAST_HOOKS_ARCH	0
+#endif
+#if KFT_FAST_HOOKS_ARCH && defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS)
 #define KFT_HAVE_FAST_HOOKS	1
 #else
 #define KFT_HAVE_FAST_HOOKS	0

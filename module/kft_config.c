@@ -99,6 +99,8 @@ static const char *const kft_parse_messages[] = {
 		"not enough memory for the count table (module parameter count_functions)",
 	[KFT_ERR_HIST_NO_MEMORY] =
 		"not enough memory for the histogram table (module parameter histogram_functions)",
+	[KFT_ERR_FAST_NEEDS_ARGS] =
+		"hooks fast needs ftrace to pass the traced function's registers (DYNAMIC_FTRACE_WITH_ARGS, Linux 5.11 on), which this kernel lacks",
 };
 
 _Static_assert(ARRAY_SIZE(kft_parse_messages) == KFT_ERR_COUNT,
