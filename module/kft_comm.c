@@ -13,6 +13,7 @@
 #include <linux/vmalloc.h>
 
 #include "kft_comm.h"
+#include "kft_compat.h"
 #include "kft_log.h"
 
 #define KFT_COMM_PROBES		32

@@ -2,7 +2,7 @@
 /*
  * The kernel-version differences, all of them (checkpatch's and the
  * reader's one place to look): which exit mechanism this kernel offers,
- * and the few kernel APIs that changed between 6.1 and 7.x. Architecture
+ * and the few kernel APIs that changed between 5.10 and 7.x. Architecture
  * differences are in kft_arch.h.
  *
  * Exit mechanisms ("hooks safe", kft_exit.h):
@@ -12,8 +12,12 @@
  *   take a struct ftrace_regs, the fprobe has no ftrace_ops of its own, no
  *   per-call instance pool (the entry data lives on fgraph's shadow stack),
  *   and a registration takes one glob or a list of addresses,
- * - kretprobes on older kernels (6.1), and on arm64 before 6.14 (no fprobe
- *   without DYNAMIC_FTRACE_WITH_REGS).
+ * - kretprobes on older kernels (5.10, 6.1), and on arm64 before 6.14 (no
+ *   fprobe without DYNAMIC_FTRACE_WITH_REGS).
+ *
+ * kft supports the 5.10 LTS series and kernels from 6.1 on, nothing
+ * between: where the release that brought an API is not known here, 6.1
+ * tells 5.10 apart.
  */
 #ifndef KFT_COMPAT_H
 #define KFT_COMPAT_H
@@ -23,8 +27,9 @@
 #include <linux/version.h>
 #include <linux/workqueue.h>
 
-#if KERNEL_VERSION(6, 1, 0) > LINUX_VERSION_CODE
-#error "kft supports kernels from 6.1 on"
+#if KERNEL_VERSION(5, 10, 0) > LINUX_VERSION_CODE || \
+	(KERNEL_VERSION(5, 11, 0) <= LINUX_VERSION_CODE && KERNEL_VERSION(6, 1, 0) > LINUX_VERSION_CODE)
+#error "kft supports the 5.10 series and kernels from 6.1 on"
 #endif
 
 #if IS_ENABLED(CONFIG_FPROBE) && LINUX_VERSION_CODE >= KERNEL_VERSION(6, 14, 0)
@@ -36,6 +41,11 @@
 #else
 #define KFT_HAVE_FPROBE 0
 #define KFT_FPROBE_FGRAPH 0
+#endif
+
+/* 5.10 has no linux/fprobe.h (5.18 brought it). */
+#if KFT_HAVE_FPROBE
+#include <linux/fprobe.h>
 #endif
 
 /*
@@ -83,16 +93,93 @@ static inline void kft_hrtimer_setup(struct hrtimer *timer,
 #endif
 
 /*
+ * What ftrace passes an ftrace_ops callback: a struct ftrace_regs from 5.11
+ * on; a struct pt_regs before, which is NULL unless the ops asks for
+ * FTRACE_OPS_FL_SAVE_REGS (a callback that reads it checks for NULL).
+ * kft's callbacks are written for the struct ftrace_regs.
+ */
+#if KERNEL_VERSION(5, 11, 0) > LINUX_VERSION_CODE
+#define ftrace_regs pt_regs
+#endif
+
+/*
+ * An ftrace_ops whose callback guards against its own recursion (kft's
+ * callbacks count a miss instead). From 5.11 on that is every ops without
+ * FTRACE_OPS_FL_RECURSION; before, an ops says so with
+ * FTRACE_OPS_FL_RECURSION_SAFE, without which ftrace calls it through a
+ * helper that takes its own recursion lock.
+ */
+#if KERNEL_VERSION(5, 11, 0) > LINUX_VERSION_CODE
+#define KFT_FTRACE_OPS_FL_OWN_RECURSION	FTRACE_OPS_FL_RECURSION_SAFE
+#else
+#define KFT_FTRACE_OPS_FL_OWN_RECURSION	0
+#endif
+
+/*
  * The pt_regs inside a struct ftrace_regs (x86 saves one there, also
  * without SAVE_REGS), and arm64's fields of it (lr, sp); 6.12 names them
- * through arch_ftrace_regs().
+ * through arch_ftrace_regs(). On 5.10 it is the pt_regs itself.
  */
-#ifdef arch_ftrace_regs
+#if KERNEL_VERSION(5, 11, 0) > LINUX_VERSION_CODE
+#define kft_fregs_pt(fregs)	(fregs)
+#define kft_fregs_arch(fregs)	(fregs)
+#elif defined(arch_ftrace_regs)
 #define kft_fregs_pt(fregs)	(&arch_ftrace_regs(fregs)->regs)
 #define kft_fregs_arch(fregs)	arch_ftrace_regs(fregs)
 #else
 #define kft_fregs_pt(fregs)	(&(fregs)->regs)
 #define kft_fregs_arch(fregs)	(fregs)
+#endif
+
+/*
+ * interrupt_context_level(), which 6.1 has and 5.10 not: 0 in a task, 1 in
+ * a softirq, 2 in a hard interrupt, 3 in an NMI.
+ */
+#if KERNEL_VERSION(6, 1, 0) > LINUX_VERSION_CODE
+#include <linux/preempt.h>
+static __always_inline unsigned char interrupt_context_level(void)
+{
+	unsigned long pc = preempt_count();
+
+	return !!(pc & NMI_MASK) + !!(pc & (NMI_MASK | HARDIRQ_MASK)) +
+	       !!(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET));
+}
+#endif
+
+/*
+ * ftrace_free_filter(), which 6.1 exports and 5.10 does not: there an ops'
+ * filter and notrace hashes are freed by resetting them (an emptied hash
+ * becomes ftrace's shared empty one, the old one is freed after RCU).
+ */
+#if KERNEL_VERSION(6, 1, 0) > LINUX_VERSION_CODE
+static inline void kft_ftrace_free_filter(struct ftrace_ops *ops)
+{
+	ftrace_set_filter(ops, NULL, 0, 1);
+	ftrace_set_notrace(ops, NULL, 0, 1);
+}
+#define ftrace_free_filter(ops)	kft_ftrace_free_filter(ops)
+#endif
+
+/* get_kretprobe(), which 6.1 has; 5.10's instance points to its kretprobe. */
+#if KERNEL_VERSION(6, 1, 0) > LINUX_VERSION_CODE
+#include <linux/kprobes.h>
+static __always_inline struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)
+{
+	return ri->rp;
+}
+#endif
+
+/* try_cmpxchg64(), which 5.10 has only for 32-bit words (try_cmpxchg()). */
+#ifndef try_cmpxchg64
+#define try_cmpxchg64(ptr, oldp, new)					\
+({									\
+	u64 *__kft_oldp = (oldp), __kft_old = *__kft_oldp;		\
+	u64 __kft_cur = cmpxchg64((ptr), __kft_old, (new));		\
+									\
+	if (unlikely(__kft_cur != __kft_old))				\
+		*__kft_oldp = __kft_cur;				\
+	likely(__kft_cur == __kft_old);					\
+})
 #endif
 
 /*

@@ -27,7 +27,6 @@
 
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
-#include <linux/fprobe.h>
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
 

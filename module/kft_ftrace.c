@@ -294,7 +294,7 @@ out_free:
 /**
  * kft_ftrace_ops_attach() - an ftrace_ops on a funclist, or every function
  * @ops:	the ops (zeroed, or left so by kft_ftrace_ops_detach())
- * @func:	its callback
+ * @func:	its callback, which guards against its own recursion
  * @funcs:	the funclist; none for every function
  * @nr_funcs:	its length
  * @attached:	its owner's flag, set on success
@@ -311,6 +311,7 @@ int kft_ftrace_ops_attach(struct ftrace_ops *ops, ftrace_func_t func,
 	int ret;
 
 	ops->func = func;
+	ops->flags |= KFT_FTRACE_OPS_FL_OWN_RECURSION;
 	for (i = 0; i < nr_funcs; i++) {
 		ret = kft_ftrace_filter_add(ops, &funcs[i], &addr, err);
 		if (ret)

@@ -6,7 +6,7 @@
  * is an error for the writer or reader (__GFP_RETRY_MAYFAIL: no OOM
  * killer), charged to its memory cgroup.
  */
-#include <linux/math.h>
+#include <linux/kernel.h>
 #include <linux/mm.h>
 
 #include "kft_mem.h"

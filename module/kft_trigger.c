@@ -93,6 +93,7 @@ int kft_entry_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run,
 	if (t->as_kprobe)
 		return kft_entry_trigger_attach_kprobe(t, func, err);
 	t->ops.func = kft_entry_trigger_fn;
+	t->ops.flags = KFT_FTRACE_OPS_FL_OWN_RECURSION;
 	ret = kft_ftrace_filter_add(&t->ops, func, &addr, err);
 	if (ret)
 		goto err_free_filter;

@@ -56,6 +56,9 @@
 #include <linux/fprobe.h>
 #endif
 
+/* Kernel-version differences, as kft has them (ftrace_ops on 5.10). */
+#include "kft_compat.h"
+
 #define KFT_BENCH_MAX_ROUNDS 1000
 
 /* Traced, never inlined or cloned: every iteration is one real call. */
@@ -164,6 +167,7 @@ static notrace void kft_bench_ops_fn(unsigned long ip, unsigned long parent_ip,
 
 static struct ftrace_ops kft_bench_ops = {
 	.func = kft_bench_ops_fn,
+	.flags = KFT_FTRACE_OPS_FL_OWN_RECURSION,
 };
 
 static bool kft_bench_ops_on;

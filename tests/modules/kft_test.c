@@ -71,6 +71,15 @@
 #include <linux/uaccess.h>
 #include <linux/wait.h>
 
+/*
+ * 5.10 has no IRQ_WORK_INIT_HARD(): an irq_work runs in hard interrupt
+ * context there but on PREEMPT_RT, which the flag asks for too.
+ */
+#ifndef IRQ_WORK_INIT_HARD
+#define IRQ_WORK_INIT_HARD(_func)					\
+	((struct irq_work){ .flags = ATOMIC_INIT(IRQ_WORK_HARD_IRQ), .func = (_func) })
+#endif
+
 static noinline void kft_test_spin_ns(u64 ns)
 {
 	u64 start = ktime_get_mono_fast_ns();
