@@ -169,6 +169,18 @@ static __always_inline struct kretprobe *get_kretprobe(struct kretprobe_instance
 }
 #endif
 
+/*
+ * Where a function a kretprobe's exit handler runs for returns to: the
+ * instruction pointer of the registers it is given, which the rethook
+ * (6.1) sets to the real return address; 5.10 leaves the trampoline's
+ * there and gives the real one in the instance.
+ */
+#if KERNEL_VERSION(6, 1, 0) > LINUX_VERSION_CODE
+#define kft_kretprobe_ret_ip(ri, regs)	((unsigned long)(ri)->ret_addr)
+#else
+#define kft_kretprobe_ret_ip(ri, regs)	instruction_pointer(regs)
+#endif
+
 /* try_cmpxchg64(), which 5.10 has only for 32-bit words (try_cmpxchg()). */
 #ifndef try_cmpxchg64
 #define try_cmpxchg64(ptr, oldp, new)					\

@@ -46,10 +46,10 @@ static notrace int kft_krp_entry(struct kretprobe_instance *ri, struct pt_regs *
 NOKPROBE_SYMBOL(kft_krp_entry);
 
 /*
- * The caller: the instruction pointer the rethook set for the return, the
- * real one. The address this kretprobe saved at entry is the trampoline's
- * when another kretprobe took the return first (an exit trigger on the
- * same function, or a tail call from a function traced here).
+ * The caller: the real return address (kft_kretprobe_ret_ip()). The
+ * address this kretprobe saved at entry is the trampoline's when another
+ * kretprobe took the return first (an exit trigger on the same function,
+ * or a tail call from a function traced here).
  */
 static notrace int kft_krp_exit(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
@@ -58,7 +58,7 @@ static notrace int kft_krp_exit(struct kretprobe_instance *ri, struct pt_regs *r
 	if (unlikely(!k))
 		return 0;	/* the hooks are coming off: the call is not logged */
 	kft_hook_exit(k->hook, (unsigned long)k->rp.kp.addr,
-		      instruction_pointer(regs), false, (struct kft_call *)ri->data, 0,
+		      kft_kretprobe_ret_ip(ri, regs), false, (struct kft_call *)ri->data, 0,
 		      regs_return_value(regs));
 	return 0;
 }
