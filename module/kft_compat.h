@@ -200,14 +200,43 @@ static __always_inline struct kretprobe *get_kretprobe(struct kretprobe_instance
  * declaration's type rather than by a version.
  */
 /*
- * What the per-CPU allocator keeps for each 4 bytes of every chunk, beside
- * the chunk's units: a memory cgroup pointer wherever memcg is built (all
+ * What the per-CPU allocator keeps for each 4 bytes of the chunks that the
+ * current task's charged (GFP_KERNEL_ACCOUNT) allocations take, beside the
+ * chunks' units: a memory cgroup pointer wherever memcg is built (in all
  * chunks since 5.14, charged allocations or not), and from 6.10 an
- * allocation tag with allocation profiling (struct pcpuobj_ext).
+ * allocation tag with allocation profiling (struct pcpuobj_ext). Before
+ * 5.14 only the chunks of allocations charged to a cgroup other than the
+ * root one have the pointers (a task of the root cgroup, as in kft's test
+ * guests, is not charged).
  */
-#define KFT_PCPU_EXT_BYTES						\
-	((IS_ENABLED(CONFIG_MEMCG) ? sizeof(void *) : 0) +		\
-	 (IS_ENABLED(CONFIG_MEM_ALLOC_PROFILING) ? sizeof(void *) : 0))
+#if KERNEL_VERSION(5, 14, 0) > LINUX_VERSION_CODE && IS_ENABLED(CONFIG_MEMCG_KMEM)
+#include <linux/memcontrol.h>
+static inline size_t kft_pcpu_ext_bytes(void)
+{
+	struct mem_cgroup *memcg;
+	bool charged;
+
+	if (!memcg_kmem_enabled() || in_interrupt() || !current->mm ||
+	    (current->flags & PF_KTHREAD))
+		return 0;
+	rcu_read_lock();
+	memcg = mem_cgroup_from_task(current);
+	charged = memcg && memcg->css.parent;	/* not the root cgroup */
+	rcu_read_unlock();
+	return charged ? sizeof(void *) : 0;
+}
+#elif KERNEL_VERSION(5, 14, 0) > LINUX_VERSION_CODE
+static inline size_t kft_pcpu_ext_bytes(void)
+{
+	return 0;
+}
+#else
+static inline size_t kft_pcpu_ext_bytes(void)
+{
+	return (IS_ENABLED(CONFIG_MEMCG) ? sizeof(void *) : 0) +
+	       (IS_ENABLED(CONFIG_MEM_ALLOC_PROFILING) ? sizeof(void *) : 0);
+}
+#endif
 
 #ifdef CONFIG_ARM
 #include <asm/stacktrace.h>

@@ -95,6 +95,7 @@ int kft_count_table_alloc(struct kft_count_table *t, unsigned int nr_funcs,
 	slots = 1UL << t->bits;
 	counters = slots * width;
 	t->nr_chunks = DIV_ROUND_UP(counters, KFT_COUNT_CHUNK);
+	t->pcpu_ext = kft_pcpu_ext_bytes();
 	mutex_init(&t->sum_lock);
 	INIT_LIST_HEAD(&t->gone);
 	if (!kft_mem_fits(kft_count_table_bytes(t)))
@@ -148,11 +149,12 @@ unsigned long kft_count_table_slots(const struct kft_count_table *t)
 
 /*
  * What the per-CPU allocator keeps per byte of a unit of the chunks the
- * counters fill, in eighths: its object extensions (KFT_PCPU_EXT_BYTES per
- * 4 bytes), its allocation and boundary bitmaps (a bit each per 4 bytes)
- * and a block header per page, the last two rounded up to an eighth.
+ * counters fill, in eighths: its object extensions (@ext bytes per 4
+ * bytes, kft_pcpu_ext_bytes()), its allocation and boundary bitmaps (a bit
+ * each per 4 bytes) and a block header per page, the last two rounded up
+ * to an eighth.
  */
-#define KFT_PCPU_META_EIGHTHS	(KFT_PCPU_EXT_BYTES * 8 / 4 + 1)
+#define KFT_PCPU_META_EIGHTHS(ext)	((ext) * 8 / 4 + 1)
 
 /**
  * kft_count_table_bytes() - the memory a table takes
@@ -171,7 +173,7 @@ size_t kft_count_table_bytes(const struct kft_count_table *t)
 	size_t unit = array_size(slots * t->width, sizeof(u64));
 
 	return slots * sizeof(*t->ips) + t->nr_chunks * sizeof(*t->chunks) +
-	       unit * num_possible_cpus() + unit / 8 * KFT_PCPU_META_EIGHTHS;
+	       unit * num_possible_cpus() + unit / 8 * KFT_PCPU_META_EIGHTHS(t->pcpu_ext);
 }
 
 /* Every counter of chunk @chunk (@n of them) at @value, on every CPU. */

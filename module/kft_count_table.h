@@ -48,6 +48,7 @@ struct kft_count_table {
 	u64 __percpu **chunks;
 	u64 __percpu *chunk0;		/* chunks[0], one load nearer */
 	unsigned int nr_chunks;
+	unsigned int pcpu_ext;		/* kft_pcpu_ext_bytes() of the allocating task */
 	/* Held while summing, emptying and retiring: a sum sees one run. */
 	struct mutex sum_lock;
 	struct list_head gone;		/* struct kft_count_gone: retired names */
