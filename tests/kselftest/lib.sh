@@ -327,11 +327,35 @@ has_fprobe() {
 }
 
 # kft's own exit hooks (hooks fast): its trampoline is x86-64, arm64 or
-# riscv64 code; on 32-bit ARM "hooks fast" is a configuration error
-# (bad_input checks it).
+# riscv64 code, and needs ftrace to pass the traced function's registers
+# (DYNAMIC_FTRACE_WITH_ARGS: x86-64 from 5.11 on, not Debian 11's 5.10).
+# Elsewhere "hooks fast" is a configuration error (fast_hooks_refusal).
 fast_hooks_here() {
-	case $(uname -m) in x86_64 | aarch64 | riscv64) return 0 ;; esac
-	return 1
+	case $(uname -m) in x86_64 | aarch64 | riscv64) ;; *) return 1 ;; esac
+	case $(uname -r) in 5.10.*) return 1 ;; esac
+}
+
+# fast_hooks_refusal: the error line of a run that asks for hooks fast
+# where there are none, "hooks" at column 11 of "new begin hooks fast end".
+fast_hooks_refusal() {
+	case $(uname -m) in
+	x86_64 | aarch64 | riscv64)
+		_kft_why="hooks fast needs ftrace to pass the traced function's registers (DYNAMIC_FTRACE_WITH_ARGS, Linux 5.11 on), which this kernel lacks" ;;
+	*) _kft_why="hooks fast needs x86-64, arm64 or riscv64 (kft's return trampoline)" ;;
+	esac
+	echo "error: line 1, column 11: $_kft_why 'hooks'"
+}
+
+# fast_hooks_require: a test of hooks fast runs where they are; elsewhere
+# it checks that kft refuses a run that asks for them, with
+# fast_hooks_refusal's error, and skips.
+fast_hooks_require() {
+	fast_hooks_here && return 0
+	kft_load
+	assert_eq "write of: new begin hooks fast end" "write: EINVAL" "$(kft_write "new begin hooks fast end")"
+	assert_eq "error for hooks fast" "$(fast_hooks_refusal)" "$(grep '^error:' /proc/kft)"
+	kft_unload
+	unsupported "no hooks fast on this kernel: a run that asks is refused ($(fast_hooks_refusal))"
 }
 
 # Globs and every function: with fprobe, or with fast hooks on any kernel
