@@ -24,6 +24,7 @@
 
 #include <linux/ftrace.h>
 #include <linux/hrtimer.h>
+#include <linux/kprobes.h>
 #include <linux/version.h>
 #include <linux/workqueue.h>
 
@@ -162,7 +163,6 @@ static inline void kft_ftrace_free_filter(struct ftrace_ops *ops)
 
 /* get_kretprobe(), which 6.1 has; 5.10's instance points to its kretprobe. */
 #if KERNEL_VERSION(6, 1, 0) > LINUX_VERSION_CODE
-#include <linux/kprobes.h>
 static __always_inline struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)
 {
 	return ri->rp;
@@ -175,11 +175,15 @@ static __always_inline struct kretprobe *get_kretprobe(struct kretprobe_instance
  * (6.1) sets to the real return address; 5.10 leaves the trampoline's
  * there and gives the real one in the instance.
  */
+static __always_inline unsigned long kft_kretprobe_ret_ip(struct kretprobe_instance *ri,
+							 struct pt_regs *regs)
+{
 #if KERNEL_VERSION(6, 1, 0) > LINUX_VERSION_CODE
-#define kft_kretprobe_ret_ip(ri, regs)	((unsigned long)(ri)->ret_addr)
+	return (unsigned long)ri->ret_addr;
 #else
-#define kft_kretprobe_ret_ip(ri, regs)	instruction_pointer(regs)
+	return instruction_pointer(regs);
 #endif
+}
 
 /* try_cmpxchg64(), which 5.10 has only for 32-bit words (try_cmpxchg()). */
 #ifndef try_cmpxchg64
