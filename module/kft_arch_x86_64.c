@@ -103,6 +103,7 @@ notrace bool kft_ftrace_entry_regs(struct ftrace_regs *fregs, unsigned long ip,
 NOKPROBE_SYMBOL(kft_ftrace_entry_regs);
 
 
+#if KFT_HAVE_FAST_HOOKS
 /*
  * hooks fast (kft_arch.h): a call's return address is the word below its
  * stack pointer after the return, on the task's stack.
@@ -118,3 +119,4 @@ notrace bool kft_blocked_ret_swap(struct task_struct *t, unsigned long sp, unsig
 	WRITE_ONCE(*slot, new);
 	return true;
 }
+#endif
