@@ -24,6 +24,7 @@
 
 #include <linux/ftrace.h>
 #include <linux/hrtimer.h>
+#include <linux/irq_work.h>
 #include <linux/kprobes.h>
 #include <linux/version.h>
 #include <linux/workqueue.h>
@@ -184,6 +185,15 @@ static __always_inline unsigned long kft_kretprobe_ret_ip(struct kretprobe_insta
 	return instruction_pointer(regs);
 #endif
 }
+
+/*
+ * IRQ_WORK_INIT_HARD(), which 5.10 lacks: an irq_work runs in hard
+ * interrupt context there but on PREEMPT_RT, which the flag asks for too.
+ */
+#ifndef IRQ_WORK_INIT_HARD
+#define IRQ_WORK_INIT_HARD(_func)					\
+	((struct irq_work){ .flags = ATOMIC_INIT(IRQ_WORK_HARD_IRQ), .func = (_func) })
+#endif
 
 /* try_cmpxchg64(), which 5.10 has only for 32-bit words (try_cmpxchg()). */
 #ifndef try_cmpxchg64
