@@ -390,6 +390,13 @@ bpftrace_require() {
 		fail "bpftrace cannot run a program: $(cat /tmp/bpftrace-check)"
 }
 
+# Whether bpftrace takes kfunc (fentry) probes on this kernel: Debian 12's
+# bpftrace 0.17 refuses them on 5.10 ("kfunc/kretfunc not available for
+# your kernel version"). Its reason in /tmp/bpftrace-kfunc.
+bpftrace_kfunc_here() {
+	bpftrace -e 'kfunc:vmlinux:vfs_read { } BEGIN { exit(); }' >/tmp/bpftrace-kfunc 2>&1
+}
+
 # wait_kprobes FUNCTION N: until N kprobes (or kretprobes) are on
 # FUNCTION (at +0x0, or at ftrace's call after an endbr64), as a peer that
 # uses them registers them (60 s at most).
