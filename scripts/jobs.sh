@@ -3,7 +3,7 @@
 # $top is the tree's top. (Documentation/testing.rst, "The matrix".)
 #
 # A job is one guest, named KERNEL[-PASS][@KofN]:
-#   KERNEL  6.1, 6.12, latest (Debian's kernels, scripts/kernels/fetch),
+#   KERNEL  5.10, 6.1, 6.12, latest (Debian's kernels, scripts/kernels/fetch),
 #           rt (Debian's 6.12-rt, PREEMPT_RT) or debug (6.12-debug:
 #           config/debug.config, scripts/kernels/build)
 #   PASS    none: the main pass, every test of tests/kselftest but the
