@@ -916,7 +916,11 @@ static void kft_fast_unpin_when_drained(void)
  */
 static int kft_fast_table_get(void)
 {
-	unsigned int bits = ilog2(roundup_pow_of_two(max(fast_tasks, 64U)));
+	/*
+	 * A larger value would round up past 32 bits (to 0 on 32-bit ARM: a
+	 * 0-byte table, which vmalloc warns about); no table that large fits.
+	 */
+	unsigned int bits = ilog2(roundup_pow_of_two(clamp(fast_tasks, 64U, 1U << 30)));
 	struct kft_fast_slot *table;
 	size_t bytes;
 	int ret;
