@@ -13,9 +13,8 @@
  * What the code supports (tested: Debian's 6.1, 6.12 and trixie-backports'
  * 7.3 on x86-64, Debian's 6.12 and trixie-backports' 7.3 on arm64, Debian's
  * 6.1 armmp-lpae on ARMv7, Debian 13's 6.12 on riscv64): x86-64, arm64,
- * 32-bit ARM and 64-bit RISC-V. "hooks fast" has its trampoline for
- * x86-64, arm64 and riscv64 (kft_exit_fast_*.S): it is refused on 32-bit
- * ARM.
+ * 32-bit ARM and 64-bit RISC-V, each with the trampoline of "hooks fast"
+ * (kft_exit_fast_*.S).
  */
 #ifndef KFT_ARCH_H
 #define KFT_ARCH_H
@@ -38,18 +37,31 @@
 
 /*
  * kft's return trampoline (kft_exit_fast_x86_64.S, kft_exit_fast_arm64.S,
- * kft_exit_fast_riscv.S): the architectures it is written for. It needs
- * ftrace's caller to pass the traced function's stack pointer (and on
- * arm64 and riscv64 its return address register) to every ftrace_ops
- * callback, DYNAMIC_FTRACE_WITH_ARGS: x86-64 has it from 5.11 on (not
- * Debian's 5.10), arm64 and riscv64 in Debian's 6.12 and later.
+ * kft_exit_fast_riscv.S, kft_exit_fast_arm.S): the architectures it is
+ * written for. It needs ftrace's caller to pass the traced function's
+ * stack pointer and where its return address is to an ftrace_ops callback:
+ * DYNAMIC_FTRACE_WITH_ARGS on x86-64 (from 5.11 on, not Debian's 5.10),
+ * arm64 and riscv64 (Debian's 6.12 and later); on 32-bit ARM the pt_regs
+ * of DYNAMIC_FTRACE_WITH_REGS, which ftrace passes only to an ops that asks
+ * (KFT_FAST_OPS_FLAGS). 32-bit ARM also needs the unwinder to say where it
+ * found a return address on the stack (struct stackframe's lr_addr, 5.18
+ * on: kft_blocked_ret_swap()).
  */
-#if defined(CONFIG_X86_64) || defined(CONFIG_ARM64) || defined(CONFIG_RISCV)
+#if defined(CONFIG_X86_64) || defined(CONFIG_ARM64) || defined(CONFIG_RISCV) || \
+	defined(CONFIG_ARM)
 #define KFT_FAST_HOOKS_ARCH	1
 #else
 #define KFT_FAST_HOOKS_ARCH	0
 #endif
-#if KFT_FAST_HOOKS_ARCH && defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS)
+#if defined(CONFIG_ARM)
+#define KFT_FAST_FTRACE_PASSES_REGS	(IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_REGS) && \
+					 KFT_ARM_UNWIND_LR_ADDR)
+#define KFT_FAST_OPS_FLAGS		FTRACE_OPS_FL_SAVE_REGS
+#else
+#define KFT_FAST_FTRACE_PASSES_REGS	IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_ARGS)
+#define KFT_FAST_OPS_FLAGS		0
+#endif
+#if KFT_FAST_HOOKS_ARCH && KFT_FAST_FTRACE_PASSES_REGS
 #define KFT_HAVE_FAST_HOOKS	1
 #else
 #define KFT_HAVE_FAST_HOOKS	0
@@ -80,6 +92,9 @@ enum kft_stack_kind {
  * paciasp then signs whatever kft wrote: pointer authentication needs
  * nothing more); the stack pointer is the caller's, unchanged at return.
  * riscv64: as arm64, in ra (ftrace_caller saves and restores it).
+ * 32-bit ARM: where the function's prologue saved its link register, or
+ * in the link register, which ftrace_regs_caller saves in the pt_regs and
+ * restores, for a function that saved none (below).
  */
 #if defined(CONFIG_X86_64)
 /* kft_fast_exit(sp) finds the return value (rax) 3 words below @sp. */
@@ -88,6 +103,10 @@ enum kft_stack_kind {
 #define KFT_FAST_RET_POPS	sizeof(long)
 #define kft_fregs_entry_sp(fregs)	(kft_fregs_pt(fregs)->sp)
 #define kft_fregs_ret_slot(fregs)	((unsigned long *)kft_fregs_entry_sp(fregs))
+#elif defined(CONFIG_ARM)
+/* kft_fast_exit(sp) finds the return value (r0) 4 words below @sp. */
+#define KFT_FAST_RETVAL_WORDS	4
+#define KFT_FAST_RET_POPS	0
 #elif KFT_HAVE_FAST_HOOKS
 /* kft_fast_exit(sp) finds the return value (x0, a0) 10 words below @sp. */
 #define KFT_FAST_RETVAL_WORDS	10
@@ -99,9 +118,73 @@ enum kft_stack_kind {
 #define kft_fregs_ret_slot(fregs)	(&kft_fregs_arch(fregs)->ra)
 #endif
 #endif
+/* A stack pointer is word-aligned at least (x86-64's is 8 mod 16 at entry). */
+#define KFT_FAST_SP_ALIGN_MASK	(sizeof(long) - 1)
 
-#if KFT_HAVE_FAST_HOOKS
-static __always_inline bool kft_ftrace_ret_slot(struct ftrace_regs *fregs,
+#if KFT_HAVE_FAST_HOOKS && defined(CONFIG_ARM)
+/*
+ * 32-bit ARM: ftrace's call comes after the function's prologue, which
+ * saved the link register on the stack if the function calls others; it
+ * returns through that copy, and only a function that saved none (a leaf)
+ * returns through the register ftrace restores. Where the copy is, and
+ * where the stack pointer was before the prologue (as at the return), the
+ * unwind tables say: function_graph unwinds one frame at each call here.
+ * kft keeps the answer per function, in a cache indexed by the function's
+ * address (kft_arch_arm.c), each entry 64 bits read and written whole: the
+ * address, and KFT_ARM_SLOT_VALID with the two distances, in words, from
+ * the stack pointer ftrace saved: the copy's (KFT_ARM_SLOT_LEAF: none) and
+ * the entry's.
+ */
+#define KFT_ARM_SLOTS_BITS	13
+#define KFT_ARM_SLOT_VALID	BIT(31)
+#define KFT_ARM_SLOT_NONE	BIT(30)		/* not hooked: no copy found */
+#define KFT_ARM_SLOT_ENTRY_SHIFT	15
+#define KFT_ARM_SLOT_WORDS	0x7fffU		/* the largest distance */
+#define KFT_ARM_SLOT_LEAF	KFT_ARM_SLOT_WORDS
+extern atomic64_t kft_arm_slots[1 << KFT_ARM_SLOTS_BITS];
+
+u32 kft_arm_ret_slot_find(struct pt_regs *regs, unsigned long ip);
+void kft_fast_return(void);	/* the trampoline (kft_exit_fast_arm.S) */
+
+static __always_inline bool kft_ftrace_ret_slot(struct ftrace_regs *fregs, unsigned long ip,
+						unsigned long **slot, unsigned long *sp)
+{
+	/* (With SAVE_REGS, ftrace's struct ftrace_regs is the pt_regs.) */
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+	unsigned long at, cur = current_stack_pointer;
+	unsigned long *word, ret;
+	u64 e;
+	u32 where, lr;
+
+	if (!regs)
+		return false;
+	at = regs->ARM_sp;
+	/* Above the current one, by at most a page (at <= cur wraps). */
+	if (at - cur - 1 >= PAGE_SIZE || (at & KFT_FAST_SP_ALIGN_MASK))
+		return false;
+	e = atomic64_read(&kft_arm_slots[(ip >> 1) & (BIT(KFT_ARM_SLOTS_BITS) - 1)]);
+	where = (u32)e;
+	if (unlikely((u32)(e >> 32) != ip || !(where & KFT_ARM_SLOT_VALID)))
+		where = kft_arm_ret_slot_find(regs, ip);
+	if (unlikely(where & KFT_ARM_SLOT_NONE))
+		return false;
+	lr = where & KFT_ARM_SLOT_WORDS;
+	word = lr == KFT_ARM_SLOT_LEAF ? &regs->ARM_lr : (unsigned long *)at + lr;
+	/*
+	 * The copy holds the return address ftrace saw, or the trampoline's
+	 * (another of kft's hooks on the function wrote it there, after
+	 * ftrace saved the registers each callback sees); else it is not the
+	 * copy.
+	 */
+	ret = READ_ONCE(*word);
+	if (ret != regs->ARM_lr && ret != (unsigned long)kft_fast_return)
+		return false;
+	*slot = word;
+	*sp = at + sizeof(long) * ((where >> KFT_ARM_SLOT_ENTRY_SHIFT) & KFT_ARM_SLOT_WORDS);
+	return true;
+}
+#elif KFT_HAVE_FAST_HOOKS
+static __always_inline bool kft_ftrace_ret_slot(struct ftrace_regs *fregs, unsigned long ip,
 						unsigned long **slot, unsigned long *sp)
 {
 	unsigned long at, cur = current_stack_pointer;
@@ -110,13 +193,15 @@ static __always_inline bool kft_ftrace_ret_slot(struct ftrace_regs *fregs,
 		return false;
 	at = kft_fregs_entry_sp(fregs);
 	/* Above the current one, by at most a page (at <= cur wraps). */
-	if (at - cur - 1 >= PAGE_SIZE || (at & 7))
+	if (at - cur - 1 >= PAGE_SIZE || (at & KFT_FAST_SP_ALIGN_MASK))
 		return false;
 	*slot = kft_fregs_ret_slot(fregs);
 	*sp = at + KFT_FAST_RET_POPS;
 	return true;
 }
+#endif
 
+#if KFT_HAVE_FAST_HOOKS
 /*
  * hooks fast: in blocked task @t, the return address of its call whose
  * stack pointer after return is @sp, if it is @old, becomes @new (the
@@ -264,6 +349,13 @@ enum kft_stack_kind kft_stack_left(unsigned long *left);
 
 /* kft_arch_*.c */
 void kft_arch_init(void);
+#if KFT_HAVE_FAST_HOOKS && defined(CONFIG_ARM)
+void kft_arch_module_coming(void);
+#else
+static inline void kft_arch_module_coming(void)
+{
+}
+#endif
 unsigned int kft_unwind_regs(struct pt_regs *regs, unsigned long *buf,
 			     unsigned int max, bool *truncated);
 bool kft_ftrace_entry_regs(struct ftrace_regs *fregs, unsigned long ip,

@@ -32,6 +32,7 @@
 
 #include <linux/kprobes.h>
 #include <linux/sched.h>
+#include <linux/sched/task_stack.h>
 #include <asm/stacktrace.h>
 
 #include "kft_arch.h"
@@ -171,6 +172,169 @@ notrace bool kft_ftrace_entry_regs(struct ftrace_regs *fregs, unsigned long ip,
 	return true;
 }
 NOKPROBE_SYMBOL(kft_ftrace_entry_regs);
+
+#if KFT_HAVE_FAST_HOOKS
+/*
+ * hooks fast: where each traced function keeps its return address
+ * (kft_arch.h). A cache: an entry is filled by the first call that misses
+ * it, and may be replaced by another function's at the same index; each is
+ * read whole, so a reader finds its own function's answer or a miss. The
+ * answer of a function at an address holds until another module's code is
+ * loaded there: kft_arch_module_coming() empties the cache first.
+ */
+atomic64_t kft_arm_slots[1 << KFT_ARM_SLOTS_BITS];
+
+/* One frame unwound: the walk stops after it. */
+struct kft_arm_one {
+	struct stackframe frame;
+	unsigned int pcs;
+};
+
+static notrace bool kft_arm_one_pc(void *data, unsigned long pc)
+{
+	struct kft_arm_one *w = data;
+
+	return w->pcs++ == 0;
+}
+NOKPROBE_SYMBOL(kft_arm_one_pc);
+
+static notrace int kft_arm_one_frame(struct stackframe *frame, void *data)
+{
+	return !kft_arm_one_pc(data, frame->pc);
+}
+NOKPROBE_SYMBOL(kft_arm_one_frame);
+
+/*
+ * Where the function at @ip, at ftrace's call with registers @regs, keeps
+ * its return address: one frame unwound from there. The link register is
+ * given as 0, so that a function that saved none unwinds to 0 (a leaf);
+ * one that saved it unwinds to the copy, which the unwinder says where it
+ * read (lr_addr). The stack pointer after the unwind is the function's at
+ * entry. Distances that do not fit, or a copy that is not where the
+ * unwinder says, make the function one kft does not hook.
+ */
+static notrace u32 kft_arm_ret_slot_unwind(struct pt_regs *regs, unsigned long ip)
+{
+	struct kft_arm_one w = { };
+	unsigned long at = regs->ARM_sp, copy, entry;
+
+	w.frame.fp = regs->ARM_fp;
+	w.frame.sp = at;
+	w.frame.pc = ip;
+#ifdef CONFIG_KRETPROBES
+	w.frame.tsk = current;
+#endif
+	walk_stackframe(&w.frame,
+			__builtin_choose_expr(KFT_ARM_WALK_GIVES_PC,
+					      (void *)kft_arm_one_pc,
+					      (void *)kft_arm_one_frame), &w);
+	entry = w.frame.sp;
+	if (w.pcs != 2 || entry < at || entry - at > KFT_ARM_SLOT_WORDS * sizeof(long) ||
+	    (entry & KFT_FAST_SP_ALIGN_MASK))
+		return KFT_ARM_SLOT_VALID | KFT_ARM_SLOT_NONE;
+	if (!w.frame.pc)
+		return KFT_ARM_SLOT_VALID | KFT_ARM_SLOT_LEAF |
+		       ((entry - at) / sizeof(long)) << KFT_ARM_SLOT_ENTRY_SHIFT;
+	copy = (unsigned long)w.frame.lr_addr;
+	if (w.frame.pc != regs->ARM_lr || copy < at || copy >= entry ||
+	    (copy & KFT_FAST_SP_ALIGN_MASK) || READ_ONCE(*(unsigned long *)copy) != regs->ARM_lr)
+		return KFT_ARM_SLOT_VALID | KFT_ARM_SLOT_NONE;
+	return KFT_ARM_SLOT_VALID | (copy - at) / sizeof(long) |
+	       ((entry - at) / sizeof(long)) << KFT_ARM_SLOT_ENTRY_SHIFT;
+}
+NOKPROBE_SYMBOL(kft_arm_ret_slot_unwind);
+
+/**
+ * kft_arm_ret_slot_find() - a cache miss of kft_ftrace_ret_slot()
+ * @regs:	the registers ftrace saved at the function's call to it
+ * @ip:		the function (its call to ftrace)
+ *
+ * Return: the cache entry's low word, now in the cache (with
+ * KFT_ARM_SLOT_NONE: kft does not hook the function).
+ */
+notrace u32 kft_arm_ret_slot_find(struct pt_regs *regs, unsigned long ip)
+{
+	u32 where = kft_arm_ret_slot_unwind(regs, ip);
+
+	atomic64_set(&kft_arm_slots[(ip >> 1) & (BIT(KFT_ARM_SLOTS_BITS) - 1)],
+		     (u64)ip << 32 | where);
+	return where;
+}
+NOKPROBE_SYMBOL(kft_arm_ret_slot_find);
+
+/* A module's code is about to run where another's may have been. */
+void kft_arch_module_coming(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(kft_arm_slots); i++)
+		atomic64_set(&kft_arm_slots[i], 0);
+}
+
+/* One search of a blocked task's stack (kft_blocked_ret_swap()). */
+struct kft_arm_swap {
+	struct stackframe frame;
+	unsigned long lo, hi;		/* the task's stack */
+	unsigned long sp, old, new;
+	bool swapped;
+};
+
+static notrace bool kft_arm_swap_pc(void *data, unsigned long pc)
+{
+	struct kft_arm_swap *w = data;
+	unsigned long at = (unsigned long)w->frame.lr_addr;
+
+	/* Frames of the calls inside the one looked for: on up. */
+	if (w->frame.sp < w->sp)
+		return true;
+	if (w->frame.sp == w->sp && pc == w->old && at >= w->lo &&
+	    at <= w->hi - sizeof(long) && !(at & KFT_FAST_SP_ALIGN_MASK) &&
+	    READ_ONCE(*(unsigned long *)at) == w->old) {
+		WRITE_ONCE(*(unsigned long *)at, w->new);
+		w->swapped = true;
+	}
+	return false;
+}
+
+static notrace int kft_arm_swap_frame(struct stackframe *frame, void *data)
+{
+	return !kft_arm_swap_pc(data, frame->pc);
+}
+
+/*
+ * hooks fast (kft_arch.h): the return address is where the call's frame
+ * saved its link register, which the unwinder finds from where @t
+ * switched away, frame by frame up to the call's (whose stack pointer
+ * after the unwind is @sp). A leaf never blocks: every call on a blocked
+ * task's stack saved its link register. The walk ends at a return address
+ * it cannot unwind through (another frame kft still hooks, another exit
+ * hook's trampoline): a call above it is left hooked, and returns through
+ * the trampoline.
+ */
+notrace bool kft_blocked_ret_swap(struct task_struct *t, unsigned long sp, unsigned long old,
+				  unsigned long new)
+{
+	struct kft_arm_swap w = {
+		.lo = (unsigned long)task_stack_page(t),
+		.sp = sp,
+		.old = old,
+		.new = new,
+	};
+
+	w.hi = w.lo + THREAD_SIZE;
+	w.frame.fp = thread_saved_fp(t);
+	w.frame.sp = thread_saved_sp(t);
+	w.frame.pc = thread_saved_pc(t);
+#ifdef CONFIG_KRETPROBES
+	w.frame.tsk = t;
+#endif
+	walk_stackframe(&w.frame,
+			__builtin_choose_expr(KFT_ARM_WALK_GIVES_PC,
+					      (void *)kft_arm_swap_pc,
+					      (void *)kft_arm_swap_frame), &w);
+	return w.swapped;
+}
+#endif
 
 /*
  * Below: at load. A function that returns its own return address: called

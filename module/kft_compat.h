@@ -259,6 +259,12 @@ static inline size_t kft_pcpu_ext_bytes(void)
 				     void (*)(struct stackframe *,		\
 					      bool (*)(void *, unsigned long),	\
 					      void *))
+/*
+ * The unwinder says where it read each frame's return address on the stack
+ * (struct stackframe's lr_addr, 5.18 on): what fast hooks need to give a
+ * blocked task its return addresses back (kft_arch_arm.c).
+ */
+#define KFT_ARM_UNWIND_LR_ADDR	(LINUX_VERSION_CODE >= KERNEL_VERSION(5, 18, 0))
 #endif
 
 #endif

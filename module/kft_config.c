@@ -83,7 +83,8 @@ static const char *const kft_parse_messages[] = {
 	[KFT_ERR_NO_SUCH_CPU] = "the CPU of 'filter cpu' is not online",
 	[KFT_ERR_EXPECTED_HOOKS] = "expected 'fast' or 'safe'",
 	[KFT_ERR_WATCH_NEEDS_SAFE] = "a stack watch needs 'hooks safe': fast hooks cut stack traces",
-	[KFT_ERR_FAST_NOT_HERE] = "hooks fast needs x86-64, arm64 or riscv64 (kft's return trampoline)",
+	[KFT_ERR_FAST_NOT_HERE] =
+		"hooks fast needs x86-64, arm64, riscv64 or 32-bit ARM (kft's return trampoline)",
 	[KFT_ERR_SAFE_NOT_HERE] =
 		"no safe hooks on this kernel (no fprobe, no kprobes at ftrace's call sites): hooks fast only, no stack watch",
 	[KFT_ERR_COMM_TOO_LONG] = "a task's name has at most 15 bytes",
@@ -101,6 +102,8 @@ static const char *const kft_parse_messages[] = {
 		"not enough memory for the histogram table (module parameter histogram_functions)",
 	[KFT_ERR_FAST_NEEDS_ARGS] =
 		"hooks fast needs ftrace to pass the traced function's registers (DYNAMIC_FTRACE_WITH_ARGS, Linux 5.11 on), which this kernel lacks",
+	[KFT_ERR_FAST_NEEDS_REGS] =
+		"hooks fast needs ftrace to save the traced function's registers and the unwinder to say where a return address is (DYNAMIC_FTRACE_WITH_REGS, Linux 5.18 on), which this kernel lacks",
 };
 
 _Static_assert(ARRAY_SIZE(kft_parse_messages) == KFT_ERR_COUNT,

@@ -3,13 +3,13 @@
  * "hooks fast": kft's own exit hook, what function_graph does inside the
  * kernel, done from a module.
  *
- * Entry is an ftrace_ops callback without SAVE_REGS and without
- * FTRACE_OPS_FL_RECURSION (kft guards against recursion with its own shadow
- * stack, kft_fast_recursion(), for less than ftrace's lock). ftrace saved
- * where the traced function's return address is (kft_ftrace_ret_slot(): on
- * the stack on x86-64, in the saved link register on arm64): kft keeps that
- * address on a shadow stack and writes the address of its trampoline there
- * instead.
+ * Entry is an ftrace_ops callback without SAVE_REGS (but on 32-bit ARM)
+ * and without FTRACE_OPS_FL_RECURSION (kft guards against recursion with
+ * its own shadow stack, kft_fast_recursion(), for less than ftrace's
+ * lock). ftrace saved where the traced function's return address is
+ * (kft_ftrace_ret_slot(): on the stack on x86-64, in the saved link
+ * register elsewhere): kft keeps that address on a shadow stack and writes
+ * the address of its trampoline there instead.
  *
  *	traced function's stack (x86-64)  kft_fast_table (per task, hashed)
  *	+---------------------+          +---------------------------------+
@@ -18,8 +18,7 @@
  *	| (sp after return)   |          |           frames[1]: sp, orig    |
  *	| traced function ... |          +---------------------------------+
  *
- * The function returns into kft_fast_return (kft_exit_fast_x86_64.S,
- * kft_exit_fast_arm64.S), which calls kft_fast_exit(): it finds the top
+ * The function returns into kft_fast_return (kft_exit_fast_*.S), which calls kft_fast_exit(): it finds the top
  * frame of the task's shadow stack, checks that it is the frame of this
  * return (the stack pointer after the return is the frame's), lets
  * kft_hook_exit_quick() or kft_hook_exit() time the call, pops the frame,
@@ -76,6 +75,9 @@
 #include "kft_hook_path.h"
 #include "kft_mem.h"
 #include "kft_run.h"
+
+/* (Empty where the kernel is too old for them: 32-bit ARM before 5.18.) */
+#if KFT_HAVE_FAST_HOOKS
 
 #define KFT_FAST_DEPTH		32	/* hooked calls nested in one task */
 #define KFT_FAST_PROBES		8	/* slots one task may try */
@@ -362,7 +364,7 @@ static __always_inline bool kft_fast_begin(struct kft_fhook *hook, unsigned long
 	unsigned long sp;
 
 	preempt_disable_notrace();
-	if (likely(kft_ftrace_ret_slot(fregs, retp, &sp) &&
+	if (likely(kft_ftrace_ret_slot(fregs, ip, retp, &sp) &&
 		   kft_fast_push(hook, ip, parent_ip, *retp, sp, f, s, d)))
 		return true;
 	atomic_long_inc(&hook->fast.missed);
@@ -608,7 +610,8 @@ static unsigned int kft_fast_busy(pid_t *one)
  * is in schedule() called from somewhere, never from kft_fast_return or
  * kft_fast_exit(), which do not sleep; so each of its frames is a call in
  * progress whose return address is still on its stack (on arm64: in the
- * call's frame record, signed; kft_blocked_ret_swap() finds it). A preempted task
+ * call's frame record, signed; on 32-bit ARM where the unwind tables say
+ * the function saved it; kft_blocked_ret_swap() finds it). A preempted task
  * might be in the trampoline with its return slot already consumed: it is
  * left alone, it runs again soon. Under stop_machine() no task runs but the
  * stoppers (on a CPU, so left alone) and nothing wakes a blocked one.
@@ -1036,6 +1039,8 @@ int kft_fast_attach(struct kft_fhook *hook, const struct kft_func_ref *funcs,
 		ftrace_free_filter(&hook->fast.ops);
 		goto err_unregister;
 	}
+	/* Where ftrace passes registers only to an ops that asks (32-bit ARM). */
+	hook->fast.ops.flags |= KFT_FAST_OPS_FLAGS;
 	/* On failure it frees the filter (the notrace part too). */
 	ret = kft_ftrace_ops_attach(&hook->fast.ops,
 				    hook->role == KFT_HOOK_TRACE && hook->run->entry_quick ?
@@ -1149,3 +1154,4 @@ void kft_fast_cleanup(void)
 	vfree(kft_fast_table);
 	kft_fast_table = NULL;
 }
+#endif

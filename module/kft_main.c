@@ -310,11 +310,15 @@ static const struct proc_ops kft_ctl_ops = {
 /*
  * A module going away takes its functions with it: the run drops what it
  * hooked there, so that a module loaded later at the same addresses is not
- * traced, nor fires a trigger, by a run configured for the old one.
+ * traced, nor fires a trigger, by a run configured for the old one. What
+ * kft learned of the code at those addresses goes when a new module comes
+ * (kft_arch_module_coming()).
  */
 static int kft_module_notify(struct notifier_block *nb, unsigned long action,
 			     void *data)
 {
+	if (action == MODULE_STATE_COMING)
+		kft_arch_module_coming();
 	if (action != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
 	mutex_lock(&kft_mutex);

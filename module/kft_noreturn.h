@@ -23,19 +23,19 @@
 	"__ubsan_handle_builtin_unreachable",	/* objtool */
 	"__x64_sys_exit",	/* objtool */
 	"__x64_sys_exit_group",	/* objtool */
-	"acpi_idle_play_dead",	/* kft; absent on: 6.12-arm64 7.3-arm64 6.12-riscv64 */
-	"acpi_mp_play_dead",	/* kft; absent on: 6.1 6.12-arm64 7.3-arm64 6.12-riscv64 */
+	"acpi_idle_play_dead",	/* kft; absent on: 6.12-arm64 7.3-arm64 6.12-riscv64 6.1-armhf */
+	"acpi_mp_play_dead",	/* kft; absent on: 6.1 6.12-arm64 7.3-arm64 6.12-riscv64 6.1-armhf */
 	"arch_cpu_idle_dead",	/* objtool */
 	"arm64_serror_panic",	/* declared */
 	"bch2_trans_in_restart_error",	/* objtool */
 	"bch2_trans_restart_error",	/* objtool */
 	"bch2_trans_unlocked_error",	/* objtool */
-	"bpf_throw",	/* kft; absent on: 6.1 6.12-debug 6.12-rtdebug */
+	"bpf_throw",	/* kft; absent on: 6.1 6.12-debug 6.12-rtdebug 6.1-armhf */
 	"cpu_bringup_and_idle",	/* objtool */
 	"cpu_die",	/* declared */
 	"cpu_die_early",	/* declared */
 	"cpu_startup_entry",	/* objtool */
-	"cpuidle_play_dead",	/* kft */
+	"cpuidle_play_dead",	/* kft; absent on: 6.1-armhf */
 	"do_exit",	/* objtool */
 	"do_group_exit",	/* objtool */
 	"do_idle",	/* kft */
@@ -58,18 +58,18 @@
 	"machine_real_restart",	/* objtool */
 	"make_task_dead",	/* objtool */
 	"mpt_halt_firmware",	/* objtool */
-	"mwait_play_dead",	/* kft; absent on: 6.1 6.12 6.12-debug 6.12-rtdebug 6.12-arm64 7.3-arm64 6.12-riscv64 */
-	"native_play_dead",	/* kft; absent on: 6.12-arm64 7.3-arm64 6.12-riscv64 */
+	"mwait_play_dead",	/* kft; absent on: 6.1 6.12 6.12-debug 6.12-rtdebug 6.12-arm64 7.3-arm64 6.12-riscv64 6.1-armhf */
+	"native_play_dead",	/* kft; absent on: 6.12-arm64 7.3-arm64 6.12-riscv64 6.1-armhf */
 	"nmi_panic",	/* kft */
 	"nmi_panic_self_stop",	/* objtool */
 	"nvhe_hyp_panic_handler",	/* declared */
 	"panic",	/* objtool */
 	"panic_bad_stack",	/* declared */
 	"panic_smp_self_stop",	/* objtool */
-	"play_dead_common",	/* kft; absent on: 6.12-arm64 7.3-arm64 6.12-riscv64 */
+	"play_dead_common",	/* kft; absent on: 6.12-arm64 7.3-arm64 6.12-riscv64 6.1-armhf */
 	"rescuer_thread",	/* kft */
 	"rest_init",	/* objtool */
-	"resume_play_dead",	/* kft; absent on: 6.12-debug 6.12-rtdebug 6.12-arm64 7.3-arm64 6.12-riscv64 */
+	"resume_play_dead",	/* kft; absent on: 6.12-debug 6.12-rtdebug 6.12-arm64 7.3-arm64 6.12-riscv64 6.1-armhf */
 	"rewind_stack_and_make_dead",	/* objtool */
 	"rust_begin_unwind",	/* objtool */
 	"rust_helper_BUG",	/* objtool */
@@ -86,5 +86,5 @@
 	"x86_64_start_kernel",	/* objtool */
 	"x86_64_start_reservations",	/* objtool */
 	"xen_cpu_bringup_again",	/* objtool */
-	"xen_pv_play_dead",	/* kft; absent on: 6.12-debug 6.12-rtdebug 6.12-arm64 7.3-arm64 6.12-riscv64 */
+	"xen_pv_play_dead",	/* kft; absent on: 6.12-debug 6.12-rtdebug 6.12-arm64 7.3-arm64 6.12-riscv64 6.1-armhf */
 	"xen_start_kernel",	/* objtool */

@@ -326,12 +326,12 @@ has_fprobe() {
 	grep -F " register_fprobe" "$(kallsyms)" | grep -qw register_fprobe
 }
 
-# kft's own exit hooks (hooks fast): its trampoline is x86-64, arm64 or
-# riscv64 code, and needs ftrace to pass the traced function's registers
-# (DYNAMIC_FTRACE_WITH_ARGS: x86-64 from 5.11 on, not Debian 11's 5.10).
+# kft's own exit hooks (hooks fast): its trampoline is on every
+# architecture kft builds for, and needs ftrace to pass the traced
+# function's registers (DYNAMIC_FTRACE_WITH_ARGS: x86-64 from 5.11 on, not
+# Debian 11's 5.10; on 32-bit ARM DYNAMIC_FTRACE_WITH_REGS and 5.18 on).
 # Elsewhere "hooks fast" is a configuration error (fast_hooks_refusal).
 fast_hooks_here() {
-	case $(uname -m) in x86_64 | aarch64 | riscv64) ;; *) return 1 ;; esac
 	case $(uname -r) in 5.10.*) return 1 ;; esac
 }
 
@@ -348,9 +348,9 @@ unwinds_past_kretprobes() {
 # where there are none, "hooks" at column 11 of "new begin hooks fast end".
 fast_hooks_refusal() {
 	case $(uname -m) in
-	x86_64 | aarch64 | riscv64)
-		_kft_why="hooks fast needs ftrace to pass the traced function's registers (DYNAMIC_FTRACE_WITH_ARGS, Linux 5.11 on), which this kernel lacks" ;;
-	*) _kft_why="hooks fast needs x86-64, arm64 or riscv64 (kft's return trampoline)" ;;
+	armv7l)
+		_kft_why="hooks fast needs ftrace to save the traced function's registers and the unwinder to say where a return address is (DYNAMIC_FTRACE_WITH_REGS, Linux 5.18 on), which this kernel lacks" ;;
+	*) _kft_why="hooks fast needs ftrace to pass the traced function's registers (DYNAMIC_FTRACE_WITH_ARGS, Linux 5.11 on), which this kernel lacks" ;;
 	esac
 	echo "error: line 1, column 11: $_kft_why 'hooks'"
 }
