@@ -264,7 +264,7 @@ static inline size_t kft_pcpu_ext_bytes(void)
  * (struct stackframe's lr_addr, 5.18 on): what fast hooks need to give a
  * blocked task its return addresses back (kft_arch_arm.c).
  */
-#define KFT_ARM_UNWIND_LR_ADDR	(LINUX_VERSION_CODE >= KERNEL_VERSION(5, 18, 0))
+#define KFT_ARM_UNWIND_LR_ADDR	(KERNEL_VERSION(5, 18, 0) <= LINUX_VERSION_CODE)
 #endif
 
 #endif
