@@ -57,6 +57,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpuhotplug.h>
 #include <linux/hash.h>
 #include <linux/kprobes.h>
 #include <linux/log2.h>
@@ -553,6 +554,35 @@ static notrace void kft_fast_task_free(void *data, struct task_struct *p)
 
 static struct tracepoint *kft_fast_free_tp;
 
+/*
+ * CPU hotplug: a CPU taken down dies inside calls of its idle task (the
+ * firmware call that powers it off: psci_cpu_die() on ARM), which never
+ * return: the idle task starts over at the CPU's entry when the CPU comes
+ * back. Its frames are given back once the CPU is dead, and again before
+ * the CPU comes up (kft_fast_cpu_state; both run on another CPU, and the
+ * dead one runs nothing then). Without this, clear and rmmod waited for
+ * the idle task (pid 0) for good.
+ */
+static int kft_fast_cpu_state;
+
+static int kft_fast_cpu_idle_drop(unsigned int cpu)
+{
+	struct kft_fast_slot *s;
+	struct task_struct *t;
+	unsigned long flags;
+	unsigned int i;
+
+	raw_spin_lock_irqsave(&kft_fast_owners_lock, flags);
+	for (i = 0; i <= kft_fast_mask; i++) {
+		s = &kft_fast_table[i];
+		t = READ_ONCE(s->owner);
+		if (t && is_idle_task(t) && task_cpu(t) == cpu)
+			kft_fast_slot_free(s);
+	}
+	raw_spin_unlock_irqrestore(&kft_fast_owners_lock, flags);
+	return 0;
+}
+
 static void kft_fast_find_tp(struct tracepoint *tp, void *priv)
 {
 	if (!strcmp(tp->name, "sched_process_free"))
@@ -943,11 +973,18 @@ static int kft_fast_table_get(void)
 	kft_fast_shift = BITS_PER_LONG - bits;
 	kft_fast_mask = (1UL << bits) - 1;
 	kft_fast_table = table;
+	ret = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN, "kft/fast:dead",
+					kft_fast_cpu_idle_drop, kft_fast_cpu_idle_drop);
+	if (ret < 0)
+		goto err_free;
+	kft_fast_cpu_state = ret;
 	ret = tracepoint_probe_register(kft_fast_free_tp, kft_fast_task_free, NULL);
-	if (ret) {
-		kft_fast_table = NULL;
-		vfree(table);
-	}
+	if (!ret)
+		return 0;
+	cpuhp_remove_state_nocalls(kft_fast_cpu_state);
+err_free:
+	kft_fast_table = NULL;
+	vfree(table);
 	return ret;
 }
 
@@ -1148,6 +1185,7 @@ void kft_fast_cleanup(void)
 	}
 	WRITE_ONCE(kft_fast_unloader, NULL);
 	mutex_unlock(&kft_mutex);
+	cpuhp_remove_state_nocalls(kft_fast_cpu_state);
 	tracepoint_probe_unregister(kft_fast_free_tp, kft_fast_task_free, NULL);
 	tracepoint_synchronize_unregister();
 	synchronize_rcu_tasks();
