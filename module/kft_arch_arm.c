@@ -37,9 +37,12 @@
 
 #include "kft_arch.h"
 
-/* Kretprobes keep their instances in the task (no rethook on ARM). */
-#define KFT_ARM_KRETPROBE_LIST \
-	(IS_ENABLED(CONFIG_KRETPROBES) && !IS_ENABLED(CONFIG_KRETPROBE_ON_RETHOOK))
+/*
+ * Kretprobes keep their instances in the task (no rethook on ARM), where
+ * kft can look the real return address up; not on 5.10 (kft_compat.h),
+ * where a stack ends at the trampoline.
+ */
+#define KFT_ARM_KRETPROBE_LIST	KFT_KRETPROBE_TASK_LIST
 
 /* __kretprobe_trampoline, or 0 when kft_arch_init() could not learn it. */
 static unsigned long kft_krp_trampoline __read_mostly;

@@ -105,6 +105,24 @@ static inline void kft_hrtimer_setup(struct hrtimer *timer,
 #endif
 
 /*
+ * The full registers ftrace saved for an ops with FTRACE_OPS_FL_SAVE_REGS,
+ * or NULL: on 5.10 what the callback was given (a pt_regs, or NULL).
+ */
+#if KERNEL_VERSION(5, 11, 0) > LINUX_VERSION_CODE
+#define ftrace_get_regs(fregs)	(fregs)
+#endif
+
+/*
+ * Whether a task's kretprobe instances are a list in the task
+ * (kretprobe_instances, 5.11 on, where no rethook took them over): 5.10
+ * keeps them in a hash table private to kprobes.c, which no module can
+ * walk.
+ */
+#define KFT_KRETPROBE_TASK_LIST	(IS_ENABLED(CONFIG_KRETPROBES) &&		\
+				 !IS_ENABLED(CONFIG_KRETPROBE_ON_RETHOOK) &&	\
+				 KERNEL_VERSION(5, 11, 0) <= LINUX_VERSION_CODE)
+
+/*
  * An ftrace_ops whose callback guards against its own recursion (kft's
  * callbacks count a miss instead). From 5.11 on that is every ops without
  * FTRACE_OPS_FL_RECURSION; before, an ops says so with
@@ -193,6 +211,22 @@ static __always_inline unsigned long kft_kretprobe_ret_ip(struct kretprobe_insta
 #ifndef IRQ_WORK_INIT_HARD
 #define IRQ_WORK_INIT_HARD(_func)					\
 	((struct irq_work){ .flags = ATOMIC_INIT(IRQ_WORK_HARD_IRQ), .func = (_func) })
+#endif
+
+/*
+ * try_cmpxchg(), which 5.10 has on x86 alone: elsewhere it is made of
+ * cmpxchg(), which returns the value it found.
+ */
+#ifndef try_cmpxchg
+#define try_cmpxchg(ptr, oldp, new)					\
+({									\
+	typeof(*(ptr)) *__kft_oldp = (oldp), __kft_old = *__kft_oldp;	\
+	typeof(*(ptr)) __kft_cur = cmpxchg((ptr), __kft_old, (new));	\
+									\
+	if (unlikely(__kft_cur != __kft_old))				\
+		*__kft_oldp = __kft_cur;				\
+	likely(__kft_cur == __kft_old);					\
+})
 #endif
 
 /* try_cmpxchg64(), which 5.10 has only for 32-bit words (try_cmpxchg()). */

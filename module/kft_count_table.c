@@ -105,7 +105,7 @@ int kft_count_table_alloc(struct kft_count_table *t, unsigned int nr_funcs,
 	if (!t->ips || !t->chunks)
 		goto err_free;
 	for (i = 0; i < t->nr_chunks; i++) {
-		t->chunks[i] = __alloc_percpu_gfp(min(counters, KFT_COUNT_CHUNK) * sizeof(u64),
+		t->chunks[i] = __alloc_percpu_gfp(min_t(size_t, counters, KFT_COUNT_CHUNK) * sizeof(u64),
 						  sizeof(u64), KFT_COUNT_PERCPU_GFP);
 		if (!t->chunks[i])
 			goto err_free;
@@ -205,7 +205,7 @@ void kft_count_table_reset(struct kft_count_table *t)
 	kft_count_gone_free(t);
 	memset(t->ips, 0, slots * sizeof(*t->ips));
 	for (i = 0; i < t->nr_chunks; i++) {
-		kft_count_chunk_fill(t->chunks[i], min(counters, KFT_COUNT_CHUNK), start);
+		kft_count_chunk_fill(t->chunks[i], min_t(size_t, counters, KFT_COUNT_CHUNK), start);
 		cond_resched();
 	}
 	mutex_unlock(&t->sum_lock);
