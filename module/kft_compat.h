@@ -113,6 +113,17 @@ static inline void kft_hrtimer_setup(struct hrtimer *timer,
 #endif
 
 /*
+ * Whether ftrace_set_filter_ip() must be given the function's ftrace call
+ * site rather than its start. From 5.18 on, ftrace looks the site up
+ * inside the function (ftrace_location()); 5.10 takes only the site's own
+ * address, which is the function's start on x86-64 but lies an instruction
+ * or two in on arm64 (after "bti c" and the patchable entry's first nop)
+ * and after the prologue on 32-bit ARM (mcount's call).
+ */
+#define KFT_FTRACE_FILTER_AT_SITE	((IS_ENABLED(CONFIG_ARM64) || IS_ENABLED(CONFIG_ARM)) && \
+					 KERNEL_VERSION(6, 1, 0) > LINUX_VERSION_CODE)
+
+/*
  * Whether a task's kretprobe instances are a list in the task
  * (kretprobe_instances, 5.11 on, where no rethook took them over): 5.10
  * keeps them in a hash table private to kprobes.c, which no module can

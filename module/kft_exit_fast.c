@@ -1143,7 +1143,7 @@ unsigned int kft_fast_drop_module(struct kft_fhook *hook, const unsigned long *a
 	unsigned int i, dropped = 0;
 
 	for (i = 0; hook->attached && i < nr; i++)
-		dropped += !ftrace_set_filter_ip(&hook->fast.ops, addrs[i], 1, 0);
+		dropped += !kft_ftrace_set_filter_ip(&hook->fast.ops, addrs[i], true);
 	return dropped;
 }
 

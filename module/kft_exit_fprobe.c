@@ -362,7 +362,7 @@ unsigned int kft_safe_drop_module(struct kft_fhook *hook, struct module *mod,
 	unsigned int i, dropped = 0;
 
 	for (i = 0; hook->attached && i < nr; i++)
-		dropped += !ftrace_set_filter_ip(&hook->fp.ops, addrs[i], 1, 0);
+		dropped += !kft_ftrace_set_filter_ip(&hook->fp.ops, addrs[i], true);
 	return dropped;
 }
 

@@ -57,6 +57,33 @@ unsigned long kft_lookup_symbol(const char *name)
 }
 
 /**
+ * kft_ftrace_set_filter_ip() - a function, by its address, into or out of
+ * an ftrace_ops' filter
+ * @ops:	the ops
+ * @ip:		where the function starts (or its ftrace call site)
+ * @remove:	out of the filter instead
+ *
+ * Where ftrace takes only the call site's own address
+ * (KFT_FTRACE_FILTER_AT_SITE: 5.10 on arm64 and 32-bit ARM), the site is
+ * searched for an instruction at a time inside the function: ftrace
+ * refuses every other address with -EINVAL, and a function without a
+ * site (not traceable) has none to find.
+ *
+ * Return: what ftrace_set_filter_ip() returned for the site, or -EINVAL.
+ */
+int kft_ftrace_set_filter_ip(struct ftrace_ops *ops, unsigned long ip, bool remove)
+{
+	unsigned long off, size, at;
+	int ret = ftrace_set_filter_ip(ops, ip, remove, 0);
+
+	if (!KFT_FTRACE_FILTER_AT_SITE || ret != -EINVAL || kft_symbol_bounds(ip, &off, &size) || off)
+		return ret;
+	for (at = ip + MCOUNT_INSN_SIZE; ret == -EINVAL && at < ip + size; at += MCOUNT_INSN_SIZE)
+		ret = ftrace_set_filter_ip(ops, at, remove, 0);
+	return ret;
+}
+
+/**
  * kft_ftrace_set_pattern() - a name or glob into an ftrace_ops' filter
  * @ops:	the ops
  * @text:	the name or glob
@@ -169,7 +196,7 @@ int kft_func_error(struct kft_parse_error *err, enum kft_parse_err code,
 /* The sentinel (kft_sentinel.c) into a funclist's filter. */
 int kft_ftrace_filter_add_sentinel(struct ftrace_ops *ops)
 {
-	return ftrace_set_filter_ip(ops, (unsigned long)kft_filter_sentinel, 0, 0);
+	return kft_ftrace_set_filter_ip(ops, (unsigned long)kft_filter_sentinel, false);
 }
 
 /**
@@ -218,7 +245,7 @@ int kft_ftrace_filter_add(struct ftrace_ops *ops, const struct kft_func_ref *f,
 		*addr = f->addr;
 	}
 	if (*addr)
-		ret = ftrace_set_filter_ip(ops, *addr, 0, 0);
+		ret = kft_ftrace_set_filter_ip(ops, *addr, false);
 	else
 		ret = kft_ftrace_set_pattern(ops, f->text, false);
 	if (ret == -ENOMEM)

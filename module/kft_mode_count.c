@@ -159,7 +159,7 @@ static unsigned int kft_counter_drop_module(struct kft_counter *c, struct module
 	unsigned int i, dropped = 0;
 
 	for (i = 0; c->attached && i < nr; i++)
-		dropped += !ftrace_set_filter_ip(&c->ops, addrs[i], 1, 0);
+		dropped += !kft_ftrace_set_filter_ip(&c->ops, addrs[i], true);
 	kft_count_retire_module(t, mod);
 	return dropped;
 }

@@ -190,7 +190,7 @@ static unsigned int kft_stacker_drop_module(struct kft_stacker *st,
 	unsigned int i, dropped = 0;
 
 	for (i = 0; st->attached && i < nr; i++)
-		dropped += !ftrace_set_filter_ip(&st->ops, addrs[i], 1, 0);
+		dropped += !kft_ftrace_set_filter_ip(&st->ops, addrs[i], true);
 	return dropped;
 }
 

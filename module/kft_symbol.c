@@ -11,6 +11,34 @@
 #include "kft_symbol.h"
 
 /**
+ * kft_symbol_bounds() - how far @addr lies into its symbol, and its size
+ * @addr:	a kernel address
+ * @off:	set to the offset
+ * @size:	set to the symbol's size
+ *
+ * Return: 0, or -ENOENT when @addr is in no symbol.
+ */
+int kft_symbol_bounds(unsigned long addr, unsigned long *off, unsigned long *size)
+{
+	char sym[KSYM_SYMBOL_LEN];
+	char *plus, *slash, *end;
+
+	sprint_symbol(sym, addr);
+	plus = strchr(sym, '+');
+	slash = plus ? strchr(plus, '/') : NULL;
+	if (!slash)
+		return -ENOENT;
+	*slash = '\0';
+	/* A module's symbol ends with " [module]". */
+	end = strchr(slash + 1, ' ');
+	if (end)
+		*end = '\0';
+	if (kstrtoul(plus + 1, 16, off) || kstrtoul(slash + 1, 16, size))
+		return -ENOENT;
+	return 0;
+}
+
+/**
  * kft_symbol_offset() - how far @addr lies into its symbol
  * @addr:	a kernel address
  * @off:	set to the offset
@@ -19,14 +47,7 @@
  */
 int kft_symbol_offset(unsigned long addr, unsigned long *off)
 {
-	char sym[KSYM_SYMBOL_LEN];
-	char *plus, *slash;
+	unsigned long size;
 
-	sprint_symbol(sym, addr);
-	plus = strchr(sym, '+');
-	slash = plus ? strchr(plus, '/') : NULL;
-	if (!slash)
-		return -ENOENT;
-	*slash = '\0';
-	return kstrtoul(plus + 1, 16, off) ? -ENOENT : 0;
+	return kft_symbol_bounds(addr, off, &size);
 }

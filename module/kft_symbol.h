@@ -4,5 +4,6 @@
 #define KFT_SYMBOL_H
 
 int kft_symbol_offset(unsigned long addr, unsigned long *off);
+int kft_symbol_bounds(unsigned long addr, unsigned long *off, unsigned long *size);
 
 #endif

@@ -194,6 +194,22 @@ static struct ftrace_ops kft_bench_ops = {
 
 static bool kft_bench_ops_on;
 
+/*
+ * The target into the ops' filter: by its start, or where ftrace takes
+ * only the call site's own address (KFT_FTRACE_FILTER_AT_SITE: 5.10 on
+ * arm64 and 32-bit ARM), by the first address inside it that ftrace takes.
+ */
+static int kft_bench_filter_target(void)
+{
+	unsigned long ip = (unsigned long)kft_bench_target;
+	unsigned int i;
+	int ret = ftrace_set_filter_ip(&kft_bench_ops, ip, 0, 0);
+
+	for (i = 1; KFT_FTRACE_FILTER_AT_SITE && ret == -EINVAL && i < 16; i++)
+		ret = ftrace_set_filter_ip(&kft_bench_ops, ip + i * MCOUNT_INSN_SIZE, 0, 0);
+	return ret;
+}
+
 static int kft_bench_ops_set(bool on)
 {
 	int ret;
@@ -206,7 +222,7 @@ static int kft_bench_ops_set(bool on)
 		kft_bench_ops_on = false;
 		return 0;
 	}
-	ret = ftrace_set_filter_ip(&kft_bench_ops, (unsigned long)kft_bench_target, 0, 0);
+	ret = kft_bench_filter_target();
 	if (!ret)
 		ret = register_ftrace_function(&kft_bench_ops);
 	if (ret) {
