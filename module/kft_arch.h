@@ -303,6 +303,16 @@ static __always_inline unsigned long kft_entry_return_address(struct pt_regs *re
 #define KFT_KPROBE_LOOKUP_OFFSET	0
 #endif
 
+/*
+ * How far into a function ftrace's call site may lie, which the log takes
+ * back to the function's start (kft_output_func_start()): past an endbr64
+ * on x86-64, a "bti c" and the patchable entry's first nop on arm64; on
+ * 32-bit ARM after the function's whole prologue, which with frame
+ * pointers (Debian 11's 5.10) is four instructions, a stack allocation of
+ * one or two and mcount's "push {lr}".
+ */
+#define KFT_FTRACE_SITE_MAX_OFFSET	(IS_ENABLED(CONFIG_ARM) ? 32 : 16)
+
 /* hooks safe: the kernel's exit hooks, fprobe or kretprobes (kft_exit.h). */
 #define KFT_HAVE_SAFE_HOOKS		(KFT_HAVE_FPROBE || KFT_KPROBE_AT_FTRACE_SITE)
 #if !KFT_HAVE_SAFE_HOOKS && !KFT_HAVE_FAST_HOOKS

@@ -11,6 +11,7 @@
 #include <linux/seq_file.h>
 #include <linux/utsname.h>
 
+#include "kft_arch.h"
 #include "kft_output.h"
 #include "kft_run.h"
 #include "kft_symbol.h"
@@ -95,13 +96,14 @@ void kft_output_header_common(struct seq_file *m, const struct kft_run *run,
 
 /*
  * The hooks see the ftrace location, which with IBT is 4 bytes into the
- * function: the log shows the function's own address, as the original did.
+ * function (and further on arm64 and 32-bit ARM: KFT_FTRACE_SITE_MAX_OFFSET):
+ * the log shows the function's own address, as the original did.
  */
 unsigned long kft_output_func_start(unsigned long ip)
 {
 	unsigned long off;
 
-	if (kft_symbol_offset(ip, &off) || off > 16)
+	if (kft_symbol_offset(ip, &off) || off > KFT_FTRACE_SITE_MAX_OFFSET)
 		return ip;
 	return ip - off;
 }
