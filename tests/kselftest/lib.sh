@@ -253,8 +253,15 @@ aarch64) outer_frames=2 tail_calls=0 regs_unwind=no ;;
 # riscv64 (Debian 13's GCC 14): outer keeps its frame, as on arm64; kft
 # walks the frame pointers from the traced function's registers itself
 riscv64) outer_frames=2 tail_calls=0 regs_unwind=yes ;;
-# 32-bit ARM (GCC 12, no pac-ret): the tail call as on x86-64
-*) outer_frames=1 tail_calls=1 regs_unwind=yes ;;
+# 32-bit ARM (GCC 12, no pac-ret): the tail call as on x86-64; but
+# Debian 11's 5.10 is built with frame pointers (UNWINDER_FRAME_POINTER),
+# which turn sibling calls off (-fno-optimize-sibling-calls), in its
+# modules too: outer keeps its frame, as on arm64
+*)
+	case $(uname -r) in
+	5.10.*) outer_frames=2 tail_calls=0 regs_unwind=yes ;;
+	*) outer_frames=1 tail_calls=1 regs_unwind=yes ;;
+	esac ;;
 esac
 
 # An address as the kernel writes it (/proc/kallsyms, /proc/kft_data): 16
