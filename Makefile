@@ -23,7 +23,7 @@
 #   make bench-rt        cyclictest's latencies on PREEMPT_RT with kft and with function_graph
 #   make bench-kd        kd's speed and memory on a 1M-row log
 #   make check-mttcg     the concurrency tests with one host thread per vCPU (not a gate)
-#   make check-arch      kft on arm64 (6.12, 6.12-rt, 7.3), 32-bit ARM (armhf) and riscv64: cross-built, tools under qemu-user, the in-guest tests in QEMU's virt board
+#   make check-arch      kft on arm64 (6.12, 6.12-rt, 7.3, 5.10), 32-bit ARM (armhf: 6.1, 5.10) and riscv64: cross-built, tools under qemu-user, the in-guest tests in QEMU's virt board
 #   make check-arm64     make check-arch on arm64 only
 #   make clean           remove build/ and the module's objects
 #   make help            this list
