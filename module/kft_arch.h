@@ -10,11 +10,11 @@
  * Below it: only the data structures (kft_stack.c's capture). Above it:
  * the exit mechanisms, the modes, the run (Documentation/architecture.rst).
  *
- * What the code supports (tested: Debian's 6.1, 6.12 and trixie-backports'
- * 7.3 on x86-64, Debian's 6.12 and trixie-backports' 7.3 on arm64, Debian's
- * 6.1 armmp-lpae on ARMv7, Debian 13's 6.12 on riscv64): x86-64, arm64,
- * 32-bit ARM and 64-bit RISC-V, each with the trampoline of "hooks fast"
- * (kft_exit_fast_*.S).
+ * What the code supports (tested: Debian's 5.10, 6.1, 6.12 and
+ * trixie-backports' 7.3 on x86-64, Debian's 5.10, 6.12 and trixie-backports'
+ * 7.3 on arm64, Debian's 5.10 and 6.1 armmp-lpae on ARMv7, Debian 13's 6.12
+ * on riscv64): x86-64, arm64, 32-bit ARM and 64-bit RISC-V, each with the
+ * trampoline of "hooks fast" (kft_exit_fast_*.S).
  */
 #ifndef KFT_ARCH_H
 #define KFT_ARCH_H

@@ -2,7 +2,8 @@
 /*
  * The architecture layer's stacks (kft_arch.h), the same on x86-64, arm64,
  * 32-bit ARM and riscv64: all run hard and soft interrupts on a per-CPU
- * IRQ stack.
+ * IRQ stack, but 32-bit ARM before 5.18 (Debian 11's 5.10), whose
+ * interrupts run on the task's stack and count as the task's.
  *
  * The task's stack is [task_stack_page(current), + THREAD_SIZE). x86_64,
  * arm64 and riscv64 run hard and soft interrupts on a per-CPU IRQ stack of
