@@ -337,13 +337,14 @@ int kft_irq_stacks_find(void);
 enum kft_stack_kind kft_stack_left(unsigned long *left);
 
 /*
- * The flags of mode stacks' ftrace_ops: 32-bit ARM's unwind starts from the
- * registers ftrace saves for the traced function (kft_arch_arm.c), which
- * it passes only to an ops that asks (SAVE_REGS), and then only where the
- * kernel has DYNAMIC_FTRACE_WITH_REGS (IF_SUPPORTED: elsewhere NULL, and
- * kft unwinds from its own frame).
+ * The flags of mode stacks' ftrace_ops: its unwind starts from the
+ * registers ftrace saves for the traced function (kft_ftrace_entry_regs()),
+ * which 32-bit ARM (kft_arch_arm.c) and x86-64's 5.10
+ * (KFT_FTRACE_PASSES_REGS) pass only to an ops that asks (SAVE_REGS), and
+ * then only where the kernel has DYNAMIC_FTRACE_WITH_REGS (IF_SUPPORTED:
+ * elsewhere NULL, and kft unwinds from its own frame).
  */
-#ifdef CONFIG_ARM
+#if defined(CONFIG_ARM) || (defined(CONFIG_X86_64) && !KFT_FTRACE_PASSES_REGS)
 #define KFT_STACKS_OPS_FLAGS	(FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED)
 #else
 #define KFT_STACKS_OPS_FLAGS	0

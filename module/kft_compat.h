@@ -105,6 +105,13 @@ static inline void kft_hrtimer_setup(struct hrtimer *timer,
 #endif
 
 /*
+ * Whether ftrace passes every ftrace_ops callback the traced function's
+ * registers (a struct ftrace_regs, 5.11 on): 5.10 passes them only to an
+ * ops with FTRACE_OPS_FL_SAVE_REGS, and NULL to the others.
+ */
+#define KFT_FTRACE_PASSES_REGS	(KERNEL_VERSION(5, 11, 0) <= LINUX_VERSION_CODE)
+
+/*
  * The full registers ftrace saved for an ops with FTRACE_OPS_FL_SAVE_REGS,
  * or NULL: on 5.10 what the callback was given (a pt_regs, or NULL).
  */
