@@ -101,7 +101,7 @@ static const char *const kft_parse_messages[] = {
 	[KFT_ERR_HIST_NO_MEMORY] =
 		"not enough memory for the histogram table (module parameter histogram_functions)",
 	[KFT_ERR_FAST_NEEDS_ARGS] =
-		"hooks fast needs ftrace to pass the traced function's registers (DYNAMIC_FTRACE_WITH_ARGS, Linux 5.11 on), which this kernel lacks",
+		"hooks fast needs ftrace to pass the traced function's registers (DYNAMIC_FTRACE_WITH_ARGS: x86-64 from 5.11 on, arm64 from 6.2 on), which this kernel lacks",
 	[KFT_ERR_FAST_NEEDS_REGS] =
 		"hooks fast needs ftrace to save the traced function's registers and the unwinder to say where a return address is (DYNAMIC_FTRACE_WITH_REGS, Linux 5.18 on), which this kernel lacks",
 };

@@ -19,7 +19,7 @@ void kft_funcs_drop_repeats(struct kft_func_ref *funcs, unsigned int *nr);
 unsigned long kft_lookup_symbol(const char *name);
 int kft_ftrace_set_filter_ip(struct ftrace_ops *ops, unsigned long ip, bool remove);
 int kft_ftrace_set_pattern(struct ftrace_ops *ops, const char *text, bool exclude);
-/* The longest list: kft_fast_noreturn's 77 names (module/kft_noreturn.h). */
+/* The longest list: kft_fast_noreturn's 91 names (module/kft_noreturn.h). */
 #define KFT_MAX_NOTRACE_NAMES	128
 int kft_ftrace_notrace_names(struct ftrace_ops *ops, const char *const *names,
 			     unsigned int nr);

@@ -282,7 +282,7 @@ static void kft_et_explain_refusal(const struct kft_paths *paths)
 	if (!kft_status_read(paths, &st) && strstr(st.error, "needs fprobe"))
 		fprintf(stderr, "kft: errtrace: it traces every function, which this kernel's "
 			"own exit hooks cannot (it has kretprobes only): --fast, kft's own hooks, "
-			"can (from Linux 5.11 on; on 32-bit ARM from 5.18 on); 'kft trace' with a "
+			"can (on every kernel kft supports but 5.10); 'kft trace' with a "
 			"funclist and 'filter errors' logs the errors of the functions it names\n");
 }
 
