@@ -52,6 +52,24 @@ u32 kft_cycles_khz(void)
 	return 0;
 }
 
+/*
+ * A walk of the stack with callback NAME_pc(data, pc), true to go on: the
+ * callback walk_stackframe() takes from 6.2 on. 6.1 takes one given the
+ * frame, non-zero to stop: KFT_ARM_WALK_FRAME(NAME) makes NAME_frame from
+ * NAME_pc, and kft_arm_walk_stack() passes the one this kernel takes.
+ */
+#define KFT_ARM_WALK_FRAME(name)						\
+static notrace int name##_frame(struct stackframe *frame, void *data)		\
+{										\
+	return !name##_pc(data, frame->pc);					\
+}										\
+NOKPROBE_SYMBOL(name##_frame)
+
+#define kft_arm_walk_stack(frame, name, data)					\
+	walk_stackframe(frame, __builtin_choose_expr(KFT_ARM_WALK_GIVES_PC,	\
+						     (void *)name##_pc,		\
+						     (void *)name##_frame), data)
+
 /* One walk: its frame (walk_stackframe() unwinds it in place), its output. */
 struct kft_arm_walk {
 	struct stackframe frame;
@@ -96,7 +114,7 @@ static notrace unsigned long kft_arm_kretprobe_return(struct kft_arm_walk *w)
 }
 NOKPROBE_SYMBOL(kft_arm_kretprobe_return);
 
-/* walk_stackframe()'s callback (6.2 on): one frame kept. */
+/* kft_unwind_regs()'s walk: one frame kept. */
 static notrace bool kft_arm_walk_pc(void *data, unsigned long pc)
 {
 	struct kft_arm_walk *w = data;
@@ -117,12 +135,7 @@ static notrace bool kft_arm_walk_pc(void *data, unsigned long pc)
 }
 NOKPROBE_SYMBOL(kft_arm_walk_pc);
 
-/* walk_stackframe()'s callback on 6.1: non-zero stops. */
-static notrace int kft_arm_walk_frame(struct stackframe *frame, void *data)
-{
-	return !kft_arm_walk_pc(data, frame->pc);
-}
-NOKPROBE_SYMBOL(kft_arm_walk_frame);
+KFT_ARM_WALK_FRAME(kft_arm_walk);
 
 /**
  * kft_unwind_regs() - the frames from a register state up
@@ -139,10 +152,7 @@ notrace unsigned int kft_unwind_regs(struct pt_regs *regs, unsigned long *buf,
 	struct kft_arm_walk w = { .buf = buf, .max = max };
 
 	arm_get_current_stackframe(regs, &w.frame);
-	walk_stackframe(&w.frame,
-			__builtin_choose_expr(KFT_ARM_WALK_GIVES_PC,
-					      (void *)kft_arm_walk_pc,
-					      (void *)kft_arm_walk_frame), &w);
+	kft_arm_walk_stack(&w.frame, kft_arm_walk, &w);
 	*truncated = w.truncated;
 	return w.nr;
 }
@@ -201,11 +211,7 @@ static notrace bool kft_arm_one_pc(void *data, unsigned long pc)
 }
 NOKPROBE_SYMBOL(kft_arm_one_pc);
 
-static notrace int kft_arm_one_frame(struct stackframe *frame, void *data)
-{
-	return !kft_arm_one_pc(data, frame->pc);
-}
-NOKPROBE_SYMBOL(kft_arm_one_frame);
+KFT_ARM_WALK_FRAME(kft_arm_one);
 
 /*
  * Where the function at @ip, at ftrace's call with registers @regs, keeps
@@ -227,10 +233,7 @@ static notrace u32 kft_arm_ret_slot_unwind(struct pt_regs *regs, unsigned long i
 #ifdef CONFIG_KRETPROBES
 	w.frame.tsk = current;
 #endif
-	walk_stackframe(&w.frame,
-			__builtin_choose_expr(KFT_ARM_WALK_GIVES_PC,
-					      (void *)kft_arm_one_pc,
-					      (void *)kft_arm_one_frame), &w);
+	kft_arm_walk_stack(&w.frame, kft_arm_one, &w);
 	entry = w.frame.sp;
 	if (w.pcs != 2 || entry < at || entry - at > KFT_ARM_SLOT_WORDS * sizeof(long) ||
 	    (entry & KFT_FAST_SP_ALIGN_MASK))
@@ -299,10 +302,7 @@ static notrace bool kft_arm_swap_pc(void *data, unsigned long pc)
 	return false;
 }
 
-static notrace int kft_arm_swap_frame(struct stackframe *frame, void *data)
-{
-	return !kft_arm_swap_pc(data, frame->pc);
-}
+KFT_ARM_WALK_FRAME(kft_arm_swap);
 
 /*
  * hooks fast (kft_arch.h): the return address is where the call's frame
@@ -331,10 +331,7 @@ notrace bool kft_blocked_ret_swap(struct task_struct *t, unsigned long sp, unsig
 #ifdef CONFIG_KRETPROBES
 	w.frame.tsk = t;
 #endif
-	walk_stackframe(&w.frame,
-			__builtin_choose_expr(KFT_ARM_WALK_GIVES_PC,
-					      (void *)kft_arm_swap_pc,
-					      (void *)kft_arm_swap_frame), &w);
+	kft_arm_walk_stack(&w.frame, kft_arm_swap, &w);
 	return w.swapped;
 }
 #endif
