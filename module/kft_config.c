@@ -53,8 +53,8 @@ static const char *const kft_parse_messages[] = {
 	[KFT_ERR_MISSING_NUMBER] = "missing number",
 	[KFT_ERR_BAD_NUMBER] = "malformed number",
 	[KFT_ERR_NUMBER_RANGE] = "number out of range",
-	[KFT_ERR_MISSING_FEND] = "missing 'fend' to close the funclist",
-	[KFT_ERR_EMPTY_FUNCLIST] = "empty funclist",
+	[KFT_ERR_MISSING_FEND] = "missing 'fend' to close the list",
+	[KFT_ERR_EMPTY_FUNCLIST] = "empty list",
 	[KFT_ERR_DUPLICATE] = "duplicate statement",
 	[KFT_ERR_INTS_CONFLICT] = "'noints' and 'onlyints' exclude each other",
 	[KFT_ERR_MIN_OVER_MAX] = "mintime is greater than maxtime",
@@ -104,6 +104,12 @@ static const char *const kft_parse_messages[] = {
 		"hooks fast needs ftrace to pass the traced function's registers (DYNAMIC_FTRACE_WITH_ARGS: x86-64 from 5.11 on, arm64 from 6.2 on), which this kernel lacks",
 	[KFT_ERR_FAST_NEEDS_REGS] =
 		"hooks fast needs ftrace to save the traced function's registers and the unwinder to say where a return address is (DYNAMIC_FTRACE_WITH_REGS, Linux 5.18 on), which this kernel lacks",
+	[KFT_ERR_ROOT_GLOB] = "a root is one function (a name, module:name or an address), not a glob",
+	[KFT_ERR_NEEDS_ROOTS] = "sizes the holding of calls inside root calls: needs 'filter roots'",
+	[KFT_ERR_ROOTS_CONFLICT] =
+		"cannot go with 'filter roots', which keeps only a task's calls inside its root calls",
+	[KFT_ERR_HOLD_NO_MEMORY] =
+		"not enough memory to hold the calls inside roots (holdtasks times holdentries records)",
 };
 
 _Static_assert(ARRAY_SIZE(kft_parse_messages) == KFT_ERR_COUNT,
@@ -136,6 +142,9 @@ static const char *const kft_stmt_words[] = {
 	[KFT_STMT_HOOKS] = "hooks",
 	[KFT_STMT_UNITS] = "units",
 	[KFT_STMT_ERRORS] = "errors",
+	[KFT_STMT_ROOTS] = "roots",
+	[KFT_STMT_HOLDENTRIES] = "holdentries",
+	[KFT_STMT_HOLDTASKS] = "holdtasks",
 };
 
 _Static_assert(ARRAY_SIZE(kft_stmt_words) == KFT_STMT_COUNT, "a statement without its word");
@@ -159,7 +168,12 @@ _Static_assert(ARRAY_SIZE(kft_stmt_words) == KFT_STMT_COUNT, "a statement withou
  *   its function's log2 bucket of duration (units: of the buckets); no log
  *   to size (its table is sized by the funclist), no watch, no stack table.
  * logentries sizes the log or the stack table, within the mode's limit.
+ * Only a trace keeps a root's subtree (filter roots, holdentries, holdtasks):
+ * a histogram has no log to keep it in.
  */
+/* filter roots and what sizes it: a log of whole subtrees, trace mode's. */
+#define KFT_STMTS_ROOTS	(STMT(ROOTS) | STMT(HOLDENTRIES) | STMT(HOLDTASKS))
+
 static const struct kft_mode_rule {
 	const char *word;		/* after "mode" */
 	enum kft_parse_err err;		/* a statement in meaningless */
@@ -176,25 +190,25 @@ static const struct kft_mode_rule {
 		"count", KFT_ERR_NOT_IN_COUNT_MODE,
 		STMT(MINTIME) | STMT(MAXTIME) | STMT(LOGENTRIES) | STMT(WATCH) | STMT(SAMPLE) |
 		STMT(INCLUDE) | STMT(PER_PROCESS) | STMT(SNOOP) | STMT(UNITS) | STMT(HOOKS) |
-		STMT(ERRORS),
+		STMT(ERRORS) | KFT_STMTS_ROOTS,
 		false, KFT_MAX_LOGENTRIES, KFT_DEFAULT_LOGENTRIES,
 	},
 	[KFT_MODE_STACKS] = {
 		"stacks", KFT_ERR_NOT_IN_STACKS_MODE,
 		STMT(MINTIME) | STMT(MAXTIME) | STMT(WATCH) | STMT(SAMPLE) | STMT(INCLUDE) |
-		STMT(UNITS) | STMT(HOOKS) | STMT(ERRORS),
+		STMT(UNITS) | STMT(HOOKS) | STMT(ERRORS) | KFT_STMTS_ROOTS,
 		true, KFT_MAX_STACKENTRIES, KFT_DEFAULT_STACKENTRIES,
 	},
 	[KFT_MODE_PROFILE] = {
 		"profile", KFT_ERR_NOT_IN_PROFILE_MODE,
 		STMT(MINTIME) | STMT(MAXTIME) | STMT(WATCH) | STMT(FUNCLIST) | STMT(PER_PROCESS) |
-		STMT(SNOOP) | STMT(UNITS) | STMT(HOOKS) | STMT(ERRORS),
+		STMT(SNOOP) | STMT(UNITS) | STMT(HOOKS) | STMT(ERRORS) | KFT_STMTS_ROOTS,
 		false, KFT_MAX_STACKENTRIES, KFT_DEFAULT_STACKENTRIES,
 	},
 	[KFT_MODE_HISTOGRAM] = {
 		"histogram", KFT_ERR_NOT_IN_HISTOGRAM_MODE,
 		STMT(LOGENTRIES) | STMT(WATCH) | STMT(SAMPLE) | STMT(INCLUDE) |
-		STMT(PER_PROCESS) | STMT(SNOOP),
+		STMT(PER_PROCESS) | STMT(SNOOP) | KFT_STMTS_ROOTS,
 		false, KFT_MAX_LOGENTRIES, KFT_DEFAULT_LOGENTRIES,
 	},
 };
@@ -564,7 +578,7 @@ static int parse_funclist(struct kft_parser *ps)
 			return fail_at(ps, KFT_ERR_MISSING_FEND, at, "funclist");
 		if (tok_is(ps, "fend"))
 			break;
-		if (cfg->nr_funcs >= ps->max_funcs)
+		if (cfg->nr_funcs + cfg->nr_roots >= ps->max_funcs)
 			return fail(ps, KFT_ERR_TOO_LONG);
 		if (take_function(ps, &ps->funcs[cfg->nr_funcs]))
 			return -1;
@@ -573,6 +587,61 @@ static int parse_funclist(struct kft_parser *ps)
 	if (!cfg->nr_funcs)
 		return fail_at(ps, KFT_ERR_EMPTY_FUNCLIST, at, "funclist");
 	return 0;
+}
+
+/*
+ * filter roots F1 F2 ... fend: the functions whose calls, slow or failing,
+ * are logged with everything they called. The refs fill the caller's array
+ * from its end, down (the funclist fills it from the start): in text order
+ * once reversed, by reverse_roots().
+ */
+static int parse_roots(struct kft_parser *ps)
+{
+	struct kft_pos at = ps->tok.pos;
+	struct kft_config *cfg = ps->cfg;
+	struct kft_func_ref *ref;
+
+	for (;;) {
+		if (next(ps))
+			return -1;
+		if (!ps->tok.s) {
+			fail_at(ps, KFT_ERR_MISSING_FEND, at, "roots");
+			ps->err->at_eof = true;
+			return -1;
+		}
+		if (tok_is(ps, "end"))
+			return fail_at(ps, KFT_ERR_MISSING_FEND, at, "roots");
+		if (tok_is(ps, "fend"))
+			break;
+		if (cfg->nr_funcs + cfg->nr_roots >= ps->max_funcs)
+			return fail(ps, KFT_ERR_TOO_LONG);
+		ref = &ps->funcs[ps->max_funcs - 1 - cfg->nr_roots];
+		if (take_function(ps, ref))
+			return -1;
+		if (ref->is_glob)
+			return fail(ps, KFT_ERR_ROOT_GLOB);
+		cfg->nr_roots++;
+	}
+	if (!cfg->nr_roots)
+		return fail_at(ps, KFT_ERR_EMPTY_FUNCLIST, at, "roots");
+	return 0;
+}
+
+/* The roots, filled from the array's end, in text order at its end. */
+static void reverse_roots(struct kft_parser *ps)
+{
+	struct kft_config *cfg = ps->cfg;
+	unsigned int i;
+
+	if (!cfg->nr_roots)
+		return;
+	cfg->roots = &ps->funcs[ps->max_funcs - cfg->nr_roots];
+	for (i = 0; i < cfg->nr_roots / 2; i++) {
+		struct kft_func_ref t = cfg->roots[i];
+
+		cfg->roots[i] = cfg->roots[cfg->nr_roots - 1 - i];
+		cfg->roots[cfg->nr_roots - 1 - i] = t;
+	}
 }
 
 /* A statement of one number (at: where it starts): once, then NUM in [min, max]. */
@@ -657,6 +726,8 @@ static int parse_filter(struct kft_parser *ps)
 	}
 	if (tok_is(ps, "funclist"))
 		return once(ps, KFT_STMT_FUNCLIST, at) ?: parse_funclist(ps);
+	if (tok_is(ps, "roots"))
+		return once(ps, KFT_STMT_ROOTS, at) ?: parse_roots(ps);
 	return parse_filter_id(ps, at);
 }
 
@@ -672,6 +743,23 @@ static int parse_logentries(struct kft_parser *ps)
 		return -1;
 	ps->cfg->logentries = n;
 	ps->logentries_num = ps->tok;
+	return 0;
+}
+
+/* holdentries N / holdtasks N: the room filter roots holds calls in. */
+static int parse_hold(struct kft_parser *ps)
+{
+	bool entries = tok_is(ps, "holdentries");
+	unsigned long long n;
+
+	if (parse_once_number(ps, entries ? KFT_STMT_HOLDENTRIES : KFT_STMT_HOLDTASKS,
+			      ps->tok.pos, entries ? 2 : 1,
+			      entries ? KFT_MAX_HOLDENTRIES : KFT_MAX_HOLDTASKS, &n))
+		return -1;
+	if (entries)
+		ps->cfg->holdentries = n;
+	else
+		ps->cfg->holdtasks = n;
 	return 0;
 }
 
@@ -803,6 +891,8 @@ static const struct {
 	{ "snoop", parse_snoop },
 	{ "hooks", parse_hooks },
 	{ "units", parse_units },
+	{ "holdentries", parse_hold },
+	{ "holdtasks", parse_hold },
 };
 
 static bool is_command_word(const struct kft_parser *ps)
@@ -877,6 +967,34 @@ static int check_entries(struct kft_parser *ps)
 	return fail_at(ps, KFT_ERR_NUMBER_RANGE, ps->logentries_num.pos, ps->logentries_num.s);
 }
 
+/*
+ * filter roots keeps a task's calls, held per task: the sizes of the
+ * holding mean nothing without it; interrupts belong to no task's root
+ * call (onlyints would keep nothing), and a watch's rows would be logged
+ * at entry, before the root's verdict.
+ */
+static int check_roots(struct kft_parser *ps)
+{
+	const struct kft_pos *seen = ps->seen;
+
+	if (!ps->cfg->nr_roots) {
+		if (seen[KFT_STMT_HOLDENTRIES].line)
+			return fail_at(ps, KFT_ERR_NEEDS_ROOTS, seen[KFT_STMT_HOLDENTRIES],
+				       "holdentries");
+		if (seen[KFT_STMT_HOLDTASKS].line)
+			return fail_at(ps, KFT_ERR_NEEDS_ROOTS, seen[KFT_STMT_HOLDTASKS],
+				       "holdtasks");
+		return 0;
+	}
+	if (ps->cfg->onlyints)
+		return fail_at(ps, KFT_ERR_ROOTS_CONFLICT,
+			       later_of(seen[KFT_STMT_ROOTS], seen[KFT_STMT_ONLYINTS]), "onlyints");
+	if (ps->cfg->watch != KFT_WATCH_NONE)
+		return fail_at(ps, KFT_ERR_ROOTS_CONFLICT,
+			       later_of(seen[KFT_STMT_ROOTS], seen[KFT_STMT_WATCH]), "watch");
+	return 0;
+}
+
 /* Checks that need the whole block; reported at the later statement. */
 static int check_block(struct kft_parser *ps)
 {
@@ -918,7 +1036,7 @@ static int check_block(struct kft_parser *ps)
 	}
 	if (cfg->units_ms && cfg->mode != KFT_MODE_HISTOGRAM)
 		return fail_at(ps, KFT_ERR_UNITS_MS, seen[KFT_STMT_UNITS], "units");
-	return 0;
+	return check_roots(ps);
 }
 
 /* What depends on the mode, known only once the block has been read. */
@@ -958,6 +1076,7 @@ static int parse_block(struct kft_parser *ps)
 	if (check_block(ps))
 		return -1;
 	fill_mode_defaults(ps);
+	reverse_roots(ps);
 	return 0;
 }
 
@@ -1002,6 +1121,8 @@ int kft_config_parse(char *text, size_t len, enum kft_command *cmd,
 	cfg->logentries = KFT_DEFAULT_LOGENTRIES;
 	cfg->sample_hz = KFT_DEFAULT_SAMPLE_HZ;
 	cfg->filter_cpu = -1;
+	cfg->holdentries = KFT_DEFAULT_HOLDENTRIES;
+	cfg->holdtasks = KFT_DEFAULT_HOLDTASKS;
 	cfg->funcs = funcs;
 	err->code = KFT_ERR_NONE;
 	err->at_eof = false;

@@ -93,6 +93,10 @@ enum kft_parse_err {
 	KFT_ERR_HIST_NO_MEMORY,
 	KFT_ERR_FAST_NEEDS_ARGS,
 	KFT_ERR_FAST_NEEDS_REGS,
+	KFT_ERR_ROOT_GLOB,
+	KFT_ERR_NEEDS_ROOTS,
+	KFT_ERR_ROOTS_CONFLICT,
+	KFT_ERR_HOLD_NO_MEMORY,
 	KFT_ERR_COUNT,
 };
 
@@ -165,6 +169,10 @@ enum kft_hooks {
 #define KFT_MAX_PID		4194304		/* PID_MAX_LIMIT */
 #define KFT_MAX_CPU		16383
 #define KFT_COMM_LEN		16		/* TASK_COMM_LEN, NUL included */
+#define KFT_DEFAULT_HOLDENTRIES	4096UL		/* calls held per task inside a root */
+#define KFT_MAX_HOLDENTRIES	1048576UL
+#define KFT_DEFAULT_HOLDTASKS	32UL		/* tasks inside roots at once */
+#define KFT_MAX_HOLDTASKS	65536UL
 
 struct kft_config {
 	enum kft_run_mode mode;
@@ -196,6 +204,14 @@ struct kft_config {
 	bool has_funclist;
 	struct kft_func_ref *funcs;	/* the caller's array */
 	unsigned int nr_funcs;
+	/*
+	 * filter roots (trace): in the same array, after the funclist's
+	 * room (kft_run_create() moves them next to it).
+	 */
+	struct kft_func_ref *roots;
+	unsigned int nr_roots;
+	unsigned long holdentries;	/* records held per task; with roots */
+	unsigned long holdtasks;	/* tasks inside roots at once */
 };
 
 enum kft_command {
@@ -248,6 +264,9 @@ enum kft_stmt {
 	KFT_STMT_HOOKS,
 	KFT_STMT_UNITS,
 	KFT_STMT_ERRORS,
+	KFT_STMT_ROOTS,
+	KFT_STMT_HOLDENTRIES,
+	KFT_STMT_HOLDTASKS,
 	KFT_STMT_COUNT,
 };
 

@@ -34,6 +34,7 @@
 #include "kft_compat.h"
 #include "kft_config.h"
 
+struct kft_hold_slot;
 struct kft_run;
 struct kft_record;
 struct module;
@@ -48,10 +49,14 @@ enum kft_hook_role {
 /* Per-call storage between a function's entry and its exit. */
 struct kft_call {
 	u64 entry_ns;			/* kft_now(), or kft_cycles() (run->cycles_khz) */
-	struct kft_record *rec;		/* reserved at entry (no time filter) */
+	union {
+		struct kft_record *rec;	/* reserved at entry (no time filter) */
+		struct kft_hold_slot *hold; /* filter roots: the task's, or NULL */
+	};
 	u32 gen;			/* the run's generation at entry; - 1: entered before the start */
 	u16 cpu;
 	bool irq;			/* entered outside task context: logged as pid -1 */
+	bool root;			/* filter roots: a call of a root function */
 };
 
 /* A hook's part for "hooks fast" (kft_exit_fast.c). */

@@ -165,6 +165,36 @@ static __always_inline bool kft_hook_entry_quick(struct kft_fhook *hook, struct 
 	return true;
 }
 
+/*
+ * filter roots, at a call's entry (kft_hold.h): a root call takes current's
+ * slot (claimed if current has none) one level deeper; another call is
+ * hooked only inside a root call of current's. Interrupts are not held.
+ * Return: whether the exit is to be seen.
+ */
+static __always_inline bool kft_hold_entry(struct kft_run *run, unsigned long ip, bool irq,
+					   struct kft_call *call)
+{
+	struct kft_hold *h = &run->hold;
+	struct kft_hold_slot *s;
+	bool root;
+
+	if (irq)
+		return false;
+	root = kft_hold_is_root(h, ip);
+	s = kft_hold_find(h);
+	if (!s && root) {
+		s = kft_hold_claim(h);
+		if (!s)
+			this_cpu_inc(run->counters->hold_missed);
+	}
+	if (!s)
+		return false;
+	s->depth += root;
+	call->hold = s;
+	call->root = root;
+	return true;
+}
+
 /**
  * kft_hook_entry() - a hooked function was entered
  * @hook:	the hook (its role says what for)
@@ -206,12 +236,16 @@ static __always_inline int kft_hook_entry(struct kft_fhook *hook, unsigned long 
 		this_cpu_inc(run->counters->filtered_task);
 		return 1;
 	}
+	if (unlikely(run->hold.slots) && !kft_hold_entry(run, ip, irq, call))
+		return 1;
 	call->entry_ns = run->cycles_khz ? kft_cycles() : kft_now();
 	call->irq = irq;
 	pid = kft_record_pid(call);
 	call->cpu = raw_smp_processor_id();
 	if (run->cfg.watch)
 		kft_watch_entry(run, ip, ret_ip, regs, call->entry_ns, pid);
+	if (run->hold.slots)
+		return 0;
 	call->rec = NULL;
 	if (run->log_at_entry) {
 		rec = kft_log_reserve(run);
@@ -307,6 +341,93 @@ static __always_inline void kft_deadline_check(struct kft_run *run, u64 now)
 		kft_run_stop(run, KFT_REASON_TIME);
 }
 
+/* A held record's copy into the log: its function last, as kft_record_fill() writes. */
+static __always_inline void kft_record_copy(struct kft_record *dst, const struct kft_record *src)
+{
+	dst->entry_ns = src->entry_ns;
+	dst->caller_off = src->caller_off;
+	dst->pid = src->pid;
+	dst->info = src->info;
+	dst->retval = src->retval;
+	/* Pairs with smp_load_acquire() in kft_log_view_build(). */
+	smp_store_release(&dst->func, src->func);
+}
+
+/*
+ * A kept root's subtree into the log, in one reservation: what does not
+ * fit is lost, and the run stops as a full log stops it.
+ */
+static __always_inline void kft_hold_flush(struct kft_run *run, struct kft_hold_slot *s,
+					   const struct kft_call *root_call)
+{
+	unsigned long n = s->nr, first, fit, i;
+
+	first = atomic_long_add_return(n, &run->log.reserved) - n;
+	fit = first >= run->log.capacity ? 0 : min(n, run->log.capacity - first);
+	for (i = 0; i < fit; i++)
+		kft_record_copy(&run->log.records[first + i], &s->recs[i]);
+	if (fit < n)
+		kft_run_stop(run, KFT_REASON_LOG_FULL);
+	kft_record_comm(run, root_call, s->pid);
+	this_cpu_inc(run->counters->roots_kept);
+	if (s->cut)
+		this_cpu_add(run->counters->hold_cut, s->cut);
+}
+
+/* Whether the run's filters keep a root call that took @dur and returned @retval. */
+static __always_inline bool kft_hold_keeps(struct kft_run *run, u64 dur, unsigned long retval)
+{
+	if (kft_time_filtered(dur, run->mintime_ns, run->maxtime_ns)) {
+		this_cpu_inc(run->counters->filtered_time);
+		return false;
+	}
+	return !run->cfg.errors || !kft_retval_filtered(run, retval);
+}
+
+/*
+ * filter roots, at a call's exit: a call inside a root call is held in
+ * current's slot; the outermost root's return decides on the subtree and
+ * frees the slot, whatever the run's state. A call of an earlier
+ * generation leaves the slot alone: the prime emptied the table since.
+ */
+static __always_inline void kft_hold_exit(struct kft_run *run, unsigned long ip,
+					  unsigned long ret_ip, struct kft_call *call,
+					  unsigned long retval)
+{
+	struct kft_hold_slot *s = call->hold;
+	bool root_done, keep = false;
+	struct kft_record *rec;
+	u64 info, dur;
+
+	/* (call->hold is set only by an entry of the run's generation.) */
+	if (call->gen != READ_ONCE(run->gen) || !s) {
+		this_cpu_inc(run->counters->not_found);
+		return;
+	}
+	dur = kft_elapsed(kft_now(), call->entry_ns);
+	root_done = call->root && !--s->depth;
+	if (root_done) {
+		/* Acquire: the log and generation belong to this state (kft_run_prime()). */
+		keep = smp_load_acquire(&run->state) == KFT_RUNNING;
+		keep = keep && kft_hold_keeps(run, dur, retval);
+	}
+	if (!root_done || keep) {
+		rec = kft_hold_room(&run->hold, s, root_done);
+		if (rec) {
+			info = kft_rec_info(dur, call->cpu);
+			if (root_done && s->cut)
+				info |= KFT_REC_CUT;
+			kft_record_fill(rec, ip, ret_ip, call, s->pid, info, retval);
+		}
+	}
+	if (!root_done)
+		return;
+	if (keep)
+		kft_hold_flush(run, s, call);
+	kft_hold_release(&run->hold, s);
+	kft_deadline_check(run, 0);
+}
+
 /**
  * kft_hook_exit() - a hooked function returned
  * @hook:	the hook
@@ -332,6 +453,10 @@ static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long 
 			kft_run_start(run, KFT_REASON_EXIT);
 		else if (hook->role == KFT_HOOK_STOP_EXIT)
 			kft_run_stop(run, KFT_REASON_EXIT);
+		return;
+	}
+	if (unlikely(run->hold.slots)) {
+		kft_hold_exit(run, ip, ret_ip, call, retval);
 		return;
 	}
 	/* Acquire: the generation read below is the state's (kft_run_prime()). */

@@ -72,6 +72,12 @@ static inline u64 kft_rec_info_stack(unsigned long left, unsigned int cpu, bool 
 	return kft_rec_info(left, cpu) | KFT_REC_STACK | (first ? KFT_REC_STACK_FIRST : 0);
 }
 
+/*
+ * filter roots: a kept root call whose subtree did not fit the holding
+ * space (the calls left out are counted in the header).
+ */
+#define KFT_REC_CUT		(1ULL << 63)
+
 /* A call whose exit has not been seen: delta -1. */
 static inline u64 kft_rec_info_open(unsigned int cpu)
 {
@@ -130,6 +136,11 @@ static inline u64 kft_rec_dur(const struct kft_record *r)
 static inline bool kft_rec_is_stack(const struct kft_record *r)
 {
 	return r->info & KFT_REC_STACK;
+}
+
+static inline bool kft_rec_is_cut(const struct kft_record *r)
+{
+	return r->info & KFT_REC_CUT;
 }
 
 static inline unsigned int kft_rec_cpu(const struct kft_record *r)

@@ -56,6 +56,21 @@ void kft_output_trace_hooks(struct seq_file *m, const struct kft_run *run)
 		   run->detached ? ", detached until the next prime" : "");
 }
 
+/* filter roots: the subtrees kept, what did not fit, and the holding space. */
+static void kft_output_roots_status(struct seq_file *m, const struct kft_run *run,
+				    const struct kft_counters *c)
+{
+	const struct kft_hold *h = &run->hold;
+
+	if (!h->slots)
+		return;
+	seq_printf(m, "roots: %lu subtrees kept, %lu calls cut from them, %lu root calls not held\n",
+		   c->roots_kept, c->hold_cut, c->hold_missed);
+	seq_printf(m, "holding: %u tasks of %u entries, %zu bytes, %d held now\n",
+		   h->tasks, h->entries, (size_t)h->tasks * h->entries * sizeof(struct kft_record),
+		   atomic_read(&h->owned));
+}
+
 static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 				    const struct kft_counters *c)
 {
@@ -80,6 +95,7 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 	seq_printf(m, "names: %lu slots, %lu bytes, %lu lost\n",
 		   kft_comms_bytes(&run->log.buf->comms) / sizeof(struct kft_comm_slot),
 		   kft_comms_bytes(&run->log.buf->comms), kft_comms_lost(&run->log.buf->comms));
+	kft_output_roots_status(m, run, c);
 	kft_output_watch_status(m, run, c);
 	kft_output_trace_hooks(m, run);
 	seq_puts(m, "mode: trace\n");
@@ -99,6 +115,10 @@ static void kft_output_log_header(struct seq_file *m, const struct kft_run *run,
 {
 	kft_output_header_common(m, run, times, c);
 	seq_printf(m, "Entries not found = %lu\n", c->not_found);
+	/* kft's addition, only with filter roots. */
+	if (run->cfg.nr_roots)
+		seq_printf(m, "Root calls kept = %lu\nCalls cut from kept roots = %lu\nRoot calls not held = %lu\n",
+			   c->roots_kept, c->hold_cut, c->hold_missed);
 	seq_printf(m, "\nNumber of entries after filters = %lu\n\n", rows);
 	/* kft's addition, only with units ns: old parsers would read us. */
 	if (times->units_ns)
@@ -194,6 +214,8 @@ static void kft_output_log_row(struct seq_file *m, const struct kft_run_times *t
 		seq_printf(m, " left=%llu", dur);
 	else if (!stack)
 		kft_output_retval(m, rec, show_addrs);
+	if (kft_rec_is_cut(rec))
+		seq_puts(m, " cut");
 	seq_putc(m, '\n');
 }
 
@@ -206,6 +228,7 @@ static int kft_trace_alloc(struct kft_run *run)
 static void kft_trace_free(struct kft_run *run)
 {
 	kft_log_free(&run->log);
+	kft_hold_free(&run->hold);
 }
 
 static int kft_trace_reset(struct kft_run *run)
@@ -215,6 +238,7 @@ static int kft_trace_reset(struct kft_run *run)
 	if (ret)
 		return ret;
 	kft_watch_reset(&run->watch, run->cfg.watch_bytes);
+	kft_hold_reset(&run->hold);
 	return 0;
 }
 
@@ -222,7 +246,7 @@ int kft_trace_attach(struct kft_run *run, struct kft_parse_error *err)
 {
 	return kft_fhook_attach(&run->trace, run, KFT_HOOK_TRACE,
 				run->cfg.hooks == KFT_HOOKS_FAST, run->cfg.funcs,
-				run->cfg.nr_funcs, err);
+				run->nr_traced, err);
 }
 
 void kft_trace_detach(struct kft_run *run)

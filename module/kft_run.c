@@ -349,10 +349,10 @@ static bool kft_run_wide(const struct kft_run *run)
 {
 	unsigned int i;
 
-	for (i = 0; i < run->cfg.nr_funcs; i++)
+	for (i = 0; i < run->nr_traced; i++)
 		if (run->cfg.funcs[i].is_glob)
 			return true;
-	return !run->cfg.nr_funcs;
+	return !run->nr_traced;
 }
 
 /*
@@ -389,6 +389,44 @@ static int kft_run_attach_replacing(struct kft_run *run, struct kft_run *old,
 	return ret;
 }
 
+/*
+ * What the trace hooks: the funclist and the roots, next to each other in
+ * the one array the parser filled (the roots from its end), each without
+ * repeats; or every function, roots included, without a funclist.
+ */
+static void kft_run_traced_set(struct kft_run *run)
+{
+	struct kft_config *cfg = &run->cfg;
+
+	kft_funcs_drop_repeats(cfg->funcs, &cfg->nr_funcs);
+	if (cfg->nr_roots) {
+		memmove(&cfg->funcs[cfg->nr_funcs], cfg->roots,
+			cfg->nr_roots * sizeof(*cfg->roots));
+		cfg->roots = &cfg->funcs[cfg->nr_funcs];
+		kft_funcs_drop_repeats(cfg->roots, &cfg->nr_roots);
+	}
+	run->nr_traced = cfg->has_funclist ? cfg->nr_funcs + cfg->nr_roots : 0;
+}
+
+/* filter roots: the root functions found, and the space to hold their calls. */
+static int kft_run_hold_setup(struct kft_run *run, struct kft_parse_error *err)
+{
+	const struct kft_config *cfg = &run->cfg;
+	int ret;
+
+	if (!cfg->nr_roots)
+		return 0;
+	ret = kft_hold_roots(&run->hold, cfg->roots, cfg->nr_roots, err);
+	if (ret == -ENOMEM)
+		kft_error_at(err, KFT_ERR_HOLD_NO_MEMORY);
+	if (ret)
+		return ret;
+	ret = kft_hold_alloc(&run->hold, cfg->holdtasks, cfg->holdentries);
+	if (ret)
+		kft_error_at(err, KFT_ERR_HOLD_NO_MEMORY);
+	return ret;
+}
+
 /**
  * kft_run_create() - a configured run, hooks attached but idle
  * @old:	the run it replaces, or NULL; see kft_run_attach_replacing()
@@ -416,7 +454,7 @@ struct kft_run *kft_run_create(struct kft_run *old, char *text, const struct kft
 	run->state = KFT_CONFIGURED;
 	run->text = text;
 	run->cfg = *cfg;
-	kft_funcs_drop_repeats(run->cfg.funcs, &run->cfg.nr_funcs);
+	kft_run_traced_set(run);
 	run->cfg.hooks = kft_run_hooks_of(cfg);
 	ret = kft_hooks_here(cfg, run->cfg.hooks, err);
 	if (ret) {
@@ -428,8 +466,10 @@ struct kft_run *kft_run_create(struct kft_run *old, char *text, const struct kft
 	/* (A filter at the exit: the record is made there, if kept.) */
 	run->histogram = cfg->mode == KFT_MODE_HISTOGRAM;
 	run->log_at_entry = !run->histogram && !cfg->mintime_us && !cfg->maxtime_us &&
-			    !cfg->errors;
-	kft_run_cycles_setup(run);
+			    !cfg->errors && !cfg->nr_roots;
+	/* (filter roots judges a root on the ns clock its subtree's records use.) */
+	if (!cfg->nr_roots)
+		kft_run_cycles_setup(run);
 	run->task_filter = kft_task_filtered(cfg);
 	run->count_ctx_filter = cfg->noints || cfg->onlyints || run->task_filter;
 	/* (cycles_khz: no record at entry, no watch.) */
@@ -445,7 +485,7 @@ struct kft_run *kft_run_create(struct kft_run *old, char *text, const struct kft
 		ret = -ENOMEM;
 		goto err_put_run;
 	}
-	ret = kft_run_attach_replacing(run, old, err);
+	ret = kft_run_hold_setup(run, err) ?: kft_run_attach_replacing(run, old, err);
 	if (ret)
 		goto err_put_run;
 	return run;
@@ -657,8 +697,8 @@ void kft_run_module_going(struct kft_run *run, struct module *mod)
 	addrs = kvcalloc(max, sizeof(*addrs), GFP_KERNEL);
 	if (!addrs)
 		return;
-	n = run->cfg.nr_funcs ?
-	    kft_module_collect(mod, run->cfg.funcs, run->cfg.nr_funcs, addrs, max) : 0;
+	n = run->nr_traced ?
+	    kft_module_collect(mod, run->cfg.funcs, run->nr_traced, addrs, max) : 0;
 	dropped = run->mode->drop_module(run, mod, addrs, n);
 	start = kft_run_drop_trigger(run, &run->cfg.start, mod, addrs, max);
 	stop = kft_run_drop_trigger(run, &run->cfg.stop, mod, addrs, max);

@@ -35,6 +35,7 @@
 #include "kft_config.h"
 #include "kft_count_table.h"
 #include "kft_exit.h"
+#include "kft_hold.h"
 #include "kft_log.h"
 #include "kft_snoop.h"
 #include "kft_stack.h"
@@ -69,7 +70,7 @@ enum kft_reason {
 	KFT_REASON_BOOT,	/* the static run, started by kft's initcall */
 };
 
-/* Per-CPU, summed when read. */
+/* Per-CPU, summed when read (kft_run_sum_counters(): unsigned longs only). */
 struct kft_counters {
 	unsigned long filtered_time;	/* failed mintime/maxtime */
 	unsigned long filtered_ints;	/* failed noints/onlyints */
@@ -84,6 +85,9 @@ struct kft_counters {
 	unsigned long watch_skipped;	/* watch: on an NMI or exception stack */
 	unsigned long watch_snapshots;
 	unsigned long slow_unwinds;	/* stacks: no entry registers from ftrace */
+	unsigned long roots_kept;	/* filter roots: subtrees logged */
+	unsigned long hold_cut;		/* their calls that did not fit the holding */
+	unsigned long hold_missed;	/* root calls not held: no free slot */
 };
 
 /* What each mode keeps in its run (kft_mode_*.c): */
@@ -164,6 +168,9 @@ struct kft_run {
 	unsigned int starts;		/* how many times it started (autorepeat) */
 
 	struct kft_log log;		/* trace mode */
+	struct kft_hold hold;		/* trace with filter roots */
+	/* What the trace hooks: cfg.funcs, then cfg.roots; 0: every function. */
+	unsigned int nr_traced;
 	struct kft_count_table table;	/* count mode; histogram: KFT_HIST_BUCKETS a slot */
 	struct kft_stack_table stacks;	/* stacks, profile */
 	struct kft_snoop snoop;		/* stacks with snoop */

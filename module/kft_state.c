@@ -81,24 +81,17 @@ NOKPROBE_SYMBOL(kft_run_stop);
 /* The per-CPU counters, summed (a reader, /proc/kft). */
 void kft_run_sum_counters(struct kft_run *run, struct kft_counters *sum)
 {
-	const struct kft_counters *c;
+	unsigned long *total = (unsigned long *)sum;
+	const unsigned long *c;
+	unsigned int i;
 	int cpu;
 
+	/* Every counter is an unsigned long: summed as an array of them. */
+	BUILD_BUG_ON(sizeof(*sum) % sizeof(unsigned long));
 	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
-		c = per_cpu_ptr(run->counters, cpu);
-		sum->filtered_time += READ_ONCE(c->filtered_time);
-		sum->filtered_ints += READ_ONCE(c->filtered_ints);
-		sum->filtered_task += READ_ONCE(c->filtered_task);
-		sum->filtered_retval += READ_ONCE(c->filtered_retval);
-		sum->not_found += READ_ONCE(c->not_found);
-		sum->table_full += READ_ONCE(c->table_full);
-		sum->stack_busy += READ_ONCE(c->stack_busy);
-		sum->stacks_truncated += READ_ONCE(c->stacks_truncated);
-		sum->idle_skipped += READ_ONCE(c->idle_skipped);
-		sum->snoop_lost += READ_ONCE(c->snoop_lost);
-		sum->watch_skipped += READ_ONCE(c->watch_skipped);
-		sum->watch_snapshots += READ_ONCE(c->watch_snapshots);
-		sum->slow_unwinds += READ_ONCE(c->slow_unwinds);
+		c = (const unsigned long *)per_cpu_ptr(run->counters, cpu);
+		for (i = 0; i < sizeof(*sum) / sizeof(unsigned long); i++)
+			total[i] += READ_ONCE(c[i]);
 	}
 }

@@ -85,6 +85,13 @@ static void kft_output_config(struct seq_file *m, const struct kft_config *cfg)
 			seq_printf(m, " %s", cfg->funcs[i].text);
 		seq_puts(m, " fend\n");
 	}
+	if (cfg->nr_roots) {
+		seq_puts(m, "  filter roots");
+		for (i = 0; i < cfg->nr_roots; i++)
+			seq_printf(m, " %s", cfg->roots[i].text);
+		seq_printf(m, " fend\n  holdentries %lu\n  holdtasks %lu\n", cfg->holdentries,
+			   cfg->holdtasks);
+	}
 	if (kft_mode_takes(cfg->mode, KFT_STMT_LOGENTRIES))
 		seq_printf(m, "  logentries %lu\n", cfg->logentries);
 	if (cfg->autorepeat)

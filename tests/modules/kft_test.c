@@ -13,6 +13,10 @@
  *	busy_us		COUNT is microseconds (1..100000) spun in one call of
  *			kft_test_busy_us: durations a test chooses (a
  *			histogram's buckets)
+ *	slow_root	COUNT is microseconds (0..100000): kft_test_slow_root
+ *			calls leaf, busy_us with COUNT (not for 0), and leaf
+ *			again: a call slow or fast as a test chooses, with a
+ *			subtree (filter roots)
  *	outer		calls middle twice; middle calls leaf 3 times and busy_20us
  *	start_marker, stop_marker	return at once; for triggers
  *	recurse		COUNT is a depth (1..10): kft_test_recurse calls itself
@@ -196,6 +200,14 @@ static noinline void kft_test_outer(void)
 {
 	kft_test_middle();
 	kft_test_middle();
+}
+
+static noinline void kft_test_slow_root(unsigned int us)
+{
+	kft_test_leaf();
+	if (us)
+		kft_test_busy_us(us);
+	kft_test_leaf();
 }
 
 static noinline void kft_test_start_marker(void)
@@ -387,6 +399,12 @@ static int kft_test_with_arg(const char *name, unsigned int n)
 		kft_test_busy_us(n);
 		return 0;
 	}
+	if (!strcmp(name, "slow_root")) {
+		if (n > 100000)
+			return -EINVAL;
+		kft_test_slow_root(n);
+		return 0;
+	}
 	if (!strcmp(name, "err_chain") || !strcmp(name, "ret_errptr")) {
 		if (n > MAX_ERRNO)
 			return -EINVAL;
@@ -436,7 +454,7 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 	    !strcmp(name, "err_chain") || !strcmp(name, "ret_errptr") || !strcmp(name, "ret_u32") ||
 	    !strcmp(name, "ret_ptr") || !strcmp(name, "spin_poked") || !strcmp(name, "poke") ||
 	    !strcmp(name, "poll_poked") || !strcmp(name, "nap_poked") ||
-	    !strcmp(name, "busy_us"))
+	    !strcmp(name, "busy_us") || !strcmp(name, "slow_root"))
 		return kft_test_with_arg(name, n) ?: count;
 	for (i = 0; i < ARRAY_SIZE(kft_test_calls); i++) {
 		if (strcmp(name, kft_test_calls[i].name))

@@ -305,6 +305,26 @@ static const struct parse_case cases[] = {
 	/* A mode error before a conflict between two statements. */
 	BAD("new begin\nsnoop 1\nfilter pid 1\nfilter tid 1\nend", NOT_IN_TRACE_MODE, 2, 1),
 	BAD("new begin\nmode count\nlogentries 2000000\nend", NOT_IN_COUNT_MODE, 3, 1),
+	/* filter roots and the holding's sizes. */
+	OK("new begin filter roots do_sys_openat2 ext4:ext4_file_open 0xffffffff81000000 fend end"),
+	OK("new begin filter roots a fend filter funclist b fend holdentries 2 holdtasks 65536 end"),
+	OK("new begin holdtasks 1 filter errors filter roots a fend filter noints end"),
+	BAD("new begin filter roots vfs_* fend end", ROOT_GLOB, 1, 24),
+	BAD("new begin filter roots a b end", MISSING_FEND, 1, 18),
+	INCOMPLETE("new begin filter roots a", MISSING_FEND, 1, 18),
+	BAD("new begin filter roots fend end", EMPTY_FUNCLIST, 1, 18),
+	BAD("new begin filter roots a fend filter roots b fend end", DUPLICATE, 1, 31),
+	BAD("new begin filter roots 12x fend end", BAD_FUNCTION, 1, 24),
+	BAD("new begin holdentries 8 end", NEEDS_ROOTS, 1, 11),
+	BAD("new begin holdtasks 8 end", NEEDS_ROOTS, 1, 11),
+	BAD("new begin filter roots a fend holdentries 1 end", NUMBER_RANGE, 1, 43),
+	BAD("new begin filter roots a fend holdentries 1048577 end", NUMBER_RANGE, 1, 43),
+	BAD("new begin filter roots a fend holdtasks 0 end", NUMBER_RANGE, 1, 41),
+	BAD("new begin filter roots a fend holdtasks 65537 end", NUMBER_RANGE, 1, 41),
+	BAD("new begin filter roots a fend\nfilter onlyints end", ROOTS_CONFLICT, 2, 1),
+	BAD("new begin watch stack 100 filter roots a fend end", ROOTS_CONFLICT, 1, 27),
+	BAD("new begin mode histogram filter roots a fend end", NOT_IN_HISTOGRAM_MODE, 1, 26),
+	BAD("new begin filter roots a fend mode count end", NOT_IN_COUNT_MODE, 1, 31),
 	/* Bytes. */
 	BAD("new begin\x01 end", BAD_CHAR, 1, 10),
 	BAD("new begin trigger start entry f\xc3\xa9 end", BAD_CHAR, 1, 32),
@@ -417,6 +437,42 @@ static void test_full_config_fields(void)
 	CHECK(cfg.funcs[2].is_addr && cfg.funcs[2].addr == MOD_ADDR, "funcs[2]");
 	CHECK(cfg.funcs[2].pos.line == 8 && cfg.funcs[2].pos.col == 50, "funcs[2] at %u:%u",
 	      cfg.funcs[2].pos.line, cfg.funcs[2].pos.col);
+	free(buf);
+	free(funcs);
+}
+
+/* filter roots fills the array from its end: in text order there, apart from the funclist. */
+static void test_roots_fields(void)
+{
+	static const char text[] =
+		"new begin filter roots r1 mod:r2 r3 fend filter funclist f1 f2 fend\n"
+		"holdentries 100 holdtasks 7 end";
+	struct kft_func_ref *funcs;
+	struct kft_parse_error err;
+	struct kft_config cfg;
+	enum kft_command cmd;
+	char *buf;
+
+	CHECK(parse(text, &cmd, &cfg, &funcs, &err, &buf) == 0, "parse failed: %u:%u %s",
+	      err.pos.line, err.pos.col, kft_parse_strerror(err.code));
+	CHECK(cfg.nr_roots == 3 && cfg.nr_funcs == 2, "%u roots, %u funcs", cfg.nr_roots,
+	      cfg.nr_funcs);
+	CHECK_STR(cfg.roots[0].text, "r1", "roots[0]");
+	CHECK_STR(cfg.roots[1].text, "mod:r2", "roots[1]");
+	CHECK_STR(cfg.roots[2].text, "r3", "roots[2]");
+	CHECK(cfg.roots[2].pos.line == 1 && cfg.roots[2].pos.col == 34, "roots[2] at %u:%u",
+	      cfg.roots[2].pos.line, cfg.roots[2].pos.col);
+	CHECK_STR(cfg.funcs[0].text, "f1", "funcs[0]");
+	CHECK_STR(cfg.funcs[1].text, "f2", "funcs[1]");
+	CHECK(cfg.roots >= cfg.funcs + cfg.nr_funcs, "roots overlap the funclist");
+	CHECK(cfg.holdentries == 100 && cfg.holdtasks == 7, "hold %lu x %lu", cfg.holdtasks,
+	      cfg.holdentries);
+	free(buf);
+	free(funcs);
+	CHECK(parse("new begin filter roots r fend end", &cmd, &cfg, &funcs, &err, &buf) == 0 &&
+	      cfg.holdentries == KFT_DEFAULT_HOLDENTRIES &&
+	      cfg.holdtasks == KFT_DEFAULT_HOLDTASKS && !cfg.has_funclist,
+	      "roots' defaults: %lu x %lu", cfg.holdtasks, cfg.holdentries);
 	free(buf);
 	free(funcs);
 }
@@ -908,7 +964,7 @@ static void test_needs_kprobes(void)
 	}
 }
 
-UNIT_MAIN(test_table, test_commands, test_full_config_fields, test_defaults,
+UNIT_MAIN(test_table, test_commands, test_full_config_fields, test_roots_fields, test_defaults,
 	  test_mode_defaults, test_stack_fields, test_mode_meaning, test_default_trace_meaning,
 	  test_time_triggers, test_oversized, test_largest_funclist, test_error_token,
 	  test_every_error_has_a_message, test_may_continue,

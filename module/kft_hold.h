@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * filter roots: the calls a task makes inside a root call are held, per
+ * task, until the root returns; then the whole subtree goes into the log
+ * if the run's filters (mintime, maxtime, errors) keep the root call, and
+ * is dropped if not. Only the outermost root call of a task decides: a
+ * root called inside another is one more call of its subtree.
+ *
+ * The holding space is a table of slots, each {owner task, its pid, root
+ * calls open, records held, calls cut, records[holdentries]}. A task
+ * holds a slot from the entry of its outermost root call to its return,
+ * found by a hash of the task pointer with KFT_HOLD_PROBES linear probes,
+ * as fast hooks find their shadow stacks. Entry claims the first free
+ * probed slot (a compare-and-swap of the owner) when the task owns none.
+ *
+ * Only the owner writes its slot once it is claimed, and only in task
+ * context: calls made in interrupts belong to no task's root call, and are
+ * not hooked at all in such a run. So a slot needs no lock: a preempted
+ * owner finishes its own write when it runs again, on whatever CPU.
+ *
+ * A root call that finds no free slot is not held (counted as missed); a
+ * subtree larger than the slot is kept cut, its root's record marked and
+ * the calls left out counted. The root's own record always has its place.
+ */
+#ifndef KFT_HOLD_H
+#define KFT_HOLD_H
+
+#include <linux/atomic.h>
+#include <linux/hash.h>
+#include <linux/kernel.h>
+#include <linux/sched.h>
+
+#include "kft_config.h"
+#include "kft_log.h"
+
+#define KFT_HOLD_PROBES		8	/* slots one task may try */
+
+/* A root function: where it lies, [start, end). */
+struct kft_root_range {
+	unsigned long start;
+	unsigned long end;
+};
+
+struct kft_hold_slot {
+	struct task_struct *owner;	/* NULL: free */
+	pid_t pid;			/* the owner's: a task_struct can be reused */
+	unsigned int depth;		/* root calls open */
+	unsigned int nr;		/* records held */
+	unsigned int cut;		/* calls that did not fit */
+	struct kft_record *recs;	/* holdentries of them */
+} ____cacheline_aligned;
+
+struct kft_hold {
+	struct kft_hold_slot *slots;	/* NULL: the run has no roots */
+	struct kft_record *records;	/* tasks * entries */
+	unsigned int tasks;
+	unsigned int entries;
+	atomic_t owned;			/* slots owned: 0, no call can be inside a root */
+	struct kft_root_range *roots;	/* sorted by start */
+	unsigned int nr_roots;
+};
+
+struct kft_parse_error;
+struct kft_func_ref;
+
+int kft_hold_alloc(struct kft_hold *h, unsigned long tasks, unsigned long entries);
+void kft_hold_free(struct kft_hold *h);
+void kft_hold_reset(struct kft_hold *h);
+int kft_hold_roots(struct kft_hold *h, const struct kft_func_ref *roots, unsigned int nr,
+		   struct kft_parse_error *err);
+
+/* Whether @ip lies in a root function: a binary search of a few ranges. */
+static __always_inline bool kft_hold_is_root(const struct kft_hold *h, unsigned long ip)
+{
+	unsigned int lo = 0, hi = h->nr_roots;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (ip < h->roots[mid].start)
+			hi = mid;
+		else if (ip >= h->roots[mid].end)
+			lo = mid + 1;
+		else
+			return true;
+	}
+	return false;
+}
+
+/* The first slot current may try; the others follow it, wrapping. */
+static __always_inline unsigned int kft_hold_first(const struct kft_hold *h)
+{
+	return reciprocal_scale(hash_ptr(current, 32), h->tasks);
+}
+
+/* The slot current owns, or NULL. */
+static __always_inline struct kft_hold_slot *kft_hold_find(struct kft_hold *h)
+{
+	unsigned int i, n = min_t(unsigned int, KFT_HOLD_PROBES, h->tasks);
+	unsigned int idx = kft_hold_first(h);
+
+	if (!atomic_read(&h->owned))
+		return NULL;
+	for (i = 0; i < n; i++) {
+		struct kft_hold_slot *s = &h->slots[idx];
+
+		/* Only current claims a slot for current: its pid is current's. */
+		if (READ_ONCE(s->owner) == current && s->pid == current->pid)
+			return s;
+		if (++idx == h->tasks)
+			idx = 0;
+	}
+	return NULL;
+}
+
+/* A free slot claimed for current, emptied, or NULL when its probes are full. */
+static __always_inline struct kft_hold_slot *kft_hold_claim(struct kft_hold *h)
+{
+	unsigned int i, n = min_t(unsigned int, KFT_HOLD_PROBES, h->tasks);
+	unsigned int idx = kft_hold_first(h);
+
+	for (i = 0; i < n; i++) {
+		struct kft_hold_slot *s = &h->slots[idx];
+
+		if (!READ_ONCE(s->owner) && !cmpxchg(&s->owner, NULL, current)) {
+			s->pid = current->pid;
+			s->depth = 0;
+			s->nr = 0;
+			s->cut = 0;
+			atomic_inc(&h->owned);
+			return s;
+		}
+		if (++idx == h->tasks)
+			idx = 0;
+	}
+	return NULL;
+}
+
+/* The outermost root returned: the slot is free again. */
+static __always_inline void kft_hold_release(struct kft_hold *h, struct kft_hold_slot *s)
+{
+	atomic_dec(&h->owned);
+	/* What the owner wrote comes before another task's claim. */
+	smp_store_release(&s->owner, NULL);
+}
+
+/*
+ * Room for one more call, or NULL when the slot is full (the call is
+ * counted as cut). The last record is the outermost root's (@root_done).
+ */
+static __always_inline struct kft_record *kft_hold_room(const struct kft_hold *h,
+							struct kft_hold_slot *s, bool root_done)
+{
+	if (s->nr >= h->entries - 1 && !root_done) {
+		s->cut++;
+		return NULL;
+	}
+	return &s->recs[s->nr++];
+}
+
+#endif
