@@ -319,4 +319,23 @@ static inline size_t kft_pcpu_ext_bytes(void)
 #define KFT_ARM_UNWIND_LR_ADDR	(KERNEL_VERSION(5, 18, 0) <= LINUX_VERSION_CODE)
 #endif
 
+/*
+ * The sched_switch tracepoint's probe (kft_sched.c): its arguments, and the
+ * state prev is switched out in, as the probe's body names it: an argument
+ * from 5.18 on; before, read from the task (its field is __state from 5.14).
+ */
+#if KERNEL_VERSION(5, 18, 0) <= LINUX_VERSION_CODE
+#define KFT_SCHED_SWITCH_ARGS	void *data, bool preempt, struct task_struct *prev, \
+				struct task_struct *next, unsigned int prev_state
+#define KFT_SCHED_PREV_STATE	(prev_state)
+#elif KERNEL_VERSION(5, 14, 0) <= LINUX_VERSION_CODE
+#define KFT_SCHED_SWITCH_ARGS	void *data, bool preempt, struct task_struct *prev, \
+				struct task_struct *next
+#define KFT_SCHED_PREV_STATE	(READ_ONCE(prev->__state))
+#else
+#define KFT_SCHED_SWITCH_ARGS	void *data, bool preempt, struct task_struct *prev, \
+				struct task_struct *next
+#define KFT_SCHED_PREV_STATE	(READ_ONCE(prev->state))
+#endif
+
 #endif

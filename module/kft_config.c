@@ -110,6 +110,7 @@ static const char *const kft_parse_messages[] = {
 		"cannot go with 'filter roots', which keeps only a task's calls inside its root calls",
 	[KFT_ERR_HOLD_NO_MEMORY] =
 		"not enough memory to hold the calls inside roots (holdtasks times holdentries records)",
+	[KFT_ERR_SCHED_PROBE] = "offcpu could not probe the scheduler's sched_switch tracepoint",
 };
 
 _Static_assert(ARRAY_SIZE(kft_parse_messages) == KFT_ERR_COUNT,
@@ -145,6 +146,7 @@ static const char *const kft_stmt_words[] = {
 	[KFT_STMT_ROOTS] = "roots",
 	[KFT_STMT_HOLDENTRIES] = "holdentries",
 	[KFT_STMT_HOLDTASKS] = "holdtasks",
+	[KFT_STMT_OFFCPU] = "offcpu",
 };
 
 _Static_assert(ARRAY_SIZE(kft_stmt_words) == KFT_STMT_COUNT, "a statement without its word");
@@ -171,8 +173,8 @@ _Static_assert(ARRAY_SIZE(kft_stmt_words) == KFT_STMT_COUNT, "a statement withou
  * Only a trace keeps a root's subtree (filter roots, holdentries, holdtasks):
  * a histogram has no log to keep it in.
  */
-/* filter roots and what sizes it: a log of whole subtrees, trace mode's. */
-#define KFT_STMTS_ROOTS	(STMT(ROOTS) | STMT(HOLDENTRIES) | STMT(HOLDTASKS))
+/* What only a trace's log keeps: whole subtrees (roots), times off the CPU. */
+#define KFT_STMTS_LOG	(STMT(ROOTS) | STMT(HOLDENTRIES) | STMT(HOLDTASKS) | STMT(OFFCPU))
 
 static const struct kft_mode_rule {
 	const char *word;		/* after "mode" */
@@ -190,25 +192,25 @@ static const struct kft_mode_rule {
 		"count", KFT_ERR_NOT_IN_COUNT_MODE,
 		STMT(MINTIME) | STMT(MAXTIME) | STMT(LOGENTRIES) | STMT(WATCH) | STMT(SAMPLE) |
 		STMT(INCLUDE) | STMT(PER_PROCESS) | STMT(SNOOP) | STMT(UNITS) | STMT(HOOKS) |
-		STMT(ERRORS) | KFT_STMTS_ROOTS,
+		STMT(ERRORS) | KFT_STMTS_LOG,
 		false, KFT_MAX_LOGENTRIES, KFT_DEFAULT_LOGENTRIES,
 	},
 	[KFT_MODE_STACKS] = {
 		"stacks", KFT_ERR_NOT_IN_STACKS_MODE,
 		STMT(MINTIME) | STMT(MAXTIME) | STMT(WATCH) | STMT(SAMPLE) | STMT(INCLUDE) |
-		STMT(UNITS) | STMT(HOOKS) | STMT(ERRORS) | KFT_STMTS_ROOTS,
+		STMT(UNITS) | STMT(HOOKS) | STMT(ERRORS) | KFT_STMTS_LOG,
 		true, KFT_MAX_STACKENTRIES, KFT_DEFAULT_STACKENTRIES,
 	},
 	[KFT_MODE_PROFILE] = {
 		"profile", KFT_ERR_NOT_IN_PROFILE_MODE,
 		STMT(MINTIME) | STMT(MAXTIME) | STMT(WATCH) | STMT(FUNCLIST) | STMT(PER_PROCESS) |
-		STMT(SNOOP) | STMT(UNITS) | STMT(HOOKS) | STMT(ERRORS) | KFT_STMTS_ROOTS,
+		STMT(SNOOP) | STMT(UNITS) | STMT(HOOKS) | STMT(ERRORS) | KFT_STMTS_LOG,
 		false, KFT_MAX_STACKENTRIES, KFT_DEFAULT_STACKENTRIES,
 	},
 	[KFT_MODE_HISTOGRAM] = {
 		"histogram", KFT_ERR_NOT_IN_HISTOGRAM_MODE,
 		STMT(LOGENTRIES) | STMT(WATCH) | STMT(SAMPLE) | STMT(INCLUDE) |
-		STMT(PER_PROCESS) | STMT(SNOOP) | KFT_STMTS_ROOTS,
+		STMT(PER_PROCESS) | STMT(SNOOP) | KFT_STMTS_LOG,
 		false, KFT_MAX_LOGENTRIES, KFT_DEFAULT_LOGENTRIES,
 	},
 };
@@ -874,6 +876,13 @@ static int parse_units(struct kft_parser *ps)
 	return 0;
 }
 
+/* offcpu: each call's time off the CPU, runnable and blocked. */
+static int parse_offcpu(struct kft_parser *ps)
+{
+	ps->cfg->offcpu = true;
+	return once(ps, KFT_STMT_OFFCPU, ps->tok.pos);
+}
+
 /* The statements, by their first word. */
 static const struct {
 	const char *word;
@@ -893,6 +902,7 @@ static const struct {
 	{ "units", parse_units },
 	{ "holdentries", parse_hold },
 	{ "holdtasks", parse_hold },
+	{ "offcpu", parse_offcpu },
 };
 
 static bool is_command_word(const struct kft_parser *ps)

@@ -97,6 +97,7 @@ enum kft_parse_err {
 	KFT_ERR_NEEDS_ROOTS,
 	KFT_ERR_ROOTS_CONFLICT,
 	KFT_ERR_HOLD_NO_MEMORY,
+	KFT_ERR_SCHED_PROBE,
 	KFT_ERR_COUNT,
 };
 
@@ -212,6 +213,7 @@ struct kft_config {
 	unsigned int nr_roots;
 	unsigned long holdentries;	/* records held per task; with roots */
 	unsigned long holdtasks;	/* tasks inside roots at once */
+	bool offcpu;			/* trace: each call's runnable and blocked time */
 };
 
 enum kft_command {
@@ -267,6 +269,7 @@ enum kft_stmt {
 	KFT_STMT_ROOTS,
 	KFT_STMT_HOLDENTRIES,
 	KFT_STMT_HOLDTASKS,
+	KFT_STMT_OFFCPU,
 	KFT_STMT_COUNT,
 };
 

@@ -33,6 +33,7 @@
 #include "kft_arch.h"
 #include "kft_compat.h"
 #include "kft_config.h"
+#include "kft_sched.h"
 
 struct kft_hold_slot;
 struct kft_run;
@@ -57,6 +58,9 @@ struct kft_call {
 	u16 cpu;
 	bool irq;			/* entered outside task context: logged as pid -1 */
 	bool root;			/* filter roots: a call of a root function */
+	bool sched;			/* offcpu: sched_at holds the task's totals */
+	/* offcpu: the task's totals at entry; at the exit, the call's times. */
+	struct kft_rec_sched sched_at;
 };
 
 /* A hook's part for "hooks fast" (kft_exit_fast.c). */

@@ -19,26 +19,32 @@
  * @h:		the run's, zeroed
  * @tasks:	tasks inside root calls at once (holdtasks)
  * @entries:	records each (holdentries, at least 2)
+ * @sched:	with their offcpu times
  *
  * Return: 0, or -ENOMEM.
  */
-int kft_hold_alloc(struct kft_hold *h, unsigned long tasks, unsigned long entries)
+int kft_hold_alloc(struct kft_hold *h, unsigned long tasks, unsigned long entries,
+		   bool sched)
 {
-	size_t bytes = array3_size(tasks, entries, sizeof(struct kft_record));
+	size_t each = sizeof(struct kft_record) + (sched ? sizeof(struct kft_rec_sched) : 0);
 	unsigned long i;
 
-	if (!kft_mem_fits(bytes))
+	if (!kft_mem_fits(array3_size(tasks, entries, each)))
 		return -ENOMEM;
 	h->slots = kvcalloc(tasks, sizeof(*h->slots), KFT_BIG_GFP);
-	h->records = __vmalloc(bytes, KFT_BIG_GFP);
-	if (!h->slots || !h->records) {
+	h->records = __vmalloc(array3_size(tasks, entries, sizeof(*h->records)), KFT_BIG_GFP);
+	if (sched)
+		h->sched = __vmalloc(array3_size(tasks, entries, sizeof(*h->sched)), KFT_BIG_GFP);
+	if (!h->slots || !h->records || (sched && !h->sched)) {
 		kft_hold_free(h);
 		return -ENOMEM;
 	}
 	h->tasks = tasks;
 	h->entries = entries;
-	for (i = 0; i < tasks; i++)
+	for (i = 0; i < tasks; i++) {
 		h->slots[i].recs = &h->records[i * entries];
+		h->slots[i].sched = sched ? &h->sched[i * entries] : NULL;
+	}
 	return 0;
 }
 
@@ -46,9 +52,11 @@ void kft_hold_free(struct kft_hold *h)
 {
 	kvfree(h->slots);
 	vfree(h->records);
+	vfree(h->sched);
 	kfree(h->roots);
 	h->slots = NULL;
 	h->records = NULL;
+	h->sched = NULL;
 	h->roots = NULL;
 	h->nr_roots = 0;
 }

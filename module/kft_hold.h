@@ -9,9 +9,9 @@
  * The holding space is a table of slots, each {owner task, its pid, root
  * calls open, records held, calls cut, records[holdentries]}. A task
  * holds a slot from the entry of its outermost root call to its return,
- * found by a hash of the task pointer with KFT_HOLD_PROBES linear probes,
- * as fast hooks find their shadow stacks. Entry claims the first free
- * probed slot (a compare-and-swap of the owner) when the task owns none.
+ * found by a hash of the task pointer (kft_tasktab.h), as fast hooks find
+ * their shadow stacks. Entry claims the first free probed slot (a
+ * compare-and-swap of the owner) when the task owns none.
  *
  * Only the owner writes its slot once it is claimed, and only in task
  * context: calls made in interrupts belong to no task's root call, and are
@@ -26,14 +26,11 @@
 #define KFT_HOLD_H
 
 #include <linux/atomic.h>
-#include <linux/hash.h>
-#include <linux/kernel.h>
 #include <linux/sched.h>
 
 #include "kft_config.h"
 #include "kft_log.h"
-
-#define KFT_HOLD_PROBES		8	/* slots one task may try */
+#include "kft_tasktab.h"
 
 /* A root function: where it lies, [start, end). */
 struct kft_root_range {
@@ -48,11 +45,13 @@ struct kft_hold_slot {
 	unsigned int nr;		/* records held */
 	unsigned int cut;		/* calls that did not fit */
 	struct kft_record *recs;	/* holdentries of them */
+	struct kft_rec_sched *sched;	/* offcpu: their times, else NULL */
 } ____cacheline_aligned;
 
 struct kft_hold {
 	struct kft_hold_slot *slots;	/* NULL: the run has no roots */
 	struct kft_record *records;	/* tasks * entries */
+	struct kft_rec_sched *sched;	/* offcpu: tasks * entries, else NULL */
 	unsigned int tasks;
 	unsigned int entries;
 	atomic_t owned;			/* slots owned: 0, no call can be inside a root */
@@ -63,7 +62,8 @@ struct kft_hold {
 struct kft_parse_error;
 struct kft_func_ref;
 
-int kft_hold_alloc(struct kft_hold *h, unsigned long tasks, unsigned long entries);
+int kft_hold_alloc(struct kft_hold *h, unsigned long tasks, unsigned long entries,
+		   bool sched);
 void kft_hold_free(struct kft_hold *h);
 void kft_hold_reset(struct kft_hold *h);
 int kft_hold_roots(struct kft_hold *h, const struct kft_func_ref *roots, unsigned int nr,
@@ -87,28 +87,20 @@ static __always_inline bool kft_hold_is_root(const struct kft_hold *h, unsigned 
 	return false;
 }
 
-/* The first slot current may try; the others follow it, wrapping. */
-static __always_inline unsigned int kft_hold_first(const struct kft_hold *h)
-{
-	return reciprocal_scale(hash_ptr(current, 32), h->tasks);
-}
-
 /* The slot current owns, or NULL. */
 static __always_inline struct kft_hold_slot *kft_hold_find(struct kft_hold *h)
 {
-	unsigned int i, n = min_t(unsigned int, KFT_HOLD_PROBES, h->tasks);
-	unsigned int idx = kft_hold_first(h);
+	unsigned int i, n = kft_tasktab_probes(h->tasks);
+	unsigned int idx = kft_tasktab_first(current, h->tasks);
 
 	if (!atomic_read(&h->owned))
 		return NULL;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++, idx = kft_tasktab_next(idx, h->tasks)) {
 		struct kft_hold_slot *s = &h->slots[idx];
 
 		/* Only current claims a slot for current: its pid is current's. */
 		if (READ_ONCE(s->owner) == current && s->pid == current->pid)
 			return s;
-		if (++idx == h->tasks)
-			idx = 0;
 	}
 	return NULL;
 }
@@ -116,10 +108,10 @@ static __always_inline struct kft_hold_slot *kft_hold_find(struct kft_hold *h)
 /* A free slot claimed for current, emptied, or NULL when its probes are full. */
 static __always_inline struct kft_hold_slot *kft_hold_claim(struct kft_hold *h)
 {
-	unsigned int i, n = min_t(unsigned int, KFT_HOLD_PROBES, h->tasks);
-	unsigned int idx = kft_hold_first(h);
+	unsigned int i, n = kft_tasktab_probes(h->tasks);
+	unsigned int idx = kft_tasktab_first(current, h->tasks);
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++, idx = kft_tasktab_next(idx, h->tasks)) {
 		struct kft_hold_slot *s = &h->slots[idx];
 
 		if (!READ_ONCE(s->owner) && !cmpxchg(&s->owner, NULL, current)) {
@@ -130,8 +122,6 @@ static __always_inline struct kft_hold_slot *kft_hold_claim(struct kft_hold *h)
 			atomic_inc(&h->owned);
 			return s;
 		}
-		if (++idx == h->tasks)
-			idx = 0;
 	}
 	return NULL;
 }

@@ -195,6 +195,22 @@ static __always_inline bool kft_hold_entry(struct kft_run *run, unsigned long ip
 	return true;
 }
 
+/*
+ * offcpu, at a timed call's entry in task context: the task's totals
+ * kept (kft_sched.h), or none when its table had no slot for it.
+ */
+static __always_inline void kft_hook_entry_sched(struct kft_run *run, bool irq,
+						 struct kft_call *call)
+{
+	call->sched = false;
+	if (likely(!run->sched.slots) || irq)
+		return;
+	call->sched = kft_sched_enter(&run->sched, &call->sched_at.runnable_ns,
+				      &call->sched_at.blocked_ns);
+	if (!call->sched)
+		this_cpu_inc(run->counters->sched_missed);
+}
+
 /**
  * kft_hook_entry() - a hooked function was entered
  * @hook:	the hook (its role says what for)
@@ -244,18 +260,20 @@ static __always_inline int kft_hook_entry(struct kft_fhook *hook, unsigned long 
 	call->cpu = raw_smp_processor_id();
 	if (run->cfg.watch)
 		kft_watch_entry(run, ip, ret_ip, regs, call->entry_ns, pid);
-	if (run->hold.slots)
-		return 0;
-	call->rec = NULL;
-	if (run->log_at_entry) {
-		rec = kft_log_reserve(run);
-		if (!rec)
-			return 1;
-		kft_record_fill(rec, ip, ret_ip, call, pid,
-				kft_rec_info_open(call->cpu), 0);
-		kft_record_comm(run, call, pid);
-		call->rec = rec;
+	if (!run->hold.slots) {
+		call->rec = NULL;
+		if (run->log_at_entry) {
+			rec = kft_log_reserve(run);
+			if (!rec)
+				return 1;
+			kft_record_fill(rec, ip, ret_ip, call, pid,
+					kft_rec_info_open(call->cpu), 0);
+			kft_record_comm(run, call, pid);
+			call->rec = rec;
+		}
 	}
+	/* Last: the exit is now sure to be seen, and gives the slot back. */
+	kft_hook_entry_sched(run, irq, call);
 	return 0;
 }
 
@@ -310,8 +328,11 @@ static __always_inline bool kft_hook_exit_quick(struct kft_fhook *hook, struct k
 {
 	struct kft_run *run = hook->run;
 
-	/* A record reserved at entry: kft_hook_exit() closes it (if running). */
-	if (unlikely(hook->role != KFT_HOOK_TRACE || call->rec))
+	/*
+	 * A record reserved at entry: kft_hook_exit() closes it (if running);
+	 * offcpu's slot is given back there too, whatever the state.
+	 */
+	if (unlikely(hook->role != KFT_HOOK_TRACE || call->rec || run->sched.slots))
 		return false;
 	/* Acquire: as in kft_hook_exit(). */
 	if (smp_load_acquire(&run->state) != KFT_RUNNING)
@@ -341,6 +362,42 @@ static __always_inline void kft_deadline_check(struct kft_run *run, u64 now)
 		kft_run_stop(run, KFT_REASON_TIME);
 }
 
+/*
+ * offcpu, at a timed call's exit, whatever the run's state: the task's
+ * slot gives the call's times (call->sched_at) and, with its last call,
+ * the slot itself back. Not for a call of an earlier generation: the
+ * prime emptied the table since.
+ */
+static __always_inline void kft_hook_exit_sched(struct kft_run *run, struct kft_call *call)
+{
+	if (call->gen != READ_ONCE(run->gen)) {
+		call->sched = false;
+		return;
+	}
+	if (call->sched)
+		kft_sched_exit(&run->sched, &call->sched_at);
+}
+
+/* offcpu: a call's times into @dst (none taken: zeros). */
+static __always_inline void kft_rec_sched_fill(struct kft_rec_sched *dst,
+					       const struct kft_call *call)
+{
+	if (call->sched) {
+		*dst = call->sched_at;
+	} else {
+		dst->runnable_ns = 0;
+		dst->blocked_ns = 0;
+	}
+}
+
+/* offcpu: a call's times beside its log record, before the record is complete. */
+static __always_inline void kft_log_sched_put(struct kft_run *run, struct kft_record *rec,
+					      const struct kft_call *call)
+{
+	if (unlikely(run->log.sched))
+		kft_rec_sched_fill(&run->log.sched[rec - run->log.records], call);
+}
+
 /* A held record's copy into the log: its function last, as kft_record_fill() writes. */
 static __always_inline void kft_record_copy(struct kft_record *dst, const struct kft_record *src)
 {
@@ -364,8 +421,11 @@ static __always_inline void kft_hold_flush(struct kft_run *run, struct kft_hold_
 
 	first = atomic_long_add_return(n, &run->log.reserved) - n;
 	fit = first >= run->log.capacity ? 0 : min(n, run->log.capacity - first);
-	for (i = 0; i < fit; i++)
+	for (i = 0; i < fit; i++) {
+		if (run->log.sched)
+			run->log.sched[first + i] = s->sched[i];
 		kft_record_copy(&run->log.records[first + i], &s->recs[i]);
+	}
 	if (fit < n)
 		kft_run_stop(run, KFT_REASON_LOG_FULL);
 	kft_record_comm(run, root_call, s->pid);
@@ -417,6 +477,8 @@ static __always_inline void kft_hold_exit(struct kft_run *run, unsigned long ip,
 			info = kft_rec_info(dur, call->cpu);
 			if (root_done && s->cut)
 				info |= KFT_REC_CUT;
+			if (s->sched)
+				kft_rec_sched_fill(&s->sched[rec - s->recs], call);
 			kft_record_fill(rec, ip, ret_ip, call, s->pid, info, retval);
 		}
 	}
@@ -455,6 +517,8 @@ static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long 
 			kft_run_stop(run, KFT_REASON_EXIT);
 		return;
 	}
+	if (unlikely(run->sched.slots))
+		kft_hook_exit_sched(run, call);
 	if (unlikely(run->hold.slots)) {
 		kft_hold_exit(run, ip, ret_ip, call, retval);
 		return;
@@ -472,6 +536,7 @@ static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long 
 	if (call->rec) {
 		now = kft_now();
 		dur = kft_elapsed(now, call->entry_ns);
+		kft_log_sched_put(run, call->rec, call);
 		kft_record_close(call->rec, ip, ret_ip, ret_ip_known, dur, call->cpu, retval);
 	} else {
 		/* (A record at entry only without this filter: kft_run_create().) */
@@ -502,6 +567,7 @@ static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long 
 			if (!rec)
 				return;
 			pid = kft_record_pid(call);
+			kft_log_sched_put(run, rec, call);
 			kft_record_fill(rec, ip, ret_ip, call, pid, kft_rec_info(dur, call->cpu),
 					retval);
 			kft_record_comm(run, call, pid);

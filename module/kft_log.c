@@ -26,13 +26,16 @@ static void kft_log_buf_release(struct kref *ref)
 	struct kft_log_buf *buf = container_of(ref, struct kft_log_buf, ref);
 
 	vfree(buf->records);
+	vfree(buf->sched);
 	kft_comms_free(&buf->comms);
 	kfree(buf);
 }
 
-static struct kft_log_buf *kft_log_buf_alloc(unsigned long capacity)
+/* A log of @capacity records, with their offcpu times if @sched. */
+static struct kft_log_buf *kft_log_buf_alloc(unsigned long capacity, bool sched)
 {
-	size_t bytes = array_size(capacity, sizeof(struct kft_record));
+	size_t bytes = array_size(capacity, sizeof(struct kft_record) +
+					    (sched ? sizeof(struct kft_rec_sched) : 0));
 	struct kft_log_buf *buf;
 
 	if (!kft_mem_fits(bytes))
@@ -40,9 +43,15 @@ static struct kft_log_buf *kft_log_buf_alloc(unsigned long capacity)
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
 	if (!buf)
 		return NULL;
-	buf->records = __vmalloc(bytes, KFT_BIG_GFP | __GFP_ZERO);
-	if (!buf->records || kft_comms_alloc(&buf->comms, capacity)) {
+	buf->records = __vmalloc(array_size(capacity, sizeof(struct kft_record)),
+				 KFT_BIG_GFP | __GFP_ZERO);
+	if (sched)
+		buf->sched = __vmalloc(array_size(capacity, sizeof(struct kft_rec_sched)),
+				       KFT_BIG_GFP | __GFP_ZERO);
+	if (!buf->records || (sched && !buf->sched) ||
+	    kft_comms_alloc(&buf->comms, capacity)) {
 		vfree(buf->records);
+		vfree(buf->sched);
 		kfree(buf);
 		return NULL;
 	}
@@ -55,13 +64,14 @@ static void kft_log_use(struct kft_log *log, struct kft_log_buf *buf)
 {
 	log->buf = buf;
 	log->records = buf->records;
+	log->sched = buf->sched;
 	log->capacity = buf->capacity;
 	atomic_long_set(&log->reserved, 0);
 }
 
-int kft_log_alloc(struct kft_log *log, unsigned long capacity)
+int kft_log_alloc(struct kft_log *log, unsigned long capacity, bool sched)
 {
-	struct kft_log_buf *buf = kft_log_buf_alloc(capacity);
+	struct kft_log_buf *buf = kft_log_buf_alloc(capacity, sched);
 
 	if (!buf)
 		return -ENOMEM;
@@ -75,6 +85,7 @@ void kft_log_free(struct kft_log *log)
 		kref_put(&log->buf->ref, kft_log_buf_release);
 	log->buf = NULL;
 	log->records = NULL;
+	log->sched = NULL;
 	log->capacity = 0;
 }
 
@@ -94,7 +105,7 @@ int kft_log_reset(struct kft_log *log)
 	struct kft_log_buf *buf;
 
 	if (kref_read(&log->buf->ref) > 1) {
-		buf = kft_log_buf_alloc(log->capacity);
+		buf = kft_log_buf_alloc(log->capacity, log->sched != NULL);
 		if (!buf)
 			return -ENOMEM;
 		kft_log_free(log);
@@ -102,6 +113,8 @@ int kft_log_reset(struct kft_log *log)
 		return 0;
 	}
 	memset(log->records, 0, used * sizeof(*log->records));
+	if (log->sched)
+		memset(log->sched, 0, used * sizeof(*log->sched));
 	kft_comms_reset(&log->buf->comms);
 	atomic_long_set(&log->reserved, 0);
 	return 0;

@@ -165,16 +165,28 @@ static inline long kft_retval_error(u64 v)
 	return e < 0 && e >= -MAX_ERRNO ? e : 0;
 }
 
+/*
+ * offcpu: what a call spent off the CPU, runnable and blocked (ns), kept
+ * beside its record (the same index in a parallel array): a run without
+ * offcpu has no such array, and its records stay 40 bytes.
+ */
+struct kft_rec_sched {
+	u64 runnable_ns;
+	u64 blocked_ns;
+};
+
 /* The records' memory, shared by the run and its readers. */
 struct kft_log_buf {
 	struct kref ref;
 	unsigned long capacity;
 	struct kft_record *records;
+	struct kft_rec_sched *sched;	/* offcpu, else NULL */
 	struct kft_comms comms;		/* the records' task names */
 };
 
 struct kft_log {
 	struct kft_record *records;	/* buf->records, for the traced path */
+	struct kft_rec_sched *sched;	/* buf->sched */
 	unsigned long capacity;
 	/* Slots handed out; past capacity it keeps counting what was lost. */
 	atomic_long_t reserved;
@@ -188,7 +200,7 @@ struct kft_log_view {
 	unsigned long nr;
 };
 
-int kft_log_alloc(struct kft_log *log, unsigned long capacity);
+int kft_log_alloc(struct kft_log *log, unsigned long capacity, bool sched);
 void kft_log_free(struct kft_log *log);
 int kft_log_reset(struct kft_log *log);
 unsigned long kft_log_stored(const struct kft_log *log);

@@ -9,6 +9,7 @@
 #include <linux/kernel.h>
 #include <linux/seq_file.h>
 
+#include "kft_ftrace.h"
 #include "kft_mode.h"
 #include "kft_output.h"
 #include "kft_run.h"
@@ -67,7 +68,8 @@ static void kft_output_roots_status(struct seq_file *m, const struct kft_run *ru
 	seq_printf(m, "roots: %lu subtrees kept, %lu calls cut from them, %lu root calls not held\n",
 		   c->roots_kept, c->hold_cut, c->hold_missed);
 	seq_printf(m, "holding: %u tasks of %u entries, %zu bytes, %d held now\n",
-		   h->tasks, h->entries, (size_t)h->tasks * h->entries * sizeof(struct kft_record),
+		   h->tasks, h->entries, (size_t)h->tasks * h->entries *
+		   (sizeof(struct kft_record) + (h->sched ? sizeof(struct kft_rec_sched) : 0)),
 		   atomic_read(&h->owned));
 }
 
@@ -75,6 +77,7 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 				    const struct kft_counters *c)
 {
 	unsigned long stored = kft_log_stored(&run->log);
+	size_t each = sizeof(struct kft_record) + (run->log.sched ? sizeof(struct kft_rec_sched) : 0);
 
 	seq_printf(m, "\ncounters:\n"
 		   "  entries recorded %lu\n"
@@ -90,12 +93,14 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 		   c->filtered_retval, c->not_found,
 		   kft_trace_missed(run), kft_log_lost(&run->log), run->starts);
 	seq_printf(m, "log: %lu of %lu entries used, %zu bytes each, %lu bytes\n",
-		   stored, run->log.capacity, sizeof(struct kft_record),
-		   run->log.capacity * sizeof(struct kft_record));
+		   stored, run->log.capacity, each, run->log.capacity * each);
 	seq_printf(m, "names: %lu slots, %lu bytes, %lu lost\n",
 		   kft_comms_bytes(&run->log.buf->comms) / sizeof(struct kft_comm_slot),
 		   kft_comms_bytes(&run->log.buf->comms), kft_comms_lost(&run->log.buf->comms));
 	kft_output_roots_status(m, run, c);
+	if (run->sched.slots)
+		seq_printf(m, "offcpu: %u tasks, %d followed now, %lu calls of tasks not followed\n",
+			   run->sched.tasks, atomic_read(&run->sched.owned), c->sched_missed);
 	kft_output_watch_status(m, run, c);
 	kft_output_trace_hooks(m, run);
 	seq_puts(m, "mode: trace\n");
@@ -123,6 +128,9 @@ static void kft_output_log_header(struct seq_file *m, const struct kft_run *run,
 	/* kft's addition, only with units ns: old parsers would read us. */
 	if (times->units_ns)
 		seq_puts(m, "Units: ns\n\n");
+	/* kft's addition, only with offcpu. */
+	if (run->cfg.offcpu)
+		seq_printf(m, "Calls of tasks offcpu did not follow = %lu\n\n", c->sched_missed);
 	seq_puts(m, " Entry    Delta     PID        Function                        Caller              Comm             Return\n");
 	seq_puts(m, "-------- -------- -------- ----------------                 ------------        ----             ------\n");
 }
@@ -166,6 +174,23 @@ static void kft_output_retval(struct seq_file *m, const struct kft_record *rec,
 }
 
 /*
+ * offcpu: a call's time on the CPU, runnable and blocked, in the log's
+ * unit, as words of their own after the return value (name=value, as a
+ * stack watch's left=N: parsers that split on blanks keep their columns).
+ * On the CPU is the rest of the duration (clocks read a little apart can
+ * make the times off it exceed the duration by a few ns: then 0).
+ */
+static void kft_output_sched(struct seq_file *m, const struct kft_rec_sched *sched, u64 dur,
+			     u32 unit)
+{
+	u64 off = sched->runnable_ns + sched->blocked_ns;
+
+	seq_printf(m, " oncpu=%llu runnable=%llu blocked=%llu",
+		   div_u64(dur > off ? dur - off : 0, unit), div_u64(sched->runnable_ns, unit),
+		   div_u64(sched->blocked_ns, unit));
+}
+
+/*
  * A copy of a record that may be closed while read (reserved at entry):
  * its info first, then what was written before it (kft_record_close()).
  */
@@ -188,7 +213,7 @@ static struct kft_record kft_output_rec_copy(const struct kft_record *r)
  */
 static void kft_output_log_row(struct seq_file *m, const struct kft_run_times *times,
 			const struct kft_comms *comms, const struct kft_record *r,
-			bool show_addrs)
+			const struct kft_rec_sched *sched, bool show_addrs)
 {
 	const struct kft_record copy = kft_output_rec_copy(r), *rec = &copy;
 	u64 dur = kft_rec_dur(rec);
@@ -214,6 +239,8 @@ static void kft_output_log_row(struct seq_file *m, const struct kft_run_times *t
 		seq_printf(m, " left=%llu", dur);
 	else if (!stack)
 		kft_output_retval(m, rec, show_addrs);
+	if (sched && !stack && dur != KFT_REC_DUR_OPEN)
+		kft_output_sched(m, sched, dur, unit);
 	if (kft_rec_is_cut(rec))
 		seq_puts(m, " cut");
 	seq_putc(m, '\n');
@@ -222,13 +249,18 @@ static void kft_output_log_row(struct seq_file *m, const struct kft_run_times *t
 
 static int kft_trace_alloc(struct kft_run *run)
 {
-	return kft_log_alloc(&run->log, run->cfg.logentries);
+	int ret = kft_log_alloc(&run->log, run->cfg.logentries, run->cfg.offcpu);
+
+	if (!ret && run->cfg.offcpu)
+		ret = kft_sched_alloc(&run->sched);
+	return ret;
 }
 
 static void kft_trace_free(struct kft_run *run)
 {
 	kft_log_free(&run->log);
 	kft_hold_free(&run->hold);
+	kft_sched_free(&run->sched);
 }
 
 static int kft_trace_reset(struct kft_run *run)
@@ -239,19 +271,31 @@ static int kft_trace_reset(struct kft_run *run)
 		return ret;
 	kft_watch_reset(&run->watch, run->cfg.watch_bytes);
 	kft_hold_reset(&run->hold);
+	kft_sched_reset(&run->sched);
 	return 0;
 }
 
+/* offcpu's probe first: the switches of a call's task are seen from its entry. */
 int kft_trace_attach(struct kft_run *run, struct kft_parse_error *err)
 {
-	return kft_fhook_attach(&run->trace, run, KFT_HOOK_TRACE,
-				run->cfg.hooks == KFT_HOOKS_FAST, run->cfg.funcs,
-				run->nr_traced, err);
+	int ret = kft_sched_attach(&run->sched);
+
+	if (ret) {
+		kft_func_error(err, KFT_ERR_SCHED_PROBE, NULL);
+		return ret;
+	}
+	ret = kft_fhook_attach(&run->trace, run, KFT_HOOK_TRACE,
+			       run->cfg.hooks == KFT_HOOKS_FAST, run->cfg.funcs,
+			       run->nr_traced, err);
+	if (ret)
+		kft_sched_detach(&run->sched);
+	return ret;
 }
 
 void kft_trace_detach(struct kft_run *run)
 {
 	kft_fhook_detach(&run->trace);
+	kft_sched_detach(&run->sched);
 }
 
 void kft_trace_quiesce(struct kft_run *run)
@@ -289,7 +333,9 @@ static void kft_trace_data_show(struct seq_file *m, struct kft_reader *r, unsign
 		kft_output_log_header(m, r->run, &r->times, &r->counters, r->log.nr);
 	else
 		kft_output_log_row(m, &r->times, &r->log.buf->comms,
-				   &r->log.buf->records[r->log.order[i - 1]], r->show_addrs);
+				   &r->log.buf->records[r->log.order[i - 1]],
+				   r->log.buf->sched ? &r->log.buf->sched[r->log.order[i - 1]] : NULL,
+				   r->show_addrs);
 }
 
 static void kft_trace_data_free(struct kft_reader *r)

@@ -421,7 +421,7 @@ static int kft_run_hold_setup(struct kft_run *run, struct kft_parse_error *err)
 		kft_error_at(err, KFT_ERR_HOLD_NO_MEMORY);
 	if (ret)
 		return ret;
-	ret = kft_hold_alloc(&run->hold, cfg->holdtasks, cfg->holdentries);
+	ret = kft_hold_alloc(&run->hold, cfg->holdtasks, cfg->holdentries, cfg->offcpu);
 	if (ret)
 		kft_error_at(err, KFT_ERR_HOLD_NO_MEMORY);
 	return ret;
@@ -472,8 +472,8 @@ struct kft_run *kft_run_create(struct kft_run *old, char *text, const struct kft
 		kft_run_cycles_setup(run);
 	run->task_filter = kft_task_filtered(cfg);
 	run->count_ctx_filter = cfg->noints || cfg->onlyints || run->task_filter;
-	/* (cycles_khz: no record at entry, no watch.) */
-	run->entry_quick = run->cycles_khz && !run->count_ctx_filter;
+	/* (cycles_khz: no record at entry, no watch; offcpu's slot taken at entry.) */
+	run->entry_quick = run->cycles_khz && !run->count_ctx_filter && !cfg->offcpu;
 	kft_watch_reset(&run->watch, cfg->watch_bytes);
 	INIT_WORK(&run->detach_work, kft_run_detach_work);
 	kft_hrtimer_setup(&run->timer, kft_timer_fn, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);

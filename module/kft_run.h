@@ -36,6 +36,7 @@
 #include "kft_count_table.h"
 #include "kft_exit.h"
 #include "kft_hold.h"
+#include "kft_sched.h"
 #include "kft_log.h"
 #include "kft_snoop.h"
 #include "kft_stack.h"
@@ -88,6 +89,7 @@ struct kft_counters {
 	unsigned long roots_kept;	/* filter roots: subtrees logged */
 	unsigned long hold_cut;		/* their calls that did not fit the holding */
 	unsigned long hold_missed;	/* root calls not held: no free slot */
+	unsigned long sched_missed;	/* offcpu: calls of a task with no free slot */
 };
 
 /* What each mode keeps in its run (kft_mode_*.c): */
@@ -169,6 +171,7 @@ struct kft_run {
 
 	struct kft_log log;		/* trace mode */
 	struct kft_hold hold;		/* trace with filter roots */
+	struct kft_sched sched;		/* trace with offcpu */
 	/* What the trace hooks: cfg.funcs, then cfg.roots; 0: every function. */
 	unsigned int nr_traced;
 	struct kft_count_table table;	/* count mode; histogram: KFT_HIST_BUCKETS a slot */
