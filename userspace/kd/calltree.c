@@ -103,6 +103,8 @@ static void kd_line(FILE *out, const struct kd_call *c, const char *fields,
 	if ((c->row->ret == KFTLOG_RET_ERROR || strchr(fields, 'r')) &&
 	    *kd_retval(c->row, ret, sizeof(ret)))
 		fprintf(out, " = %s", ret);
+	if (c->row->cut)
+		fputs(" (cut: its calls did not all fit)", out);
 	fputc('\n', out);
 }
 

@@ -77,6 +77,39 @@ static void parse_ret(const struct word *w, struct kftlog_row *row)
 		row->ret_value = 0;
 }
 
+/* "NAME=N" (N a number, not negative): N into v; 0, or -1 when the word is another. */
+static int parse_named(const struct word *w, const char *name, long long *v)
+{
+	size_t n = strlen(name);
+	struct word num;
+
+	if (w->len <= n + 1 || memcmp(w->s, name, n) || w->s[n] != '=')
+		return -1;
+	num = (struct word){ w->s + n + 1, w->len - n - 1 };
+	return word_ll(&num, v) || *v < 0 ? -1 : 0;
+}
+
+/* A call's words after RETURN: offcpu's three times, and "cut". */
+static void parse_after_ret(const struct word *w, size_t nr, struct kftlog_row *row)
+{
+	size_t i = 7;
+
+	row->cut = 0;
+	row->has_sched = 0;
+	row->oncpu = row->runnable = row->blocked = 0;
+	if (row->delta < 0)
+		return;
+	if (nr >= 10 && !parse_named(&w[7], "oncpu", &row->oncpu) &&
+	    !parse_named(&w[8], "runnable", &row->runnable) &&
+	    !parse_named(&w[9], "blocked", &row->blocked)) {
+		row->has_sched = 1;
+		i = 10;
+	} else {
+		row->oncpu = row->runnable = row->blocked = 0;
+	}
+	row->cut = nr > i && word_is(&w[i], "cut");
+}
+
 /*
  * After the five words: the task's name (the comm column), then on a stack
  * watch's first row "left=N", on a call's row its return value. A log from
@@ -96,6 +129,7 @@ static int parse_tail(const struct word *w, size_t nr, struct kftlog_row *row,
 	row->ret = KFTLOG_RET_NONE;
 	row->ret_error = 0;
 	row->ret_value = 0;
+	parse_after_ret(w, nr, row);
 	if (nr >= 7 && row->delta != KFTLOG_DELTA_STACK)
 		parse_ret(&w[6], row);
 	if (nr >= 6 && row->delta == KFTLOG_DELTA_STACK && is_left(&w[5])) {
@@ -112,15 +146,15 @@ static int parse_tail(const struct word *w, size_t nr, struct kftlog_row *row,
 	return word_ll(&n, &row->left) || row->left < 0 ? -1 : 0;
 }
 
-/* A row's five words, and the two after that mean something; more are ignored. */
+/* A row's five words, and the six after that mean something; more are ignored. */
 static int parse_row(const char *line, size_t len, struct kftlog_row *row,
 		     struct kftlog_names *names)
 {
-	struct word w[7];
+	struct word w[11];
 	size_t nr;
 
 	/* A NUL byte would cut a name short, or empty it: no row has one. */
-	if (memchr(line, '\0', len) || (nr = words_split(line, len, w, 7)) < 5 ||
+	if (memchr(line, '\0', len) || (nr = words_split(line, len, w, 11)) < 5 ||
 	    word_ll(&w[0], &row->entry) || row->entry < 0 ||
 	    word_ll(&w[1], &row->delta) || row->delta < KFTLOG_DELTA_STACK ||
 	    parse_pid(&w[2], &row->pid, &row->cpu) || parse_tail(w, nr, row, names))

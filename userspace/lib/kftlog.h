@@ -9,8 +9,11 @@
  * "hidden" for a value hidden from the reader (Documentation/kft.rst). A
  * stack watch snapshot is consecutive rows with DELTA -2, innermost frame
  * first; its first row has a column "left=N" after COMM, the bytes of stack
- * left (Documentation/stacks.rst, "Stack watches"). Other words there (and
- * a RETURN that is none of those) are ignored.
+ * left (Documentation/stacks.rst, "Stack watches"). After a call's RETURN,
+ * with offcpu, "oncpu=N runnable=N blocked=N": its time on the CPU,
+ * runnable and blocked (the log's unit); and "cut" ends the row of a root
+ * call whose tree did not fit its holding space (filter roots). Other
+ * words there (and a RETURN that is none of those) are ignored.
  *
  * A log in stacks or profile mode has blocks of counted stacks instead of
  * rows (kftstacks.h); one in count mode has counts, which are not read.
@@ -61,6 +64,9 @@ struct kftlog_row {
 	enum kftlog_ret ret;	/* what the return column says */
 	long long ret_error;	/* KFTLOG_RET_ERROR: -4095..-1 */
 	unsigned long long ret_value; /* KFTLOG_RET_VALUE */
+	int cut;		/* "cut": a root call whose tree was cut (filter roots) */
+	int has_sched;		/* offcpu's words: */
+	long long oncpu, runnable, blocked;	/* the log's unit, as delta */
 };
 
 /* Whether a row is the first of a stack watch snapshot (it has left=N). */
