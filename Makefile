@@ -174,6 +174,7 @@ UNIT_DEPS_kft := $(LIB_SRC) $(SRC_kft)
 UNIT_DEPS_kft_stacks := $(LIB_SRC) $(SRC_kft)
 UNIT_DEPS_kft_expand := $(LIB_SRC) $(SRC_kft)
 UNIT_DEPS_retval := $(LIB_SRC) $(KD_SRC)
+UNIT_DEPS_slowtree := $(LIB_SRC) $(SRC_kft)
 
 unit-build: $(UNIT_TESTS)
 

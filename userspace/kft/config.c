@@ -15,6 +15,10 @@
  *			[filter pid N] end
  *	errtrace	new begin mode trace [hooks fast] filter errors units ns
  *			[filter pid N] [filter comm NAME] logentries N end
+ *	slowtrace	new begin mode trace [hooks fast] filter roots R... fend
+ *			[filter mintime US] [filter errors] units ns offcpu
+ *			[filter pid N] [filter comm NAME] logentries N
+ *			[holdentries N] end
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -345,4 +349,47 @@ char *kft_errtrace_config(const struct kft_params *p, char *err, size_t errlen)
 		kft_text_add(&t, " filter comm %s", p->comm);
 	kft_text_add(&t, " logentries %ld", p->entries);
 	return kft_text_end(&t, 0, err, errlen);
+}
+
+/*
+ * slowtrace: every function traced (no funclist), the root calls judged.
+ * The roots are traceable functions' names ("name", "module:name"),
+ * each one word.
+ */
+char *kft_slowtrace_config(const struct kft_params *p, const char *const *roots, size_t nr,
+			   char *err, size_t errlen)
+{
+	struct kft_text t;
+	int bad = 0;
+	size_t i;
+
+	if (kft_text_begin(&t, "trace", err, errlen))
+		return NULL;
+	if (p->fast)
+		kft_text_add(&t, " hooks fast");
+	if (!nr) {
+		snprintf(err, errlen, "no ROOT");
+		bad = 1;
+	}
+	kft_text_add(&t, " filter roots");
+	for (i = 0; i < nr && !bad; i++) {
+		bad = !kft_pattern_ok(roots[i]);
+		if (bad)
+			snprintf(err, errlen, "'%s' is no function name", roots[i]);
+		kft_text_add(&t, " %s", roots[i]);
+	}
+	kft_text_add(&t, " fend");
+	if (p->min_us)
+		kft_text_add(&t, " filter mintime %lld", p->min_us);
+	if (p->errors)
+		kft_text_add(&t, " filter errors");
+	kft_text_add(&t, " units ns offcpu");
+	if (p->pid)
+		kft_text_add(&t, " filter pid %ld", p->pid);
+	if (p->comm)	/* one word (kft_parse_args() checked) */
+		kft_text_add(&t, " filter comm %s", p->comm);
+	kft_text_add(&t, " logentries %d", KFT_SLOWTRACE_ENTRIES);
+	if (p->hold)
+		kft_text_add(&t, " holdentries %ld", p->hold);
+	return kft_text_end(&t, bad || !nr, err, errlen);
 }

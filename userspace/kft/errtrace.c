@@ -31,31 +31,6 @@ struct kft_et {
 	int hidden;			/* the log's addresses are hidden from us: said */
 };
 
-/* What one read of the log gave. */
-struct kft_et_read {
-	struct kft_head head;
-	struct kftlog *log;
-	int in_rows;
-};
-
-static int kft_et_line(void *ctx, char *line)
-{
-	struct kft_et_read *r = ctx;
-
-	if (line && !r->in_rows) {
-		if (!strncmp(line, "--------", 8))
-			r->in_rows = 1;
-		else
-			kft_head_line(&r->head, line);
-	}
-	return kftlog__feed(r->log, line, line ? strlen(line) : 0, "", NULL);
-}
-
-static int kft_et_read_log(void *obj, FILE *in)
-{
-	return kft_lines_read(in, kft_et_line, obj);
-}
-
 /* Whether a function (its symbol) is one of the FUNCTIONs (names or globs). */
 static int kft_et_wanted(const struct kft_params *p, const struct ksym *sym)
 {
@@ -136,18 +111,6 @@ static void kft_et_print(const struct kft_et *et, const struct kft_errcall *call
 }
 
 /*
- * To a reader that may not see kernel addresses, the module shows zeros in
- * their place, as /proc/kallsyms does: errtrace then cannot tell which
- * function returned an error, and would find none of the FUNCTIONs.
- */
-static void kft_et_say_hidden(const char *path)
-{
-	fprintf(stderr, "kft: errtrace: %s hides kernel addresses from this reader (they read "
-		"as zeros), so errtrace cannot tell which function returned an error: it needs "
-		"CAP_SYSLOG (root) and kernel.kptr_restrict below 2\n", path);
-}
-
-/*
  * The chains of the calls (each call's next one down in next) not shown
  * yet. 0, or -1 (no memory).
  */
@@ -182,7 +145,7 @@ static int kft_et_show(struct kft_et *et, const struct kftlog *log, uint64_t sta
 
 	/* No function lives at address 0: the log's addresses are all hidden. */
 	if (calls && n && !calls[0].func) {
-		kft_et_say_hidden(et->s.paths->data);
+		kft_say_hidden("errtrace", et->s.paths->data);
 		et->hidden = 1;
 		free(calls);
 		return -1;
@@ -216,23 +179,17 @@ static int kft_et_restart(struct kft_et *et)
 static int kft_et_poll(void *ctx)
 {
 	struct kft_et *et = ctx;
-	struct kft_et_read r = { .log = kftlog__new((size_t)et->p->entries + 1) };
-	char too_big[80];
+	struct kft_head head;
+	struct kftlog *log;
 	int ret = -1;
 
-	if (!r.log) {
-		fprintf(stderr, "kft: errtrace: out of memory\n");
-		return -1;
-	}
-	kft_head_init(&r.head);
-	snprintf(too_big, sizeof(too_big), "more than %ld rows", et->p->entries);
-	if (!kft_session_read(&et->s, KFT_DATA_TRACE, kft_et_read_log, &r, &r.head, too_big) &&
-	    !kft_et_show(et, r.log, r.head.start_us)) {
-		ret = r.head.stopped;
-		if (r.head.full && !et->ending)
+	if (!kft_session_log(&et->s, et->p->entries, &head, &log) &&
+	    !kft_et_show(et, log, head.start_us)) {
+		ret = head.stopped;
+		if (head.full && !et->ending)
 			ret = kft_et_restart(et);
 	}
-	kftlog__free(r.log);
+	kftlog__free(log);
 	return ret;
 }
 
@@ -309,15 +266,6 @@ static int kft_et_finish(struct kft_et *et, int ret)
 	return ret;
 }
 
-/* Whether kallsyms hides its addresses (said): sorted, all are zero when the last is. */
-static int kft_et_ksyms_hidden(const struct ksyms *ks, const char *path)
-{
-	if (!ks->nr || ks->syms[ks->nr - 1].addr)
-		return 0;
-	kft_et_say_hidden(path);
-	return 1;
-}
-
 int kft_errtrace(const struct kft_params *p, const struct kft_paths *paths)
 {
 	struct kft_et et = { .p = p };
@@ -329,7 +277,8 @@ int kft_errtrace(const struct kft_params *p, const struct kft_paths *paths)
 		fprintf(stderr, "kft: %s: %s\n", paths->kallsyms, ksyms__strerror(errno));
 		return 1;
 	}
-	if (kft_et_ksyms_hidden(et.ks, paths->kallsyms) || kft_et_check_patterns(p, et.ks)) {
+	if (kft_ksyms_hidden(et.ks, "errtrace", paths->kallsyms) ||
+	    kft_et_check_patterns(p, et.ks)) {
 		ksyms__free(et.ks);
 		return 1;
 	}

@@ -20,6 +20,8 @@
  *	funclatency.c	kft funclatency: a histogram run, summaries
  *	errchain.c	kft errtrace's chains of errors in a log (pure)
  *	errtrace.c	kft errtrace: where the errors of functions came from
+ *	slowtree.c	kft slowtrace's trees of calls in a log (pure)
+ *	slowtrace.c	kft slowtrace: the slow or failing calls, each with its tree
  *	expand.c	kft trace: globs named one by one where the hooks take none
  *
  * A new subcommand is a file with its run function, an entry in usage.c's
@@ -47,6 +49,7 @@ enum kft_subcmd {
 	KFT_SUB_PROFILE,
 	KFT_SUB_ERRTRACE,
 	KFT_SUB_FUNCLATENCY,
+	KFT_SUB_SLOWTRACE,
 	KFT_SUB_STATUS,
 	KFT_SUB_STOP,
 	KFT_SUB_CLEAR,
@@ -88,6 +91,12 @@ struct kft_params {
 	const char *comm;	/* -c: only tasks of this name; NULL: any */
 	long entries;		/* -n: the log's size, in calls */
 	int fast;		/* --fast: kft's own exit hooks, not the module's default */
+	/* slowtrace (and errtrace's -d, -p, -c, --fast; patterns: its ROOTs) */
+	long long min_us;	/* -L: a root call this slow or slower; 0: any */
+	const char *min_arg;	/* -L as written, for the banner */
+	int errors;		/* -e: a root call that failed */
+	long max_shown;		/* -n: stop after this many trees; 0: no limit */
+	long hold;		/* -H: calls held per task (holdentries); 0: the default */
 	/* funclatency (and its -i, -d, -p, -T; patterns: its PATTERNs) */
 	int units;		/* 0: ns, 1: -u us, 2: -m ms */
 	int per_function;	/* -F: a histogram per function */
@@ -120,6 +129,12 @@ char *kft_profile_config(const struct kft_params *p, char *err, size_t errlen);
 char *kft_funclatency_config(const struct kft_params *p, char *err, size_t errlen);
 /* errtrace's: the module's default hooks, or hooks fast with --fast. */
 char *kft_errtrace_config(const struct kft_params *p, char *err, size_t errlen);
+/* slowtrace's, with its roots as names (a glob's functions named one by one). */
+char *kft_slowtrace_config(const struct kft_params *p, const char *const *roots, size_t nr,
+			   char *err, size_t errlen);
+/* slowtrace's log, in calls, and the most roots it names. */
+#define KFT_SLOWTRACE_ENTRIES	65536
+#define KFT_SLOWTRACE_ROOTS_MAX	4096
 
 /* proc.c: the module's files, under $KFT_PROC (default /proc). */
 struct kft_paths {
@@ -441,6 +456,28 @@ struct kft_errseen {
 int kft_errseen_add(struct kft_errseen *s, const struct kft_errcall *c);
 void kft_errseen_free(struct kft_errseen *s);
 
+/*
+ * slowtree.c: the trees of a log of filter roots (units ns). The module
+ * logs a root call's tree whole or not at all, so every row belongs to
+ * one: a task's calls within its root call's time. A call of a tree, with
+ * its depth (0: the root).
+ */
+struct kftlog;
+struct kftlog_row;
+
+struct kft_slowcall {
+	const struct kftlog_row *row;
+	unsigned int depth;
+};
+
+/*
+ * Calls tree(ctx, calls, n) for each tree of log: its calls in entry order,
+ * parents before children, the root first; stops at tree's first non-zero
+ * return. That return, 0, or -1 (ENOMEM).
+ */
+int kft_slowtrees(const struct kftlog *log,
+		  int (*tree)(void *ctx, const struct kft_slowcall *calls, size_t n), void *ctx);
+
 /* session.c: a subcommand's run of the module. */
 struct kft_session {
 	const struct kft_paths *paths;
@@ -490,6 +527,20 @@ void kft_session_primed(struct kft_session *s);
 int kft_session_stop(struct kft_session *s, int ret);
 /* Releases the module and flushes standard output: the exit status for ret. */
 int kft_session_end(struct kft_session *s, int ret);
+/*
+ * A trace log of our run now (at most entries rows; its header in head,
+ * which it initializes): 0, or -1 after saying why. *log is the caller's
+ * to free (kftlog__free) either way.
+ */
+int kft_session_log(struct kft_session *s, long entries, struct kft_head *head,
+		    struct kftlog **log);
+/*
+ * Whether kallsyms hides its addresses from us (all zero): said, for the
+ * subcommand sub that names calls by their addresses.
+ */
+int kft_ksyms_hidden(const struct ksyms *ks, const char *sub, const char *path);
+/* A log whose addresses are hidden from us (zeros): said, for sub. */
+void kft_say_hidden(const char *sub, const char *path);
 /* The banners' "PATTERN PATTERN" (unquoted: PATTERN PATTERN), on standard output. */
 void kft_print_patterns(const struct kft_params *p, bool quoted);
 /* The local time now in strftime's format, for -T. */
@@ -503,6 +554,7 @@ int kft_profile(const struct kft_params *p, const struct kft_paths *paths);
 int kft_stacksnoop(const struct kft_params *p, const struct kft_paths *paths);
 int kft_errtrace(const struct kft_params *p, const struct kft_paths *paths);
 int kft_funclatency(const struct kft_params *p, const struct kft_paths *paths);
+int kft_slowtrace(const struct kft_params *p, const struct kft_paths *paths);
 
 /* Ctrl-C and kin: set by the handler kft_signals_catch() installs. */
 extern volatile sig_atomic_t kft_quit;

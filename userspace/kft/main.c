@@ -267,6 +267,85 @@ static int kft_parse_errtrace(int argc, char **argv, struct kft_params *p,
 			      "FUNCTION", err, errlen);
 }
 
+/*
+ * -L: microseconds, or a number with its unit (us, ms, s), at most
+ * the language's longest time: 0, or -1.
+ */
+static int kft_min_time(const char *s, long long *us)
+{
+	static const struct {
+		const char *unit;
+		long long us;
+	} units[] = { { "", 1 }, { "us", 1 }, { "ms", 1000 }, { "s", 1000000 } };
+	char *end;
+	long long v;
+	size_t i;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].unit))
+			continue;
+		if (errno || v > (long long)KFT_MAX_TIME_US / units[i].us)
+			return -1;
+		*us = v * units[i].us;
+		return 0;
+	}
+	return -1;
+}
+
+static int kft_slowtrace_opt(struct kft_params *p, int opt, char *err, size_t errlen)
+{
+	switch (opt) {
+	case 'L':
+		if (!kft_min_time(optarg, &p->min_us)) {
+			p->min_arg = optarg;
+			return 0;
+		}
+		snprintf(err, errlen, "-L: not a time (microseconds, or with us, ms or s, at "
+			 "most %llu us): '%s'", KFT_MAX_TIME_US, optarg);
+		return -1;
+	case 'e':
+		p->errors = 1;
+		return 0;
+	case 'n':
+		if (!kft_number(optarg, 1, LONG_MAX, &p->max_shown))
+			return 0;
+		snprintf(err, errlen, "-n: not a positive number of calls: '%s'", optarg);
+		return -1;
+	case 'H':
+		if (!kft_number(optarg, 2, (long)KFT_MAX_HOLDENTRIES, &p->hold))
+			return 0;
+		snprintf(err, errlen, "-H: not a number of calls (2..%lu): '%s'",
+			 KFT_MAX_HOLDENTRIES, optarg);
+		return -1;
+	}
+	/* -d, -p, -c, --fast: as errtrace's. */
+	return kft_errtrace_opt(p, opt, err, errlen);
+}
+
+static int kft_parse_slowtrace(int argc, char **argv, struct kft_params *p,
+			       char *err, size_t errlen)
+{
+	static const struct option longs[] = {
+		{ "fast", no_argument, NULL, KFT_OPT_FAST },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+
+	if (kft_parse_opts(argc, argv, p, "+:c:d:eH:hL:n:p:", longs, kft_slowtrace_opt,
+			   "ROOT", err, errlen))
+		return -1;
+	if (!p->help && !p->min_us && !p->errors) {
+		snprintf(err, errlen, "slowtrace: which root calls: -L MIN (the slow ones), -e "
+			 "(the failing ones), or both");
+		return -1;
+	}
+	return 0;
+}
+
 /* funclatency: bcc's options (not -r, -v: unknown options). */
 static int kft_funclatency_opt(struct kft_params *p, int opt, char *err, size_t errlen)
 {
@@ -593,6 +672,8 @@ int kft_parse_args(int argc, char **argv, struct kft_params *p, char *err, size_
 		return kft_parse_errtrace(argc, argv, p, err, errlen);
 	case KFT_SUB_FUNCLATENCY:
 		return kft_parse_funclatency(argc, argv, p, err, errlen);
+	case KFT_SUB_SLOWTRACE:
+		return kft_parse_slowtrace(argc, argv, p, err, errlen);
 	default:
 		return kft_parse_plain(argc, argv, p, err, errlen);
 	}
@@ -647,6 +728,8 @@ static int kft_run(const struct kft_params *p)
 		return kft_errtrace(p, &paths);
 	case KFT_SUB_FUNCLATENCY:
 		return kft_funclatency(p, &paths);
+	case KFT_SUB_SLOWTRACE:
+		return kft_slowtrace(p, &paths);
 	case KFT_SUB_STATUS:
 		return kft_status_cmd(&paths);
 	case KFT_SUB_STOP:

@@ -15,6 +15,8 @@
 
 #include "closeout.h"
 #include "kft.h"
+#include "kftlog.h"
+#include "ksyms.h"
 
 int kft_session_start(struct kft_session *s, const struct kft_paths *paths,
 		      const struct kft_params *p, char *config, const char *err)
@@ -158,6 +160,68 @@ int kft_session_end(struct kft_session *s, int ret)
 		ret = -1;
 	close(s->lock);
 	return ret < 0 ? 1 : 0;
+}
+
+/* What one read of a trace log gives. */
+struct kft_log_read {
+	struct kft_head *head;
+	struct kftlog *log;
+	int in_rows;
+};
+
+static int kft_log_line(void *ctx, char *line)
+{
+	struct kft_log_read *r = ctx;
+
+	if (line && !r->in_rows) {
+		if (!strncmp(line, "--------", 8))
+			r->in_rows = 1;
+		else
+			kft_head_line(r->head, line);
+	}
+	return kftlog__feed(r->log, line, line ? strlen(line) : 0, "", NULL);
+}
+
+static int kft_log_read_all(void *obj, FILE *in)
+{
+	return kft_lines_read(in, kft_log_line, obj);
+}
+
+int kft_session_log(struct kft_session *s, long entries, struct kft_head *head,
+		    struct kftlog **log)
+{
+	struct kft_log_read r = { .head = head };
+	char too_big[80];
+
+	kft_head_init(head);
+	*log = r.log = kftlog__new((size_t)entries + 1);
+	if (!r.log) {
+		fprintf(stderr, "kft: out of memory\n");
+		return -1;
+	}
+	snprintf(too_big, sizeof(too_big), "more than %ld rows", entries);
+	return kft_session_read(s, KFT_DATA_TRACE, kft_log_read_all, &r, head, too_big);
+}
+
+/*
+ * To a reader that may not see kernel addresses, the module shows zeros in
+ * their place, as /proc/kallsyms does: a subcommand that names calls by
+ * their addresses cannot tell one function from another.
+ */
+void kft_say_hidden(const char *sub, const char *path)
+{
+	fprintf(stderr, "kft: %s: %s hides kernel addresses from this reader (they read "
+		"as zeros), so %s cannot tell one function from another: it needs "
+		"CAP_SYSLOG (root) and kernel.kptr_restrict below 2\n", sub, path, sub);
+}
+
+int kft_ksyms_hidden(const struct ksyms *ks, const char *sub, const char *path)
+{
+	/* Sorted: all are zero when the last is. */
+	if (!ks->nr || ks->syms[ks->nr - 1].addr)
+		return 0;
+	kft_say_hidden(sub, path);
+	return 1;
 }
 
 void kft_print_patterns(const struct kft_params *p, bool quoted)
