@@ -226,22 +226,6 @@ static void kft_et_banner(const struct kft_params *p)
 	fflush(stdout);
 }
 
-/*
- * With the kernel's own exit hooks, the module refuses every function on a
- * kernel with kretprobes only, and its message ends with advice for a
- * configuration ("use 'filter funclist'") that errtrace cannot take: say
- * what is left instead, kft's own hooks first.
- */
-static void kft_et_explain_refusal(const struct kft_paths *paths)
-{
-	struct kft_status st;
-
-	if (!kft_status_read(paths, &st) && strstr(st.error, "needs fprobe"))
-		fprintf(stderr, "kft: errtrace: it traces every function, which this kernel's "
-			"own exit hooks cannot (it has kretprobes only): --fast, kft's own hooks, "
-			"can (on every kernel kft supports but 5.10); 'kft trace' with a "
-			"funclist and 'filter errors' logs the errors of the functions it names\n");
-}
 
 /*
  * The run stopped, the errors that came before the stop shown, and their
@@ -284,7 +268,8 @@ int kft_errtrace(const struct kft_params *p, const struct kft_paths *paths)
 	}
 	if (kft_session_start(&et.s, paths, p,
 			      kft_errtrace_config(p, err, sizeof(err)), err)) {
-		kft_et_explain_refusal(paths);
+		kft_explain_every_function(paths, "errtrace", "'kft trace' with a funclist and "
+					   "'filter errors' logs the errors of the functions it names");
 		ksyms__free(et.ks);
 		return 1;
 	}

@@ -541,6 +541,12 @@ int kft_session_log(struct kft_session *s, long entries, struct kft_head *head,
 int kft_ksyms_hidden(const struct ksyms *ks, const char *sub, const char *path);
 /* A log whose addresses are hidden from us (zeros): said, for sub. */
 void kft_say_hidden(const char *sub, const char *path);
+/*
+ * After a refusal of sub's run of every function by a kernel whose own
+ * exit hooks are kretprobes: that --fast can, and what else is left.
+ */
+void kft_explain_every_function(const struct kft_paths *paths, const char *sub,
+				const char *instead);
 /* The banners' "PATTERN PATTERN" (unquoted: PATTERN PATTERN), on standard output. */
 void kft_print_patterns(const struct kft_params *p, bool quoted);
 /* The local time now in strftime's format, for -T. */

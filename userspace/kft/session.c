@@ -224,6 +224,23 @@ int kft_ksyms_hidden(const struct ksyms *ks, const char *sub, const char *path)
 	return 1;
 }
 
+/*
+ * With the kernel's own exit hooks, the module refuses every function on a
+ * kernel with kretprobes only, and its message ends with advice for a
+ * configuration ("use 'filter funclist'") that a subcommand tracing every
+ * function cannot take: say what is left instead, kft's own hooks first.
+ */
+void kft_explain_every_function(const struct kft_paths *paths, const char *sub,
+				const char *instead)
+{
+	struct kft_status st;
+
+	if (!kft_status_read(paths, &st) && strstr(st.error, "needs fprobe"))
+		fprintf(stderr, "kft: %s: it traces every function, which this kernel's own exit "
+			"hooks cannot (it has kretprobes only): --fast, kft's own hooks, can (on "
+			"every kernel kft supports but 5.10); %s\n", sub, instead);
+}
+
 void kft_print_patterns(const struct kft_params *p, bool quoted)
 {
 	int i;

@@ -293,6 +293,9 @@ int kft_slowtrace(const struct kft_params *p, const struct kft_paths *paths)
 		return 1;
 	}
 	if (kft_session_start(&st.s, paths, p, config, "")) {
+		kft_explain_every_function(paths, "slowtrace", "'kft trace' with a funclist, "
+					   "filter roots and mintime keeps the trees of the "
+					   "functions it names");
 		ksyms__free(st.ks);
 		return 1;
 	}
