@@ -19,8 +19,8 @@
  * owner finishes its own write when it runs again, on whatever CPU.
  *
  * A root call that finds no free slot is not held (counted as missed); a
- * subtree larger than the slot is kept cut, its root's record marked and
- * the calls left out counted. The root's own record always has its place.
+ * subtree larger than the slot is kept cut (kft_hold_room()), its root's
+ * record marked and the calls left out counted.
  */
 #ifndef KFT_HOLD_H
 #define KFT_HOLD_H
@@ -43,7 +43,8 @@ struct kft_hold_slot {
 	pid_t pid;			/* the owner's: a task_struct can be reused */
 	unsigned int depth;		/* root calls open */
 	unsigned int nr;		/* records held */
-	unsigned int cut;		/* calls that did not fit */
+	unsigned int cut;		/* calls that did not fit: overwritten */
+	unsigned int oldest;		/* full: the record to overwrite next */
 	struct kft_record *recs;	/* holdentries of them */
 	struct kft_rec_sched *sched;	/* offcpu: their times, else NULL */
 } ____cacheline_aligned;
@@ -119,6 +120,7 @@ static __always_inline struct kft_hold_slot *kft_hold_claim(struct kft_hold *h)
 			s->depth = 0;
 			s->nr = 0;
 			s->cut = 0;
+			s->oldest = 0;
 			atomic_inc(&h->owned);
 			return s;
 		}
@@ -135,17 +137,24 @@ static __always_inline void kft_hold_release(struct kft_hold *h, struct kft_hold
 }
 
 /*
- * Room for one more call, or NULL when the slot is full (the call is
- * counted as cut). The last record is the outermost root's (@root_done).
+ * Room for one more call. A full slot is a ring: the call that returned
+ * first gives way (counted as cut), so that what a cut tree keeps is the
+ * calls that returned last, among them every call still open when it
+ * overflowed: the root's, and the path down to where its time went.
  */
 static __always_inline struct kft_record *kft_hold_room(const struct kft_hold *h,
-							struct kft_hold_slot *s, bool root_done)
+							struct kft_hold_slot *s)
 {
-	if (s->nr >= h->entries - 1 && !root_done) {
-		s->cut++;
-		return NULL;
+	unsigned int i = s->nr;
+
+	if (i < h->entries) {
+		s->nr++;
+		return &s->recs[i];
 	}
-	return &s->recs[s->nr++];
+	i = s->oldest;
+	s->oldest = i + 1 == h->entries ? 0 : i + 1;
+	s->cut++;
+	return &s->recs[i];
 }
 
 #endif

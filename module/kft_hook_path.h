@@ -472,15 +472,13 @@ static __always_inline void kft_hold_exit(struct kft_run *run, unsigned long ip,
 		keep = keep && kft_hold_keeps(run, dur, retval);
 	}
 	if (!root_done || keep) {
-		rec = kft_hold_room(&run->hold, s, root_done);
-		if (rec) {
-			info = kft_rec_info(dur, call->cpu);
-			if (root_done && s->cut)
-				info |= KFT_REC_CUT;
-			if (s->sched)
-				kft_rec_sched_fill(&s->sched[rec - s->recs], call);
-			kft_record_fill(rec, ip, ret_ip, call, s->pid, info, retval);
-		}
+		rec = kft_hold_room(&run->hold, s);
+		info = kft_rec_info(dur, call->cpu);
+		if (root_done && s->cut)
+			info |= KFT_REC_CUT;
+		if (s->sched)
+			kft_rec_sched_fill(&s->sched[rec - s->recs], call);
+		kft_record_fill(rec, ip, ret_ip, call, s->pid, info, retval);
 	}
 	if (!root_done)
 		return;
