@@ -45,8 +45,10 @@ tests_but() {
 # an rmmod, and the samples' language runs on the Debian kernels;
 # bench_smoke runs the benchmark, which runs on the Debian kernels only,
 # and its kft paths (reject, record, count, stacks, profile) are the
-# trace, count and stack tests' here (34 s).
-debug_skip="reload_cycles lockdown stacks_capacity kft_stacksnoop_rate samples bench_smoke"
+# trace, count and stack tests' here (34 s); kft_slowtrace traces every
+# function for minutes there, and its kernel paths (filter roots, with
+# every function too, and offcpu) are filter_roots' and offcpu's here.
+debug_skip="reload_cycles lockdown stacks_capacity kft_stacksnoop_rate samples bench_smoke kft_slowtrace"
 
 # Not on the real-time kernel (Documentation/testing.rst, "PREEMPT_RT"):
 # what PREEMPT_RT changes (threaded interrupts and irq_works, soft hrtimers,
@@ -60,7 +62,7 @@ debug_skip="reload_cycles lockdown stacks_capacity kft_stacksnoop_rate samples b
 # samples' language, reload_cycles' slab growth, bench_smoke, the load
 # tests of the stack modes (capacity and rate), and fgraph_index0 (fprobe
 # on fgraph only: 6.14 on).
-rt_skip="samples reload_cycles bench_smoke lockdown bad_input kft_errors kft_refuse config_status generation multi_write version commands unprivileged opener_cap proc_modes addresses_hidden tools_pipeline tools_stacks errtrace kft_trace_glob kft_funccount kft_funccount_interval kft_funclatency kft_stackcount kft_stacksnoop kft_stacksnoop_rate kft_profile kft_trace comm_escaped comm_column fgraph_index0 stacks_capacity"
+rt_skip="samples reload_cycles bench_smoke lockdown bad_input kft_errors kft_refuse config_status generation multi_write version commands unprivileged opener_cap proc_modes addresses_hidden tools_pipeline tools_stacks errtrace kft_slowtrace kft_trace_glob kft_funccount kft_funccount_interval kft_funclatency kft_stackcount kft_stacksnoop kft_stacksnoop_rate kft_profile kft_trace comm_escaped comm_column fgraph_index0 stacks_capacity"
 
 # The fast pass: the tests that time calls in trace mode, with fast hooks
 # as the default. Not: count, stacks and profile mode (no exit hooks); the
