@@ -5,6 +5,7 @@
  * probe registered while the run's hooks are attached: a run that does not
  * ask for offcpu probes nothing.
  */
+#include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
@@ -54,6 +55,7 @@ static notrace void kft_sched_switch(KFT_SCHED_SWITCH_ARGS)
 		s->out_ns = 0;
 	}
 }
+NOKPROBE_SYMBOL(kft_sched_switch);
 
 static void kft_sched_find_tp(struct tracepoint *tp, void *priv)
 {
