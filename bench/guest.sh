@@ -75,6 +75,19 @@ kft_measure() {
 	kft stop
 }
 
+# kft_roots_measure KEY HOOKS: filter roots (issue 41), the benchmark's
+# run the root call, every call of the target inside it held, then
+# dropped with it (no root call lasts 1000 s): what a held call costs.
+kft_roots_measure() {
+	kft_measure "$1" "$2 filter roots kft_bench:kft_bench_run fend filter mintime 1000000000 holdtasks 1 holdentries $((TOTAL + 1000)) filter funclist kft_bench_target fend"
+	[ "$(kft_row_count)" = 0 ] || die "$1: rows recorded"
+	n=$(sed -n 's/^roots: \([0-9]*\) subtrees kept, \([0-9]*\) calls cut.*/\1 \2/p' /proc/kft)
+	[ "$n" = "0 0" ] || die "$1: kept and cut: '$n', not '0 0'"
+	n=$(counter "filtered by time")
+	[ "$n" = 1 ] || die "$1: $n root calls dropped, not 1"
+	kft clear
+}
+
 insmod /kft/kft_bench.ko || die "insmod kft_bench"
 [ -d $T/events ] || die "no tracefs at $T"
 echo "info kernel $(uname -r)"
@@ -246,6 +259,7 @@ n=$(kft_row_count)
 kft_measure kft_outside "logentries 1000 filter funclist kft_bench_other fend"
 grep -q kft_bench_other /tmp/kft-hooked || die "kft outside: kft_bench_other not hooked"
 kft clear
+kft_roots_measure kft_roots_dropped ""
 fi
 
 # mode histogram (issue 24): every call counted in its bucket, where the
@@ -285,6 +299,7 @@ n=$(kft_row_count)
 kft_measure kft_fast_outside "hooks fast logentries 1000 filter funclist kft_bench_other fend"
 grep -q kft_bench_other /tmp/kft-hooked || die "kft fast outside: kft_bench_other not hooked"
 kft clear
+kft_roots_measure kft_fast_roots_dropped "hooks fast"
 if [ -n "$hist_modes" ]; then
 	kft_measure kft_fast_histogram "mode histogram hooks fast filter funclist kft_bench_target fend"
 	[ "$(hist_calls)" = "$TOTAL" ] || die "kft fast histogram: $(hist_calls) calls for $TOTAL"

@@ -5,6 +5,7 @@
  * The records are taken as the log's are (kft_mem.h): refused when larger
  * than half of the available memory, never by the OOM killer.
  */
+#include <linux/percpu.h>
 #include <linux/sort.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -31,11 +32,12 @@ int kft_hold_alloc(struct kft_hold *h, unsigned long tasks, unsigned long entrie
 
 	if (!kft_mem_fits(array3_size(tasks, entries, each)))
 		return -ENOMEM;
+	h->last = alloc_percpu(struct kft_hold_slot *);
 	h->slots = kvcalloc(tasks, sizeof(*h->slots), KFT_BIG_GFP);
 	h->records = __vmalloc(array3_size(tasks, entries, sizeof(*h->records)), KFT_BIG_GFP);
 	if (sched)
 		h->sched = __vmalloc(array3_size(tasks, entries, sizeof(*h->sched)), KFT_BIG_GFP);
-	if (!h->slots || !h->records || (sched && !h->sched)) {
+	if (!h->last || !h->slots || !h->records || (sched && !h->sched)) {
 		kft_hold_free(h);
 		return -ENOMEM;
 	}
@@ -50,10 +52,12 @@ int kft_hold_alloc(struct kft_hold *h, unsigned long tasks, unsigned long entrie
 
 void kft_hold_free(struct kft_hold *h)
 {
+	free_percpu(h->last);
 	kvfree(h->slots);
 	vfree(h->records);
 	vfree(h->sched);
 	kfree(h->roots);
+	h->last = NULL;
 	h->slots = NULL;
 	h->records = NULL;
 	h->sched = NULL;
@@ -134,5 +138,8 @@ int kft_hold_roots(struct kft_hold *h, const struct kft_func_ref *roots, unsigne
 	}
 	sort(h->roots, nr, sizeof(*h->roots), kft_root_range_cmp, NULL);
 	h->nr_roots = nr;
+	h->span_start = h->roots[0].start;
+	for (i = 0; i < nr; i++)
+		h->span_end = max(h->span_end, h->roots[i].end);
 	return 0;
 }

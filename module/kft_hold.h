@@ -56,8 +56,16 @@ struct kft_hold {
 	unsigned int tasks;
 	unsigned int entries;
 	atomic_t owned;			/* slots owned: 0, no call can be inside a root */
+	/*
+	 * Per CPU, the slot last found or claimed there: a hint, checked
+	 * against its owner, that saves the hash and the probes when the
+	 * same task goes on calling (it usually does).
+	 */
+	struct kft_hold_slot * __percpu *last;
 	struct kft_root_range *roots;	/* sorted by start */
 	unsigned int nr_roots;
+	unsigned long span_start;	/* the first root's start ... */
+	unsigned long span_end;		/* ... to the highest end */
 };
 
 struct kft_parse_error;
@@ -70,10 +78,16 @@ void kft_hold_reset(struct kft_hold *h);
 int kft_hold_roots(struct kft_hold *h, const struct kft_func_ref *roots, unsigned int nr,
 		   struct kft_parse_error *err);
 
-/* Whether @ip lies in a root function: a binary search of a few ranges. */
+/*
+ * Whether @ip lies in a root function: most calls lie outside the span of
+ * all roots, and cost two compares; the others a binary search.
+ */
 static __always_inline bool kft_hold_is_root(const struct kft_hold *h, unsigned long ip)
 {
 	unsigned int lo = 0, hi = h->nr_roots;
+
+	if (ip < h->span_start || ip >= h->span_end)
+		return false;
 
 	while (lo < hi) {
 		unsigned int mid = lo + (hi - lo) / 2;
@@ -88,20 +102,32 @@ static __always_inline bool kft_hold_is_root(const struct kft_hold *h, unsigned 
 	return false;
 }
 
+/* Whether current owns @s. Only current claims a slot for current: its pid is current's. */
+static __always_inline bool kft_hold_owns(const struct kft_hold_slot *s)
+{
+	return READ_ONCE(s->owner) == current && s->pid == current->pid;
+}
+
 /* The slot current owns, or NULL. */
 static __always_inline struct kft_hold_slot *kft_hold_find(struct kft_hold *h)
 {
 	unsigned int i, n = kft_tasktab_probes(h->tasks);
-	unsigned int idx = kft_tasktab_first(current, h->tasks);
+	struct kft_hold_slot *s;
+	unsigned int idx;
 
 	if (!atomic_read(&h->owned))
 		return NULL;
+	/* (Read with preemption on: the hint of another CPU is checked the same.) */
+	s = raw_cpu_read(*h->last);
+	if (s && kft_hold_owns(s))
+		return s;
+	idx = kft_tasktab_first(current, h->tasks);
 	for (i = 0; i < n; i++, idx = kft_tasktab_next(idx, h->tasks)) {
-		struct kft_hold_slot *s = &h->slots[idx];
-
-		/* Only current claims a slot for current: its pid is current's. */
-		if (READ_ONCE(s->owner) == current && s->pid == current->pid)
+		s = &h->slots[idx];
+		if (kft_hold_owns(s)) {
+			raw_cpu_write(*h->last, s);
 			return s;
+		}
 	}
 	return NULL;
 }
@@ -122,6 +148,7 @@ static __always_inline struct kft_hold_slot *kft_hold_claim(struct kft_hold *h)
 			s->cut = 0;
 			s->oldest = 0;
 			atomic_inc(&h->owned);
+			raw_cpu_write(*h->last, s);
 			return s;
 		}
 	}

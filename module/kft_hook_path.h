@@ -33,6 +33,7 @@
 #ifndef KFT_HOOK_PATH_H
 #define KFT_HOOK_PATH_H
 
+#include <linux/kprobes.h>
 #include <linux/math64.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
@@ -203,12 +204,59 @@ static __always_inline void kft_hook_entry_sched(struct kft_run *run, bool irq,
 						 struct kft_call *call)
 {
 	call->sched = false;
-	if (likely(!run->sched.slots) || irq)
+	if (!run->sched.slots || irq)
 		return;
 	call->sched = kft_sched_enter(&run->sched, &call->sched_at.runnable_ns,
 				      &call->sched_at.blocked_ns);
 	if (!call->sched)
 		this_cpu_inc(run->counters->sched_missed);
+}
+
+/*
+ * A call the filters let through, timed from now: its time, context and
+ * CPU; the stack watch's look; with @record, the record a run without a
+ * time filter reserves at entry (filter roots holds it instead).
+ * Return: 0, or 1 when the log is full.
+ */
+static __always_inline int kft_hook_entry_take(struct kft_run *run, unsigned long ip,
+					       unsigned long ret_ip, struct pt_regs *regs,
+					       struct kft_call *call, bool irq, bool record)
+{
+	struct kft_record *rec;
+	s32 pid;
+
+	call->entry_ns = run->cycles_khz ? kft_cycles() : kft_now();
+	call->irq = irq;
+	pid = kft_record_pid(call);
+	call->cpu = raw_smp_processor_id();
+	if (run->cfg.watch)
+		kft_watch_entry(run, ip, ret_ip, regs, call->entry_ns, pid);
+	if (!record)
+		return 0;
+	call->rec = NULL;
+	if (run->log_at_entry) {
+		rec = kft_log_reserve(run);
+		if (!rec)
+			return 1;
+		kft_record_fill(rec, ip, ret_ip, call, pid, kft_rec_info_open(call->cpu), 0);
+		kft_record_comm(run, call, pid);
+		call->rec = rec;
+	}
+	return 0;
+}
+
+/* The entry of a run with filter roots or offcpu: the task's slots. */
+static __always_inline int kft_hook_entry_extras(struct kft_run *run, unsigned long ip,
+						  unsigned long ret_ip, struct pt_regs *regs,
+						  struct kft_call *call, bool irq)
+{
+	if (run->hold.slots && !kft_hold_entry(run, ip, irq, call))
+		return 1;
+	if (kft_hook_entry_take(run, ip, ret_ip, regs, call, irq, !run->hold.slots))
+		return 1;
+	/* Last: the exit is now sure to be seen, and gives the slot back. */
+	kft_hook_entry_sched(run, irq, call);
+	return 0;
 }
 
 /**
@@ -228,9 +276,7 @@ static __always_inline int kft_hook_entry(struct kft_fhook *hook, unsigned long 
 	struct kft_run *run = hook->run;
 	/* Acquire: a new state comes with its generation (kft_run_prime()). */
 	int state = smp_load_acquire(&run->state);
-	struct kft_record *rec;
 	bool irq;
-	s32 pid;
 
 	if (unlikely(hook->role != KFT_HOOK_TRACE))
 		return state != KFT_PRIMED && state != KFT_RUNNING;
@@ -252,29 +298,9 @@ static __always_inline int kft_hook_entry(struct kft_fhook *hook, unsigned long 
 		this_cpu_inc(run->counters->filtered_task);
 		return 1;
 	}
-	if (unlikely(run->hold.slots) && !kft_hold_entry(run, ip, irq, call))
-		return 1;
-	call->entry_ns = run->cycles_khz ? kft_cycles() : kft_now();
-	call->irq = irq;
-	pid = kft_record_pid(call);
-	call->cpu = raw_smp_processor_id();
-	if (run->cfg.watch)
-		kft_watch_entry(run, ip, ret_ip, regs, call->entry_ns, pid);
-	if (!run->hold.slots) {
-		call->rec = NULL;
-		if (run->log_at_entry) {
-			rec = kft_log_reserve(run);
-			if (!rec)
-				return 1;
-			kft_record_fill(rec, ip, ret_ip, call, pid,
-					kft_rec_info_open(call->cpu), 0);
-			kft_record_comm(run, call, pid);
-			call->rec = rec;
-		}
-	}
-	/* Last: the exit is now sure to be seen, and gives the slot back. */
-	kft_hook_entry_sched(run, irq, call);
-	return 0;
+	if (unlikely(run->extras))
+		return kft_hook_entry_extras(run, ip, ret_ip, regs, call, irq);
+	return kft_hook_entry_take(run, ip, ret_ip, regs, call, irq, true);
 }
 
 /*
@@ -332,7 +358,7 @@ static __always_inline bool kft_hook_exit_quick(struct kft_fhook *hook, struct k
 	 * A record reserved at entry: kft_hook_exit() closes it (if running);
 	 * offcpu's slot is given back there too, whatever the state.
 	 */
-	if (unlikely(hook->role != KFT_HOOK_TRACE || call->rec || run->sched.slots))
+	if (unlikely(hook->role != KFT_HOOK_TRACE || call->rec || run->extras))
 		return false;
 	/* Acquire: as in kft_hook_exit(). */
 	if (smp_load_acquire(&run->state) != KFT_RUNNING)
@@ -488,39 +514,19 @@ static __always_inline void kft_hold_exit(struct kft_run *run, unsigned long ip,
 	kft_deadline_check(run, 0);
 }
 
-/**
- * kft_hook_exit() - a hooked function returned
- * @hook:	the hook
- * @ip:		the function
- * @ret_ip:	the return address
- * @ret_ip_known: @ret_ip is the one kft_hook_entry() was given (fast hooks)
- * @call:	what kft_hook_entry() stored
- * @now_cycles:	the cycle count kft_hook_exit_quick() read, or 0
- * @retval:	the return register (the function's return value)
+/*
+ * A traced call's exit: its record closed, or made if the filters keep it
+ * (histogram mode: counted in its bucket). See kft_hook_exit().
  */
-static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long ip,
-					  unsigned long ret_ip, bool ret_ip_known,
-					  struct kft_call *call, u64 now_cycles,
-					  unsigned long retval)
+static __always_inline void kft_hook_exit_record(struct kft_run *run, unsigned long ip,
+						 unsigned long ret_ip, bool ret_ip_known,
+						 struct kft_call *call, u64 now_cycles,
+						 unsigned long retval)
 {
-	struct kft_run *run = hook->run;
 	struct kft_record *rec;
 	u64 now = 0, dur, cycles;
 	s32 pid;
 
-	if (unlikely(hook->role != KFT_HOOK_TRACE)) {
-		if (hook->role == KFT_HOOK_START_EXIT)
-			kft_run_start(run, KFT_REASON_EXIT);
-		else if (hook->role == KFT_HOOK_STOP_EXIT)
-			kft_run_stop(run, KFT_REASON_EXIT);
-		return;
-	}
-	if (unlikely(run->sched.slots))
-		kft_hook_exit_sched(run, call);
-	if (unlikely(run->hold.slots)) {
-		kft_hold_exit(run, ip, ret_ip, call, retval);
-		return;
-	}
 	/* Acquire: the generation read below is the state's (kft_run_prime()). */
 	if (smp_load_acquire(&run->state) != KFT_RUNNING)
 		return;
@@ -576,6 +582,50 @@ static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long 
 
 filtered:
 	this_cpu_inc(run->counters->filtered_time);
+}
+
+/* The exit of a run with filter roots or offcpu. */
+static __always_inline void kft_hook_exit_extras(struct kft_run *run, unsigned long ip,
+						  unsigned long ret_ip, bool ret_ip_known,
+						  struct kft_call *call, u64 now_cycles,
+						  unsigned long retval)
+{
+	if (run->sched.slots)
+		kft_hook_exit_sched(run, call);
+	if (run->hold.slots)
+		kft_hold_exit(run, ip, ret_ip, call, retval);
+	else
+		kft_hook_exit_record(run, ip, ret_ip, ret_ip_known, call, now_cycles, retval);
+}
+
+/**
+ * kft_hook_exit() - a hooked function returned
+ * @hook:	the hook
+ * @ip:		the function
+ * @ret_ip:	the return address
+ * @ret_ip_known: @ret_ip is the one kft_hook_entry() was given (fast hooks)
+ * @call:	what kft_hook_entry() stored
+ * @now_cycles:	the cycle count kft_hook_exit_quick() read, or 0
+ * @retval:	the return register (the function's return value)
+ */
+static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long ip,
+					  unsigned long ret_ip, bool ret_ip_known,
+					  struct kft_call *call, u64 now_cycles,
+					  unsigned long retval)
+{
+	struct kft_run *run = hook->run;
+
+	if (unlikely(hook->role != KFT_HOOK_TRACE)) {
+		if (hook->role == KFT_HOOK_START_EXIT)
+			kft_run_start(run, KFT_REASON_EXIT);
+		else if (hook->role == KFT_HOOK_STOP_EXIT)
+			kft_run_stop(run, KFT_REASON_EXIT);
+		return;
+	}
+	if (unlikely(run->extras))
+		kft_hook_exit_extras(run, ip, ret_ip, ret_ip_known, call, now_cycles, retval);
+	else
+		kft_hook_exit_record(run, ip, ret_ip, ret_ip_known, call, now_cycles, retval);
 }
 
 #endif

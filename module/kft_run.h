@@ -163,6 +163,11 @@ struct kft_run {
 	bool task_filter;		/* filter pid, tid, cpu or comm (kft_task.h) */
 	bool entry_quick;		/* cycles, no filter at entry: kft_hook_entry_quick() */
 	bool histogram;			/* histogram mode: trace's hooks, counts in table */
+	/*
+	 * filter roots or offcpu: per-task slots at entry and exit. One flag,
+	 * so that a run with neither pays one test on each side.
+	 */
+	bool extras;
 
 	/* Timeline, kft_now() ns. */
 	struct kft_run_times times;
