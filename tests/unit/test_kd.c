@@ -431,7 +431,7 @@ static void test_parse_args(void)
 		{ { "kd", "-m", "30", "-c", NULL }, 1, "" },
 		{ { "kd", "-m", "kallsyms.txt", NULL }, 1, "" },
 		{ { "kd", "-f", "Fx", NULL }, 0, "-f: no column 'x' in this mode (Fctarslmnue)" },
-		{ { "kd", "-c", "-f", "etz", NULL }, 0, "-f: no column 'z' in this mode (etlpr)" },
+		{ { "kd", "-c", "-f", "etz", NULL }, 0, "-f: no column 'z' in this mode (etlpoqbr)" },
 		{ { "kd", "-s", "m", NULL }, 0, "-s: cannot sort by 'm' (F c t a s l e)" },
 		{ { "kd", "-n", "x", NULL }, 0, "-n: bad number 'x'" },
 		{ { "kd", "-d", "0", NULL }, 0, "-d: bad number '0'" },

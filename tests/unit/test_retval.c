@@ -193,5 +193,26 @@ static void test_old_logs_unchanged(void)
 	free(out);
 }
 
-UNIT_MAIN(test_column_read, test_column_refused, test_errnames, test_summary_counts_errors,
+/*
+ * offcpu's words in the call tree: the o, q and b columns, "-" for a call
+ * without them; a cut root says so.
+ */
+static void test_calltree_offcpu_columns(void)
+{
+	static const char log[] =
+		"\nKernel Instrumentation Run ID 1\n\nUnits: ns\n\nNumber of entries after filters = 2\n\n"
+		" Entry    Delta     PID        Function                        Caller              Comm             Return\n"
+		"-------- -------- -------- ----------------                 ------------        ----             ------\n"
+		"       0     1000     10.0  root                             start+0x10          sh 0x0 oncpu=400 runnable=200 blocked=400 cut\n"
+		"     100      100     10.0  b                                root+0x8            sh 0x1\n";
+	char *out = run(log, KD_CALLTREE, "tobq");
+
+	CHECK(out && strstr(out, "      1000        400        400        200 root (cut: its calls did not all fit)\n"),
+	      "root: %s", out ? out : "(none)");
+	CHECK(out && strstr(out, "       100          -          -          - |  b\n"), "b: %s",
+	      out ? out : "(none)");
+	free(out);
+}
+
+UNIT_MAIN(test_column_read, test_calltree_offcpu_columns, test_column_refused, test_errnames, test_summary_counts_errors,
 	  test_calltree_shows_values, test_old_logs_unchanged)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kd -c: one line per call, indented by depth with "|  ". Columns by -f
- * letters (e entry, t duration, l local, p pid; r: every return value), -l
- * for all five.
+ * letters (e entry, t duration, l local, p pid; o on the CPU, q runnable,
+ * b blocked, of a log with offcpu's times, "-" for a call without; r: every
+ * return value), -l for the first five.
  * Without -i, thread by thread (in order of first appearance); with -i, all
  * calls by entry time, each tree made in interrupt context framed by
  * "!!!! start" and "!!!! end" lines, and each tree's lines marked with its
@@ -33,11 +34,14 @@ static void kd_tree_header(FILE *out, const char *fields)
 		case 't': fputs(" Duration  ", out); break;
 		case 'l': fputs(" Local     ", out); break;
 		case 'p': fputs("     Pid ", out); break;
+		case 'o': fputs(" On-CPU    ", out); break;
+		case 'q': fputs(" Runnable  ", out); break;
+		case 'b': fputs(" Blocked   ", out); break;
 		}
 	}
 	fputs("Trace\n", out);
 	for (f = fields; *f; f++)
-		fputs(*f == 'p' ? "-------- " : strchr("etl", *f) ? "---------- " : "", out);
+		fputs(*f == 'p' ? "-------- " : strchr("etloqb", *f) ? "---------- " : "", out);
 	fputs("---------------------------------\n", out);
 }
 
@@ -52,7 +56,7 @@ static void kd_cells(FILE *out, const struct kftlog_row *r, const struct kd_call
 
 	for (f = fields; *f; f++) {
 		if (!r) {
-			fputs(*f == 'p' ? "         " : strchr("etl", *f) ? "           " : "",
+			fputs(*f == 'p' ? "         " : strchr("etloqb", *f) ? "           " : "",
 			      out);
 			continue;
 		}
@@ -77,6 +81,15 @@ static void kd_cells(FILE *out, const struct kftlog_row *r, const struct kd_call
 				fprintf(out, "%6d.%d ", r->pid, r->cpu);
 			else
 				fprintf(out, "%8d ", r->pid);
+			break;
+		case 'o':
+		case 'q':
+		case 'b':
+			if (c && r->has_sched)
+				fprintf(out, "%10lld ", *f == 'o' ? r->oncpu :
+					*f == 'q' ? r->runnable : r->blocked);
+			else
+				fprintf(out, "%10s ", "-");
 			break;
 		}
 	}

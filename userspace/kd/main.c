@@ -48,7 +48,9 @@ static const char *const kd_usage_text[] = {
 	"  -s X           sort by column X (F ascending; c t a s l e descending)",
 	"Call tree:",
 	"  -f LETTERS     columns: e entry, t duration, l local, p pid (none);",
-	"                 r: every call's return value, not only errors",
+	"                 o on the CPU, q runnable, b blocked (a log with",
+	"                 offcpu's times); r: every call's return value, not",
+	"                 only errors",
 	"  -l             all five: -f etlpr",
 	"  -i             interlace threads by entry time; interrupt trees framed",
 	"  -d N           deepest level shown (default 20)",
@@ -111,7 +113,7 @@ static int kd_all_digits(const char *s)
 
 static int kd_check_fields(const struct kd_params *p, char *err, size_t errlen)
 {
-	const char *allowed = p->mode == KD_CALLTREE ? "etlpr" : "Fctarslmnue";
+	const char *allowed = p->mode == KD_CALLTREE ? "etlpoqbr" : "Fctarslmnue";
 	const char *f;
 
 	if (p->snapshots && p->mode != KD_FOLDED && p->mode != KD_FLAMEGRAPH) {
