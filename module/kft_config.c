@@ -171,10 +171,15 @@ _Static_assert(ARRAY_SIZE(kft_stmt_words) == KFT_STMT_COUNT, "a statement withou
  *   to size (its table is sized by the funclist), no watch, no stack table.
  * logentries sizes the log or the stack table, within the mode's limit.
  * Only a trace keeps a root's subtree (filter roots, holdentries, holdtasks):
- * a histogram has no log to keep it in.
+ * a histogram has no log to keep it in. offcpu splits a trace's times; in
+ * a histogram it buckets each call's time on the CPU.
  */
-/* What only a trace's log keeps: whole subtrees (roots), times off the CPU. */
-#define KFT_STMTS_LOG	(STMT(ROOTS) | STMT(HOLDENTRIES) | STMT(HOLDTASKS) | STMT(OFFCPU))
+/*
+ * What only a trace's log keeps: whole subtrees (roots); and times off the
+ * CPU, which a histogram takes too (it buckets the time on the CPU).
+ */
+#define KFT_STMTS_ROOTS	(STMT(ROOTS) | STMT(HOLDENTRIES) | STMT(HOLDTASKS))
+#define KFT_STMTS_LOG	(KFT_STMTS_ROOTS | STMT(OFFCPU))
 
 static const struct kft_mode_rule {
 	const char *word;		/* after "mode" */
@@ -210,7 +215,7 @@ static const struct kft_mode_rule {
 	[KFT_MODE_HISTOGRAM] = {
 		"histogram", KFT_ERR_NOT_IN_HISTOGRAM_MODE,
 		STMT(LOGENTRIES) | STMT(WATCH) | STMT(SAMPLE) | STMT(INCLUDE) |
-		STMT(PER_PROCESS) | STMT(SNOOP) | KFT_STMTS_LOG,
+		STMT(PER_PROCESS) | STMT(SNOOP) | KFT_STMTS_ROOTS,
 		false, KFT_MAX_LOGENTRIES, KFT_DEFAULT_LOGENTRIES,
 	},
 };

@@ -213,7 +213,7 @@ struct kft_config {
 	unsigned int nr_roots;
 	unsigned long holdentries;	/* records held per task; with roots */
 	unsigned long holdtasks;	/* tasks inside roots at once */
-	bool offcpu;			/* trace: each call's runnable and blocked time */
+	bool offcpu;			/* trace: each call's times off the CPU; histogram: on it */
 };
 
 enum kft_command {

@@ -404,6 +404,14 @@ static __always_inline void kft_hook_exit_sched(struct kft_run *run, struct kft_
 		kft_sched_exit(&run->sched, &call->sched_at);
 }
 
+/* offcpu: what of a call's @dur its task spent on the CPU. */
+static __always_inline u64 kft_call_oncpu(const struct kft_call *call, u64 dur)
+{
+	u64 off = call->sched ? call->sched_at.runnable_ns + call->sched_at.blocked_ns : 0;
+
+	return dur > off ? dur - off : 0;
+}
+
 /* offcpu: a call's times into @dst (none taken: zeros). */
 static __always_inline void kft_rec_sched_fill(struct kft_rec_sched *dst,
 					       const struct kft_call *call)
@@ -565,7 +573,7 @@ static __always_inline void kft_hook_exit_record(struct kft_run *run, unsigned l
 				goto filtered;
 		}
 		if (run->histogram) {
-			kft_hist_add(run, ip, dur);
+			kft_hist_add(run, ip, run->cfg.offcpu ? kft_call_oncpu(call, dur) : dur);
 		} else {
 			rec = kft_log_reserve(run);
 			if (!rec)

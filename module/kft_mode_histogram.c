@@ -75,6 +75,9 @@ static void kft_output_hist_header(struct seq_file *m, const struct kft_run *run
 	seq_printf(m, "Entries not found = %lu\n", c->not_found);
 	seq_printf(m, "\nTimed until %llu usec\n", kft_output_since_boot_us(times, view->taken_ns));
 	seq_printf(m, "Units: %s\n", kft_hist_units(&run->cfg));
+	/* kft's addition, only with offcpu: what the buckets count. */
+	if (run->cfg.offcpu)
+		seq_puts(m, "Time: on the CPU (offcpu)\n");
 	seq_printf(m, "Number of functions timed = %lu\n", view->nr);
 	seq_printf(m, "Number of calls timed = %llu\n\n", view->calls);
 	seq_puts(m, "       Count Function           Symbol\n");
@@ -107,10 +110,30 @@ static int kft_hist_alloc(struct kft_run *run)
 	bool any_glob = false;
 	unsigned int i;
 
+	int ret;
+
 	for (i = 0; i < cfg->nr_funcs; i++)
 		any_glob |= cfg->funcs[i].is_glob;
-	return kft_count_table_alloc(&run->table, cfg->nr_funcs, any_glob, KFT_HIST_BUCKETS,
-				     max(histogram_functions, 1U));
+	ret = kft_count_table_alloc(&run->table, cfg->nr_funcs, any_glob, KFT_HIST_BUCKETS,
+				    max(histogram_functions, 1U));
+	if (!ret && cfg->offcpu)
+		ret = kft_sched_alloc(&run->sched);
+	return ret;
+}
+
+static void kft_hist_free(struct kft_run *run)
+{
+	kft_count_free(run);
+	kft_sched_free(&run->sched);
+}
+
+static int kft_hist_reset(struct kft_run *run)
+{
+	int ret = kft_count_reset(run);
+
+	if (!ret)
+		kft_sched_reset(&run->sched);
+	return ret;
 }
 
 /*
@@ -139,8 +162,8 @@ const struct kft_mode kft_mode_histogram = {
 	.name		= "histogram",
 	.no_memory	= KFT_ERR_HIST_NO_MEMORY,
 	.alloc		= kft_hist_alloc,
-	.free		= kft_count_free,
-	.reset		= kft_count_reset,
+	.free		= kft_hist_free,
+	.reset		= kft_hist_reset,
 	.attach		= kft_trace_attach,
 	.detach		= kft_trace_detach,
 	.quiesce	= kft_trace_quiesce,

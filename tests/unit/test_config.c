@@ -325,12 +325,13 @@ static const struct parse_case cases[] = {
 	BAD("new begin watch stack 100 filter roots a fend end", ROOTS_CONFLICT, 1, 27),
 	BAD("new begin mode histogram filter roots a fend end", NOT_IN_HISTOGRAM_MODE, 1, 26),
 	BAD("new begin filter roots a fend mode count end", NOT_IN_COUNT_MODE, 1, 31),
-	/* offcpu: a trace's, once. */
+	/* offcpu: a trace's or a histogram's, once. */
 	OK("new begin offcpu filter funclist a fend end"),
 	OK("new begin offcpu filter roots a fend filter mintime 5 end"),
 	BAD("new begin offcpu offcpu end", DUPLICATE, 1, 18),
 	BAD("new begin mode count offcpu end", NOT_IN_COUNT_MODE, 1, 22),
-	BAD("new begin offcpu mode histogram end", NOT_IN_HISTOGRAM_MODE, 1, 18),
+	OK("new begin offcpu mode histogram end"),
+	BAD("new begin offcpu mode stacks filter funclist a fend end", NOT_IN_STACKS_MODE, 1, 18),
 	BAD("new begin offcpus end", UNKNOWN_STATEMENT, 1, 11),
 	/* Bytes. */
 	BAD("new begin\x01 end", BAD_CHAR, 1, 10),
