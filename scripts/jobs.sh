@@ -48,7 +48,9 @@ tests_but() {
 # trace, count and stack tests' here (34 s); kft_slowtrace traces every
 # function for minutes there, and its kernel paths (filter roots, with
 # every function too, and offcpu) are filter_roots' and offcpu's here.
-debug_skip="reload_cycles lockdown stacks_capacity kft_stacksnoop_rate samples bench_smoke kft_slowtrace"
+# roots_offcpu_load is filter roots and offcpu under load on every
+# function, whose paths filter_roots and offcpu check there (33 s).
+debug_skip="reload_cycles lockdown stacks_capacity kft_stacksnoop_rate samples bench_smoke kft_slowtrace roots_offcpu_load"
 
 # Not on the real-time kernel (Documentation/testing.rst, "PREEMPT_RT"):
 # what PREEMPT_RT changes (threaded interrupts and irq_works, soft hrtimers,
@@ -63,6 +65,12 @@ debug_skip="reload_cycles lockdown stacks_capacity kft_stacksnoop_rate samples b
 # tests of the stack modes (capacity and rate), and fgraph_index0 (fprobe
 # on fgraph only: 6.14 on).
 rt_skip="samples reload_cycles bench_smoke lockdown bad_input kft_errors kft_refuse config_status generation multi_write version commands unprivileged opener_cap proc_modes addresses_hidden tools_pipeline tools_stacks errtrace kft_slowtrace kft_trace_glob kft_funccount kft_funccount_interval kft_funclatency kft_stackcount kft_stacksnoop kft_stacksnoop_rate kft_profile kft_trace comm_escaped comm_column fgraph_index0 stacks_capacity"
+
+# On one kernel's main pass only (6.12; and in the fast pass, on the
+# kernel fast_kernel gives it): kft_slowtrace, a userspace command over
+# every function (22 to 36 s a kernel), whose kernel paths, filter roots
+# and offcpu, filter_roots and offcpu check on every kernel.
+one_kernel_tests="kft_slowtrace"
 
 # The fast pass: the tests that time calls in trace mode, with fast hooks
 # as the default. Not: count, stacks and profile mode (no exit hooks); the
@@ -122,8 +130,10 @@ job_tests() {
 			all=$(tests_but $debug_skip $peer_tests $icount_tests)
 		elif [ "$kernel" = rt ]; then
 			all=$(tests_but $rt_skip $peer_tests $icount_tests)
-		else
+		elif [ "$kernel" = 6.12 ]; then
 			all=$(tests_but $peer_tests $icount_tests)
+		else
+			all=$(tests_but $peer_tests $icount_tests $one_kernel_tests)
 		fi
 		;;
 	peer) all=$peer_tests ;;
