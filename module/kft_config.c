@@ -110,7 +110,10 @@ static const char *const kft_parse_messages[] = {
 		"cannot go with 'filter roots', which keeps only a task's calls inside its root calls",
 	[KFT_ERR_HOLD_NO_MEMORY] =
 		"not enough memory to hold the calls inside roots (holdtasks times holdentries records)",
-	[KFT_ERR_SCHED_PROBE] = "offcpu could not probe the scheduler's sched_switch tracepoint",
+	[KFT_ERR_SCHED_PROBE] =
+		"offcpu could not probe the scheduler's sched_switch tracepoint (wakers: or sched_waking)",
+	[KFT_ERR_WAKERS_NEEDS_ROOTS] =
+		"keeps who woke each sleep inside a kept root call: needs 'filter roots'",
 };
 
 _Static_assert(ARRAY_SIZE(kft_parse_messages) == KFT_ERR_COUNT,
@@ -147,6 +150,7 @@ static const char *const kft_stmt_words[] = {
 	[KFT_STMT_HOLDENTRIES] = "holdentries",
 	[KFT_STMT_HOLDTASKS] = "holdtasks",
 	[KFT_STMT_OFFCPU] = "offcpu",
+	[KFT_STMT_WAKERS] = "wakers",
 };
 
 _Static_assert(ARRAY_SIZE(kft_stmt_words) == KFT_STMT_COUNT, "a statement without its word");
@@ -178,7 +182,7 @@ _Static_assert(ARRAY_SIZE(kft_stmt_words) == KFT_STMT_COUNT, "a statement withou
  * What only a trace's log keeps: whole subtrees (roots); and times off the
  * CPU, which a histogram takes too (it buckets the time on the CPU).
  */
-#define KFT_STMTS_ROOTS	(STMT(ROOTS) | STMT(HOLDENTRIES) | STMT(HOLDTASKS))
+#define KFT_STMTS_ROOTS	(STMT(ROOTS) | STMT(HOLDENTRIES) | STMT(HOLDTASKS) | STMT(WAKERS))
 #define KFT_STMTS_LOG	(KFT_STMTS_ROOTS | STMT(OFFCPU))
 
 static const struct kft_mode_rule {
@@ -888,6 +892,17 @@ static int parse_offcpu(struct kft_parser *ps)
 	return once(ps, KFT_STMT_OFFCPU, ps->tok.pos);
 }
 
+/*
+ * wakers: who woke each sleep inside a kept root call. It takes offcpu's
+ * table and switch probe, which say when a task slept: offcpu comes with it.
+ */
+static int parse_wakers(struct kft_parser *ps)
+{
+	ps->cfg->wakers = true;
+	ps->cfg->offcpu = true;
+	return once(ps, KFT_STMT_WAKERS, ps->tok.pos);
+}
+
 /* The statements, by their first word. */
 static const struct {
 	const char *word;
@@ -908,6 +923,7 @@ static const struct {
 	{ "holdentries", parse_hold },
 	{ "holdtasks", parse_hold },
 	{ "offcpu", parse_offcpu },
+	{ "wakers", parse_wakers },
 };
 
 static bool is_command_word(const struct kft_parser *ps)
@@ -999,6 +1015,9 @@ static int check_roots(struct kft_parser *ps)
 		if (seen[KFT_STMT_HOLDTASKS].line)
 			return fail_at(ps, KFT_ERR_NEEDS_ROOTS, seen[KFT_STMT_HOLDTASKS],
 				       "holdtasks");
+		if (seen[KFT_STMT_WAKERS].line)
+			return fail_at(ps, KFT_ERR_WAKERS_NEEDS_ROOTS, seen[KFT_STMT_WAKERS],
+				       "wakers");
 		return 0;
 	}
 	if (ps->cfg->onlyints)

@@ -98,6 +98,7 @@ enum kft_parse_err {
 	KFT_ERR_ROOTS_CONFLICT,
 	KFT_ERR_HOLD_NO_MEMORY,
 	KFT_ERR_SCHED_PROBE,
+	KFT_ERR_WAKERS_NEEDS_ROOTS,
 	KFT_ERR_COUNT,
 };
 
@@ -214,6 +215,7 @@ struct kft_config {
 	unsigned long holdentries;	/* records held per task; with roots */
 	unsigned long holdtasks;	/* tasks inside roots at once */
 	bool offcpu;			/* trace: each call's times off the CPU; histogram: on it */
+	bool wakers;			/* trace, with roots: who woke each sleep (takes offcpu) */
 };
 
 enum kft_command {
@@ -270,6 +272,7 @@ enum kft_stmt {
 	KFT_STMT_HOLDENTRIES,
 	KFT_STMT_HOLDTASKS,
 	KFT_STMT_OFFCPU,
+	KFT_STMT_WAKERS,
 	KFT_STMT_COUNT,
 };
 

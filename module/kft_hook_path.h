@@ -197,19 +197,40 @@ static __always_inline bool kft_hold_entry(struct kft_run *run, unsigned long ip
 }
 
 /*
+ * wakers: the pending wakeup of current (@s, its offcpu slot) written into
+ * its held tree (@hs), at the first entry or exit after the sleep it ended
+ * (kft_wake.h).
+ */
+static __always_inline void kft_hook_wake(struct kft_run *run, struct kft_hold_slot *hs,
+					  struct kft_sched_slot *s)
+{
+	struct kft_sched_wake *wk = kft_sched_wake_of(&run->sched, s);
+
+	if (READ_ONCE(wk->pending)) {
+		kft_wake_hold(&run->sched, &run->hold, hs, wk);
+		this_cpu_inc(run->counters->wakes_held);
+	}
+}
+
+/*
  * offcpu, at a timed call's entry in task context: the task's totals
  * kept (kft_sched.h), or none when its table had no slot for it.
  */
 static __always_inline void kft_hook_entry_sched(struct kft_run *run, bool irq,
 						 struct kft_call *call)
 {
+	struct kft_sched_slot *s;
+
 	call->sched = false;
 	if (!run->sched.slots || irq)
 		return;
-	call->sched = kft_sched_enter(&run->sched, &call->sched_at.runnable_ns,
-				      &call->sched_at.blocked_ns);
-	if (!call->sched)
+	s = kft_sched_enter(&run->sched, &call->sched_at.runnable_ns,
+			    &call->sched_at.blocked_ns);
+	call->sched = s;
+	if (!s)
 		this_cpu_inc(run->counters->sched_missed);
+	else if (unlikely(run->sched.wakes) && call->hold)
+		kft_hook_wake(run, call->hold, s);
 }
 
 /*
@@ -396,12 +417,20 @@ static __always_inline void kft_deadline_check(struct kft_run *run, u64 now)
  */
 static __always_inline void kft_hook_exit_sched(struct kft_run *run, struct kft_call *call)
 {
+	struct kft_sched_slot *s;
+
 	if (call->gen != READ_ONCE(run->gen)) {
 		call->sched = false;
 		return;
 	}
-	if (call->sched)
-		kft_sched_exit(&run->sched, &call->sched_at);
+	if (!call->sched)
+		return;
+	if (unlikely(run->sched.wakes) && call->hold) {
+		s = kft_sched_find(&run->sched, current);
+		if (s)
+			kft_hook_wake(run, call->hold, s);
+	}
+	kft_sched_exit(&run->sched, &call->sched_at);
 }
 
 /* offcpu: what of a call's @dur its task spent on the CPU. */
@@ -445,20 +474,22 @@ static __always_inline void kft_record_copy(struct kft_record *dst, const struct
 }
 
 /*
- * A kept root's subtree into the log, in one reservation: what does not
- * fit is lost, and the run stops as a full log stops it.
+ * A kept root's subtree into the log, in one reservation, oldest first
+ * (a cut slot's ring from its oldest: a wakeup's rows stay in order): what
+ * does not fit is lost, and the run stops as a full log stops it.
  */
 static __always_inline void kft_hold_flush(struct kft_run *run, struct kft_hold_slot *s,
 					   const struct kft_call *root_call)
 {
-	unsigned long n = s->nr, first, fit, i;
+	unsigned long n = s->nr, first, fit, i, j;
 
 	first = atomic_long_add_return(n, &run->log.reserved) - n;
 	fit = first >= run->log.capacity ? 0 : min(n, run->log.capacity - first);
 	for (i = 0; i < fit; i++) {
+		j = s->oldest + i < n ? s->oldest + i : s->oldest + i - n;
 		if (run->log.sched)
-			run->log.sched[first + i] = s->sched[i];
-		kft_record_copy(&run->log.records[first + i], &s->recs[i]);
+			run->log.sched[first + i] = s->sched[j];
+		kft_record_copy(&run->log.records[first + i], &s->recs[j]);
 	}
 	if (fit < n)
 		kft_run_stop(run, KFT_REASON_LOG_FULL);

@@ -21,7 +21,7 @@
 
 /*
  * One call, 40 bytes. info packs the duration (ns, 47 bits: 39 hours), the
- * CPU the call entered on (14 bits) and flags; retval is the return
+ * CPU the call entered on (13 bits: NR_CPUS is at most 8192) and flags; retval is the return
  * register, whole: what kft cannot know is the function's type, so it
  * keeps all of it and decides only when shown (kft_retval_error()).
  */
@@ -42,7 +42,7 @@ static_assert(sizeof(struct kft_record) == 40);
 #define KFT_REC_DUR_MASK	((1ULL << KFT_REC_DUR_BITS) - 1)
 #define KFT_REC_DUR_OPEN	KFT_REC_DUR_MASK	/* no exit seen: delta -1 */
 #define KFT_REC_CPU_SHIFT	KFT_REC_DUR_BITS
-#define KFT_REC_CPU_MASK	((1ULL << 14) - 1)
+#define KFT_REC_CPU_MASK	((1ULL << 13) - 1)
 #define KFT_REC_CALLER_UNKNOWN	S32_MIN
 
 /* Where @ret_ip is from @func, or KFT_REC_CALLER_UNKNOWN when over 2 GiB away. */
@@ -63,13 +63,19 @@ static inline u64 kft_rec_info(u64 dur_ns, unsigned int cpu)
 	return dur_ns | ((u64)(cpu & KFT_REC_CPU_MASK) << KFT_REC_CPU_SHIFT);
 }
 
+/*
+ * wakers: a row of who woke a sleep (delta -3), a frame of the waking
+ * task's stack each; the first row's duration bits hold the sleep's.
+ */
+#define KFT_REC_WAKE		(1ULL << 60)
 /* A stack watch's row (delta -2): the duration bits hold the bytes left. */
 #define KFT_REC_STACK		(1ULL << 61)
-#define KFT_REC_STACK_FIRST	(1ULL << 62)	/* the snapshot's first row */
+/* The first row of a stack watch's snapshot, or of a wakeup's rows. */
+#define KFT_REC_FIRST		(1ULL << 62)
 
 static inline u64 kft_rec_info_stack(unsigned long left, unsigned int cpu, bool first)
 {
-	return kft_rec_info(left, cpu) | KFT_REC_STACK | (first ? KFT_REC_STACK_FIRST : 0);
+	return kft_rec_info(left, cpu) | KFT_REC_STACK | (first ? KFT_REC_FIRST : 0);
 }
 
 /*
@@ -138,6 +144,11 @@ static inline bool kft_rec_is_stack(const struct kft_record *r)
 	return r->info & KFT_REC_STACK;
 }
 
+static inline bool kft_rec_is_wake(const struct kft_record *r)
+{
+	return r->info & KFT_REC_WAKE;
+}
+
 static inline bool kft_rec_is_cut(const struct kft_record *r)
 {
 	return r->info & KFT_REC_CUT;
@@ -168,11 +179,18 @@ static inline long kft_retval_error(u64 v)
 /*
  * offcpu: what a call spent off the CPU, runnable and blocked (ns), kept
  * beside its record (the same index in a parallel array): a run without
- * offcpu has no such array, and its records stay 40 bytes.
+ * offcpu has no such array, and its records stay 40 bytes. Beside a
+ * wakeup's first row (wakers, which takes offcpu's table), the waking
+ * task's name.
  */
 struct kft_rec_sched {
-	u64 runnable_ns;
-	u64 blocked_ns;
+	union {
+		struct {
+			u64 runnable_ns;
+			u64 blocked_ns;
+		};
+		u64 waker_comm[2];
+	};
 };
 
 /* The records' memory, shared by the run and its readers. */

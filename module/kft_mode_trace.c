@@ -101,6 +101,9 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 	if (run->sched.slots)
 		seq_printf(m, "offcpu: %u tasks, %d followed now, %lu calls of tasks not followed\n",
 			   run->sched.tasks, atomic_read(&run->sched.owned), c->sched_missed);
+	if (run->sched.wakes)
+		seq_printf(m, "wakers: %lu wakeups held, %u frames each at most\n",
+			   c->wakes_held, KFT_WAKE_FRAMES);
 	kft_output_watch_status(m, run, c);
 	kft_output_trace_hooks(m, run);
 	seq_puts(m, "mode: trace\n");
@@ -191,6 +194,23 @@ static void kft_output_sched(struct seq_file *m, const struct kft_rec_sched *sch
 }
 
 /*
+ * wakers: the first row of a wakeup, after the sleeper's name: the waking
+ * task's pid and name ("-" for an interrupt), and how long the sleep was.
+ */
+static void kft_output_waker(struct seq_file *m, const struct kft_record *rec,
+			     const struct kft_rec_sched *sched, u32 unit)
+{
+	s32 pid = (s32)rec->retval;
+
+	seq_printf(m, " waker=%d wcomm=", pid);
+	if (pid < 0 || !sched)
+		seq_putc(m, '-');
+	else
+		kft_output_name(m, (const char *)sched->waker_comm, sizeof(sched->waker_comm));
+	seq_printf(m, " slept=%llu", div_u64(kft_rec_dur(rec), unit));
+}
+
+/*
  * A copy of a record that may be closed while read (reserved at entry):
  * its info first, then what was written before it (kft_record_close()).
  */
@@ -217,16 +237,17 @@ static void kft_output_log_row(struct seq_file *m, const struct kft_run_times *t
 {
 	const struct kft_record copy = kft_output_rec_copy(r), *rec = &copy;
 	u64 dur = kft_rec_dur(rec);
-	bool stack = kft_rec_is_stack(rec);
+	bool stack = kft_rec_is_stack(rec), wake = kft_rec_is_wake(rec);
 	u32 unit = times->units_ns ? 1 : NSEC_PER_USEC;
-	s64 delta = stack ? -2 : dur == KFT_REC_DUR_OPEN ? -1 : (s64)div_u64(dur, unit);
+	s64 delta = stack ? -2 : wake ? -3 : dur == KFT_REC_DUR_OPEN ? -1 :
+		    (s64)div_u64(dur, unit);
 	u64 rel = rec->entry_ns > times->first_start_ns ?
 		  rec->entry_ns - times->first_start_ns : 0;
 	unsigned long caller = rec->caller_off == KFT_REC_CALLER_UNKNOWN ?
 			       0 : rec->func + rec->caller_off;
-	bool first = !stack || (rec->info & KFT_REC_STACK_FIRST);
-	/* A stack row after the first is a return address: as it is. */
-	unsigned long func = first ? kft_output_func_start(rec->func) : rec->func;
+	bool first = !(stack || wake) || (rec->info & KFT_REC_FIRST);
+	/* A stack row after the first, and a wakeup's, is a return address: as it is. */
+	unsigned long func = first && !wake ? kft_output_func_start(rec->func) : rec->func;
 	char pid[24];
 
 	snprintf(pid, sizeof(pid), "%d.%u", rec->pid, kft_rec_cpu(rec));
@@ -235,11 +256,15 @@ static void kft_output_log_row(struct seq_file *m, const struct kft_run_times *t
 	seq_puts(m, "               ");
 	kft_output_addr(m, caller, show_addrs);
 	kft_output_comm(m, comms, rec);
-	if (stack && first)
+	if (wake) {
+		if (first)
+			kft_output_waker(m, rec, sched, unit);
+	} else if (stack && first) {
 		seq_printf(m, " left=%llu", dur);
-	else if (!stack)
+	} else if (!stack) {
 		kft_output_retval(m, rec, show_addrs);
-	if (sched && !stack && dur != KFT_REC_DUR_OPEN)
+	}
+	if (sched && !stack && !wake && dur != KFT_REC_DUR_OPEN)
 		kft_output_sched(m, sched, dur, unit);
 	if (kft_rec_is_cut(rec))
 		seq_puts(m, " cut");
@@ -252,7 +277,7 @@ static int kft_trace_alloc(struct kft_run *run)
 	int ret = kft_log_alloc(&run->log, run->cfg.logentries, run->cfg.offcpu);
 
 	if (!ret && run->cfg.offcpu)
-		ret = kft_sched_alloc(&run->sched);
+		ret = kft_sched_alloc(&run->sched, run->cfg.wakers);
 	return ret;
 }
 

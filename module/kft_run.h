@@ -90,6 +90,7 @@ struct kft_counters {
 	unsigned long hold_cut;		/* their calls that did not fit the holding */
 	unsigned long hold_missed;	/* root calls not held: no free slot */
 	unsigned long sched_missed;	/* offcpu: calls of a task with no free slot */
+	unsigned long wakes_held;	/* wakers: wakeups written into held trees */
 };
 
 /* What each mode keeps in its run (kft_mode_*.c): */

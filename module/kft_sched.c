@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * offcpu's table and its sched_switch probe (kft_sched.h). The table is
- * taken when the run is created (sched_tasks slots, 64 bytes each), the
- * probe registered while the run's hooks are attached: a run that does not
- * ask for offcpu probes nothing.
+ * taken when the run is created (sched_tasks slots, 64 bytes each, and
+ * wakers' beside them), the probe registered while the run's hooks are
+ * attached: a run that does not ask for offcpu probes nothing.
  */
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -23,6 +23,23 @@ MODULE_PARM_DESC(sched_tasks,
 		 "tasks whose timed calls offcpu can follow at once (default: 1024)");
 
 static struct tracepoint *kft_sched_switch_tp;
+
+/* @s's task is being switched in at @now: its time away added to a total. */
+static __always_inline void kft_sched_switched_in(struct kft_sched *sc,
+						  struct kft_sched_slot *s, u64 now)
+{
+	u64 away = now > s->out_ns ? now - s->out_ns : 0, slept = 0;
+
+	if (!s->out_ns)
+		away = 0;
+	else if (s->out_runnable)
+		WRITE_ONCE(s->runnable_ns, s->runnable_ns + away);
+	else
+		WRITE_ONCE(s->blocked_ns, s->blocked_ns + (slept = away));
+	if (sc->wakes)
+		kft_wake_switched_in(kft_sched_wake_of(sc, s), s->out_ns, slept);
+	s->out_ns = 0;
+}
 
 /*
  * A switch on this CPU, the runqueue locked, interrupts off: @prev's slot
@@ -45,15 +62,8 @@ static notrace void kft_sched_switch(KFT_SCHED_SWITCH_ARGS)
 		WRITE_ONCE(s->out_ns, now);
 	}
 	s = kft_sched_find(sc, next);
-	if (s && s->out_ns) {
-		u64 away = now > s->out_ns ? now - s->out_ns : 0;
-
-		if (s->out_runnable)
-			WRITE_ONCE(s->runnable_ns, s->runnable_ns + away);
-		else
-			WRITE_ONCE(s->blocked_ns, s->blocked_ns + away);
-		s->out_ns = 0;
-	}
+	if (s)
+		kft_sched_switched_in(sc, s, now);
 }
 NOKPROBE_SYMBOL(kft_sched_switch);
 
@@ -63,7 +73,8 @@ static void kft_sched_find_tp(struct tracepoint *tp, void *priv)
 		*(struct tracepoint **)priv = tp;
 }
 
-int kft_sched_alloc(struct kft_sched *sc)
+/* offcpu's table, with wakers' beside it: 0, or -ENOMEM. */
+int kft_sched_alloc(struct kft_sched *sc, bool wakers)
 {
 	unsigned int tasks = clamp(sched_tasks, 1U, 1U << 20);
 	size_t bytes = array_size(tasks, sizeof(*sc->slots));
@@ -75,11 +86,12 @@ int kft_sched_alloc(struct kft_sched *sc)
 		return -ENOMEM;
 	sc->tasks = tasks;
 	atomic_set(&sc->owned, 0);
-	return 0;
+	return wakers ? kft_wake_alloc(sc) : 0;
 }
 
 void kft_sched_free(struct kft_sched *sc)
 {
+	kft_wake_free(sc);
 	vfree(sc->slots);
 	sc->slots = NULL;
 }
@@ -101,7 +113,10 @@ void kft_sched_reset(struct kft_sched *sc)
 	atomic_set(&sc->owned, 0);
 }
 
-/* The probe, for a run with offcpu: 0, or the tracepoint's error. */
+/*
+ * The probes, for a run with offcpu (and wakers): 0, or the tracepoint's
+ * error. The switch probe first: a wakeup is made pending by a switch.
+ */
 int kft_sched_attach(struct kft_sched *sc)
 {
 	int ret;
@@ -114,14 +129,20 @@ int kft_sched_attach(struct kft_sched *sc)
 		return -ENOENT;
 	ret = tracepoint_probe_register(kft_sched_switch_tp, kft_sched_switch, sc);
 	sc->attached = !ret;
+	if (!ret && sc->wakes) {
+		ret = kft_wake_attach(sc);
+		if (ret)
+			kft_sched_detach(sc);
+	}
 	return ret;
 }
 
-/* The probe off; when this returns, it runs nowhere. */
+/* The probes off; when this returns, they run nowhere. */
 void kft_sched_detach(struct kft_sched *sc)
 {
 	if (!sc->attached)
 		return;
+	kft_wake_detach(sc);
 	tracepoint_probe_unregister(kft_sched_switch_tp, kft_sched_switch, sc);
 	tracepoint_synchronize_unregister();
 	sc->attached = false;

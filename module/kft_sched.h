@@ -31,6 +31,7 @@
 
 #include "kft_log.h"
 #include "kft_tasktab.h"
+#include "kft_wake.h"
 
 struct kft_sched_slot {
 	struct task_struct *owner;	/* NULL: free */
@@ -44,12 +45,16 @@ struct kft_sched_slot {
 
 struct kft_sched {
 	struct kft_sched_slot *slots;	/* NULL: the run has no offcpu */
+	struct kft_sched_wake *wakes;	/* wakers: one a slot, else NULL */
 	unsigned int tasks;
-	atomic_t owned;			/* 0: the probe has nothing to do */
-	bool attached;			/* the probe is registered */
+	atomic_t owned;			/* 0: the probes have nothing to do */
+	bool attached;			/* the switch probe is registered */
+	bool waking_attached;		/* the waking probe (kft_wake.c) */
+	/* try_to_wake_up(): the waking task's frames kept are above it. */
+	unsigned long ttwu_start, ttwu_end;
 };
 
-int kft_sched_alloc(struct kft_sched *sc);
+int kft_sched_alloc(struct kft_sched *sc, bool wakers);
 void kft_sched_free(struct kft_sched *sc);
 void kft_sched_reset(struct kft_sched *sc);
 int kft_sched_attach(struct kft_sched *sc);
@@ -85,6 +90,8 @@ static __always_inline struct kft_sched_slot *kft_sched_claim(struct kft_sched *
 			s->out_ns = 0;
 			s->runnable_ns = 0;
 			s->blocked_ns = 0;
+			if (sc->wakes)
+				kft_wake_clear(&sc->wakes[idx]);
 			WRITE_ONCE(s->pid, current->pid);
 			atomic_inc(&sc->owned);
 			return s;
@@ -93,23 +100,32 @@ static __always_inline struct kft_sched_slot *kft_sched_claim(struct kft_sched *
 	return NULL;
 }
 
+/* wakers: the wakeups of the task owning @s. */
+static __always_inline struct kft_sched_wake *kft_sched_wake_of(struct kft_sched *sc,
+								struct kft_sched_slot *s)
+{
+	return &sc->wakes[s - sc->slots];
+}
+
 /*
  * A timed call of current entered: its slot one call deeper, the totals
- * kept in @runnable and @blocked. Return: false when no slot was free.
+ * kept in @runnable and @blocked. Return: the slot, or NULL when no slot
+ * was free.
  */
-static __always_inline bool kft_sched_enter(struct kft_sched *sc, u64 *runnable, u64 *blocked)
+static __always_inline struct kft_sched_slot *kft_sched_enter(struct kft_sched *sc,
+							      u64 *runnable, u64 *blocked)
 {
 	struct kft_sched_slot *s = atomic_read(&sc->owned) ? kft_sched_find(sc, current) : NULL;
 
 	if (!s) {
 		s = kft_sched_claim(sc);
 		if (!s)
-			return false;
+			return NULL;
 	}
 	s->depth++;
 	*runnable = READ_ONCE(s->runnable_ns);
 	*blocked = READ_ONCE(s->blocked_ns);
-	return true;
+	return s;
 }
 
 /*

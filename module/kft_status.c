@@ -92,7 +92,9 @@ static void kft_output_config(struct seq_file *m, const struct kft_config *cfg)
 		seq_printf(m, " fend\n  holdentries %lu\n  holdtasks %lu\n", cfg->holdentries,
 			   cfg->holdtasks);
 	}
-	if (cfg->offcpu)
+	if (cfg->wakers)
+		seq_puts(m, "  wakers\n");
+	else if (cfg->offcpu)
 		seq_puts(m, "  offcpu\n");
 	if (kft_mode_takes(cfg->mode, KFT_STMT_LOGENTRIES))
 		seq_printf(m, "  logentries %lu\n", cfg->logentries);

@@ -12,7 +12,7 @@
  * contiguous, so a reader's sort by entry time and then slot keeps them
  * together and in order), all with the same entry time, pid and CPU, the
  * info's duration bits holding the bytes left and the STACK flag; the
- * first also has STACK_FIRST.
+ * first also has KFT_REC_FIRST.
  */
 #include <linux/kprobes.h>
 #include <linux/preempt.h>

@@ -55,6 +55,13 @@
  *			CONFIG_KALLSYMS_ALL, which 32-bit ARM's lacks)
  *	ret_u32		kft_test_ret_u32 returns the unsigned int
  *			0xffffffff - COUNT (0xffffffff reads as -1)
+ *	lock_root	kft_test_lock_root: leaf, then takes and lets go of
+ *			kft_test_mutex (free: at once), then leaf
+ *	lock_wait	COUNT is milliseconds: a kernel thread (kft_test_holder)
+ *			takes kft_test_mutex, sleeps COUNT ms and lets it go
+ *			from kft_test_lock_release; meanwhile the writer calls
+ *			kft_test_lock_root, which blocks on the mutex until the
+ *			holder wakes it (wakers)
  * Durations are spun on the clocksource (ktime_get_mono_fast_ns()), which
  * advances also with interrupts off on this CPU; interrupts may only make
  * a call longer.
@@ -66,7 +73,9 @@
 #include <linux/err.h>
 #include <linux/irq_work.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/proc_fs.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -210,6 +219,59 @@ static noinline void kft_test_slow_root(unsigned int us)
 	kft_test_leaf();
 }
 
+static DEFINE_MUTEX(kft_test_mutex);
+static DECLARE_COMPLETION(kft_test_mutex_taken);
+
+/*
+ * The holder lets the mutex go from a function of its own, a frame a test
+ * finds in the waker's stack (the barrier keeps the call from being a
+ * tail call, which would leave no frame of it).
+ */
+static noinline void kft_test_lock_release(void)
+{
+	mutex_unlock(&kft_test_mutex);
+	barrier();
+}
+
+static int kft_test_holder(void *arg)
+{
+	mutex_lock(&kft_test_mutex);
+	complete(&kft_test_mutex_taken);
+	msleep((unsigned long)arg);
+	kft_test_lock_release();
+	return 0;
+}
+
+static noinline void kft_test_lock_root(void)
+{
+	kft_test_leaf();
+	mutex_lock(&kft_test_mutex);
+	kft_test_leaf();
+	mutex_unlock(&kft_test_mutex);
+	kft_test_leaf();
+}
+
+/*
+ * kft_test_lock_root blocked for about @ms by kft_test_holder. The thread
+ * is waited for: the module's code stays until it has returned.
+ */
+static int kft_test_lock_wait(unsigned int ms)
+{
+	struct task_struct *t;
+
+	reinit_completion(&kft_test_mutex_taken);
+	t = kthread_create(kft_test_holder, (void *)(unsigned long)ms, "kft_test_holder");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	get_task_struct(t);
+	wake_up_process(t);
+	wait_for_completion(&kft_test_mutex_taken);
+	kft_test_lock_root();
+	kthread_stop(t);
+	put_task_struct(t);
+	return 0;
+}
+
 static noinline void kft_test_start_marker(void)
 {
 	barrier();
@@ -289,6 +351,7 @@ static const struct {
 	{ "start_marker", kft_test_start_marker, false },
 	{ "stop_marker", kft_test_stop_marker, false },
 	{ "sleep", kft_test_sleep, false },
+	{ "lock_root", kft_test_lock_root, false },
 	{ "irq_leaf", kft_test_leaf, true },
 	{ "irq_busy_20us", kft_test_busy_20us, true },
 };
@@ -405,6 +468,8 @@ static int kft_test_with_arg(const char *name, unsigned int n)
 		kft_test_slow_root(n);
 		return 0;
 	}
+	if (!strcmp(name, "lock_wait"))
+		return n > 20000 ? -EINVAL : kft_test_lock_wait(n);
 	if (!strcmp(name, "err_chain") || !strcmp(name, "ret_errptr")) {
 		if (n > MAX_ERRNO)
 			return -EINVAL;
@@ -454,7 +519,7 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 	    !strcmp(name, "err_chain") || !strcmp(name, "ret_errptr") || !strcmp(name, "ret_u32") ||
 	    !strcmp(name, "ret_ptr") || !strcmp(name, "spin_poked") || !strcmp(name, "poke") ||
 	    !strcmp(name, "poll_poked") || !strcmp(name, "nap_poked") ||
-	    !strcmp(name, "busy_us") || !strcmp(name, "slow_root"))
+	    !strcmp(name, "busy_us") || !strcmp(name, "slow_root") || !strcmp(name, "lock_wait"))
 		return kft_test_with_arg(name, n) ?: count;
 	for (i = 0; i < ARRAY_SIZE(kft_test_calls); i++) {
 		if (strcmp(name, kft_test_calls[i].name))
