@@ -47,7 +47,7 @@ static const char *const kft_parse_messages[] = {
 	[KFT_ERR_EXPECTED_START_STOP] = "expected 'start' or 'stop'",
 	[KFT_ERR_EXPECTED_TRIGGER_KIND] = "expected 'entry', 'exit' or 'time'",
 	[KFT_ERR_EXPECTED_FILTER] =
-		"expected 'mintime', 'maxtime', 'noints', 'onlyints', 'errors', 'funclist', 'pid', 'tid', 'cpu' or 'comm'",
+		"expected 'mintime', 'maxtime', 'oncpu', 'noints', 'onlyints', 'errors', 'funclist', 'roots', 'pid', 'tid', 'cpu' or 'comm'",
 	[KFT_ERR_MISSING_FUNCTION] = "missing function",
 	[KFT_ERR_BAD_FUNCTION] = "malformed function name or address",
 	[KFT_ERR_MISSING_NUMBER] = "missing number",
@@ -114,6 +114,8 @@ static const char *const kft_parse_messages[] = {
 		"offcpu could not probe the scheduler's sched_switch tracepoint (wakers: or sched_waking)",
 	[KFT_ERR_WAKERS_NEEDS_ROOTS] =
 		"keeps who woke each sleep inside a kept root call: needs 'filter roots'",
+	[KFT_ERR_ONCPU_NEEDS_TIME] =
+		"makes the time filters judge the time on the CPU: needs 'filter mintime' or 'filter maxtime'",
 };
 
 _Static_assert(ARRAY_SIZE(kft_parse_messages) == KFT_ERR_COUNT,
@@ -151,6 +153,7 @@ static const char *const kft_stmt_words[] = {
 	[KFT_STMT_HOLDTASKS] = "holdtasks",
 	[KFT_STMT_OFFCPU] = "offcpu",
 	[KFT_STMT_WAKERS] = "wakers",
+	[KFT_STMT_ONCPU] = "oncpu",
 };
 
 _Static_assert(ARRAY_SIZE(kft_stmt_words) == KFT_STMT_COUNT, "a statement without its word");
@@ -183,7 +186,7 @@ _Static_assert(ARRAY_SIZE(kft_stmt_words) == KFT_STMT_COUNT, "a statement withou
  * CPU, which a histogram takes too (it buckets the time on the CPU).
  */
 #define KFT_STMTS_ROOTS	(STMT(ROOTS) | STMT(HOLDENTRIES) | STMT(HOLDTASKS) | STMT(WAKERS))
-#define KFT_STMTS_LOG	(KFT_STMTS_ROOTS | STMT(OFFCPU))
+#define KFT_STMTS_LOG	(KFT_STMTS_ROOTS | STMT(OFFCPU) | STMT(ONCPU))
 
 static const struct kft_mode_rule {
 	const char *word;		/* after "mode" */
@@ -723,6 +726,12 @@ static int parse_filter(struct kft_parser *ps)
 	if (tok_is(ps, "maxtime"))
 		return parse_once_number(ps, KFT_STMT_MAXTIME, at, 0, KFT_MAX_TIME_US,
 					 &cfg->maxtime_us);
+	/* The time on the CPU is offcpu's: it comes with it. */
+	if (tok_is(ps, "oncpu")) {
+		cfg->filter_oncpu = true;
+		cfg->offcpu = true;
+		return once(ps, KFT_STMT_ONCPU, at);
+	}
 	if (tok_is(ps, "noints")) {
 		cfg->noints = true;
 		return once(ps, KFT_STMT_NOINTS, at);
@@ -1029,6 +1038,16 @@ static int check_roots(struct kft_parser *ps)
 	return 0;
 }
 
+/* filter oncpu changes what mintime and maxtime judge: alone, it means nothing. */
+static int check_oncpu(struct kft_parser *ps)
+{
+	const struct kft_config *cfg = ps->cfg;
+
+	if (cfg->filter_oncpu && !cfg->mintime_us && !cfg->maxtime_us)
+		return fail_at(ps, KFT_ERR_ONCPU_NEEDS_TIME, ps->seen[KFT_STMT_ONCPU], "oncpu");
+	return 0;
+}
+
 /* Checks that need the whole block; reported at the later statement. */
 static int check_block(struct kft_parser *ps)
 {
@@ -1070,7 +1089,7 @@ static int check_block(struct kft_parser *ps)
 	}
 	if (cfg->units_ms && cfg->mode != KFT_MODE_HISTOGRAM)
 		return fail_at(ps, KFT_ERR_UNITS_MS, seen[KFT_STMT_UNITS], "units");
-	return check_roots(ps);
+	return check_roots(ps) ?: check_oncpu(ps);
 }
 
 /* What depends on the mode, known only once the block has been read. */

@@ -99,6 +99,7 @@ enum kft_parse_err {
 	KFT_ERR_HOLD_NO_MEMORY,
 	KFT_ERR_SCHED_PROBE,
 	KFT_ERR_WAKERS_NEEDS_ROOTS,
+	KFT_ERR_ONCPU_NEEDS_TIME,
 	KFT_ERR_COUNT,
 };
 
@@ -216,6 +217,7 @@ struct kft_config {
 	unsigned long holdtasks;	/* tasks inside roots at once */
 	bool offcpu;			/* trace: each call's times off the CPU; histogram: on it */
 	bool wakers;			/* trace, with roots: who woke each sleep (takes offcpu) */
+	bool filter_oncpu;		/* mintime, maxtime judge the time on the CPU (takes offcpu) */
 };
 
 enum kft_command {
@@ -273,6 +275,7 @@ enum kft_stmt {
 	KFT_STMT_HOLDTASKS,
 	KFT_STMT_OFFCPU,
 	KFT_STMT_WAKERS,
+	KFT_STMT_ONCPU,
 	KFT_STMT_COUNT,
 };
 

@@ -441,6 +441,13 @@ static __always_inline u64 kft_call_oncpu(const struct kft_call *call, u64 dur)
 	return dur > off ? dur - off : 0;
 }
 
+/* What the time filters judge of a call that took @dur: it, or (filter oncpu) its time on the CPU. */
+static __always_inline u64 kft_call_judged(const struct kft_run *run, const struct kft_call *call,
+					   u64 dur)
+{
+	return unlikely(run->cfg.filter_oncpu) ? kft_call_oncpu(call, dur) : dur;
+}
+
 /* offcpu: a call's times into @dst (none taken: zeros). */
 static __always_inline void kft_rec_sched_fill(struct kft_rec_sched *dst,
 					       const struct kft_call *call)
@@ -500,9 +507,10 @@ static __always_inline void kft_hold_flush(struct kft_run *run, struct kft_hold_
 }
 
 /* Whether the run's filters keep a root call that took @dur and returned @retval. */
-static __always_inline bool kft_hold_keeps(struct kft_run *run, u64 dur, unsigned long retval)
+static __always_inline bool kft_hold_keeps(struct kft_run *run, const struct kft_call *call,
+					   u64 dur, unsigned long retval)
 {
-	if (kft_time_filtered(dur, run->mintime_ns, run->maxtime_ns)) {
+	if (kft_time_filtered(kft_call_judged(run, call, dur), run->mintime_ns, run->maxtime_ns)) {
 		this_cpu_inc(run->counters->filtered_time);
 		return false;
 	}
@@ -534,7 +542,7 @@ static __always_inline void kft_hold_exit(struct kft_run *run, unsigned long ip,
 	if (root_done) {
 		/* Acquire: the log and generation belong to this state (kft_run_prime()). */
 		keep = smp_load_acquire(&run->state) == KFT_RUNNING;
-		keep = keep && kft_hold_keeps(run, dur, retval);
+		keep = keep && kft_hold_keeps(run, call, dur, retval);
 	}
 	if (!root_done || keep) {
 		rec = kft_hold_room(&run->hold, s);
@@ -600,7 +608,8 @@ static __always_inline void kft_hook_exit_record(struct kft_run *run, unsigned l
 		} else {
 			now = kft_now();
 			dur = kft_elapsed(now, call->entry_ns);
-			if (kft_time_filtered(dur, run->mintime_ns, run->maxtime_ns))
+			if (kft_time_filtered(kft_call_judged(run, call, dur), run->mintime_ns,
+					      run->maxtime_ns))
 				goto filtered;
 		}
 		if (run->histogram) {

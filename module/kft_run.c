@@ -467,8 +467,11 @@ struct kft_run *kft_run_create(struct kft_run *old, char *text, const struct kft
 	run->histogram = cfg->mode == KFT_MODE_HISTOGRAM;
 	run->log_at_entry = !run->histogram && !cfg->mintime_us && !cfg->maxtime_us &&
 			    !cfg->errors && !cfg->nr_roots;
-	/* (filter roots judges a root on the ns clock its subtree's records use.) */
-	if (!cfg->nr_roots)
+	/*
+	 * (filter roots judges a root on the ns clock its subtree's records
+	 * use; filter oncpu, the time on the CPU, which is offcpu's, in ns.)
+	 */
+	if (!cfg->nr_roots && !cfg->filter_oncpu)
 		kft_run_cycles_setup(run);
 	run->task_filter = kft_task_filtered(cfg);
 	run->count_ctx_filter = cfg->noints || cfg->onlyints || run->task_filter;

@@ -77,6 +77,8 @@ static void kft_output_config(struct seq_file *m, const struct kft_config *cfg)
 		seq_puts(m, "  filter noints\n");
 	if (cfg->onlyints)
 		seq_puts(m, "  filter onlyints\n");
+	if (cfg->filter_oncpu)
+		seq_puts(m, "  filter oncpu\n");
 	if (cfg->errors)
 		seq_puts(m, "  filter errors\n");
 	if (cfg->has_funclist) {
@@ -94,7 +96,7 @@ static void kft_output_config(struct seq_file *m, const struct kft_config *cfg)
 	}
 	if (cfg->wakers)
 		seq_puts(m, "  wakers\n");
-	else if (cfg->offcpu)
+	else if (cfg->offcpu && !cfg->filter_oncpu)
 		seq_puts(m, "  offcpu\n");
 	if (kft_mode_takes(cfg->mode, KFT_STMT_LOGENTRIES))
 		seq_printf(m, "  logentries %lu\n", cfg->logentries);
