@@ -49,8 +49,10 @@ tests_but() {
 # function for minutes there, and its kernel paths (filter roots, with
 # every function too, and offcpu) are filter_roots' and offcpu's here.
 # roots_offcpu_load is filter roots and offcpu under load on every
-# function, whose paths filter_roots and offcpu check there (33 s).
-debug_skip="reload_cycles lockdown stacks_capacity kft_stacksnoop_rate samples bench_smoke kft_slowtrace roots_offcpu_load"
+# function, whose paths filter_roots and offcpu check there (33 s), and
+# filter_roots_wide one root over every function, whose attach of every
+# function all_functions and replace_wide check there (25 s).
+debug_skip="reload_cycles lockdown stacks_capacity kft_stacksnoop_rate samples bench_smoke kft_slowtrace roots_offcpu_load filter_roots_wide"
 
 # Not on the real-time kernel (Documentation/testing.rst, "PREEMPT_RT"):
 # what PREEMPT_RT changes (threaded interrupts and irq_works, soft hrtimers,
