@@ -98,6 +98,8 @@ unsigned int kft_trace_drop_module(struct kft_run *run, struct module *mod,
 unsigned long kft_trace_missed(struct kft_run *run);
 /* /proc/kft's "hooks:" line of a run with trace mode's hooks. */
 void kft_output_trace_hooks(struct seq_file *m, const struct kft_run *run);
+void kft_output_sched_status(struct seq_file *m, const struct kft_run *run,
+			     const struct kft_counters *c);
 
 /*
  * Count mode's table (kft_mode_count.c), which histogram mode keeps too:

@@ -58,6 +58,7 @@ static void kft_output_hist_status(struct seq_file *m, struct kft_run *run,
 	seq_printf(m, "table: %lu slots, %lu used, %u buckets of %s each, %zu bytes\n",
 		   kft_count_table_slots(&run->table), used, KFT_HIST_BUCKETS,
 		   kft_hist_units(&run->cfg), kft_count_table_bytes(&run->table));
+	kft_output_sched_status(m, run, c);
 	kft_output_trace_hooks(m, run);
 	seq_puts(m, "mode: histogram\n");
 }

@@ -57,6 +57,18 @@ void kft_output_trace_hooks(struct seq_file *m, const struct kft_run *run)
 		   run->detached ? ", detached until the next prime" : "");
 }
 
+/* offcpu's table (a trace's or a histogram's) and wakers'. */
+void kft_output_sched_status(struct seq_file *m, const struct kft_run *run,
+			     const struct kft_counters *c)
+{
+	if (run->sched.slots)
+		seq_printf(m, "offcpu: %u tasks, %d followed now, %lu calls of tasks not followed\n",
+			   run->sched.tasks, atomic_read(&run->sched.owned), c->sched_missed);
+	if (run->sched.wakes)
+		seq_printf(m, "wakers: %lu wakeups held, %u frames each at most\n",
+			   c->wakes_held, KFT_WAKE_FRAMES);
+}
+
 /* filter roots: the subtrees kept, what did not fit, and the holding space. */
 static void kft_output_roots_status(struct seq_file *m, const struct kft_run *run,
 				    const struct kft_counters *c)
@@ -98,12 +110,7 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 		   kft_comms_bytes(&run->log.buf->comms) / sizeof(struct kft_comm_slot),
 		   kft_comms_bytes(&run->log.buf->comms), kft_comms_lost(&run->log.buf->comms));
 	kft_output_roots_status(m, run, c);
-	if (run->sched.slots)
-		seq_printf(m, "offcpu: %u tasks, %d followed now, %lu calls of tasks not followed\n",
-			   run->sched.tasks, atomic_read(&run->sched.owned), c->sched_missed);
-	if (run->sched.wakes)
-		seq_printf(m, "wakers: %lu wakeups held, %u frames each at most\n",
-			   c->wakes_held, KFT_WAKE_FRAMES);
+	kft_output_sched_status(m, run, c);
 	kft_output_watch_status(m, run, c);
 	kft_output_trace_hooks(m, run);
 	seq_puts(m, "mode: trace\n");
