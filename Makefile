@@ -165,15 +165,17 @@ UNIT_LIB := tests/unit/unit.c
 
 UNIT_DEPS_config := module/kft_config.c
 UNIT_DEPS_ksyms := $(LIB_SRC) userspace/addr2sym.c
-UNIT_DEPS_kd := $(LIB_SRC) $(KD_SRC)
-UNIT_DEPS_snapshot := $(LIB_SRC) $(KD_SRC)
+# The tests of kd's views run it on a log's text (kdrun.c).
+KD_RUN := $(LIB_SRC) $(KD_SRC) tests/unit/kdrun.c
+UNIT_DEPS_kd := $(KD_RUN)
+UNIT_DEPS_snapshot := $(KD_RUN)
 UNIT_DEPS_stacks := $(LIB_SRC) $(KD_SRC)
 UNIT_DEPS_flame := $(LIB_SRC) $(KD_SRC)
 UNIT_DEPS_stream := $(LIB_SRC)
 UNIT_DEPS_kft := $(LIB_SRC) $(SRC_kft)
 UNIT_DEPS_kft_stacks := $(LIB_SRC) $(SRC_kft)
 UNIT_DEPS_kft_expand := $(LIB_SRC) $(SRC_kft)
-UNIT_DEPS_retval := $(LIB_SRC) $(KD_SRC)
+UNIT_DEPS_retval := $(KD_RUN)
 UNIT_DEPS_slowtree := $(LIB_SRC) $(SRC_kft)
 
 unit-build: $(UNIT_TESTS)

@@ -7,7 +7,7 @@
  */
 #include <stdlib.h>
 #include "unit.h"
-#include "kd.h"
+#include "kdrun.h"
 
 #define HEADER "\nKernel Instrumentation Run ID 1\n\nNumber of entries after filters = 7\n\n" \
 	" Entry    Delta     PID        Function                        Caller\n" \
@@ -33,27 +33,6 @@ static const char log_basic[] = HEADER
 	"---------- -------- -------- ----- -----------------------------------\n" \
 	"        70     10.0      512     2 stack_fn\n"
 
-static char *run(const char *log_text, const struct kd_params *p, const char *map_text)
-{
-	struct ksyms *ks = map_text ? ksyms__parse(map_text, strlen(map_text)) : NULL;
-	FILE *warn = fopen("/dev/null", "w");
-	struct kftlog *log = kftlog__parse(log_text, strlen(log_text), "test", warn);
-	struct kd_tree tree;
-	char *out = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
-
-	fclose(warn);
-	if (kd_tree_build(&tree, log, ks) == 0) {
-		kd_output(f, &tree, p);
-		kd_tree_free(&tree);
-	}
-	fclose(f);
-	kftlog__free(log);
-	ksyms__free(ks);
-	return out;
-}
-
 static struct kd_params params(enum kd_mode mode)
 {
 	struct kd_params p = { .mode = mode, .max_depth = 20, .name_width = 40 };
@@ -75,7 +54,7 @@ static void test_malformed_lines_are_counted(void)
 static void test_summary(void)
 {
 	struct kd_params p = params(KD_SUMMARY);
-	char *out = run(log_basic, &p, NULL);
+	char *out = kd_run(log_basic, &p, NULL);
 
 	CHECK_STR(out,
 		"Function                            Count     Time  Average    Local\n"
@@ -103,7 +82,7 @@ static void test_summary_long_sorted_by_name_top(void)
 	p.long_fields = 1;
 	p.sort = 'F';
 	p.top = 3;
-	out = run(log_basic, &p, NULL);
+	out = kd_run(log_basic, &p, NULL);
 	CHECK_STR(out,
 		"Function                            Count     Time  Average    Local Sub-time Max-sub                             Ms count\n"
 		"----------------------------------- ----- -------- -------- -------- -------- ----------------------------------- --------\n"
@@ -122,7 +101,7 @@ static void test_summary_fields_and_threshold(void)
 
 	p.fields = "Fru";
 	p.min_time = 25;
-	out = run(log_basic, &p, NULL);
+	out = kd_run(log_basic, &p, NULL);
 	CHECK_STR(out,
 		"Function                            Range             Sub-list\n"
 		"----------------------------------- ----------------- --------\n"
@@ -160,7 +139,7 @@ static void test_summary_many_children(void)
 	CHECK(len < cap && calls == 300 + 200 + 100 + 2, "%d calls", calls);
 	p.fields = "Fsmnu";
 	p.top = 1;
-	out = run(log_text, &p, NULL);
+	out = kd_run(log_text, &p, NULL);
 	elen += snprintf(expect + elen, cap - elen,
 			 "%-35s %8s %-35s %8s Sub-list\n"
 			 "----------------------------------- -------- "
@@ -182,7 +161,7 @@ static void test_calltree(void)
 	char *out;
 
 	p.long_fields = 1;
-	out = run(log_basic, &p, NULL);
+	out = kd_run(log_basic, &p, NULL);
 	CHECK_STR(out,
 		" Entry      Duration   Local          Pid Trace\n"
 		"---------- ---------- ---------- -------- ---------------------------------\n"
@@ -207,7 +186,7 @@ static void test_calltree_depth_width_interlace(void)
 	p.max_depth = 2;
 	p.name_width = 3;
 	p.interlace = 1;
-	out = run(log_basic, &p, NULL);
+	out = kd_run(log_basic, &p, NULL);
 	CHECK_STR(out,
 		"Trace\n"
 		"---------------------------------\n"
@@ -233,7 +212,7 @@ static void test_two_pids_same_function(void)
 	char *out;
 
 	p.fields = "Fctsl";
-	out = run(log, &p, NULL);
+	out = kd_run(log, &p, NULL);
 	CHECK_STR(out,
 		"Function                            Count     Time Sub-time    Local\n"
 		"----------------------------------- ----- -------- -------- --------\n"
@@ -252,7 +231,7 @@ static void test_microsecond_ties_use_the_caller(void)
 		"       5        5      5.0  b                                a+0x3\n"
 		"      10        0      5.0  c                                a+0x8\n";
 	struct kd_params p = params(KD_CALLTREE);
-	char *out = run(log, &p, NULL);
+	char *out = kd_run(log, &p, NULL);
 
 	CHECK_STR(out,
 		"Trace\n---------------------------------\n"
@@ -268,7 +247,7 @@ static void test_tail_call_keeps_time_nesting(void)
 		"       1       40      5.0  h                                top+0x3\n"
 		"       2       30      5.0  k                                top+0x3\n";
 	struct kd_params p = params(KD_CALLTREE);
-	char *out = run(log, &p, NULL);
+	char *out = kd_run(log, &p, NULL);
 
 	CHECK_STR(out, "Trace\n---------------------------------\ntop\n|  h\n|  |  k\n",
 		  "tail call");
@@ -286,7 +265,7 @@ static void test_huge_times_saturate(void)
 	char *out;
 
 	p.fields = "Fts";
-	out = run(log, &p, NULL);
+	out = kd_run(log, &p, NULL);
 	CHECK_STR(out,
 		"Function                                Time Sub-time\n"
 		"----------------------------------- -------- --------\n"
@@ -295,16 +274,16 @@ static void test_huge_times_saturate(void)
 		"summary of huge times");
 	free(out);
 	p = params(KD_FOLDED);
-	out = run(log, &p, NULL);
+	out = kd_run(log, &p, NULL);
 	CHECK_STR(out, "f 9000000000000000000\nf;g 9000000000000000000\n", "folded");
 	free(out);
 	/* An open call at the largest time: the axis ends there. */
 	p = params(KD_SVG);
-	out = run(HEADER "9223372036854775807 -1 1.0 f x+0x1\n", &p, NULL);
+	out = kd_run(HEADER "9223372036854775807 -1 1.0 f x+0x1\n", &p, NULL);
 	CHECK(out && strstr(out, ">9223372036854775807 us</text>"), "svg axis:\n%s", out);
 	free(out);
 	/* A call whose end is past the largest time: its bar ends at the axis's end. */
-	out = run(HEADER "9223372036854775807 9223372036854775807 1.0 f x+0x1\n", &p, NULL);
+	out = kd_run(HEADER "9223372036854775807 9223372036854775807 1.0 f x+0x1\n", &p, NULL);
 	CHECK(out && strstr(out, "width=\"0.50\""), "svg bar:\n%s", out);
 	free(out);
 }
@@ -328,7 +307,7 @@ static void folded_order(void)
 		"51 2 1.0 c;d open+0x1\n"
 		"60 0 2.0 a$ x+0x1\n";
 	struct kd_params p = params(KD_FOLDED);
-	char *out = run(log, &p, NULL);
+	char *out = kd_run(log, &p, NULL);
 
 	CHECK_STR(out,
 		"a 13\n"
@@ -340,8 +319,8 @@ static void folded_order(void)
 		"folded order");
 	free(out);
 	/* "+0x4" through a map is an empty function: before b, it leaves no ';'. */
-	out = run(HEADER "0 10 1.0 +0x4 x+0x1\n1 2 1.0 b +0x4\n20 3 1.0 b x+0x1\n"
-		  "30 1 1.0 +0x8 x+0x1\n", &p, "ffffffff81000000 T outer\n");
+	out = kd_run(HEADER "0 10 1.0 +0x4 x+0x1\n1 2 1.0 b +0x4\n20 3 1.0 b x+0x1\n"
+		     "30 1 1.0 +0x8 x+0x1\n", &p, "ffffffff81000000 T outer\n");
 	CHECK_STR(out, " 9\nb 5\n", "empty outermost names");
 	free(out);
 }
@@ -349,7 +328,7 @@ static void folded_order(void)
 static void test_folded(void)
 {
 	struct kd_params p = params(KD_FOLDED);
-	char *out = run(log_basic, &p, NULL);
+	char *out = kd_run(log_basic, &p, NULL);
 
 	CHECK_STR(out,
 		"irq_fn 10\n"
@@ -372,12 +351,12 @@ static void test_raw_addresses_with_a_map(void)
 		"       0      100     10.0  0xffffffff81000000               0xffffffff81000210\n"
 		"       5       50     10.0  0xffffffff81000100               0xffffffff81000005\n";
 	struct kd_params p = params(KD_FOLDED);
-	char *out = run(raw, &p, map);
+	char *out = kd_run(raw, &p, map);
 
 	CHECK_STR(out, "outer 50\nouter;inner 50\n", "raw log through a map");
 	free(out);
 	/* Without a map, names are the addresses. */
-	out = run(raw, &p, NULL);
+	out = kd_run(raw, &p, NULL);
 	CHECK_STR(out, "0xffffffff81000000 50\n0xffffffff81000000;0xffffffff81000100 50\n",
 		  "raw log, no map");
 	free(out);
@@ -386,7 +365,7 @@ static void test_raw_addresses_with_a_map(void)
 static void test_json_events(void)
 {
 	struct kd_params p = params(KD_JSON);
-	char *out = run(log_basic, &p, NULL);
+	char *out = kd_run(log_basic, &p, NULL);
 
 	CHECK(strstr(out, "{\"name\":\"outer\",\"ph\":\"X\",\"ts\":0,\"dur\":100,\"pid\":1,\"tid\":10,"
 			  "\"args\":{\"cpu\":0,\"caller\":\"start_kernel+0x10\"}}") != NULL,
@@ -409,7 +388,7 @@ static size_t count(const char *s, const char *what)
 static void test_svg_lanes_and_bars(void)
 {
 	struct kd_params p = params(KD_SVG);
-	char *out = run(log_basic, &p, NULL);
+	char *out = kd_run(log_basic, &p, NULL);
 
 	/* 6 calls (the stack row is none), 3 lanes: pid 10, pid 20, irq cpu0. */
 	CHECK(count(out, "<rect x=") == 6, "%zu bars, expected 6", count(out, "<rect x="));

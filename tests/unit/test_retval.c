@@ -11,7 +11,7 @@
 
 #include "unit.h"
 #include "errname.h"
-#include "kd.h"
+#include "kdrun.h"
 
 #define HEADER "\nKernel Instrumentation Run ID 1\n\nNumber of entries after filters = %d\n\n" \
 	" Entry    Delta     PID        Function                        Caller              Comm             Return\n" \
@@ -33,19 +33,8 @@ static const char log_ret[] =
 static char *run(const char *text, enum kd_mode mode, const char *fields)
 {
 	struct kd_params p = { .mode = mode, .max_depth = 20, .name_width = 40, .fields = fields };
-	struct kftlog *log = kftlog__parse(text, strlen(text), "test", NULL);
-	struct kd_tree tree;
-	char *out = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
 
-	if (kd_tree_build(&tree, log, NULL) == 0) {
-		kd_output(f, &tree, &p);
-		kd_tree_free(&tree);
-	}
-	fclose(f);
-	kftlog__free(log);
-	return out;
+	return kd_run(text, &p, NULL);
 }
 
 static void test_column_read(void)

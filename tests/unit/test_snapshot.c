@@ -8,7 +8,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include "unit.h"
-#include "kd.h"
+#include "kdrun.h"
 
 #define HEADER "\nKernel Instrumentation Run ID 1\n\n" \
 	" Entry    Delta     PID        Function                        Caller\n" \
@@ -38,23 +38,6 @@ static const char log_watch[] = HEADER
 	"      50       -2     10.0  middle+0x30                      outer+0x5\n"
 	"      50       -2     10.0  outer+0x5                        0\n"
 	"      60       -2     -1.1  irq_leaf                         handler+0x2      left=64\n";
-
-static char *run(const char *log_text, const struct kd_params *p)
-{
-	struct kftlog *log = kftlog__parse(log_text, strlen(log_text), "test", NULL);
-	struct kd_tree tree;
-	char *out = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
-
-	if (log && kd_tree_build(&tree, log, NULL) == 0) {
-		kd_output(f, &tree, p);
-		kd_tree_free(&tree);
-	}
-	fclose(f);
-	kftlog__free(log);
-	return out;
-}
 
 static struct kd_params params(enum kd_mode mode)
 {
@@ -151,7 +134,7 @@ static void test_snapshots_grouped(void)
 static void test_summary_lists_snapshots(void)
 {
 	struct kd_params p = params(KD_SUMMARY);
-	char *out = run(log_watch, &p);
+	char *out = kd_run(log_watch, &p, NULL);
 
 	CHECK_STR(out,
 		"Function                            Count     Time  Average    Local\n"
@@ -178,7 +161,7 @@ static void test_calltree_shows_frames(void)
 	char *out;
 
 	p.long_fields = 1;
-	out = run(log_watch, &p);
+	out = kd_run(log_watch, &p, NULL);
 	CHECK_STR(out,
 		" Entry      Duration   Local          Pid Trace\n"
 		"---------- ---------- ---------- -------- ---------------------------------\n"
@@ -214,7 +197,7 @@ static void test_calltree_interlaced_and_depth(void)
 	p.interlace = 1;
 	p.max_depth = 2;
 	p.name_width = 6;
-	out = run(log_watch, &p);
+	out = kd_run(log_watch, &p, NULL);
 	CHECK_STR(out,
 		"Trace\n"
 		"---------------------------------\n"
@@ -236,7 +219,7 @@ static void test_calltree_interlaced_and_depth(void)
 static void test_folded_calls_or_snapshots(void)
 {
 	struct kd_params p = params(KD_FOLDED);
-	char *out = run(log_watch, &p);
+	char *out = kd_run(log_watch, &p, NULL);
 
 	CHECK_STR(out,
 		"other 28\n"
@@ -247,7 +230,7 @@ static void test_folded_calls_or_snapshots(void)
 		"folded: calls only, snapshots are no calls");
 	free(out);
 	p.snapshots = 1;
-	out = run(log_watch, &p);
+	out = kd_run(log_watch, &p, NULL);
 	CHECK_STR(out,
 		"handler;irq_leaf 1\n"
 		"outer;middle 1\n"
@@ -256,8 +239,8 @@ static void test_folded_calls_or_snapshots(void)
 		"folded --snapshots: root first, functions only, one each");
 	free(out);
 	/* The same stack twice: one line, weight 2. */
-	out = run(HEADER "1 -2 1.0 f g+0x2 left=10\n1 -2 1.0 g+0x2 0\n"
-		   "2 -2 1.0 f g+0x4 left=8\n2 -2 1.0 g+0x4 0\n", &p);
+	out = kd_run(HEADER "1 -2 1.0 f g+0x2 left=10\n1 -2 1.0 g+0x2 0\n"
+		      "2 -2 1.0 f g+0x4 left=8\n2 -2 1.0 g+0x4 0\n", &p, NULL);
 	CHECK_STR(out, "g;f 2\n", "identical snapshots summed");
 	free(out);
 }
@@ -265,22 +248,22 @@ static void test_folded_calls_or_snapshots(void)
 static void test_other_outputs_ignore_snapshots(void)
 {
 	struct kd_params p = params(KD_JSON);
-	char *out = run(log_watch, &p);
+	char *out = kd_run(log_watch, &p, NULL);
 
 	CHECK(out && !strstr(out, "irq_leaf") && !strstr(out, "start_kernel\""),
 	      "json: no event for a snapshot:\n%s", out);
 	free(out);
 	p = params(KD_SVG);
-	out = run(log_watch, &p);
+	out = kd_run(log_watch, &p, NULL);
 	CHECK(out && !strstr(out, "irq_leaf") && strstr(out, "</svg>"), "svg: %s", out);
 	free(out);
 	p = params(KD_FLAMEGRAPH);
-	out = run(log_watch, &p);
+	out = kd_run(log_watch, &p, NULL);
 	CHECK(out && strstr(out, "data-kft-frames=\"6\"") && strstr(out, "data-kft-unit=\"us\""),
 	      "flamegraph of the calls: all, outer, middle, leaf, other, leaf:\n%.400s", out);
 	free(out);
 	p.snapshots = 1;
-	out = run(log_watch, &p);
+	out = kd_run(log_watch, &p, NULL);
 	CHECK(out && strstr(out, "data-kft-total=\"4\"") &&
 	      strstr(out, "data-kft-unit=\"snapshots\""), "flamegraph --snapshots:\n%.400s", out);
 	free(out);
