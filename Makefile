@@ -169,6 +169,7 @@ UNIT_DEPS_ksyms := $(LIB_SRC) userspace/addr2sym.c
 KD_RUN := $(LIB_SRC) $(KD_SRC) tests/unit/kdrun.c
 UNIT_DEPS_kd := $(KD_RUN)
 UNIT_DEPS_snapshot := $(KD_RUN)
+UNIT_DEPS_wake := $(KD_RUN)
 UNIT_DEPS_stacks := $(LIB_SRC) $(KD_SRC)
 UNIT_DEPS_flame := $(LIB_SRC) $(KD_SRC)
 UNIT_DEPS_stream := $(LIB_SRC)

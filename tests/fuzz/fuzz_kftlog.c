@@ -37,7 +37,9 @@ static void fuzz_check_log(const struct kftlog *log, size_t max_rows)
 	for (i = 0; i < log->nr; i++) {
 		const struct kftlog_row *r = &log->rows[i];
 
-		FUZZ_ASSERT(r->entry >= 0 && r->delta >= KFTLOG_DELTA_STACK);
+		FUZZ_ASSERT(r->entry >= 0 && r->delta >= KFTLOG_DELTA_WAKE);
+		FUZZ_ASSERT(r->waker_comm && (r->slept < 0 || r->delta == KFTLOG_DELTA_WAKE));
+		FUZZ_ASSERT(r->delta != KFTLOG_DELTA_WAKE || (r->pid >= 0 && r->comm[0]));
 		FUZZ_ASSERT(r->pid >= -1 && r->cpu >= -1);
 		FUZZ_ASSERT(r->func && r->caller && r->func[0] && r->caller[0]);
 	}

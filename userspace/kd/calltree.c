@@ -15,7 +15,10 @@
  * A stack watch snapshot is no call: a head line "== stack snapshot, N
  * bytes left ==" at its time and depth, then its frames, innermost first,
  * "#0 leaf", "#1 middle+0x8"...; it comes just before the call of its traced
- * function when the log has that call.
+ * function when the log has that call. A wake set likewise, where its task
+ * slept (inside the innermost call open when it was switched out): "==
+ * woken by kworker/1:2 (pid 44), slept 700 us ==" ("by an interrupt"
+ * where the waker was one), then the waker's frames.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +124,22 @@ static void kd_line(FILE *out, const struct kd_call *c, const char *fields,
 	fputc('\n', out);
 }
 
+/* A snapshot's head: its bytes left, or a wake set's waker and time asleep. */
+static void kd_snapshot_head(FILE *out, const struct kd_tree *t, const struct kd_snapshot *s)
+{
+	const struct kftlog_row *r = s->row;
+
+	if (kd_snapshot_is_wake(s) && r->waker_pid < 0)
+		fprintf(out, "== woken by an interrupt, slept %lld %s ==\n", r->slept, kd_unit(t));
+	else if (kd_snapshot_is_wake(s))
+		fprintf(out, "== woken by %s (pid %d), slept %lld %s ==\n", r->waker_comm,
+			r->waker_pid, r->slept, kd_unit(t));
+	else if (r->left >= 0)
+		fprintf(out, "== stack snapshot, %lld bytes left ==\n", r->left);
+	else
+		fputs("== stack snapshot ==\n", out);
+}
+
 static void kd_snapshot_lines(FILE *out, const struct kd_tree *t, const struct kd_snapshot *s,
 			      const char *fields, int width, char marker)
 {
@@ -128,10 +147,7 @@ static void kd_snapshot_lines(FILE *out, const struct kd_tree *t, const struct k
 
 	kd_cells(out, s->row, NULL, fields);
 	kd_indent(out, marker, s->depth);
-	if (s->row->left >= 0)
-		fprintf(out, "== stack snapshot, %lld bytes left ==\n", s->row->left);
-	else
-		fputs("== stack snapshot ==\n", out);
+	kd_snapshot_head(out, t, s);
 	for (k = 0; k < s->nr; k++) {
 		kd_cells(out, NULL, NULL, fields);
 		kd_indent(out, marker, s->depth);

@@ -47,7 +47,10 @@ static int kd_fold_calls(struct kd_folds *f, const struct kd_tree *t)
 	return i < t->nr ? -1 : 0;
 }
 
-/* Each snapshot: its frames' functions, outermost first, weighing 1. */
+/*
+ * Each stack snapshot: its frames' functions, outermost first, weighing 1.
+ * A wake set's frames are another task's stack: not folded.
+ */
 static int kd_fold_snapshots(struct kd_folds *f, const struct kd_tree *t)
 {
 	size_t i, k;
@@ -56,6 +59,8 @@ static int kd_fold_snapshots(struct kd_folds *f, const struct kd_tree *t)
 	for (i = 0; i < t->nr_snaps; i++) {
 		const struct kd_snapshot *s = &t->snaps[i];
 
+		if (kd_snapshot_is_wake(s))
+			continue;
 		for (k = s->nr, fr = 0; k > 0 && fr >= 0; k--) {
 			const char *frame = t->frames[s->first + k - 1];
 

@@ -49,7 +49,10 @@ struct kd_call {
  * A stack watch snapshot: consecutive rows with delta -2 (the first with
  * left=N), not a call. It is shown in the call tree at the depth its
  * traced function's call has, just before that call (its owner) when the
- * call is in the log, else where its time falls.
+ * call is in the log, else where its time falls. A wake set (delta -3,
+ * the first with waker=, wcomm= and slept=) is one too: the waker's
+ * stack, shown where its time falls, the time its task was switched out
+ * (it has no owner).
  */
 struct kd_snapshot {
 	const struct kftlog_row *row;	/* its first row */
@@ -62,6 +65,12 @@ struct kd_snapshot {
 	long parent;			/* the innermost call around it, -1: none */
 	int depth;
 };
+
+/* Whether a snapshot is a wake set's, not a stack watch's. */
+static inline int kd_snapshot_is_wake(const struct kd_snapshot *s)
+{
+	return s->row->delta == KFTLOG_DELTA_WAKE;
+}
 
 struct kd_tree {
 	struct kd_call *calls;	/* in log (entry) order */
@@ -108,8 +117,9 @@ long long kd_time_add(long long a, long long b);
 long long kd_call_end(const struct kd_call *c);
 
 /*
- * The -2 rows of the log grouped as t's snapshots, their frames symbolized
- * through ks (snapshot.c); kd_tree_build() calls it, then places them.
+ * The -2 and -3 rows of the log grouped as t's snapshots and wake sets,
+ * their frames symbolized through ks (snapshot.c); kd_tree_build() calls
+ * it, then places them.
  */
 int kd_snapshots_collect(struct kd_tree *t, const struct kftlog *log, const struct ksyms *ks);
 

@@ -10,6 +10,12 @@
  * that is not 0) is a frame of its own too, so that no return address the log
  * holds is lost. A -2 row without left= that continues no snapshot starts one
  * whose bytes left are unknown.
+ *
+ * A wake set (-3 rows, wakers) is kept the same way: the waker's stack at
+ * the wakeup of a task that slept, its FUNCTION column innermost first
+ * (its CALLER is zeros), shown where the task slept. A -3 row that
+ * continues no set is dropped: the set's first row, the one that names
+ * the waker, is what the frames are of.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -72,15 +78,6 @@ static int kd_snapshot_frames(struct kd_tree *t, struct kd_snapshot *s, size_t *
 	return s->function ? 0 : -1;
 }
 
-/* Does row r go on snapshot s, whose last row is the one before r? */
-static int kd_continues(const struct kd_snapshot *s, const struct kftlog_row *r)
-{
-	const struct kftlog_row *first = s->row;
-
-	return !kftlog_row_starts_snapshot(r) && r->entry == first->entry &&
-	       r->pid == first->pid && r->cpu == first->cpu;
-}
-
 static int kd_snapshot_new(struct kd_tree *t, size_t *cap, const struct kftlog_row *r,
 			   long before)
 {
@@ -109,11 +106,13 @@ int kd_snapshots_collect(struct kd_tree *t, const struct kftlog *log, const stru
 	for (i = 0; i < log->nr; i++) {
 		const struct kftlog_row *r = &log->rows[i];
 
-		if (r->delta != KFTLOG_DELTA_STACK) {
+		if (r->delta != KFTLOG_DELTA_STACK && r->delta != KFTLOG_DELTA_WAKE) {
 			calls++;
 			in_snapshot = 0;
-		} else if (in_snapshot && kd_continues(&t->snaps[t->nr_snaps - 1], r)) {
+		} else if (in_snapshot && kftlog_row_continues(t->snaps[t->nr_snaps - 1].row, r)) {
 			t->snaps[t->nr_snaps - 1].rows++;
+		} else if (r->delta == KFTLOG_DELTA_WAKE && !kftlog_row_starts_wake(r)) {
+			in_snapshot = 0;
 		} else {
 			if (kd_snapshot_new(t, &cap, r, calls))
 				return -1;

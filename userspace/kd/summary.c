@@ -8,7 +8,9 @@
  * Calls without a known duration (-1) count as calls but add no time. In
  * a log with return values, the default columns end with e.
  * Stack watch snapshots (-2 rows) are no calls: a section of their own
- * follows the table, a line per snapshot.
+ * follows the table, a line per snapshot. Wake sets (-3 rows) are no calls
+ * either, and are left out (the call tree shows them where their task
+ * slept).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -301,20 +303,23 @@ static void kd_row(FILE *out, const struct kd_func *fn, const char *fields)
 	fputc('\n', out);
 }
 
-/* Time, pid.cpu, bytes left, frames and traced function of each snapshot. */
+/* Time, pid.cpu, bytes left, frames and traced function of each stack snapshot. */
 static void kd_snapshots_summary(FILE *out, const struct kd_tree *t)
 {
-	size_t i;
+	size_t i, n = 0;
 
-	if (!t->nr_snaps)
+	for (i = 0; i < t->nr_snaps; i++)
+		n += !kd_snapshot_is_wake(&t->snaps[i]);
+	if (!n)
 		return;
 	fprintf(out, "\nStack snapshots: %zu\n"
 		"      Time      Pid     Left Depth Function\n"
-		"---------- -------- -------- ----- -----------------------------------\n",
-		t->nr_snaps);
+		"---------- -------- -------- ----- -----------------------------------\n", n);
 	for (i = 0; i < t->nr_snaps; i++) {
 		const struct kd_snapshot *s = &t->snaps[i];
 
+		if (kd_snapshot_is_wake(s))
+			continue;
 		fprintf(out, "%10lld ", s->row->entry);
 		if (s->row->cpu >= 0)
 			fprintf(out, "%6d.%d ", s->row->pid, s->row->cpu);

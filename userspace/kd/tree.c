@@ -9,7 +9,8 @@
  * return address lies in its parent, or in the grandparent after a tail
  * call). The original kd matched parents by name alone, across threads.
  * Stack watch snapshots are placed in the same stacks, as a call of their
- * traced function would be, but are no calls.
+ * traced function would be, but are no calls; so are wake sets, at the
+ * time their task was switched out.
  */
 #include <errno.h>
 #include <limits.h>
@@ -153,7 +154,7 @@ static int kd_push(struct kd_stack *st, long i)
 	return 0;
 }
 
-/* Each row's call, named; stack watch rows are no calls. */
+/* Each row's call, named; stack watch rows and wake sets' rows are no calls. */
 static int kd_tree_calls(struct kd_tree *t, const struct kftlog *log, const struct ksyms *ks)
 {
 	size_t i;
@@ -163,7 +164,7 @@ static int kd_tree_calls(struct kd_tree *t, const struct kftlog *log, const stru
 		struct kd_call *c = &t->calls[t->nr];
 		const char *f = NULL;
 
-		if (r->delta == KFTLOG_DELTA_STACK)
+		if (r->delta < KFTLOG_DELTA_OPEN)
 			continue;
 		c->row = r;
 		c->thread = kd_thread_of(r);
@@ -183,6 +184,8 @@ static int kd_tree_calls(struct kd_tree *t, const struct kftlog *log, const stru
  * the log: shown before its owner, the innermost call of its traced function
  * entered at its time, if there is one; else inside the innermost call
  * that contains its time (kd_contains(), as for a call of the function).
+ * A wake set has no owner: its first frame is the waker's, not a function
+ * its task entered.
  */
 static int kd_place_snapshot(struct kd_tree *t, struct kd_stack *st, struct kd_snapshot *s,
 			     const struct ksyms *ks)
@@ -196,7 +199,8 @@ static int kd_place_snapshot(struct kd_tree *t, struct kd_stack *st, struct kd_s
 	for (k = st ? st->nr : 0; k > 0; k--) {
 		const struct kd_call *c = &t->calls[st->calls[k - 1]];
 
-		if (c->row->entry == s->row->entry && !strcmp(c->name, s->function)) {
+		if (!kd_snapshot_is_wake(s) && c->row->entry == s->row->entry &&
+		    !strcmp(c->name, s->function)) {
 			s->before = st->calls[k - 1];
 			s->parent = c->parent;
 			s->depth = c->depth;

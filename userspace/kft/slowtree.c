@@ -74,8 +74,10 @@ int kft_slowtrees(const struct kftlog *log,
 		ret = -1;
 		goto out;
 	}
-	for (i = 0; i < nr; i++)
-		order[i] = &log->rows[i];
+	/* A wake set's rows are no calls: left out. */
+	for (i = 0, nr = 0; i < log->nr; i++)
+		if (log->rows[i].delta != KFTLOG_DELTA_WAKE)
+			order[nr++] = &log->rows[i];
 	qsort(order, nr, sizeof(*order), kft_slow_cmp);
 	i = 0;
 	while (!ret && i < nr) {

@@ -77,16 +77,23 @@ static void parse_ret(const struct word *w, struct kftlog_row *row)
 		row->ret_value = 0;
 }
 
-/* "NAME=N" (N a number, not negative): N into v; 0, or -1 when the word is another. */
-static int parse_named(const struct word *w, const char *name, long long *v)
+/* "NAME=VALUE", VALUE not empty: VALUE into v; 0, or -1 when the word is another. */
+static int split_named(const struct word *w, const char *name, struct word *v)
 {
 	size_t n = strlen(name);
-	struct word num;
 
 	if (w->len <= n + 1 || memcmp(w->s, name, n) || w->s[n] != '=')
 		return -1;
-	num = (struct word){ w->s + n + 1, w->len - n - 1 };
-	return word_ll(&num, v) || *v < 0 ? -1 : 0;
+	*v = (struct word){ w->s + n + 1, w->len - n - 1 };
+	return 0;
+}
+
+/* "NAME=N" (N a number, not negative): N into v; 0, or -1 when the word is another. */
+static int parse_named(const struct word *w, const char *name, long long *v)
+{
+	struct word num;
+
+	return split_named(w, name, &num) || word_ll(&num, v) || *v < 0 ? -1 : 0;
 }
 
 /* A call's words after RETURN: offcpu's three times, and "cut". */
@@ -111,11 +118,41 @@ static void parse_after_ret(const struct word *w, size_t nr, struct kftlog_row *
 }
 
 /*
+ * A wake row's words after the five: the sleeper's name, always there (no
+ * log before the comm column has wake rows), then on a set's first row
+ * "waker=PID wcomm=NAME slept=N". A sleeper is a task, never an interrupt.
+ * The first row is told by its "waker=": with that word but not the three
+ * the row is malformed, so that it cannot pass for a continuation row.
+ */
+static int parse_wake(const struct word *w, size_t nr, struct kftlog_row *row,
+		      struct kftlog_names *names)
+{
+	struct word v;
+	long long pid;
+
+	if (nr < 6 || row->pid < 0)
+		return -1;
+	names->comm = w[5].s;
+	names->comm_len = w[5].len;
+	if (nr < 7 || w[6].len < 6 || memcmp(w[6].s, "waker=", 6))
+		return 0;
+	if (nr < 9 || split_named(&w[6], "waker", &v) || word_ll(&v, &pid) || pid < -1 ||
+	    pid > 0x7fffffff || split_named(&w[7], "wcomm", &v) ||
+	    parse_named(&w[8], "slept", &row->slept))
+		return -1;
+	row->waker_pid = (int)pid;
+	names->waker_comm = v.s;
+	names->waker_comm_len = v.len;
+	return 0;
+}
+
+/*
  * After the five words: the task's name (the comm column), then on a stack
  * watch's first row "left=N", on a call's row its return value. A log from
  * before the comm column has "left=N" sixth (so a stack row's task cannot
  * be named "left=..."); one from before the return column has nothing
- * after the comm; any other word on a stack row means nothing here.
+ * after the comm; any other word on a stack row means nothing here. A
+ * wake row's words are parse_wake()'s.
  */
 static int parse_tail(const struct word *w, size_t nr, struct kftlog_row *row,
 		      struct kftlog_names *names)
@@ -123,13 +160,17 @@ static int parse_tail(const struct word *w, size_t nr, struct kftlog_row *row,
 	const struct word *left = NULL;
 	struct word n;
 
-	names->comm = "";
-	names->comm_len = 0;
+	names->comm = names->waker_comm = "";
+	names->comm_len = names->waker_comm_len = 0;
 	row->left = -1;
 	row->ret = KFTLOG_RET_NONE;
 	row->ret_error = 0;
 	row->ret_value = 0;
+	row->waker_pid = -1;
+	row->slept = -1;
 	parse_after_ret(w, nr, row);
+	if (row->delta == KFTLOG_DELTA_WAKE)
+		return parse_wake(w, nr, row, names);
 	if (nr >= 7 && row->delta != KFTLOG_DELTA_STACK)
 		parse_ret(&w[6], row);
 	if (nr >= 6 && row->delta == KFTLOG_DELTA_STACK && is_left(&w[5])) {
@@ -156,7 +197,7 @@ static int parse_row(const char *line, size_t len, struct kftlog_row *row,
 	/* A NUL byte would cut a name short, or empty it: no row has one. */
 	if (memchr(line, '\0', len) || (nr = words_split(line, len, w, 11)) < 5 ||
 	    word_ll(&w[0], &row->entry) || row->entry < 0 ||
-	    word_ll(&w[1], &row->delta) || row->delta < KFTLOG_DELTA_STACK ||
+	    word_ll(&w[1], &row->delta) || row->delta < KFTLOG_DELTA_WAKE ||
 	    parse_pid(&w[2], &row->pid, &row->cpu) || parse_tail(w, nr, row, names))
 		return -1;
 	names->func = w[3].s;
@@ -336,7 +377,8 @@ static int kftlog__add(struct kftlog *log, struct kftlog_row *row,
 	row->func = strtab__intern(&log->names, names->func, names->func_len);
 	row->caller = strtab__intern(&log->names, names->caller, names->caller_len);
 	row->comm = strtab__intern(&log->names, names->comm, names->comm_len);
-	if (!row->func || !row->caller || !row->comm)
+	row->waker_comm = strtab__intern(&log->names, names->waker_comm, names->waker_comm_len);
+	if (!row->func || !row->caller || !row->comm || !row->waker_comm)
 		return -1;
 	log->rows[log->nr++] = *row;
 	return 0;

@@ -15,6 +15,18 @@
  * call whose tree did not fit its holding space (filter roots). Other
  * words there (and a RETURN that is none of those) are ignored.
  *
+ * A wake set (wakers) is consecutive rows with DELTA -3: who woke a task
+ * that slept inside a root call. ENTRY is when the task was switched out,
+ * PID its pid, CPU the one the wakeup ran on; FUNCTION is a frame of the
+ * waker's stack at the wakeup, innermost first, CALLER zeros, and COMM is
+ * the sleeper's name, always there. The first row goes on
+ * "waker=PID wcomm=NAME slept=N": the waking task (-1 and "-" for an
+ * interrupt), its name escaped as COMM is, and the time the task was
+ * blocked (the log's unit); the next rows, up to seven, have nothing after
+ * COMM. A -3 row whose seventh word starts with "waker=" but that does not
+ * have the three is malformed; a continuation row without its first
+ * belongs to no set (the readers drop it).
+ *
  * A log in stacks or profile mode has blocks of counted stacks instead of
  * rows (kftstacks.h); one in count mode has counts, which are not read.
  *
@@ -33,6 +45,7 @@
 
 #define KFTLOG_DELTA_OPEN	(-1)	/* no exit seen */
 #define KFTLOG_DELTA_STACK	(-2)	/* a stack watch row */
+#define KFTLOG_DELTA_WAKE	(-3)	/* a wake set's row (wakers) */
 
 /* kd's default row limit: the largest log the module keeps (logentries). */
 #define KFTLOG_MAX_ROWS		16777216
@@ -62,11 +75,14 @@ struct kftlog_row {
 	const char *comm;	/* the task's name; "" in logs before the column */
 	long long left;		/* -2 rows: left=N, bytes of stack left; -1: none */
 	enum kftlog_ret ret;	/* what the return column says */
+	int waker_pid;		/* a wake set's first row: waker=N (-1: an interrupt) */
 	long long ret_error;	/* KFTLOG_RET_ERROR: -4095..-1 */
 	unsigned long long ret_value; /* KFTLOG_RET_VALUE */
 	int cut;		/* "cut": a root call whose tree was cut (filter roots) */
 	int has_sched;		/* offcpu's words: */
 	long long oncpu, runnable, blocked;	/* the log's unit, as delta */
+	const char *waker_comm;	/* a wake set's first row: wcomm=NAME; "" on others */
+	long long slept;	/* a wake set's first row: slept=N; -1 on others */
 };
 
 /* Whether a row is the first of a stack watch snapshot (it has left=N). */
@@ -75,10 +91,29 @@ static inline int kftlog_row_starts_snapshot(const struct kftlog_row *r)
 	return r->delta == KFTLOG_DELTA_STACK && r->left >= 0;
 }
 
+/* Whether a row is the first of a wake set (it has slept=N). */
+static inline int kftlog_row_starts_wake(const struct kftlog_row *r)
+{
+	return r->delta == KFTLOG_DELTA_WAKE && r->slept >= 0;
+}
+
+/*
+ * Whether row r goes on the snapshot or wake set that row first begins,
+ * when it comes right after that set's rows: a row of the same kind that
+ * begins none, with the same time, pid and CPU.
+ */
+static inline int kftlog_row_continues(const struct kftlog_row *first,
+				       const struct kftlog_row *r)
+{
+	return r->delta == first->delta && !kftlog_row_starts_snapshot(r) &&
+	       !kftlog_row_starts_wake(r) && r->entry == first->entry &&
+	       r->pid == first->pid && r->cpu == first->cpu;
+}
+
 /* The words of a row's names, pointing into the line. */
 struct kftlog_names {
-	const char *func, *caller, *comm;
-	size_t func_len, caller_len, comm_len;
+	const char *func, *caller, *comm, *waker_comm;
+	size_t func_len, caller_len, comm_len, waker_comm_len;
 };
 
 /* A kernel release's longest (the kernel's __NEW_UTS_LEN). */
