@@ -4,7 +4,8 @@
  * and "cut" after the return value; other words ignored) and as kft
  * slowtrace makes trees of it (slowtree.c): a task's rows within its root
  * call's time, by depth; two tasks' trees interleaved in time kept apart;
- * a call entered the same nanosecond as its caller placed beneath it.
+ * a call entered the same nanosecond as its caller placed beneath it; a
+ * wake set beneath the call that slept.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -109,4 +110,43 @@ static void test_trees(void)
 	kftlog__free(log);
 }
 
-UNIT_MAIN(test_words_read, test_words_refused, test_trees)
+/*
+ * Task 10: root(0-1000) > a(100-600), asleep at 300 until kworker/1:2 woke
+ * it (two frames); root > c(700-900); asleep at 950 in root itself, woken
+ * by an interrupt; at 960 a continuation row whose first is missing; at
+ * 5000 a set outside every root call. Task 11: root2(50-2000), asleep at
+ * 60 in it, its set written before root2's row.
+ */
+static const char log_wakes[] = HEADER
+	"       0     1000     10.0  root      start+0x10  sh 0x0 oncpu=300 runnable=0 blocked=700\n"
+	"      50     1950     11.1  root2     start+0x10  ls 0x0 oncpu=50 runnable=0 blocked=1900\n"
+	"      60       -3     11.1  w11+0x1   0x0 ls waker=10 wcomm=sh slept=1900\n"
+	"     100      500     10.0  a         root+0x5    sh 0x0 oncpu=200 runnable=0 blocked=300\n"
+	"     300       -3     10.1  wake_up_q+0x5d 0x0 sh waker=44 wcomm=kworker/1:2 slept=250\n"
+	"     300       -3     10.1  mutex_unlock+0x12 0x0 sh\n"
+	"     700      200     10.0  c         root+0x9    sh 0x0 oncpu=200 runnable=0 blocked=0\n"
+	"     950       -3     10.0  hrtimer_wakeup+0x1e 0x0 sh waker=-1 wcomm=- slept=40\n"
+	"     960       -3     10.0  orphan+0x1 0x0 sh\n"
+	"    5000       -3     10.0  outside+0x1 0x0 sh waker=3 wcomm=x slept=1\n"
+	"    5000       -3     10.0  outside2+0x1 0x0 sh\n";
+
+/* A wake set in the call that slept, its rows together; none outside a root call. */
+static void test_trees_wake_sets(void)
+{
+	char text[2048];
+	struct kftlog *log;
+	struct trees t = { .len = 0 };
+	int ret;
+
+	snprintf(text, sizeof(text), log_wakes, 11);
+	log = kftlog__parse(text, strlen(text), "test", NULL);
+	CHECK(log->nr == 11 && !log->scan.malformed, "%zu rows, %zu malformed", log->nr,
+	      log->scan.malformed);
+	ret = kft_slowtrees(log, one_tree, &t);
+	CHECK(!ret, "kft_slowtrees: %d", ret);
+	CHECK_STR(t.out, "0root 1a 2wake_up_q+0x5d 2mutex_unlock+0x12 1c 1hrtimer_wakeup+0x1e | "
+		  "0root2 1w11+0x1 | ", "trees");
+	kftlog__free(log);
+}
+
+UNIT_MAIN(test_words_read, test_words_refused, test_trees, test_trees_wake_sets)

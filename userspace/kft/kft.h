@@ -473,7 +473,9 @@ struct kft_slowcall {
 /*
  * Calls tree(ctx, calls, n) for each tree of log: its calls in entry order,
  * parents before children, the root first; stops at tree's first non-zero
- * return. That return, 0, or -1 (ENOMEM).
+ * return. That return, 0, or -1 (ENOMEM). A wake set among them is its
+ * first row (kftlog_row_starts_wake()) as a child of the call that slept,
+ * then its other rows at the same depth.
  */
 int kft_slowtrees(const struct kftlog *log,
 		  int (*tree)(void *ctx, const struct kft_slowcall *calls, size_t n), void *ctx);

@@ -7,6 +7,15 @@
  * nanosecond: the caller), fall into the tree of the last root call whose
  * time holds their entry, and a row outside it starts the next tree. A
  * call's depth is how many calls of its tree still run at its entry.
+ *
+ * A wake set (wakers: who woke the task, Documentation/kft.rst) is no call:
+ * its rows, at the time the task was switched out, fall into a tree as a
+ * call's would, the first row as a child of the innermost call open then,
+ * the one that slept, and the set's other rows right after it at its
+ * depth. Their delta sorts them after the calls entered at the same time,
+ * so a set's rows stay together. A set that no root call's time holds,
+ * and a continuation row whose set's first row is missing (a tree cut to
+ * fit its slot can lose it), are in no tree.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -37,25 +46,47 @@ static int kft_slow_cmp(const void *a, const void *b)
 }
 
 /*
- * The tree that starts at order[*i]: its calls with their depths into
- * calls (ends: room for a depth's end each), *i past it. Its size.
+ * A wake set's row r, at depth: into *c if it is a set's first row or
+ * continues the set *set (the one going on, NULL: none, then r's if it
+ * starts one). How many rows placed: 1, or 0 for a row of no set.
+ */
+static size_t kft_slow_wake(const struct kftlog_row *r, const struct kftlog_row **set,
+			    size_t depth, struct kft_slowcall *c)
+{
+	if (kftlog_row_starts_wake(r))
+		*set = r;
+	else if (!*set || !kftlog_row_continues(*set, r))
+		return 0;
+	c->row = r;
+	c->depth = (unsigned int)depth;
+	return 1;
+}
+
+/*
+ * The tree that starts at order[*i]: its calls and wake sets with their
+ * depths into calls (ends: room for a depth's end each), *i past it. Its
+ * size.
  */
 static size_t kft_slow_tree(const struct kftlog_row *const *order, size_t nr, size_t *i,
 			    struct kft_slowcall *calls, long long *ends)
 {
-	const struct kftlog_row *root = order[*i];
+	const struct kftlog_row *root = order[*i], *set = NULL;
 	long long end = kft_slow_end(root);
 	size_t n = 0, depth = 0;
 
 	do {
-		const struct kftlog_row *r = order[*i];
+		const struct kftlog_row *r = order[(*i)++];
 
 		while (depth && r->entry > ends[depth - 1])
 			depth--;
+		if (r->delta == KFTLOG_DELTA_WAKE) {
+			n += kft_slow_wake(r, &set, depth, &calls[n]);
+			continue;
+		}
+		set = NULL;
 		calls[n].row = r;
-		calls[n++].depth = depth;
+		calls[n++].depth = (unsigned int)depth;
 		ends[depth++] = kft_slow_end(r);
-		(*i)++;
 	} while (*i < nr && order[*i]->pid == root->pid && order[*i]->entry <= end);
 	return n;
 }
@@ -74,13 +105,16 @@ int kft_slowtrees(const struct kftlog *log,
 		ret = -1;
 		goto out;
 	}
-	/* A wake set's rows are no calls: left out. */
-	for (i = 0, nr = 0; i < log->nr; i++)
-		if (log->rows[i].delta != KFTLOG_DELTA_WAKE)
-			order[nr++] = &log->rows[i];
+	for (i = 0; i < nr; i++)
+		order[i] = &log->rows[i];
 	qsort(order, nr, sizeof(*order), kft_slow_cmp);
 	i = 0;
 	while (!ret && i < nr) {
+		/* No tree starts with a wake set: one outside every root call is dropped. */
+		if (order[i]->delta == KFTLOG_DELTA_WAKE) {
+			i++;
+			continue;
+		}
 		n = kft_slow_tree(order, nr, &i, calls, ends);
 		ret = tree(ctx, calls, n);
 	}
