@@ -16,7 +16,7 @@
  *	errtrace	new begin mode trace [hooks fast] filter errors units ns
  *			[filter pid N] [filter comm NAME] logentries N end
  *	slowtrace	new begin mode trace [hooks fast] filter roots R... fend
- *			[filter mintime US] [filter errors] units ns offcpu
+ *			[filter mintime US] [filter errors] units ns offcpu wakers
  *			[filter pid N] [filter comm NAME] logentries N
  *			[holdentries N] end
  */
@@ -383,7 +383,7 @@ char *kft_slowtrace_config(const struct kft_params *p, const char *const *roots,
 		kft_text_add(&t, " filter mintime %lld", p->min_us);
 	if (p->errors)
 		kft_text_add(&t, " filter errors");
-	kft_text_add(&t, " units ns offcpu");
+	kft_text_add(&t, " units ns offcpu wakers");
 	if (p->pid)
 		kft_text_add(&t, " filter pid %ld", p->pid);
 	if (p->comm)	/* one word (kft_parse_args() checked) */

@@ -4,9 +4,11 @@
  * (-e), each with every call it made. A trace run of every function with
  * filter roots (Documentation/kft.rst): the module holds a task's calls
  * inside a root call and logs the tree only when the root call is kept.
- * The log is read every half second and each tree not shown yet is
- * printed (slowtree.c); a full log is shown, then the run primed and
- * started again, as errtrace does.
+ * With offcpu and wakers, each call's time is split into on the CPU,
+ * runnable and blocked, and each sleep of the task says who woke it. The
+ * log is read every half second and each tree not shown yet is printed
+ * (slowtree.c); a full log is shown, then the run primed and started
+ * again, as errtrace does.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -78,7 +80,33 @@ static void kft_st_call(const struct kft_st *st, const struct kft_slowcall *c)
 	putchar('\n');
 }
 
-/* One tree: the root's task and time, then its calls. */
+/*
+ * A wake set's line: the time its task slept, in the blocked column, then
+ * at the set's depth (beneath the call that slept) who woke it and the
+ * waker's frames, innermost first. set[0] is the set's first row, the
+ * rows that continue it follow (of n left in the tree). How many it took.
+ */
+static size_t kft_st_wake(const struct kft_st *st, const struct kft_slowcall *set, size_t n)
+{
+	const struct kftlog_row *r = set->row;
+	char fn[KSYMS_LINE_MAX];
+	size_t k;
+
+	printf("%45s", "");
+	kft_st_us(r->slept);
+	printf("  %*s", 2 * (int)set->depth, "");
+	if (r->waker_pid < 0)
+		printf("woken by an interrupt:");
+	else
+		printf("woken by %s (pid %d):", r->waker_comm, r->waker_pid);
+	for (k = 0; k < n && (!k || kftlog_row_continues(r, set[k].row)); k++)
+		printf("%s%s", k ? " <- " : " ",
+		       kft_st_name(st->ks, strtoull(set[k].row->func, NULL, 16), fn, sizeof(fn)));
+	putchar('\n');
+	return k;
+}
+
+/* One tree: the root's task and time, then its calls and wake sets. */
 static void kft_st_print(const struct kft_st *st, const struct kft_slowcall *calls, size_t n)
 {
 	const struct kftlog_row *root = calls[0].row;
@@ -89,8 +117,12 @@ static void kft_st_print(const struct kft_st *st, const struct kft_slowcall *cal
 	       t_us / 1000000, t_us % 1000000,
 	       root->cut ? " (cut: not every call fit; -H holds more)" : "");
 	printf("%15s%15s%15s%15s  %s\n", "us: wall", "on-CPU", "runnable", "blocked", "call");
-	for (i = 0; i < n; i++)
-		kft_st_call(st, &calls[i]);
+	for (i = 0; i < n; i++) {
+		if (kftlog_row_starts_wake(calls[i].row))
+			i += kft_st_wake(st, &calls[i], n - i) - 1;
+		else
+			kft_st_call(st, &calls[i]);
+	}
 }
 
 /* A tree of the log: printed unless it was already. 0, 1 (-n reached), or -1. */
