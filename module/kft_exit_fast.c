@@ -583,12 +583,6 @@ static int kft_fast_cpu_idle_drop(unsigned int cpu)
 	return 0;
 }
 
-static void kft_fast_find_tp(struct tracepoint *tp, void *priv)
-{
-	if (!strcmp(tp->name, "sched_process_free"))
-		*(struct tracepoint **)priv = tp;
-}
-
 /*
  * Gives back the slots of tasks that ran for the last time (a zombie not
  * yet reaped keeps its task_struct, and kft_fast_task_free() would wait
@@ -961,7 +955,7 @@ static int kft_fast_table_get(void)
 	lockdep_assert_held(&kft_mutex);
 	if (kft_fast_table)
 		return 0;
-	for_each_kernel_tracepoint(kft_fast_find_tp, &kft_fast_free_tp);
+	kft_fast_free_tp = kft_tracepoint("sched_process_free");
 	if (!kft_fast_free_tp)
 		return -ENOENT;
 	bytes = array_size(sizeof(*table), 1UL << bits);

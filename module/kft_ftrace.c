@@ -14,11 +14,42 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
+#include <linux/tracepoint.h>
 
 #include "kft_arch.h"
 #include "kft_ftrace.h"
 #include "kft_static.h"
 #include "kft_symbol.h"
+
+struct kft_tp_search {
+	const char *name;
+	struct tracepoint *found;
+};
+
+static void kft_tp_match(struct tracepoint *tp, void *priv)
+{
+	struct kft_tp_search *s = priv;
+
+	if (!strcmp(tp->name, s->name))
+		s->found = tp;
+}
+
+/**
+ * kft_tracepoint() - one of the kernel's own tracepoints, by name
+ * @name:	its name (sched_switch)
+ *
+ * A module cannot take the address of a tracepoint the kernel does not
+ * export; it can find it among the kernel's.
+ *
+ * Return: the tracepoint, or NULL when the kernel has none of that name.
+ */
+struct tracepoint *kft_tracepoint(const char *name)
+{
+	struct kft_tp_search s = { .name = name };
+
+	for_each_kernel_tracepoint(kft_tp_match, &s);
+	return s.found;
+}
 
 /**
  * kft_lookup_symbol() - the address of a symbol, by kprobes' lookup

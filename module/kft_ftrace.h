@@ -17,6 +17,7 @@ int kft_check_function_start(const struct kft_func_ref *f, struct kft_parse_erro
 void kft_funcs_drop_repeats(struct kft_func_ref *funcs, unsigned int *nr);
 
 unsigned long kft_lookup_symbol(const char *name);
+struct tracepoint *kft_tracepoint(const char *name);
 int kft_ftrace_set_filter_ip(struct ftrace_ops *ops, unsigned long ip, bool remove);
 int kft_ftrace_set_pattern(struct ftrace_ops *ops, const char *text, bool exclude);
 /* The longest list: kft_fast_noreturn's 91 names (module/kft_noreturn.h). */

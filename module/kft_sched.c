@@ -7,12 +7,12 @@
  */
 #include <linux/kprobes.h>
 #include <linux/module.h>
-#include <linux/string.h>
 #include <linux/tracepoint.h>
 #include <linux/vmalloc.h>
 
 #include "kft_clock.h"
 #include "kft_compat.h"
+#include "kft_ftrace.h"
 #include "kft_mem.h"
 #include "kft_sched.h"
 
@@ -67,12 +67,6 @@ static notrace void kft_sched_switch(KFT_SCHED_SWITCH_ARGS)
 }
 NOKPROBE_SYMBOL(kft_sched_switch);
 
-static void kft_sched_find_tp(struct tracepoint *tp, void *priv)
-{
-	if (!strcmp(tp->name, "sched_switch"))
-		*(struct tracepoint **)priv = tp;
-}
-
 /* offcpu's table, with wakers' beside it: 0, or -ENOMEM. */
 int kft_sched_alloc(struct kft_sched *sc, bool wakers)
 {
@@ -124,7 +118,7 @@ int kft_sched_attach(struct kft_sched *sc)
 	if (!sc->slots || sc->attached)
 		return 0;
 	if (!kft_sched_switch_tp)
-		for_each_kernel_tracepoint(kft_sched_find_tp, &kft_sched_switch_tp);
+		kft_sched_switch_tp = kft_tracepoint("sched_switch");
 	if (!kft_sched_switch_tp)
 		return -ENOENT;
 	ret = tracepoint_probe_register(kft_sched_switch_tp, kft_sched_switch, sc);

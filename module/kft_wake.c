@@ -107,12 +107,6 @@ notrace void kft_wake_hold(const struct kft_sched *sc, struct kft_hold *h,
 }
 NOKPROBE_SYMBOL(kft_wake_hold);
 
-static void kft_wake_find_tp(struct tracepoint *tp, void *priv)
-{
-	if (!strcmp(tp->name, "sched_waking"))
-		*(struct tracepoint **)priv = tp;
-}
-
 /* wakers' table, one entry a slot of offcpu's: 0, or -ENOMEM. */
 int kft_wake_alloc(struct kft_sched *sc)
 {
@@ -149,7 +143,7 @@ int kft_wake_attach(struct kft_sched *sc)
 	if (!sc->ttwu_start)
 		kft_wake_find_ttwu(sc);
 	if (!kft_sched_waking_tp)
-		for_each_kernel_tracepoint(kft_wake_find_tp, &kft_sched_waking_tp);
+		kft_sched_waking_tp = kft_tracepoint("sched_waking");
 	if (!kft_sched_waking_tp)
 		return -ENOENT;
 	ret = tracepoint_probe_register(kft_sched_waking_tp, kft_wake_waking, sc);
