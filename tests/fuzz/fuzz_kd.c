@@ -24,6 +24,7 @@ static const char *const fuzz_options[][6] = {
 	{ "-s", "F", "-t", "5" }, { "-s", "c" }, { "-s", "s", "-f", "mnr" },
 	{ "-c" }, { "-c", "-l" }, { "-c", "-l", "-i" }, { "-c", "-f", "etlp", "-d", "2" },
 	{ "-c", "-i", "-d", "1", "-m", "3" },
+	{ "-f", "FoqbOQB", "-s", "Q" }, { "-l", "-s", "b" },
 	{ "--folded" }, { "--folded", "--snapshots" }, { "--json" }, { "--svg" },
 	{ "--flamegraph" }, { "--flamegraph", "--snapshots", "--title", "<&\"'>" },
 	{ "-P" }, { "--per-process", "-n", "2" },

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* kd on a log given as text: see kdrun.h. */
+/* kd on a log given as text, and its parameters: see kdrun.h. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,4 +22,12 @@ char *kd_run(const char *text, const struct kd_params *p, const char *map_text)
 	kftlog__free(log);
 	ksyms__free(ks);
 	return out;
+}
+
+struct kd_params kd_params_of(enum kd_mode mode)
+{
+	struct kd_params p = { .mode = mode, .max_depth = 20, .name_width = 40,
+			       .max_rows = KFTLOG_MAX_ROWS };
+
+	return p;
 }

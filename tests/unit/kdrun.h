@@ -10,5 +10,7 @@
  * addresses named by the map map_text (NULL: none). The caller frees it.
  */
 char *kd_run(const char *text, const struct kd_params *p, const char *map_text);
+/* The parameters of mode, the others kd's defaults (kd_parse_args() without options). */
+struct kd_params kd_params_of(enum kd_mode mode);
 
 #endif

@@ -33,13 +33,6 @@ static const char log_basic[] = HEADER
 	"---------- -------- -------- ----- -----------------------------------\n" \
 	"        70     10.0      512     2 stack_fn\n"
 
-static struct kd_params params(enum kd_mode mode)
-{
-	struct kd_params p = { .mode = mode, .max_depth = 20, .name_width = 40 };
-
-	return p;
-}
-
 static void test_malformed_lines_are_counted(void)
 {
 	struct kftlog *log = kftlog__parse(log_basic, strlen(log_basic), "test", NULL);
@@ -53,7 +46,7 @@ static void test_malformed_lines_are_counted(void)
 
 static void test_summary(void)
 {
-	struct kd_params p = params(KD_SUMMARY);
+	struct kd_params p = kd_params_of(KD_SUMMARY);
 	char *out = kd_run(log_basic, &p, NULL);
 
 	CHECK_STR(out,
@@ -76,7 +69,7 @@ static void test_summary(void)
 
 static void test_summary_long_sorted_by_name_top(void)
 {
-	struct kd_params p = params(KD_SUMMARY);
+	struct kd_params p = kd_params_of(KD_SUMMARY);
 	char *out;
 
 	p.long_fields = 1;
@@ -96,7 +89,7 @@ static void test_summary_long_sorted_by_name_top(void)
 
 static void test_summary_fields_and_threshold(void)
 {
-	struct kd_params p = params(KD_SUMMARY);
+	struct kd_params p = kd_params_of(KD_SUMMARY);
 	char *out;
 
 	p.fields = "Fru";
@@ -120,7 +113,7 @@ static void test_summary_fields_and_threshold(void)
  */
 static void test_summary_many_children(void)
 {
-	struct kd_params p = params(KD_SUMMARY);
+	struct kd_params p = kd_params_of(KD_SUMMARY);
 	size_t cap = 64 * 1024, len = 0;
 	char *log_text = malloc(cap), *expect = malloc(cap), *out;
 	size_t elen = 0;
@@ -157,7 +150,7 @@ static void test_summary_many_children(void)
 
 static void test_calltree(void)
 {
-	struct kd_params p = params(KD_CALLTREE);
+	struct kd_params p = kd_params_of(KD_CALLTREE);
 	char *out;
 
 	p.long_fields = 1;
@@ -180,7 +173,7 @@ static void test_calltree(void)
 
 static void test_calltree_depth_width_interlace(void)
 {
-	struct kd_params p = params(KD_CALLTREE);
+	struct kd_params p = kd_params_of(KD_CALLTREE);
 	char *out;
 
 	p.max_depth = 2;
@@ -208,7 +201,7 @@ static void test_two_pids_same_function(void)
 		"       0      100      1.0  f                                x+0x1\n"
 		"      10       20      2.1  f                                y+0x1\n"
 		"      15        5      2.1  g                                f+0x4\n";
-	struct kd_params p = params(KD_SUMMARY);
+	struct kd_params p = kd_params_of(KD_SUMMARY);
 	char *out;
 
 	p.fields = "Fctsl";
@@ -230,7 +223,7 @@ static void test_microsecond_ties_use_the_caller(void)
 		"       0       10      5.0  a                                x+0x1\n"
 		"       5        5      5.0  b                                a+0x3\n"
 		"      10        0      5.0  c                                a+0x8\n";
-	struct kd_params p = params(KD_CALLTREE);
+	struct kd_params p = kd_params_of(KD_CALLTREE);
 	char *out = kd_run(log, &p, NULL);
 
 	CHECK_STR(out,
@@ -246,7 +239,7 @@ static void test_tail_call_keeps_time_nesting(void)
 		"       0       50      5.0  top                              x+0x1\n"
 		"       1       40      5.0  h                                top+0x3\n"
 		"       2       30      5.0  k                                top+0x3\n";
-	struct kd_params p = params(KD_CALLTREE);
+	struct kd_params p = kd_params_of(KD_CALLTREE);
 	char *out = kd_run(log, &p, NULL);
 
 	CHECK_STR(out, "Trace\n---------------------------------\ntop\n|  h\n|  |  k\n",
@@ -261,7 +254,7 @@ static void test_huge_times_saturate(void)
 		"       0 9000000000000000000  1.0  f                         x+0x1\n"
 		"       1 9000000000000000000  1.0  g                         f+0x1\n"
 		"       9 9000000000000000000  2.0  f                         x+0x1\n";
-	struct kd_params p = params(KD_SUMMARY);
+	struct kd_params p = kd_params_of(KD_SUMMARY);
 	char *out;
 
 	p.fields = "Fts";
@@ -273,12 +266,12 @@ static void test_huge_times_saturate(void)
 		"g                                   9000000000000000000        0\n",
 		"summary of huge times");
 	free(out);
-	p = params(KD_FOLDED);
+	p = kd_params_of(KD_FOLDED);
 	out = kd_run(log, &p, NULL);
 	CHECK_STR(out, "f 9000000000000000000\nf;g 9000000000000000000\n", "folded");
 	free(out);
 	/* An open call at the largest time: the axis ends there. */
-	p = params(KD_SVG);
+	p = kd_params_of(KD_SVG);
 	out = kd_run(HEADER "9223372036854775807 -1 1.0 f x+0x1\n", &p, NULL);
 	CHECK(out && strstr(out, ">9223372036854775807 us</text>"), "svg axis:\n%s", out);
 	free(out);
@@ -306,7 +299,7 @@ static void folded_order(void)
 		"50 -1 1.0 open x+0x1\n"
 		"51 2 1.0 c;d open+0x1\n"
 		"60 0 2.0 a$ x+0x1\n";
-	struct kd_params p = params(KD_FOLDED);
+	struct kd_params p = kd_params_of(KD_FOLDED);
 	char *out = kd_run(log, &p, NULL);
 
 	CHECK_STR(out,
@@ -327,7 +320,7 @@ static void folded_order(void)
 
 static void test_folded(void)
 {
-	struct kd_params p = params(KD_FOLDED);
+	struct kd_params p = kd_params_of(KD_FOLDED);
 	char *out = kd_run(log_basic, &p, NULL);
 
 	CHECK_STR(out,
@@ -350,7 +343,7 @@ static void test_raw_addresses_with_a_map(void)
 	static const char raw[] = HEADER
 		"       0      100     10.0  0xffffffff81000000               0xffffffff81000210\n"
 		"       5       50     10.0  0xffffffff81000100               0xffffffff81000005\n";
-	struct kd_params p = params(KD_FOLDED);
+	struct kd_params p = kd_params_of(KD_FOLDED);
 	char *out = kd_run(raw, &p, map);
 
 	CHECK_STR(out, "outer 50\nouter;inner 50\n", "raw log through a map");
@@ -364,7 +357,7 @@ static void test_raw_addresses_with_a_map(void)
 
 static void test_json_events(void)
 {
-	struct kd_params p = params(KD_JSON);
+	struct kd_params p = kd_params_of(KD_JSON);
 	char *out = kd_run(log_basic, &p, NULL);
 
 	CHECK(strstr(out, "{\"name\":\"outer\",\"ph\":\"X\",\"ts\":0,\"dur\":100,\"pid\":1,\"tid\":10,"
@@ -387,7 +380,7 @@ static size_t count(const char *s, const char *what)
 
 static void test_svg_lanes_and_bars(void)
 {
-	struct kd_params p = params(KD_SVG);
+	struct kd_params p = kd_params_of(KD_SVG);
 	char *out = kd_run(log_basic, &p, NULL);
 
 	/* 6 calls (the stack row is none), 3 lanes: pid 10, pid 20, irq cpu0. */
@@ -409,9 +402,9 @@ static void test_parse_args(void)
 		{ { "kd", "-c", "-l", "-d", "5", NULL }, 1, "" },
 		{ { "kd", "-m", "30", "-c", NULL }, 1, "" },
 		{ { "kd", "-m", "kallsyms.txt", NULL }, 1, "" },
-		{ { "kd", "-f", "Fx", NULL }, 0, "-f: no column 'x' in this mode (Fctarslmnue)" },
+		{ { "kd", "-f", "Fx", NULL }, 0, "-f: no column 'x' in this mode (FctarslmnueoqbOQB)" },
 		{ { "kd", "-c", "-f", "etz", NULL }, 0, "-f: no column 'z' in this mode (etlpoqbr)" },
-		{ { "kd", "-s", "m", NULL }, 0, "-s: cannot sort by 'm' (F c t a s l e)" },
+		{ { "kd", "-s", "m", NULL }, 0, "-s: cannot sort by 'm' (F c t a s l e o q b O Q B)" },
 		{ { "kd", "-n", "x", NULL }, 0, "-n: bad number 'x'" },
 		{ { "kd", "-d", "0", NULL }, 0, "-d: bad number '0'" },
 		{ { "kd", "--bogus", NULL }, 0, "unknown option '--bogus'" },

@@ -39,13 +39,6 @@ static const char log_watch[] = HEADER
 	"      50       -2     10.0  outer+0x5                        0\n"
 	"      60       -2     -1.1  irq_leaf                         handler+0x2      left=64\n";
 
-static struct kd_params params(enum kd_mode mode)
-{
-	struct kd_params p = { .mode = mode, .max_depth = 20, .name_width = 40 };
-
-	return p;
-}
-
 /*
  * After the five: the comm column, then left=N on -2 rows only; a log from
  * before the comm column has left=N sixth. Anything else is ignored.
@@ -133,7 +126,7 @@ static void test_snapshots_grouped(void)
 
 static void test_summary_lists_snapshots(void)
 {
-	struct kd_params p = params(KD_SUMMARY);
+	struct kd_params p = kd_params_of(KD_SUMMARY);
 	char *out = kd_run(log_watch, &p, NULL);
 
 	CHECK_STR(out,
@@ -157,7 +150,7 @@ static void test_summary_lists_snapshots(void)
 
 static void test_calltree_shows_frames(void)
 {
-	struct kd_params p = params(KD_CALLTREE);
+	struct kd_params p = kd_params_of(KD_CALLTREE);
 	char *out;
 
 	p.long_fields = 1;
@@ -191,7 +184,7 @@ static void test_calltree_shows_frames(void)
 
 static void test_calltree_interlaced_and_depth(void)
 {
-	struct kd_params p = params(KD_CALLTREE);
+	struct kd_params p = kd_params_of(KD_CALLTREE);
 	char *out;
 
 	p.interlace = 1;
@@ -218,7 +211,7 @@ static void test_calltree_interlaced_and_depth(void)
 
 static void test_folded_calls_or_snapshots(void)
 {
-	struct kd_params p = params(KD_FOLDED);
+	struct kd_params p = kd_params_of(KD_FOLDED);
 	char *out = kd_run(log_watch, &p, NULL);
 
 	CHECK_STR(out,
@@ -247,17 +240,17 @@ static void test_folded_calls_or_snapshots(void)
 
 static void test_other_outputs_ignore_snapshots(void)
 {
-	struct kd_params p = params(KD_JSON);
+	struct kd_params p = kd_params_of(KD_JSON);
 	char *out = kd_run(log_watch, &p, NULL);
 
 	CHECK(out && !strstr(out, "irq_leaf") && !strstr(out, "start_kernel\""),
 	      "json: no event for a snapshot:\n%s", out);
 	free(out);
-	p = params(KD_SVG);
+	p = kd_params_of(KD_SVG);
 	out = kd_run(log_watch, &p, NULL);
 	CHECK(out && !strstr(out, "irq_leaf") && strstr(out, "</svg>"), "svg: %s", out);
 	free(out);
-	p = params(KD_FLAMEGRAPH);
+	p = kd_params_of(KD_FLAMEGRAPH);
 	out = kd_run(log_watch, &p, NULL);
 	CHECK(out && strstr(out, "data-kft-frames=\"6\"") && strstr(out, "data-kft-unit=\"us\""),
 	      "flamegraph of the calls: all, outer, middle, leaf, other, leaf:\n%.400s", out);

@@ -83,6 +83,7 @@ struct kd_tree {
 	struct strtab names;	/* callers' functions, symbolized names */
 	int units_ns;		/* the log's times are ns (units ns), not us */
 	int has_retvals;	/* some call has a return value (its column) */
+	int has_sched;		/* some call has offcpu's times (their columns) */
 };
 
 /* The unit of t's times, as labels say it: "us", or "ns". */

@@ -41,13 +41,16 @@ static const char *const kd_usage_text[] = {
 	"Summary:",
 	"  -f LETTERS     columns: F function, c count, t time, a average,",
 	"                 r range, s sub-time, l local, m max child, n its calls,",
-	"                 u children, e error returns (default Fctal, and e",
-	"                 when the log has return values)",
-	"  -l             long: -f Fctalsmn (and e)",
+	"                 u children, e error returns; o on the CPU, q runnable,",
+	"                 b blocked (offcpu's times, summed), O Q B the same per",
+	"                 call on average (default Fctal, then oqb when the log",
+	"                 has offcpu's times, and e when it has return values)",
+	"  -l             long: -f Fctalsmn (and oqb, e)",
 	"  -n N           the first N functions only",
 	"  -t T           only functions with a total time over T (us; ns in a",
 	"                 log of units ns, as all of kd's times then)",
-	"  -s X           sort by column X (F ascending; c t a s l e descending)",
+	"  -s X           sort by column X (F ascending; c t a s l e o q b O Q B",
+	"                 descending)",
 	"Call tree:",
 	"  -f LETTERS     columns: e entry, t duration, l local, p pid (none);",
 	"                 o on the CPU, q runnable, b blocked (a log with",
@@ -81,6 +84,7 @@ static const char *const kd_usage_text[] = {
 	"  kd --flamegraph kft.log >kft.svg   open it in a browser",
 	"  kd --flamegraph --snapshots --title 'Deepest stacks' kft.log >s.svg",
 	"  kd --folded kft.log | flamegraph.pl >kft.svg",
+	"  kd -f Fctbq -s b kft.log           offcpu's: most time blocked first",
 	"  kd --json kft.log >kft.json        then open it in ui.perfetto.dev",
 	"  kd --svg kft.log >kft-timeline.svg open it in a browser",
 	NULL,
@@ -115,7 +119,7 @@ static int kd_all_digits(const char *s)
 
 static int kd_check_fields(const struct kd_params *p, char *err, size_t errlen)
 {
-	const char *allowed = p->mode == KD_CALLTREE ? "etlpoqbr" : "Fctarslmnue";
+	const char *allowed = p->mode == KD_CALLTREE ? "etlpoqbr" : "FctarslmnueoqbOQB";
 	const char *f;
 
 	if (p->snapshots && p->mode != KD_FOLDED && p->mode != KD_FLAMEGRAPH) {
@@ -136,8 +140,8 @@ static int kd_check_fields(const struct kd_params *p, char *err, size_t errlen)
 			return -1;
 		}
 	}
-	if (p->sort && !strchr("Fctasle", p->sort)) {
-		snprintf(err, errlen, "-s: cannot sort by '%c' (F c t a s l e)", p->sort);
+	if (p->sort && !strchr("FctasleoqbOQB", p->sort)) {
+		snprintf(err, errlen, "-s: cannot sort by '%c' (F c t a s l e o q b O Q B)", p->sort);
 		return -1;
 	}
 	return 0;

@@ -5,13 +5,18 @@
  *	s sub-time (in children)  l local time (total - sub-time)
  *	m the child with the most total time  n its calls from here
  *	u every child  e error returns (-4095..-1: the log's RETURN column)
+ *	o q b the time on the CPU, runnable and blocked (offcpu's words)
+ *	O Q B the same per call, on average
  * Calls without a known duration (-1) count as calls but add no time. In
- * a log with return values, the default columns end with e.
+ * a log with offcpu's times the default columns go on with o, q and b; in
+ * one with return values, they end with e. A function none of whose calls
+ * has offcpu's times has "-" in their columns, and sorts after those with.
  * Stack watch snapshots (-2 rows) are no calls: a section of their own
  * follows the table, a line per snapshot. Wake sets (-3 rows) are no calls
  * either, and are left out (the call tree shows them where their task
  * slept).
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +31,7 @@ struct kd_child {
 struct kd_func {
 	const char *name;
 	long long count, time, sub, min, max, timed, errors;
+	long long oncpu, runnable, blocked, sched;	/* sched: the timed calls with them */
 	struct kd_child *children;	/* in order of first call */
 	size_t nchildren, children_cap;
 	/*
@@ -151,6 +157,26 @@ static int kd_add_child(struct kd_func *parent, const struct kd_call *c)
 	return 0;
 }
 
+/* A call with a known duration: its times, offcpu's too when it has them. */
+static void kd_add_time(struct kd_func *fn, const struct kd_call *c)
+{
+	const struct kftlog_row *r = c->row;
+
+	fn->time = kd_time_add(fn->time, r->delta);
+	fn->sub = kd_time_add(fn->sub, c->sub);
+	fn->timed++;
+	if (fn->min < 0 || r->delta < fn->min)
+		fn->min = r->delta;
+	if (r->delta > fn->max)
+		fn->max = r->delta;
+	if (!r->has_sched)
+		return;
+	fn->oncpu = kd_time_add(fn->oncpu, r->oncpu);
+	fn->runnable = kd_time_add(fn->runnable, r->runnable);
+	fn->blocked = kd_time_add(fn->blocked, r->blocked);
+	fn->sched++;
+}
+
 static int kd_collect(struct kd_funcs *f, const struct kd_tree *t)
 {
 	size_t i;
@@ -163,15 +189,8 @@ static int kd_collect(struct kd_funcs *f, const struct kd_tree *t)
 			return -1;
 		fn->count++;
 		fn->errors += c->row->ret == KFTLOG_RET_ERROR;
-		if (c->row->delta >= 0) {
-			fn->time = kd_time_add(fn->time, c->row->delta);
-			fn->sub = kd_time_add(fn->sub, c->sub);
-			fn->timed++;
-			if (fn->min < 0 || c->row->delta < fn->min)
-				fn->min = c->row->delta;
-			if (c->row->delta > fn->max)
-				fn->max = c->row->delta;
-		}
+		if (c->row->delta >= 0)
+			kd_add_time(fn, c);
 		if (c->parent >= 0) {
 			fn = kd_funcs_get(f, t->calls[c->parent].name);
 			if (!fn || kd_add_child(fn, c))
@@ -189,6 +208,17 @@ static long long kd_local(const struct kd_func *f)
 static long long kd_average(const struct kd_func *f)
 {
 	return f->timed ? f->time / f->timed : 0;
+}
+
+/* Column o, q, b, O, Q or B of a function; -1 when none of its calls has them. */
+static long long kd_sched_value(const struct kd_func *f, char letter)
+{
+	long long total = letter == 'o' || letter == 'O' ? f->oncpu :
+			  letter == 'q' || letter == 'Q' ? f->runnable : f->blocked;
+
+	if (!f->sched)
+		return -1;
+	return islower((unsigned char)letter) ? total : total / f->sched;
 }
 
 static const struct kd_child *kd_max_child(const struct kd_func *f)
@@ -229,6 +259,9 @@ static int kd_cmp(const void *a, const void *b)
 	case 'e':
 		vx = x->errors, vy = y->errors;
 		break;
+	case 'o': case 'q': case 'b': case 'O': case 'Q': case 'B':
+		vx = kd_sched_value(x, kd_sort_key), vy = kd_sched_value(y, kd_sort_key);
+		break;
 	default:
 		vx = x->time, vy = y->time;
 	}
@@ -243,7 +276,9 @@ static void kd_header(FILE *out, const char *fields)
 		{ 'F', "Function", -35 }, { 'c', "Count", 5 }, { 't', "Time", 8 },
 		{ 'a', "Average", 8 }, { 'r', "Range", -17 }, { 's', "Sub-time", 8 },
 		{ 'l', "Local", 8 }, { 'm', "Max-sub", -35 }, { 'n', "Ms count", 8 },
-		{ 'u', "Sub-list", -8 }, { 'e', "Errors", 6 },
+		{ 'u', "Sub-list", -8 }, { 'e', "Errors", 6 }, { 'o', "On-CPU", 8 },
+		{ 'q', "Runnable", 8 }, { 'b', "Blocked", 8 }, { 'O', "Avg on-CPU", 12 },
+		{ 'Q', "Avg runnable", 12 }, { 'B', "Avg blocked", 12 },
 	};
 	const char *f;
 	size_t i;
@@ -266,6 +301,15 @@ static void kd_header(FILE *out, const char *fields)
 		}
 		fputc('\n', out);
 	}
+}
+
+/* A column of offcpu's times, "-" for a function without them. */
+static void kd_sched_cell(FILE *out, long long v, int width)
+{
+	if (v < 0)
+		fprintf(out, "%*s", width, "-");
+	else
+		fprintf(out, "%*lld", width, v);
 }
 
 static void kd_row(FILE *out, const struct kd_func *fn, const char *fields)
@@ -292,6 +336,9 @@ static void kd_row(FILE *out, const struct kd_func *fn, const char *fields)
 		case 'm': fprintf(out, "%-35s", mc ? mc->name : "-"); break;
 		case 'n': fprintf(out, "%8lld", mc ? mc->count : 0); break;
 		case 'e': fprintf(out, "%6lld", fn->errors); break;
+		case 'o': case 'q': case 'b': case 'O': case 'Q': case 'B':
+			kd_sched_cell(out, kd_sched_value(fn, *f), islower((unsigned char)*f) ? 8 : 12);
+			break;
 		case 'u':
 			for (i = 0; i < fn->nchildren; i++)
 				fprintf(out, "%s%s", i ? "," : "", fn->children[i].name);
@@ -333,11 +380,21 @@ static void kd_snapshots_summary(FILE *out, const struct kd_tree *t)
 	}
 }
 
+/* -f's columns, or the default: -l's or not, then offcpu's and e when the log has them. */
+static const char *kd_fields(const struct kd_tree *t, const struct kd_params *p, char *buf,
+			     size_t len)
+{
+	if (p->fields)
+		return p->fields;
+	snprintf(buf, len, "%s%s%s", p->long_fields ? "Fctalsmn" : "Fctal",
+		 t->has_sched ? "oqb" : "", t->has_retvals ? "e" : "");
+	return buf;
+}
+
 int kd_summary(FILE *out, const struct kd_tree *t, const struct kd_params *p)
 {
-	const char *fields = p->fields ? p->fields : p->long_fields ?
-			     (t->has_retvals ? "Fctalsmne" : "Fctalsmn") :
-			     (t->has_retvals ? "Fctale" : "Fctal");
+	char buf[16];
+	const char *fields = kd_fields(t, p, buf, sizeof(buf));
 	struct kd_funcs funcs = { 0 };
 	struct kd_func **order;
 	size_t i, n = 0;

@@ -251,6 +251,17 @@ static void kd_snapshots_done(struct kd_tree *t, struct kd_stacks *ss)
 		qsort(t->snaps, t->nr_snaps, sizeof(*t->snaps), kd_cmp_snapshot);
 }
 
+/* Whether some row has a return value, some offcpu's times: columns to show. */
+static void kd_tree_columns(struct kd_tree *t, const struct kftlog *log)
+{
+	size_t i;
+
+	for (i = 0; i < log->nr && !(t->has_retvals && t->has_sched); i++) {
+		t->has_retvals |= log->rows[i].ret != KFTLOG_RET_NONE;
+		t->has_sched |= log->rows[i].has_sched;
+	}
+}
+
 int kd_tree_build(struct kd_tree *t, const struct kftlog *log, const struct ksyms *ks)
 {
 	struct kd_stacks stacks = { 0 };
@@ -260,8 +271,7 @@ int kd_tree_build(struct kd_tree *t, const struct kftlog *log, const struct ksym
 
 	memset(t, 0, sizeof(*t));
 	t->units_ns = log->scan.units_ns;
-	for (i = 0; i < log->nr && !t->has_retvals; i++)
-		t->has_retvals = log->rows[i].ret != KFTLOG_RET_NONE;
+	kd_tree_columns(t, log);
 	t->calls = calloc(log->nr ? log->nr : 1, sizeof(*t->calls));
 	if (!t->calls || kd_tree_calls(t, log, ks) || kd_snapshots_collect(t, log, ks))
 		goto out;
