@@ -26,7 +26,9 @@ static const char *const fuzz_options[][6] = {
 	{ "-c", "-i", "-d", "1", "-m", "3" },
 	{ "-f", "FoqbOQB", "-s", "Q" }, { "-l", "-s", "b" },
 	{ "--folded" }, { "--folded", "--snapshots" }, { "--json" }, { "--svg" },
+	{ "--folded", "--weigh", "wall" }, { "--folded", "--weigh", "offcpu" },
 	{ "--flamegraph" }, { "--flamegraph", "--snapshots", "--title", "<&\"'>" },
+	{ "--flamegraph", "--weigh", "oncpu" },
 	{ "-P" }, { "--per-process", "-n", "2" },
 };
 

@@ -414,6 +414,14 @@ static void test_parse_args(void)
 		{ { "kd", "-c", "--snapshots", NULL }, 0,
 		  "--snapshots: only with --folded or --flamegraph" },
 		{ { "kd", "--folded", "--title", "T", NULL }, 0, "--title: only with --flamegraph" },
+		{ { "kd", "-s", "B", "-f", "FoqbOQB", NULL }, 1, "" },
+		{ { "kd", "--flamegraph", "--weigh", "oncpu", NULL }, 1, "" },
+		{ { "kd", "--folded", "--weigh", "Wall", NULL }, 0,
+		  "--weigh: wall, oncpu or offcpu, not 'Wall'" },
+		{ { "kd", "-c", "--weigh", "wall", NULL }, 0, "--weigh: only with --folded or --flamegraph" },
+		{ { "kd", "--weigh", "oncpu", NULL }, 0, "--weigh: only with --folded or --flamegraph" },
+		{ { "kd", "--folded", "--snapshots", "--weigh", "wall", NULL }, 0,
+		  "--weigh: not with --snapshots (a snapshot weighs 1)" },
 	};
 	struct kd_params p;
 	char err[128];

@@ -6,7 +6,8 @@
  * right, so the same stacks always make the same picture whatever their
  * order in the input. A frame narrower than FG_MIN_WIDTH px is left out,
  * and its descendants with it. The colour is a warm one chosen by a hash
- * of the name, so a function has one colour everywhere; labels are cut
+ * of the name, so a function has one colour everywhere (a cool one for
+ * time off the CPU); labels are cut
  * with ".." to fit, at FG_CHAR px a character (a monospace font).
  *
  * The frames are <g class="f"> elements in <g id="kft-frames">, parents
@@ -111,11 +112,25 @@ static int fg_layout_new(struct fg_layout *l, const struct flame *f)
 	return ret;
 }
 
-/* A warm colour (red to yellow) that only the name decides. */
+/*
+ * A warm colour (red to yellow) that only the name decides; the frames of
+ * time off the CPU (kd --weigh) cool ones, blue asleep and cyan runnable,
+ * as off-CPU flame graphs draw them, so that they stand out from the calls.
+ */
 static void fg_colour(const char *name, unsigned int rgb[3])
 {
+	static const struct { const char *name; unsigned int rgb[3]; } cool[] = {
+		{ KD_FOLDS_BLOCKED, { 80, 120, 230 } }, { KD_FOLDS_RUNNABLE, { 80, 190, 210 } },
+	};
 	uint32_t h = 2166136261u;
+	size_t i;
 
+	for (i = 0; i < sizeof(cool) / sizeof(cool[0]); i++) {
+		if (!strcmp(name, cool[i].name)) {
+			memcpy(rgb, cool[i].rgb, sizeof(cool[i].rgb));
+			return;
+		}
+	}
 	while (*name)
 		h = (h ^ (unsigned char)*name++) * 16777619u;
 	rgb[0] = 205 + h % 51;

@@ -13,6 +13,14 @@
 
 enum kd_mode { KD_SUMMARY, KD_CALLTREE, KD_FOLDED, KD_JSON, KD_SVG, KD_FLAMEGRAPH, KD_TASKS };
 
+/* What --folded weighs a call's stack by (--weigh; weigh.c). */
+enum kd_weigh {
+	KD_WEIGH_LOCAL,		/* its local time, one frame (no --weigh) */
+	KD_WEIGH_WALL,		/* the same, its runnable and blocked parts frames of their own */
+	KD_WEIGH_ONCPU,		/* its local time on the CPU only */
+	KD_WEIGH_OFFCPU,	/* its local runnable and blocked time only, as frames */
+};
+
 struct kd_params {
 	enum kd_mode mode;
 	const char *file;	/* NULL: standard input */
@@ -28,6 +36,7 @@ struct kd_params {
 	int verbose;		/* -V */
 	size_t max_rows;	/* --max-rows: more rows are an error */
 	int snapshots;		/* --snapshots: fold stack watch snapshots, not calls */
+	enum kd_weigh weigh;	/* --weigh */
 	const char *title;	/* --title: the flame graph's */
 	int help;
 	int version;		/* --version */
@@ -200,6 +209,28 @@ int kd_folds_print(FILE *out, const struct kd_folds *f);
 int kd_folds_draw(FILE *out, const struct kd_folds *f, const char *unit,
 		  const struct kd_params *p);
 void kd_folds_free(struct kd_folds *f);
+
+/*
+ * --weigh's split of a call's local time (weigh.c): its time on the CPU,
+ * runnable and blocked, so that a sleep is counted in the innermost call
+ * it fell in only.
+ */
+struct kd_sched_times {
+	long long runnable, blocked;
+};
+
+struct kd_local_times {
+	long long oncpu, runnable, blocked;
+};
+
+/* The runnable and blocked time of each call's callees, summed; NULL without memory. */
+struct kd_sched_times *kd_callees_times(const struct kd_tree *t);
+/* Call c's local time split, given its callees' times (kd_callees_times()). */
+struct kd_local_times kd_local_times(const struct kd_call *c,
+				     const struct kd_sched_times *callees);
+/* The frames --weigh puts a call's runnable and blocked time on, under its own. */
+#define KD_FOLDS_RUNNABLE	"[runnable]"
+#define KD_FOLDS_BLOCKED	"[blocked]"
 
 /* What --folded folds from a trace log: calls, or (--snapshots) snapshots. */
 int kd_fold_tree(struct kd_folds *f, const struct kd_tree *t, const struct kd_params *p);

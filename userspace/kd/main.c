@@ -64,6 +64,11 @@ static const char *const kd_usage_text[] = {
 	"  --snapshots    a trace log's stack watch snapshots, one each, instead",
 	"                 of its calls",
 	"  --title TEXT   the flame graph's title (default: Flame Graph)",
+	"  --weigh HOW    a log with offcpu's times: split each call's local time",
+	"                 (a sleep counts in the innermost call it fell in only):",
+	"                 wall: on-CPU on the call, its runnable and blocked time",
+	"                 on frames '[runnable]' and '[blocked]' under it; oncpu:",
+	"                 on-CPU only; offcpu: the two frames only",
 	"All:",
 	"  -m MAP, --map MAP  symbolize raw addresses with MAP (System.map or",
 	"                 /proc/kallsyms); -m with a number is the width. A",
@@ -84,6 +89,7 @@ static const char *const kd_usage_text[] = {
 	"  kd --flamegraph kft.log >kft.svg   open it in a browser",
 	"  kd --flamegraph --snapshots --title 'Deepest stacks' kft.log >s.svg",
 	"  kd --folded kft.log | flamegraph.pl >kft.svg",
+	"  kd --flamegraph --weigh wall kft.log >wall.svg  offcpu's: time asleep too",
 	"  kd -f Fctbq -s b kft.log           offcpu's: most time blocked first",
 	"  kd --json kft.log >kft.json        then open it in ui.perfetto.dev",
 	"  kd --svg kft.log >kft-timeline.svg open it in a browser",
@@ -117,15 +123,51 @@ static int kd_all_digits(const char *s)
 	return 1;
 }
 
+static const char *const kd_weigh_names[] = {
+	[KD_WEIGH_WALL] = "wall", [KD_WEIGH_ONCPU] = "oncpu", [KD_WEIGH_OFFCPU] = "offcpu",
+};
+
+static int kd_parse_weigh(const char *s, struct kd_params *p, char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = KD_WEIGH_WALL; i < sizeof(kd_weigh_names) / sizeof(kd_weigh_names[0]); i++) {
+		if (!strcmp(s, kd_weigh_names[i])) {
+			p->weigh = (enum kd_weigh)i;
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "--weigh: wall, oncpu or offcpu, not '%s'", s);
+	return -1;
+}
+
+/* The options that only --folded and --flamegraph take, and not together. */
+static int kd_check_folding(const struct kd_params *p, char *err, size_t errlen)
+{
+	int folding = p->mode == KD_FOLDED || p->mode == KD_FLAMEGRAPH;
+
+	if (p->snapshots && !folding) {
+		snprintf(err, errlen, "--snapshots: only with --folded or --flamegraph");
+		return -1;
+	}
+	if (p->weigh && !folding) {
+		snprintf(err, errlen, "--weigh: only with --folded or --flamegraph");
+		return -1;
+	}
+	if (p->weigh && p->snapshots) {
+		snprintf(err, errlen, "--weigh: not with --snapshots (a snapshot weighs 1)");
+		return -1;
+	}
+	return 0;
+}
+
 static int kd_check_fields(const struct kd_params *p, char *err, size_t errlen)
 {
 	const char *allowed = p->mode == KD_CALLTREE ? "etlpoqbr" : "FctarslmnueoqbOQB";
 	const char *f;
 
-	if (p->snapshots && p->mode != KD_FOLDED && p->mode != KD_FLAMEGRAPH) {
-		snprintf(err, errlen, "--snapshots: only with --folded or --flamegraph");
+	if (kd_check_folding(p, err, errlen))
 		return -1;
-	}
 	if (p->title && p->mode != KD_FLAMEGRAPH) {
 		snprintf(err, errlen, "--title: only with --flamegraph");
 		return -1;
@@ -158,6 +200,7 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 		{ "flamegraph", no_argument, NULL, 'L' },
 		{ "snapshots", no_argument, NULL, 'S' },
 		{ "title", required_argument, NULL, 'T' },
+		{ "weigh", required_argument, NULL, 'w' },
 		{ "map", required_argument, NULL, 'M' },
 		{ "width", required_argument, NULL, 'W' },
 		{ "max-rows", required_argument, NULL, 'R' },
@@ -184,6 +227,10 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 		case 'L': p->mode = KD_FLAMEGRAPH; break;
 		case 'S': p->snapshots = 1; break;
 		case 'T': p->title = optarg; break;
+		case 'w':
+			if (kd_parse_weigh(optarg, p, err, errlen))
+				return -1;
+			break;
 		case 'f': p->fields = optarg; break;
 		case 'l': p->long_fields = 1; break;
 		case 'i': p->interlace = 1; break;
@@ -265,6 +312,11 @@ static int kd_check_log(const struct kftlog *log, const char *name, const struct
 			"already a summary; kd analyzes trace logs\n", name);
 		return -1;
 	}
+	if (log->scan.stacks_mode && p->weigh) {
+		fprintf(stderr, "kd: %s is a stacks-mode log (mode stacks or profile): its "
+			"stacks are counted, not timed; --weigh splits a trace log's times\n", name);
+		return -1;
+	}
 	if (log->scan.stacks_mode && p->mode != KD_FOLDED && p->mode != KD_FLAMEGRAPH) {
 		fprintf(stderr, "kd: %s is a stacks-mode log (mode stacks or profile): its "
 			"blocks are counted stacks, not calls; kd --folded and kd --flamegraph "
@@ -288,6 +340,16 @@ static int kd_check_log(const struct kftlog *log, const char *name, const struct
 		fprintf(stderr, "kd: %s: %zu rows, %zu skipped\n", name, log->nr,
 			log->scan.malformed);
 	return 0;
+}
+
+/* --weigh splits the times that only a run with offcpu logs: not there, it says so. */
+static int kd_check_weigh(const struct kd_tree *t, const char *name, const struct kd_params *p)
+{
+	if (!p->weigh || t->has_sched)
+		return 0;
+	fprintf(stderr, "kd: %s: --weigh %s: the log has no offcpu times (oncpu= runnable= "
+		"blocked=, which a run with offcpu writes)\n", name, kd_weigh_names[p->weigh]);
+	return -1;
 }
 
 /* Why reading failed (errno: EFBIG is the row limit, flame.h's its own). */
@@ -320,10 +382,11 @@ static int kd_run_log(const struct kd_params *p, const struct kftlog *log, const
 			fprintf(stderr, "kd: out of memory\n");
 			return 1;
 		}
-		ret = kd_output(stdout, &tree, p);
+		/* 1: said already; -1: errno says why. */
+		ret = kd_check_weigh(&tree, name, p) ? 1 : kd_output(stdout, &tree, p);
 		kd_tree_free(&tree);
 	}
-	if (ret)
+	if (ret < 0)
 		fprintf(stderr, "kd: %s: %s\n", name, flame__strerror(errno));
 	return ret ? 1 : 0;
 }
@@ -344,6 +407,9 @@ static int kd_run_flame(const struct kd_params *p, FILE *in, const char *name,
 		kd_read_error(name, p);
 	else if (log)
 		ret = kd_run_log(p, log, name, ks);
+	else if (p->weigh)
+		fprintf(stderr, "kd: %s: --weigh: folded stacks have no offcpu times to split; "
+			"give kd the kft log\n", name);
 	else if (!f.lines && f.malformed)
 		fprintf(stderr, "kd: no folded stacks (nor a kft log) found in %s\n", name);
 	else if (flame__svg(stdout, &f, p->title))
