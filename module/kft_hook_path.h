@@ -6,9 +6,9 @@
  * code that the layer below it includes, so that its handlers reach it
  * without an indirect call. It calls only the layers below the
  * mechanisms (kft_state.c's start and stop, kft_watch.c, the log and
- * the comm table, kft_wake.c's rows of a wakeup). Every call made here cost about ten instructions per
- * traced call (a push, a pop, a call and a return thunk), and a record
- * made six of them. Only for notrace,
+ * the comm table, kft_wake.c's rows of a wakeup). Every call made here
+ * cost about ten instructions per traced call (a push, a pop, a call and
+ * a return thunk), and a record made six of them. Only for notrace,
  * NOKPROBE_SYMBOL functions: what is inlined runs in them.
  *
  * kft_hook_entry_quick() and kft_hook_exit_quick() are the common case of
