@@ -19,8 +19,14 @@
 #include "kft_symbol.h"
 #include "kft_wake.h"
 
-/* Frames unwound at a wakeup: the probe's own and the scheduler's, then the waker's. */
-#define KFT_WAKE_UNWIND	24
+/*
+ * Frames unwound at a wakeup: the probe's own, the tracepoint's and
+ * try_to_wake_up()'s (three on x86-64, arm64, armhf and riscv64), one to
+ * spare, then the waker's. The unwinder stops when it has them: each frame
+ * more is one more step of it at every wakeup of a followed task, most of
+ * what wakers costs a context switch (Documentation/performance.md).
+ */
+#define KFT_WAKE_UNWIND	(4 + KFT_WAKE_FRAMES)
 
 static struct tracepoint *kft_sched_waking_tp;
 
