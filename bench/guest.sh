@@ -8,6 +8,7 @@
 #	cost KEY MIN MEDIAN MAX		instructions per call
 #	sample KEY PER_SAMPLE SAMPLES BASE_NS WITH_NS	a sampling profiler's
 #					instructions per sample (see spins)
+#	switch KEY MIN MEDIAN MAX	instructions per context switch
 #	scale KEY VALUE			the scale measurements (kernels with fprobe)
 #	info TEXT
 # and "bench: failed: WHY" (then stops) when a check fails: a figure from a
@@ -306,6 +307,121 @@ if [ -n "$hist_modes" ]; then
 	kft clear
 fi
 fi
+
+# Context switches (issue 41): the writer and a kernel thread hand turns
+# back and forth on one CPU, SCHED_FIFO (kft_bench_switch.ko), each inside
+# a call that lasts the round: what a switch costs with nothing, with kft
+# running on another function, with kft timing the two calls but no
+# scheduler probe, with offcpu's probe and no task followed, with offcpu following both, with wakers, and with
+# libbpf-tools' offcputime. Prints "switch KEY MIN MEDIAN MAX":
+# instructions per switch.
+TURNS=$((CALLS / 10))
+[ "$TURNS" -ge 10 ] || TURNS=10
+insmod /kft/kft_bench_switch.ko || die "insmod kft_bench_switch"
+# (riscv64 has no safe hooks: kft's fast ones there.)
+sw_hooks=$(safe_hooks_here || echo "hooks fast")
+# switch_measure KEY: the rounds, the writer on CPU 0 (the thread is bound
+# to the writer's CPU); the result line. The writer leaves its CPU once a
+# turn: more than 1% more (and a few) would be other tasks' switches in
+# the figure.
+switch_measure() {
+	taskset -c 0 sh -c "echo '$TURNS $ROUNDS' >/proc/kft_bench_switch" || die "$1: the ping-pong failed"
+	set -- "$1" $(cat /proc/kft_bench_switch)
+	# rounds R turns N ns/switch min MIN median MED max MAX out O
+	echo "switch $1 $8 ${10} ${12}"
+	[ "${14}" -ge $((TURNS * ROUNDS)) ] && [ "${14}" -le $((TURNS * ROUNDS * 101 / 100 + 5)) ] ||
+		die "$1: the writer left its CPU ${14} times in $((TURNS * ROUNDS)) turns"
+}
+# switch_rows FUNCTION: kft's rows of FUNCTION (one a round, and the warm-up's).
+switch_rows() {
+	kft_rows /tmp/switch.rows
+	rows_of /tmp/switch.rows "$(ksym "$1")"
+}
+# switch_followed KEY: offcpu's status after the run: no task left followed,
+# none of the calls without its times.
+switch_followed() {
+	grep -q '^offcpu: [0-9]* tasks, 0 followed now, 0 calls' /proc/kft || die "$1: $(grep '^offcpu' /proc/kft)"
+}
+switch_measure switch_none
+
+# kft running, without offcpu, on a function never called: nothing of kft
+# runs at a switch.
+kft "new begin $sw_hooks filter funclist kft_bench_other fend end"
+kft start
+switch_measure switch_kft_outside
+cat $T/enabled_functions /sys/kernel/debug/kprobes/list 2>/dev/null | grep -q kft_bench_other ||
+	die "switch_kft_outside: kft_bench_other not hooked"
+kft stop
+kft clear
+
+# kft timing both calls without offcpu: no scheduler probe.
+kft "new begin $sw_hooks filter funclist kft_bench_ping kft_bench_pong fend end"
+kft start
+switch_measure switch_kft_trace
+kft stop
+for f in kft_bench_ping kft_bench_pong; do
+	[ "$(switch_rows $f | wc -l)" = $((ROUNDS + 1)) ] || die "switch_kft_trace: $(switch_rows $f | wc -l) rows of $f"
+done
+! grep -q 'oncpu=' /proc/kft_data || die "switch_kft_trace: offcpu's times without offcpu"
+kft clear
+
+# offcpu with no task followed (kft times a function never called): the
+# probe reads the count of tasks followed and returns.
+kft "new begin $sw_hooks filter funclist kft_bench_other fend offcpu end"
+kft start
+switch_measure switch_kft_offcpu_idle
+kft stop
+switch_followed switch_kft_offcpu_idle
+kft clear
+
+# offcpu following both tasks: each switch finds both in the table.
+kft "new begin $sw_hooks filter funclist kft_bench_ping kft_bench_pong fend offcpu end"
+kft start
+switch_measure switch_kft_offcpu
+kft stop
+for f in kft_bench_ping kft_bench_pong; do
+	n=$(switch_rows $f | awk '{ s = 0; for (i = 1; i <= NF; i++) if ($i ~ /^(runnable|blocked)=/) { split($i, a, "="); s += a[2] }
+		if (s > 0) n++ } END { print n + 0 }')
+	[ "$n" = $((ROUNDS + 1)) ] || die "switch_kft_offcpu: $n rows of $f off the CPU, for $((ROUNDS + 1)) calls: $(switch_rows $f | head -n 3)"
+done
+switch_followed switch_kft_offcpu
+kft clear
+
+# wakers, both calls roots: each wakeup of either task unwinds its waker's
+# stack; each root call keeps its longest sleep's waker, the other task.
+kft "new begin $sw_hooks filter roots kft_bench_ping kft_bench_pong fend filter funclist kft_bench_ping kft_bench_pong fend wakers end"
+kft start
+switch_measure switch_kft_wakers
+kft stop
+switch_followed switch_kft_wakers
+n=$(sed -n 's/^wakers: \([0-9]*\) wakeups held.*/\1/p' /proc/kft)
+[ "$n" = $((2 * (ROUNDS + 1))) ] || die "switch_kft_wakers: '$n' wakeups held for $((2 * (ROUNDS + 1))) root calls"
+n=$(grep -c ' waker=[0-9]* wcomm=kft_bench_pong ' /proc/kft_data || true)
+[ "$n" = $((ROUNDS + 1)) ] || die "switch_kft_wakers: $n wakeups by kft_bench_pong for $((ROUNDS + 1)) rounds"
+kft clear
+
+# libbpf-tools' offcputime (the peer guest has it), every task: each switch
+# saves the stacks of the task switched out, and ends the interval of the
+# one switched in. On once it holds its BPF link; its stacks printed at exit.
+if [ -x /usr/sbin/offcputime ]; then
+	/usr/sbin/offcputime >/tmp/offcputime.out 2>&1 &
+	oc=$!
+	i=0
+	until ls -l /proc/$oc/fd 2>/dev/null | grep -q 'anon_inode:bpf_link'; do
+		i=$((i + 1))
+		[ $i -lt 600 ] || die "offcputime did not attach: $(cat /tmp/offcputime.out)"
+		sleep 0.1
+	done
+	switch_measure switch_offcputime
+	kill -INT $oc
+	wait $oc || die "offcputime: $(cat /tmp/offcputime.out)"
+	# (A stack whose bucket in its stack map another holds is lost: either.)
+	grep -q '^ *kft_bench_p[io]ng$' /tmp/offcputime.out ||
+		die "offcputime saw no switch in kft_bench_ping or kft_bench_pong: $(head -n 40 /tmp/offcputime.out)"
+else
+	echo "info no libbpf-tools in this guest: no offcputime row"
+fi
+rmmod kft_bench_switch || die "rmmod kft_bench_switch"
 
 # Sampling profilers (issue 11): what one sample costs. PROFILE_ROUNDS
 # spins of a fixed loop (kft_bench_spin, interrupts on), with no profiler,
