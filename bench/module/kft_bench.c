@@ -57,6 +57,7 @@
 #endif
 
 /* Kernel-version differences, as kft has them (ftrace_ops on 5.10). */
+#include "kft_bench_figures.h"
 #include "kft_compat.h"
 
 #define KFT_BENCH_MAX_ROUNDS 1000
@@ -106,7 +107,7 @@ static noinline __attribute__((__noipa__)) void kft_bench_spin(unsigned long tur
 static DEFINE_MUTEX(kft_bench_mutex);
 static atomic_long_t kft_bench_hits;
 static unsigned int kft_bench_calls, kft_bench_rounds;
-static u64 kft_bench_min, kft_bench_median, kft_bench_max;	/* 1/1000 ns per call */
+static struct kft_bench_figures kft_bench_figures;	/* 1/1000 ns per call */
 static u64 kft_bench_spin_ns;
 static int kft_bench_sink;
 
@@ -133,13 +134,6 @@ static notrace u64 kft_bench_round(unsigned int calls, bool clock)
 	return t1 - t0;
 }
 
-static int kft_bench_cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* noinline: the benchmark's root call of filter roots (its calls of the target inside). */
 static noinline int kft_bench_run(unsigned int calls, unsigned int rounds, bool clock)
 {
@@ -157,12 +151,9 @@ static noinline int kft_bench_run(unsigned int calls, unsigned int rounds, bool 
 		ns[r] = div_u64(kft_bench_round(calls, clock) * 1000, calls);
 		cond_resched();
 	}
-	sort(ns, rounds, sizeof(*ns), kft_bench_cmp_u64, NULL);
+	kft_bench_figures_of(ns, rounds, &kft_bench_figures);
 	kft_bench_calls = calls;
 	kft_bench_rounds = rounds;
-	kft_bench_min = ns[0];
-	kft_bench_median = ns[rounds / 2];
-	kft_bench_max = ns[rounds - 1];
 	kfree(ns);
 	return 0;
 }
@@ -384,22 +375,11 @@ static ssize_t kft_bench_write(struct file *file, const char __user *ubuf,
 	return ret ? ret : count;
 }
 
-/* A figure in 1/1000 ns as "N.NNN" (div_u64_rem: 32-bit kernels have no u64 division). */
-static void kft_bench_show_milli(struct seq_file *m, const char *name, u64 v)
-{
-	u32 rem;
-	u64 q = div_u64_rem(v, 1000, &rem);
-
-	seq_printf(m, " %s %llu.%03u", name, q, rem);
-}
-
 static int kft_bench_show(struct seq_file *m, void *v)
 {
 	mutex_lock(&kft_bench_mutex);
 	seq_printf(m, "rounds %u calls %u ns/call", kft_bench_rounds, kft_bench_calls);
-	kft_bench_show_milli(m, "min", kft_bench_min);
-	kft_bench_show_milli(m, "median", kft_bench_median);
-	kft_bench_show_milli(m, "max", kft_bench_max);
+	kft_bench_figures_show(m, &kft_bench_figures);
 	seq_printf(m, " hits %ld spin_ns %llu\n",
 		   atomic_long_read(&kft_bench_hits), kft_bench_spin_ns);
 	mutex_unlock(&kft_bench_mutex);

@@ -42,6 +42,8 @@
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
+#include "kft_bench_figures.h"
+
 #define KFT_BENCH_SWITCH_MAX_ROUNDS 1000
 
 struct kft_bench_pingpong {
@@ -120,15 +122,8 @@ static u64 kft_bench_switch_round(struct kft_bench_pingpong *pp, unsigned long *
 
 static DEFINE_MUTEX(kft_bench_switch_mutex);
 static unsigned int kft_bench_switch_turns, kft_bench_switch_rounds;
-static u64 kft_bench_switch_min, kft_bench_switch_median, kft_bench_switch_max;
+static struct kft_bench_figures kft_bench_switch_figures;
 static unsigned long kft_bench_switch_out;
-
-static int kft_bench_switch_cmp(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* The thread, SCHED_FIFO and bound to the writer's CPU, started. */
 static struct task_struct *kft_bench_pong_start(struct kft_bench_pingpong *pp)
@@ -152,12 +147,9 @@ static struct task_struct *kft_bench_pong_start(struct kft_bench_pingpong *pp)
 static void kft_bench_switch_keep(u64 *ns, unsigned int turns, unsigned int rounds,
 				  unsigned long out)
 {
-	sort(ns, rounds, sizeof(*ns), kft_bench_switch_cmp, NULL);
+	kft_bench_figures_of(ns, rounds, &kft_bench_switch_figures);
 	kft_bench_switch_turns = turns;
 	kft_bench_switch_rounds = rounds;
-	kft_bench_switch_min = ns[0];
-	kft_bench_switch_median = ns[rounds / 2];
-	kft_bench_switch_max = ns[rounds - 1];
 	kft_bench_switch_out = out;
 }
 
@@ -219,23 +211,12 @@ static ssize_t kft_bench_switch_write(struct file *file, const char __user *ubuf
 	return ret ? ret : count;
 }
 
-/* A figure in 1/1000 ns as "N.NNN" (div_u64_rem: 32-bit kernels have no u64 division). */
-static void kft_bench_switch_show_milli(struct seq_file *m, const char *name, u64 v)
-{
-	u32 rem;
-	u64 q = div_u64_rem(v, 1000, &rem);
-
-	seq_printf(m, " %s %llu.%03u", name, q, rem);
-}
-
 static int kft_bench_switch_show(struct seq_file *m, void *v)
 {
 	mutex_lock(&kft_bench_switch_mutex);
 	seq_printf(m, "rounds %u turns %u ns/switch", kft_bench_switch_rounds,
 		   kft_bench_switch_turns);
-	kft_bench_switch_show_milli(m, "min", kft_bench_switch_min);
-	kft_bench_switch_show_milli(m, "median", kft_bench_switch_median);
-	kft_bench_switch_show_milli(m, "max", kft_bench_switch_max);
+	kft_bench_figures_show(m, &kft_bench_switch_figures);
 	seq_printf(m, " out %lu\n", kft_bench_switch_out);
 	mutex_unlock(&kft_bench_switch_mutex);
 	return 0;
