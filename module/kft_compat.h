@@ -338,4 +338,11 @@ static inline size_t kft_pcpu_ext_bytes(void)
 #define KFT_SCHED_PREV_STATE	(READ_ONCE(prev->state))
 #endif
 
+/* panic_notifier_list (kft_flight.c): in its own header from 5.14 on. */
+#if KERNEL_VERSION(5, 14, 0) <= LINUX_VERSION_CODE
+#include <linux/panic_notifier.h>
+#else
+#include <linux/kernel.h>
+#endif
+
 #endif

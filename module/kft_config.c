@@ -11,7 +11,7 @@
  *		   | "mode" ("trace" | "count" | "stacks" | "profile" | "histogram")
  *		   | "watch" ("stack" | "worst-stack") NUM
  *		   | "sample" NUM | "include" "idle" | "per-process" | "snoop" NUM
- *		   | "hooks" ("fast" | "safe")
+ *		   | "hooks" ("fast" | "safe") | "log" ("linear" | "ring")
  *
  * Words are separated by white space; '#' starts a comment that runs to the
  * end of the line. Keywords match exactly (no prefixes). Every statement may
@@ -116,6 +116,9 @@ static const char *const kft_parse_messages[] = {
 		"keeps who woke each sleep inside a kept root call: needs 'filter roots'",
 	[KFT_ERR_ONCPU_NEEDS_TIME] =
 		"makes the time filters judge the time on the CPU: needs 'filter mintime' or 'filter maxtime'",
+	[KFT_ERR_EXPECTED_LOG] = "expected 'linear' or 'ring'",
+	[KFT_ERR_RING_CONFLICT] =
+		"log ring overwrites each CPU's oldest calls one at a time, which would leave parts of a block of rows: not with",
 };
 
 _Static_assert(ARRAY_SIZE(kft_parse_messages) == KFT_ERR_COUNT,
@@ -154,6 +157,7 @@ static const char *const kft_stmt_words[] = {
 	[KFT_STMT_OFFCPU] = "offcpu",
 	[KFT_STMT_WAKERS] = "wakers",
 	[KFT_STMT_ONCPU] = "oncpu",
+	[KFT_STMT_LOG] = "log",
 };
 
 _Static_assert(ARRAY_SIZE(kft_stmt_words) == KFT_STMT_COUNT, "a statement without its word");
@@ -182,10 +186,12 @@ _Static_assert(ARRAY_SIZE(kft_stmt_words) == KFT_STMT_COUNT, "a statement withou
  * a histogram it buckets each call's time on the CPU.
  */
 /*
- * What only a trace's log keeps: whole subtrees (roots); and times off the
- * CPU, which a histogram takes too (it buckets the time on the CPU).
+ * What only a trace's log keeps: whole subtrees (roots), and how it fills
+ * (log); and times off the CPU, which a histogram takes too (it buckets
+ * the time on the CPU).
  */
-#define KFT_STMTS_ROOTS	(STMT(ROOTS) | STMT(HOLDENTRIES) | STMT(HOLDTASKS) | STMT(WAKERS))
+#define KFT_STMTS_ROOTS	(STMT(ROOTS) | STMT(HOLDENTRIES) | STMT(HOLDTASKS) | STMT(WAKERS) | \
+			 STMT(LOG))
 #define KFT_STMTS_LOG	(KFT_STMTS_ROOTS | STMT(OFFCPU) | STMT(ONCPU))
 
 static const struct kft_mode_rule {
@@ -912,6 +918,18 @@ static int parse_wakers(struct kft_parser *ps)
 	return once(ps, KFT_STMT_WAKERS, ps->tok.pos);
 }
 
+/* log linear | log ring: how trace mode's log fills (kft_log.h). */
+static int parse_log(struct kft_parser *ps)
+{
+	if (once(ps, KFT_STMT_LOG, ps->tok.pos) || next(ps))
+		return -1;
+	if (tok_is(ps, "ring"))
+		ps->cfg->log_ring = true;
+	else if (!tok_is(ps, "linear"))
+		return fail(ps, KFT_ERR_EXPECTED_LOG);
+	return 0;
+}
+
 /* The statements, by their first word. */
 static const struct {
 	const char *word;
@@ -933,6 +951,7 @@ static const struct {
 	{ "holdtasks", parse_hold },
 	{ "offcpu", parse_offcpu },
 	{ "wakers", parse_wakers },
+	{ "log", parse_log },
 };
 
 static bool is_command_word(const struct kft_parser *ps)
@@ -1038,6 +1057,25 @@ static int check_roots(struct kft_parser *ps)
 	return 0;
 }
 
+/*
+ * log ring overwrites calls one at a time: a kept root's subtree and a
+ * stack watch's snapshot are blocks of rows that make sense only whole.
+ */
+static int check_ring(struct kft_parser *ps)
+{
+	const struct kft_pos *seen = ps->seen;
+
+	if (!ps->cfg->log_ring)
+		return 0;
+	if (ps->cfg->nr_roots)
+		return fail_at(ps, KFT_ERR_RING_CONFLICT,
+			       later_of(seen[KFT_STMT_LOG], seen[KFT_STMT_ROOTS]), "roots");
+	if (ps->cfg->watch != KFT_WATCH_NONE)
+		return fail_at(ps, KFT_ERR_RING_CONFLICT,
+			       later_of(seen[KFT_STMT_LOG], seen[KFT_STMT_WATCH]), "watch");
+	return 0;
+}
+
 /* filter oncpu changes what mintime and maxtime judge: alone, it means nothing. */
 static int check_oncpu(struct kft_parser *ps)
 {
@@ -1089,7 +1127,7 @@ static int check_block(struct kft_parser *ps)
 	}
 	if (cfg->units_ms && cfg->mode != KFT_MODE_HISTOGRAM)
 		return fail_at(ps, KFT_ERR_UNITS_MS, seen[KFT_STMT_UNITS], "units");
-	return check_roots(ps) ?: check_oncpu(ps);
+	return check_roots(ps) ?: check_oncpu(ps) ?: check_ring(ps);
 }
 
 /* What depends on the mode, known only once the block has been read. */
@@ -1224,7 +1262,7 @@ static bool is_keyword(const char *word, size_t len)
 		"clear", "mode", "trace", "count", "stacks", "profile", "histogram", "stack",
 		"worst-stack", "sample", "include", "idle", "per-process", "pid",
 		"tid", "cpu", "comm", "snoop", "units", "us", "ns", "ms", "hooks", "fast",
-		"safe", "errors",
+		"safe", "errors", "log", "linear", "ring",
 	};
 	size_t i;
 

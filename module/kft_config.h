@@ -100,6 +100,8 @@ enum kft_parse_err {
 	KFT_ERR_SCHED_PROBE,
 	KFT_ERR_WAKERS_NEEDS_ROOTS,
 	KFT_ERR_ONCPU_NEEDS_TIME,
+	KFT_ERR_EXPECTED_LOG,
+	KFT_ERR_RING_CONFLICT,
 	KFT_ERR_COUNT,
 };
 
@@ -218,6 +220,7 @@ struct kft_config {
 	bool offcpu;			/* trace: each call's times off the CPU; histogram: on it */
 	bool wakers;			/* trace, with roots: who woke each sleep (takes offcpu) */
 	bool filter_oncpu;		/* mintime, maxtime judge the time on the CPU (takes offcpu) */
+	bool log_ring;			/* trace: each CPU keeps its last calls */
 };
 
 enum kft_command {
@@ -276,6 +279,7 @@ enum kft_stmt {
 	KFT_STMT_OFFCPU,
 	KFT_STMT_WAKERS,
 	KFT_STMT_ONCPU,
+	KFT_STMT_LOG,
 	KFT_STMT_COUNT,
 };
 

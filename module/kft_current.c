@@ -8,6 +8,7 @@
 
 #include <linux/err.h>
 #include <linux/printk.h>
+#include <linux/rcupdate.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
@@ -15,6 +16,12 @@
 #include "kft_run.h"
 
 struct kft_run *kft_current;
+/*
+ * The installed run if it is a ring (log ring), for the oops and panic
+ * notifiers (kft_flight.c), which read it under RCU: a run is torn down
+ * only a grace period after it is no longer here.
+ */
+struct kft_run __rcu *kft_flight_run;
 static unsigned int kft_next_id = 1;
 struct kft_parse_error kft_last_error;
 
@@ -56,6 +63,8 @@ struct kft_run *kft_install_run(char *text, const struct kft_config *cfg)
 	/* The replaced run is torn down as a cleared one is. */
 	kft_retire_run();
 	kft_current = run;
+	if (cfg->mode == KFT_MODE_TRACE && cfg->log_ring)
+		rcu_assign_pointer(kft_flight_run, run);
 	return run;
 }
 
@@ -63,6 +72,10 @@ struct kft_run *kft_install_run(char *text, const struct kft_config *cfg)
 void kft_clear_run(void)
 {
 	lockdep_assert_held(&kft_mutex);
+	if (rcu_access_pointer(kft_flight_run)) {
+		RCU_INIT_POINTER(kft_flight_run, NULL);
+		synchronize_rcu();
+	}
 	if (kft_current)
 		kft_run_destroy(kft_current);
 	kft_current = NULL;
@@ -79,10 +92,14 @@ void kft_clear_run(void)
  * (kft_retire_wait(), kft_lock_settled()).
  */
 static struct kft_run *kft_retiring;
+static bool kft_retiring_flight;	/* it was kft_flight_run */
 static DECLARE_WAIT_QUEUE_HEAD(kft_retired);
 
 static void kft_retire_fn(struct work_struct *work)
 {
+	/* The notifiers that may still read it as kft_flight_run are done. */
+	if (READ_ONCE(kft_retiring_flight))
+		synchronize_rcu();
 	mutex_lock(&kft_mutex);
 	kft_run_destroy(kft_retiring);
 	WRITE_ONCE(kft_retiring, NULL);
@@ -102,6 +119,8 @@ void kft_retire_run(void)
 	lockdep_assert_held(&kft_mutex);
 	if (!kft_current)
 		return;
+	kft_retiring_flight = rcu_access_pointer(kft_flight_run) == kft_current;
+	RCU_INIT_POINTER(kft_flight_run, NULL);
 	kft_run_kill(kft_current);
 	kft_retiring = kft_current;
 	kft_current = NULL;

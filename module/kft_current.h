@@ -7,11 +7,15 @@
 #ifndef KFT_CURRENT_H
 #define KFT_CURRENT_H
 
+#include <linux/compiler_types.h>
+
 #include "kft_config.h"
 
 struct kft_run;
 
 extern struct kft_run *kft_current;
+/* kft_current if it is a ring, under RCU (kft_flight.c). */
+extern struct kft_run __rcu *kft_flight_run;
 /* The last configuration or command error, shown in /proc/kft. */
 extern struct kft_parse_error kft_last_error;
 

@@ -38,12 +38,22 @@
 #include <linux/preempt.h>
 #include <linux/sched.h>
 
+#include "kft_log_ring.h"
 #include "kft_run.h"
 #include "kft_task.h"
 
 static __always_inline struct kft_record *kft_log_reserve(struct kft_run *run)
 {
-	long slot = atomic_long_inc_return(&run->log.reserved) - 1;
+	struct kft_record *rec;
+	long slot;
+
+	if (unlikely(run->log.ring.tags)) {
+		rec = kft_ring_reserve(&run->log);
+		if (!rec)
+			this_cpu_inc(run->counters->ring_skipped);
+		return rec;
+	}
+	slot = atomic_long_inc_return(&run->log.reserved) - 1;
 
 	if (unlikely(slot >= run->log.capacity)) {
 		kft_run_stop(run, KFT_REASON_LOG_FULL);
@@ -65,6 +75,13 @@ static __always_inline void kft_record_fill(struct kft_record *rec, unsigned lon
 	rec->retval = retval;
 	/* Pairs with smp_load_acquire() in kft_log_view_build(). */
 	smp_store_release(&rec->func, func);
+}
+
+/* A log record filled: a ring's readers may take it now (kft_log_ring.h). */
+static __always_inline void kft_log_publish(struct kft_run *run, const struct kft_record *rec)
+{
+	if (unlikely(run->log.ring.tags))
+		kft_ring_publish(&run->log, rec);
 }
 
 /*
@@ -259,6 +276,7 @@ static __always_inline int kft_hook_entry_take(struct kft_run *run, unsigned lon
 		if (!rec)
 			return 1;
 		kft_record_fill(rec, ip, ret_ip, call, pid, kft_rec_info_open(call->cpu), 0);
+		kft_log_publish(run, rec);
 		kft_record_comm(run, call, pid);
 		call->rec = rec;
 	}
@@ -561,6 +579,48 @@ static __always_inline void kft_hold_exit(struct kft_run *run, unsigned long ip,
 }
 
 /*
+ * A call that returned after @dur, as one whole record reserved now.
+ * Return: false when the log had no room (a full linear log stops the run).
+ */
+static __always_inline bool kft_log_whole(struct kft_run *run, unsigned long ip,
+					  unsigned long ret_ip, const struct kft_call *call,
+					  u64 dur, unsigned long retval)
+{
+	struct kft_record *rec = kft_log_reserve(run);
+	s32 pid;
+
+	if (!rec)
+		return false;
+	pid = kft_record_pid(call);
+	kft_log_sched_put(run, rec, call);
+	kft_record_fill(rec, ip, ret_ip, call, pid, kft_rec_info(dur, call->cpu), retval);
+	kft_log_publish(run, rec);
+	kft_record_comm(run, call, pid);
+	return true;
+}
+
+/*
+ * The exit of a call whose record its entry reserved: the record closed.
+ * A ring may have written over it since: the call is then recorded anew.
+ */
+static __always_inline void kft_log_close(struct kft_run *run, unsigned long ip,
+					  unsigned long ret_ip, bool ret_ip_known,
+					  const struct kft_call *call, u64 dur, unsigned long retval)
+{
+	struct kft_record *rec = call->rec;
+
+	if (unlikely(run->log.ring.tags) &&
+	    !kft_ring_close_begin(&run->log, rec, call->entry_ns)) {
+		kft_log_whole(run, ip, ret_ip, call, dur, retval);
+		return;
+	}
+	kft_log_sched_put(run, rec, call);
+	kft_record_close(rec, ip, ret_ip, ret_ip_known, dur, call->cpu, retval);
+	if (unlikely(run->log.ring.tags))
+		kft_ring_close_end(&run->log, rec);
+}
+
+/*
  * A traced call's exit: its record closed, or made if the filters keep it
  * (histogram mode: counted in its bucket). See kft_hook_exit().
  */
@@ -569,9 +629,7 @@ static __always_inline void kft_hook_exit_record(struct kft_run *run, unsigned l
 						 struct kft_call *call, u64 now_cycles,
 						 unsigned long retval)
 {
-	struct kft_record *rec;
 	u64 now = 0, dur, cycles;
-	s32 pid;
 
 	/* Acquire: the generation read below is the state's (kft_run_prime()). */
 	if (smp_load_acquire(&run->state) != KFT_RUNNING)
@@ -586,8 +644,7 @@ static __always_inline void kft_hook_exit_record(struct kft_run *run, unsigned l
 	if (call->rec) {
 		now = kft_now();
 		dur = kft_elapsed(now, call->entry_ns);
-		kft_log_sched_put(run, call->rec, call);
-		kft_record_close(call->rec, ip, ret_ip, ret_ip_known, dur, call->cpu, retval);
+		kft_log_close(run, ip, ret_ip, ret_ip_known, call, dur, retval);
 	} else {
 		/* (A record at entry only without this filter: kft_run_create().) */
 		if (unlikely(run->cfg.errors) && !now_cycles && kft_retval_filtered(run, retval))
@@ -611,18 +668,10 @@ static __always_inline void kft_hook_exit_record(struct kft_run *run, unsigned l
 					      run->maxtime_ns))
 				goto filtered;
 		}
-		if (run->histogram) {
+		if (run->histogram)
 			kft_hist_add(run, ip, run->cfg.offcpu ? kft_call_oncpu(call, dur) : dur);
-		} else {
-			rec = kft_log_reserve(run);
-			if (!rec)
-				return;
-			pid = kft_record_pid(call);
-			kft_log_sched_put(run, rec, call);
-			kft_record_fill(rec, ip, ret_ip, call, pid, kft_rec_info(dur, call->cpu),
-					retval);
-			kft_record_comm(run, call, pid);
-		}
+		else if (!kft_log_whole(run, ip, ret_ip, call, dur, retval))
+			return;
 	}
 	kft_deadline_check(run, now);
 	return;

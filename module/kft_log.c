@@ -19,6 +19,7 @@
 #include <linux/vmalloc.h>
 
 #include "kft_log.h"
+#include "kft_log_ring.h"
 #include "kft_mem.h"
 
 static void kft_log_buf_release(struct kref *ref)
@@ -28,17 +29,28 @@ static void kft_log_buf_release(struct kref *ref)
 	vfree(buf->records);
 	vfree(buf->sched);
 	kft_comms_free(&buf->comms);
+	kft_ring_free(&buf->ring);
 	kfree(buf);
 }
 
-/* A log of @capacity records, with their offcpu times if @sched. */
-static struct kft_log_buf *kft_log_buf_alloc(unsigned long capacity, bool sched)
+/* The slots of a log of @entries (a ring: each CPU's entries). */
+static unsigned long kft_log_slots(unsigned long entries, bool ring)
 {
-	size_t bytes = array_size(capacity, sizeof(struct kft_record) +
-					    (sched ? sizeof(struct kft_rec_sched) : 0));
+	return ring ? (unsigned long)nr_cpu_ids << kft_ring_shift(entries) : entries;
+}
+
+/*
+ * A log of @capacity records (a ring: 1 << @shift for each CPU), with
+ * their offcpu times if @sched.
+ */
+static struct kft_log_buf *kft_log_buf_alloc(unsigned long capacity, bool sched, bool ring,
+					     unsigned int shift)
+{
 	struct kft_log_buf *buf;
 
-	if (!kft_mem_fits(bytes))
+	if (!kft_mem_fits(array_size(capacity, sizeof(struct kft_record) +
+					       (ring ? sizeof(u32) : 0) +
+					       (sched ? sizeof(struct kft_rec_sched) : 0))))
 		return NULL;
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
 	if (!buf)
@@ -49,9 +61,11 @@ static struct kft_log_buf *kft_log_buf_alloc(unsigned long capacity, bool sched)
 		buf->sched = __vmalloc(array_size(capacity, sizeof(struct kft_rec_sched)),
 				       KFT_BIG_GFP | __GFP_ZERO);
 	if (!buf->records || (sched && !buf->sched) ||
+	    (ring && kft_ring_alloc(&buf->ring, capacity, shift)) ||
 	    kft_comms_alloc(&buf->comms, capacity)) {
 		vfree(buf->records);
 		vfree(buf->sched);
+		kft_ring_free(&buf->ring);
 		kfree(buf);
 		return NULL;
 	}
@@ -66,12 +80,23 @@ static void kft_log_use(struct kft_log *log, struct kft_log_buf *buf)
 	log->records = buf->records;
 	log->sched = buf->sched;
 	log->capacity = buf->capacity;
+	log->ring = buf->ring;
 	atomic_long_set(&log->reserved, 0);
 }
 
-int kft_log_alloc(struct kft_log *log, unsigned long capacity, bool sched)
+/**
+ * kft_log_alloc() - the run's log
+ * @log:	the log
+ * @entries:	its calls (a ring: each CPU's, rounded up to a power of two)
+ * @sched:	with offcpu's times
+ * @ring:	log ring
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int kft_log_alloc(struct kft_log *log, unsigned long entries, bool sched, bool ring)
 {
-	struct kft_log_buf *buf = kft_log_buf_alloc(capacity, sched);
+	struct kft_log_buf *buf = kft_log_buf_alloc(kft_log_slots(entries, ring), sched, ring,
+						    kft_ring_shift(entries));
 
 	if (!buf)
 		return -ENOMEM;
@@ -86,6 +111,7 @@ void kft_log_free(struct kft_log *log)
 	log->buf = NULL;
 	log->records = NULL;
 	log->sched = NULL;
+	log->ring = (struct kft_ring){};
 	log->capacity = 0;
 }
 
@@ -105,7 +131,8 @@ int kft_log_reset(struct kft_log *log)
 	struct kft_log_buf *buf;
 
 	if (kref_read(&log->buf->ref) > 1) {
-		buf = kft_log_buf_alloc(log->capacity, log->sched != NULL);
+		buf = kft_log_buf_alloc(log->capacity, log->sched != NULL, log->ring.tags,
+					log->ring.shift);
 		if (!buf)
 			return -ENOMEM;
 		kft_log_free(log);
@@ -116,13 +143,23 @@ int kft_log_reset(struct kft_log *log)
 	if (log->sched)
 		memset(log->sched, 0, used * sizeof(*log->sched));
 	kft_comms_reset(&log->buf->comms);
+	if (log->ring.tags)
+		kft_ring_reset(&log->ring, log->capacity);
 	atomic_long_set(&log->reserved, 0);
 	return 0;
 }
 
+/* The calls the log holds (a ring: every CPU's part). */
 unsigned long kft_log_stored(const struct kft_log *log)
 {
-	return min_t(unsigned long, atomic_long_read(&log->reserved), log->capacity);
+	unsigned long sum = 0;
+	unsigned int cpu;
+
+	if (!log->ring.tags)
+		return min_t(unsigned long, atomic_long_read(&log->reserved), log->capacity);
+	for_each_possible_cpu(cpu)
+		sum += kft_ring_stored(&log->ring, cpu);
+	return sum;
 }
 
 unsigned long kft_log_lost(const struct kft_log *log)
@@ -193,6 +230,10 @@ void kft_log_view_init(struct kft_log_view *view, struct kft_log *log)
 {
 	kref_get(&log->buf->ref);
 	view->buf = log->buf;
+	view->recs = log->buf->records;
+	view->sched = log->buf->sched;
+	view->copies = NULL;
+	view->sched_copies = NULL;
 	view->order = NULL;
 	view->nr = 0;
 }
@@ -202,7 +243,8 @@ void kft_log_view_init(struct kft_log_view *view, struct kft_log *log)
  * @view:	initialized with kft_log_view_init(); free with kft_log_view_free()
  * @stored:	how many slots were handed out when the view was taken
  *
- * A record still being written (no function address yet) is left out.
+ * A record still being written (no function address yet) is left out; a
+ * ring's are copied as they are now (@stored is not used).
  * Needs no lock: the view holds its buffer.
  */
 int kft_log_view_build(struct kft_log_view *view, unsigned long stored)
@@ -210,7 +252,12 @@ int kft_log_view_build(struct kft_log_view *view, unsigned long stored)
 	const struct kft_record *recs = view->buf->records;
 	size_t bytes = array_size(max(stored, 1UL), sizeof(u32));
 	unsigned long i;
+	int ret;
 
+	if (view->buf->ring.tags) {
+		ret = kft_ring_view_build(view);
+		return ret ?: kft_log_sort(view->recs, view->order, view->nr);
+	}
 	if (!kft_mem_fits(bytes))
 		return -ENOMEM;
 	view->order = kvmalloc(bytes, KFT_BIG_GFP);
@@ -227,7 +274,11 @@ int kft_log_view_build(struct kft_log_view *view, unsigned long stored)
 void kft_log_view_free(struct kft_log_view *view)
 {
 	kvfree(view->order);
+	kvfree(view->copies);
+	kvfree(view->sched_copies);
 	view->order = NULL;
+	view->copies = NULL;
+	view->sched_copies = NULL;
 	view->nr = 0;
 	if (view->buf)
 		kref_put(&view->buf->ref, kft_log_buf_release);

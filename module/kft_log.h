@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The trace log: one array of fixed-size binary records, filled without
- * locks (a slot is reserved with one atomic increment) and formatted only
- * when read.
+ * locks and formatted only when read. How it fills is the run's choice
+ * (log linear, log ring): linear hands out slots with one atomic increment
+ * and stops when full; a ring gives each CPU its own part of the array,
+ * which keeps that CPU's last calls (kft_log_ring.h).
  *
  * The array lives in a reference-counted buffer: a reader of /proc/kft_data
  * holds the buffer it opened, so priming the run again while a reader has
@@ -15,6 +17,8 @@
 #include <linux/build_bug.h>
 #include <linux/err.h>
 #include <linux/kref.h>
+#include <linux/log2.h>
+#include <linux/percpu.h>
 #include <linux/types.h>
 
 #include "kft_comm.h"
@@ -193,6 +197,17 @@ struct kft_rec_sched {
 	};
 };
 
+/*
+ * log ring: CPU c's slots are records[c << shift] on, 1 << shift of them;
+ * a tag beside each record says which of the CPU's reservations wrote it
+ * and whether it is being written or closed (kft_log_ring.h).
+ */
+struct kft_ring {
+	u32 *tags;
+	unsigned long __percpu *heads;	/* each CPU's reservations so far */
+	unsigned int shift;
+};
+
 /* The records' memory, shared by the run and its readers. */
 struct kft_log_buf {
 	struct kref ref;
@@ -200,6 +215,7 @@ struct kft_log_buf {
 	struct kft_record *records;
 	struct kft_rec_sched *sched;	/* offcpu, else NULL */
 	struct kft_comms comms;		/* the records' task names */
+	struct kft_ring ring;		/* log ring, else tags NULL */
 };
 
 struct kft_log {
@@ -208,17 +224,31 @@ struct kft_log {
 	unsigned long capacity;
 	/* Slots handed out; past capacity it keeps counting what was lost. */
 	atomic_long_t reserved;
+	struct kft_ring ring;		/* buf->ring */
 	struct kft_log_buf *buf;
 };
 
-/* A sorted view of one buffer for one reader. */
+/*
+ * A sorted view of one buffer for one reader. A ring's records are copied
+ * (a running ring overwrites them), a linear log's are read in place.
+ */
 struct kft_log_view {
 	struct kft_log_buf *buf;	/* a reference held by the view */
+	const struct kft_record *recs;	/* buf->records, or the copies */
+	const struct kft_rec_sched *sched; /* beside them, or NULL */
+	struct kft_record *copies;	/* a ring's */
+	struct kft_rec_sched *sched_copies;
 	u32 *order;			/* record indexes in entry-time order */
 	unsigned long nr;
 };
 
-int kft_log_alloc(struct kft_log *log, unsigned long capacity, bool sched);
+/* log ring: each CPU's part holds at least @entries, a power of two. */
+static inline unsigned int kft_ring_shift(unsigned long entries)
+{
+	return entries > 1 ? ilog2(entries - 1) + 1 : 0;
+}
+
+int kft_log_alloc(struct kft_log *log, unsigned long capacity, bool sched, bool ring);
 void kft_log_free(struct kft_log *log);
 int kft_log_reset(struct kft_log *log);
 unsigned long kft_log_stored(const struct kft_log *log);

@@ -34,6 +34,7 @@
 #include <linux/uaccess.h>
 
 #include "kft_current.h"
+#include "kft_flight.h"
 #include "kft_data.h"
 #include "kft_run.h"
 #include "kft_static.h"
@@ -342,9 +343,12 @@ static int __init kft_init(void)
 	ret = register_module_notifier(&kft_module_nb);
 	if (ret)
 		goto err_run_exit;
+	ret = kft_flight_init();
+	if (ret)
+		goto err_unregister_notifier;
 	ret = -ENOMEM;
 	if (!proc_create(KFT_PROC_CTL, 0600, NULL, &kft_ctl_ops))
-		goto err_unregister_notifier;
+		goto err_flight_exit;
 	if (!proc_create(KFT_PROC_DATA, 0400, NULL, &kft_data_ops))
 		goto err_remove_ctl;
 	if (KFT_HAVE_SAFE_HOOKS)
@@ -358,6 +362,8 @@ static int __init kft_init(void)
 
 err_remove_ctl:
 	remove_proc_entry(KFT_PROC_CTL, NULL);
+err_flight_exit:
+	kft_flight_exit();
 err_unregister_notifier:
 	unregister_module_notifier(&kft_module_nb);
 err_run_exit:
@@ -375,6 +381,7 @@ static void __exit kft_exit(void)
 	mutex_lock(&kft_mutex);
 	kft_clear_run();
 	mutex_unlock(&kft_mutex);
+	kft_flight_exit();
 	kft_run_exit();
 	pr_info("unloaded\n");
 }

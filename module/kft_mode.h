@@ -96,6 +96,7 @@ void kft_trace_quiesce(struct kft_run *run);
 unsigned int kft_trace_drop_module(struct kft_run *run, struct module *mod,
 				   const unsigned long *addrs, unsigned int nr);
 unsigned long kft_trace_missed(struct kft_run *run);
+void kft_trace_print_last(struct kft_run *run, unsigned int calls, struct seq_file *m);
 /* /proc/kft's "hooks:" line of a run with trace mode's hooks. */
 void kft_output_trace_hooks(struct seq_file *m, const struct kft_run *run);
 void kft_output_sched_status(struct seq_file *m, const struct kft_run *run,

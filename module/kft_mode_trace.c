@@ -6,10 +6,14 @@
  * kft_watch.c's snapshots to the log. This file: what a trace run
  * allocates and attaches, and its text in /proc/kft and /proc/kft_data.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/kernel.h>
 #include <linux/seq_file.h>
+#include <linux/string.h>
 
 #include "kft_ftrace.h"
+#include "kft_log_ring.h"
 #include "kft_mode.h"
 #include "kft_output.h"
 #include "kft_run.h"
@@ -104,8 +108,17 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 		   stored, c->filtered_time, c->filtered_ints, c->filtered_task,
 		   c->filtered_retval, c->not_found,
 		   kft_trace_missed(run), kft_log_lost(&run->log), run->starts);
-	seq_printf(m, "log: %lu of %lu entries used, %zu bytes each, %lu bytes\n",
-		   stored, run->log.capacity, each, run->log.capacity * each);
+	if (run->log.ring.tags) {
+		each += sizeof(u32);
+		seq_printf(m, "log: ring of %lu entries a CPU, %u CPUs, %lu held, %zu bytes each, %lu bytes\n",
+			   1UL << run->log.ring.shift, nr_cpu_ids, stored, each,
+			   run->log.capacity * each);
+		seq_printf(m, "ring: %lu calls overwritten, %lu lost to slots in use\n",
+			   kft_ring_overwritten(&run->log.ring), c->ring_skipped);
+	} else {
+		seq_printf(m, "log: %lu of %lu entries used, %zu bytes each, %lu bytes\n",
+			   stored, run->log.capacity, each, run->log.capacity * each);
+	}
 	seq_printf(m, "names: %lu slots, %lu bytes, %lu lost\n",
 		   kft_comms_bytes(&run->log.buf->comms) / sizeof(struct kft_comm_slot),
 		   kft_comms_bytes(&run->log.buf->comms), kft_comms_lost(&run->log.buf->comms));
@@ -130,6 +143,11 @@ static void kft_output_log_header(struct seq_file *m, const struct kft_run *run,
 {
 	kft_output_header_common(m, run, times, c);
 	seq_printf(m, "Entries not found = %lu\n", c->not_found);
+	/* kft's addition, only with log ring. */
+	if (run->log.ring.tags)
+		seq_printf(m, "Log ring = %lu entries a CPU\nCalls overwritten = %lu\nCalls lost to slots in use = %lu\n",
+			   1UL << run->log.ring.shift, kft_ring_overwritten(&run->log.ring),
+			   c->ring_skipped);
 	/* kft's addition, only with filter roots. */
 	if (run->cfg.nr_roots)
 		seq_printf(m, "Root calls kept = %lu\nCalls cut from kept roots = %lu\nRoot calls not held = %lu\n",
@@ -279,9 +297,72 @@ static void kft_output_log_row(struct seq_file *m, const struct kft_run_times *t
 }
 
 
+/*
+ * The kernel log's lines of a text the log's own functions wrote into @m
+ * (a buffer of the caller's): each after "kft: | ", as kd reads them back
+ * from a saved console. Emptied after.
+ */
+static void kft_trace_print_lines(struct seq_file *m)
+{
+	char *line = m->buf, *end = m->buf + min(m->count, m->size - 1), *nl;
+
+	*end = '\0';
+	for (; line < end; line = nl + 1) {
+		nl = strchrnul(line, '\n');
+		*nl = '\0';
+		pr_emerg("| %s\n", line);
+		if (nl >= end)
+			break;
+	}
+	m->count = 0;
+}
+
+/**
+ * kft_trace_print_last() - each CPU's last calls of a ring, to the kernel log
+ * @run:	a ring run, frozen (its readers' lock may be held by anyone)
+ * @calls:	how many of each CPU's
+ * @m:		a seq_file over a buffer of the caller's, for one row or line
+ *
+ * The log's own header and rows (/proc/kft_data's, addresses shown), from
+ * any context: at a panic or an oops. No lock and no allocation. A CPU's
+ * rows come oldest first, CPU after CPU; a row ends with its function's
+ * name, for whoever reads the console without kd.
+ */
+void kft_trace_print_last(struct kft_run *run, unsigned int calls, struct seq_file *m)
+{
+	const struct kft_log_buf *buf = run->log.buf;
+	struct kft_counters c;
+	struct kft_record rec;
+	struct kft_rec_sched sched;
+	unsigned long head, n, rows = 0;
+	unsigned int cpu;
+
+	kft_run_sum_counters(run, &c);
+	for_each_possible_cpu(cpu)
+		rows += min_t(unsigned long, kft_ring_stored(&buf->ring, cpu), calls);
+	m->count = 0;
+	kft_output_log_header(m, run, &run->times, &c, rows);
+	kft_trace_print_lines(m);
+	for_each_possible_cpu(cpu) {
+		head = READ_ONCE(*per_cpu_ptr(buf->ring.heads, cpu));
+		for (n = head - min_t(unsigned long, kft_ring_stored(&buf->ring, cpu), calls);
+		     n < head; n++) {
+			if (!kft_ring_copy(buf, cpu, n, &rec, &sched))
+				continue;
+			kft_output_log_row(m, &run->times, &buf->comms, &rec,
+					   buf->sched ? &sched : NULL, true);
+			if (m->count)
+				m->count--;	/* the row's newline */
+			seq_printf(m, " %pS\n", (void *)kft_output_func_start(rec.func));
+			kft_trace_print_lines(m);
+		}
+	}
+}
+
 static int kft_trace_alloc(struct kft_run *run)
 {
-	int ret = kft_log_alloc(&run->log, run->cfg.logentries, run->cfg.offcpu);
+	int ret = kft_log_alloc(&run->log, run->cfg.logentries, run->cfg.offcpu,
+				run->cfg.log_ring);
 
 	if (!ret && run->cfg.offcpu)
 		ret = kft_sched_alloc(&run->sched, run->cfg.wakers);
@@ -365,8 +446,8 @@ static void kft_trace_data_show(struct seq_file *m, struct kft_reader *r, unsign
 		kft_output_log_header(m, r->run, &r->times, &r->counters, r->log.nr);
 	else
 		kft_output_log_row(m, &r->times, &r->log.buf->comms,
-				   &r->log.buf->records[r->log.order[i - 1]],
-				   r->log.buf->sched ? &r->log.buf->sched[r->log.order[i - 1]] : NULL,
+				   &r->log.recs[r->log.order[i - 1]],
+				   r->log.sched ? &r->log.sched[r->log.order[i - 1]] : NULL,
 				   r->show_addrs);
 }
 

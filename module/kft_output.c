@@ -42,6 +42,12 @@ static void kft_output_reason(struct seq_file *m, const struct kft_run *run,
 	case KFT_REASON_BOOT:
 		seq_puts(m, "boot (static run)");
 		break;
+	case KFT_REASON_OOPS:
+		seq_puts(m, "oops");
+		break;
+	case KFT_REASON_PANIC:
+		seq_puts(m, "panic");
+		break;
 	}
 }
 

@@ -69,6 +69,8 @@ enum kft_reason {
 	KFT_REASON_EXIT,
 	KFT_REASON_LOG_FULL,
 	KFT_REASON_BOOT,	/* the static run, started by kft's initcall */
+	KFT_REASON_OOPS,	/* log ring: frozen at an oops (kft_flight.c) */
+	KFT_REASON_PANIC,	/* log ring: frozen at a panic */
 };
 
 /* Per-CPU, summed when read (kft_run_sum_counters(): unsigned longs only). */
@@ -91,6 +93,7 @@ struct kft_counters {
 	unsigned long hold_missed;	/* root calls not held: no free slot */
 	unsigned long sched_missed;	/* offcpu: calls of a task with no free slot */
 	unsigned long wakes_held;	/* wakers: wakeups written into held trees */
+	unsigned long ring_skipped;	/* log ring: a slot still being written or closed */
 };
 
 /* What each mode keeps in its run (kft_mode_*.c): */

@@ -53,14 +53,15 @@ NOKPROBE_SYMBOL(kft_run_start);
  * @run:	the run
  * @why:	the reason shown in the log header
  *
- * With autorepeat, a stop trigger re-primes the run; a full log and the
- * stop command end it.
+ * With autorepeat, a stop trigger re-primes the run; a full log, the
+ * stop command, an oops and a panic end it.
  */
 notrace void kft_run_stop(struct kft_run *run, enum kft_reason why)
 {
 	int next = KFT_COMPLETE;
 
-	if (run->cfg.autorepeat && why != KFT_REASON_LOG_FULL && why != KFT_REASON_USER)
+	if (run->cfg.autorepeat && why != KFT_REASON_LOG_FULL && why != KFT_REASON_USER &&
+	    why != KFT_REASON_OOPS && why != KFT_REASON_PANIC)
 		next = KFT_PRIMED;
 	if (!kft_state_move(run, KFT_RUNNING, KFT_STOPPING))
 		return;

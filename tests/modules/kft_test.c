@@ -55,6 +55,12 @@
  *			CONFIG_KALLSYMS_ALL, which 32-bit ARM's lacks)
  *	ret_u32		kft_test_ret_u32 returns the unsigned int
  *			0xffffffff - COUNT (0xffffffff reads as -1)
+ *	seq		COUNT calls of kft_test_seq, the i-th returning i (which
+ *			calls a log ring kept)
+ *	oops		a kernel thread (kft_test_oops) calls kft_test_oops_outer,
+ *			which calls kft_test_oops_inner, which writes through a
+ *			NULL pointer: an oops on purpose (the thread dies; the
+ *			kernel goes on unless panic_on_oops), for log ring's freeze
  *	lock_root	kft_test_lock_root: leaf, then takes and lets go of
  *			kft_test_mutex (free: at once), then leaf
  *	lock_wait	COUNT is milliseconds: a kernel thread (kft_test_holder)
@@ -409,9 +415,44 @@ static noinline __attribute__((__noipa__)) const unsigned long *kft_test_ret_ptr
 	return p;
 }
 
+static noinline __attribute__((__noipa__)) unsigned int kft_test_seq(unsigned int i)
+{
+	barrier();
+	return i;
+}
+
+static noinline void kft_test_oops_inner(void)
+{
+	int *p = NULL;
+
+	OPTIMIZER_HIDE_VAR(p);
+	WRITE_ONCE(*p, 1);
+}
+
+static noinline void kft_test_oops_outer(void)
+{
+	kft_test_leaf();
+	kft_test_oops_inner();
+}
+
+static int kft_test_oops_thread(void *arg)
+{
+	kft_test_oops_outer();
+	return 0;
+}
+
+static int kft_test_oops(void)
+{
+	struct task_struct *t = kthread_run(kft_test_oops_thread, NULL, "kft_test_oops");
+
+	return IS_ERR(t) ? PTR_ERR(t) : 0;
+}
+
 /* The calls whose COUNT is an argument, not a repeat count. */
 static int kft_test_with_arg(const char *name, unsigned int n)
 {
+	unsigned int i;
+
 	if (!strcmp(name, "hot_ms")) {
 		if (n > 60000)
 			return -EINVAL;
@@ -479,6 +520,16 @@ static int kft_test_with_arg(const char *name, unsigned int n)
 			WRITE_ONCE(kft_test_sink, (unsigned long)kft_test_ret_errptr(-(int)n));
 		return 0;
 	}
+	if (!strcmp(name, "seq")) {
+		for (i = 1; i <= n; i++) {
+			WRITE_ONCE(kft_test_sink, kft_test_seq(i));
+			if (!(i & 1023))
+				cond_resched();
+		}
+		return 0;
+	}
+	if (!strcmp(name, "oops"))
+		return kft_test_oops();
 	if (!strcmp(name, "ret_u32")) {
 		WRITE_ONCE(kft_test_sink, kft_test_ret_u32(n));
 		return 0;
@@ -519,7 +570,8 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 	    !strcmp(name, "err_chain") || !strcmp(name, "ret_errptr") || !strcmp(name, "ret_u32") ||
 	    !strcmp(name, "ret_ptr") || !strcmp(name, "spin_poked") || !strcmp(name, "poke") ||
 	    !strcmp(name, "poll_poked") || !strcmp(name, "nap_poked") ||
-	    !strcmp(name, "busy_us") || !strcmp(name, "slow_root") || !strcmp(name, "lock_wait"))
+	    !strcmp(name, "busy_us") || !strcmp(name, "slow_root") || !strcmp(name, "lock_wait") ||
+	    !strcmp(name, "seq") || !strcmp(name, "oops"))
 		return kft_test_with_arg(name, n) ?: count;
 	for (i = 0; i < ARRAY_SIZE(kft_test_calls); i++) {
 		if (strcmp(name, kft_test_calls[i].name))

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The flight recorder's end (Documentation/kft.rst, "log ring"): a ring
+ * run freezes at an oops (the die notifier) or a panic (the panic
+ * notifier), so that its log keeps the calls that led there, and prints
+ * each CPU's last panic_calls calls to the kernel log, which a serial
+ * console keeps when nothing else is left.
+ *
+ * Both notifiers run in the dying context: on any CPU, with interrupts
+ * perhaps off, other CPUs stopped (a panic) or running (an oops), kft_mutex
+ * perhaps held by the task that oopsed. So: no lock, no allocation, no
+ * sleep. The run is the one installed, read under RCU (kft_flight_run);
+ * one CPU prints, the first.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/kdebug.h>
+#include <linux/moduleparam.h>
+#include <linux/notifier.h>
+#include <linux/rcupdate.h>
+#include <linux/seq_file.h>
+
+#include "kft_compat.h"
+#include "kft_current.h"
+#include "kft_flight.h"
+#include "kft_mode.h"
+#include "kft_run.h"
+
+static unsigned int panic_calls = 16;
+module_param(panic_calls, uint, 0644);
+MODULE_PARM_DESC(panic_calls,
+		 "each CPU's last calls a ring run prints to the kernel log at an oops or a panic (0: none)");
+
+/* One row or header at a time; rows are short, the header's lines too. */
+static char kft_flight_buf[1024];
+static struct seq_file kft_flight_seq = {
+	.buf = kft_flight_buf,
+	.size = sizeof(kft_flight_buf),
+};
+static atomic_t kft_flight_printing = ATOMIC_INIT(0);
+
+static const char *const kft_flight_why[] = {
+	[KFT_REASON_OOPS] = "an oops",
+	[KFT_REASON_PANIC] = "a panic",
+};
+
+/* The ring run, if any: frozen for @why, and printed (once a boot). */
+static void kft_flight_freeze(enum kft_reason why)
+{
+	unsigned int calls = READ_ONCE(panic_calls);
+	struct kft_run *run;
+
+	rcu_read_lock();
+	run = rcu_dereference(kft_flight_run);
+	if (!run)
+		goto out;
+	kft_run_stop(run, why);
+	if (!calls || atomic_xchg(&kft_flight_printing, 1))
+		goto out;
+	pr_emerg("=== last calls before %s: run %u, each CPU's last %u, oldest first ===\n",
+		 kft_flight_why[why], run->id, calls);
+	kft_trace_print_last(run, calls, &kft_flight_seq);
+	pr_emerg("=== end of last calls ===\n");
+out:
+	rcu_read_unlock();
+}
+
+static int kft_flight_die(struct notifier_block *nb, unsigned long val, void *data)
+{
+	if (val == DIE_OOPS)
+		kft_flight_freeze(KFT_REASON_OOPS);
+	return NOTIFY_DONE;
+}
+
+static int kft_flight_panic(struct notifier_block *nb, unsigned long val, void *data)
+{
+	kft_flight_freeze(KFT_REASON_PANIC);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block kft_flight_die_nb = {
+	.notifier_call = kft_flight_die,
+};
+
+/* Before the other panic notifiers: a kdump or a reboot may come after them. */
+static struct notifier_block kft_flight_panic_nb = {
+	.notifier_call = kft_flight_panic,
+	.priority = INT_MAX,
+};
+
+int kft_flight_init(void)
+{
+	int ret = register_die_notifier(&kft_flight_die_nb);
+
+	if (ret)
+		return ret;
+	atomic_notifier_chain_register(&panic_notifier_list, &kft_flight_panic_nb);
+	return 0;
+}
+
+void kft_flight_exit(void)
+{
+	atomic_notifier_chain_unregister(&panic_notifier_list, &kft_flight_panic_nb);
+	unregister_die_notifier(&kft_flight_die_nb);
+}

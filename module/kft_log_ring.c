@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * log ring's memory and what readers take of it (kft_log_ring.h): the
+ * tags beside the records, each CPU's count of reservations, the calls a
+ * CPU's part holds and has overwritten, and a reader's checked copies.
+ */
+#include <linux/cpumask.h>
+#include <linux/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "kft_log_ring.h"
+#include "kft_mem.h"
+
+int kft_ring_alloc(struct kft_ring *ring, unsigned long capacity, unsigned int shift)
+{
+	ring->shift = shift;
+	ring->tags = __vmalloc(array_size(capacity, sizeof(*ring->tags)),
+			       KFT_BIG_GFP | __GFP_ZERO);
+	ring->heads = alloc_percpu_gfp(unsigned long, GFP_KERNEL_ACCOUNT);
+	if (ring->tags && ring->heads)
+		return 0;
+	kft_ring_free(ring);
+	return -ENOMEM;
+}
+
+void kft_ring_free(struct kft_ring *ring)
+{
+	vfree(ring->tags);
+	free_percpu(ring->heads);
+	ring->tags = NULL;
+	ring->heads = NULL;
+}
+
+/* Empty, while no hook can write. */
+void kft_ring_reset(struct kft_ring *ring, unsigned long capacity)
+{
+	unsigned int cpu;
+
+	memset(ring->tags, 0, array_size(capacity, sizeof(*ring->tags)));
+	for_each_possible_cpu(cpu)
+		*per_cpu_ptr(ring->heads, cpu) = 0;
+}
+
+static unsigned long kft_ring_head(const struct kft_ring *ring, unsigned int cpu)
+{
+	return READ_ONCE(*per_cpu_ptr(ring->heads, cpu));
+}
+
+/* The calls @cpu's part holds: its reservations, at most its slots. */
+unsigned long kft_ring_stored(const struct kft_ring *ring, unsigned int cpu)
+{
+	return min(kft_ring_head(ring, cpu), 1UL << ring->shift);
+}
+
+/* The calls the CPUs' parts no longer hold: written over by newer ones. */
+unsigned long kft_ring_overwritten(const struct kft_ring *ring)
+{
+	unsigned long sum = 0, head;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		head = kft_ring_head(ring, cpu);
+		if (head > 1UL << ring->shift)
+			sum += head - (1UL << ring->shift);
+	}
+	return sum;
+}
+
+/**
+ * kft_ring_copy() - a copy of reservation @n of @cpu, if whole
+ * @buf:	the ring's buffer
+ * @cpu:	the CPU
+ * @n:		its reservation's number
+ * @rec:	the copy
+ * @sched:	offcpu's times beside it (ignored without offcpu)
+ *
+ * Return: false when the slot holds another reservation, or is being
+ * written, or was written while copied. No lock: from any context (a
+ * panic's too).
+ */
+bool kft_ring_copy(const struct kft_log_buf *buf, unsigned int cpu, unsigned long n,
+		   struct kft_record *rec, struct kft_rec_sched *sched)
+{
+	unsigned long slot = kft_ring_slot(&buf->ring, cpu, n);
+	const u32 *tag = &buf->ring.tags[slot];
+	const struct kft_record *src = &buf->records[slot];
+	/* Pairs with smp_store_release() in kft_ring_publish(). */
+	u32 t = smp_load_acquire(tag);
+
+	if ((t & ~KFT_RING_CLOSING) != kft_ring_tag(n))
+		return false;
+	/* A close that is under way: its value goes with its info (kft_log.h). */
+	rec->info = kft_rec_load_info(src);
+	rec->entry_ns = src->entry_ns;
+	rec->func = src->func;
+	rec->caller_off = src->caller_off;
+	rec->pid = src->pid;
+	rec->retval = src->retval;
+	if (buf->sched)
+		*sched = buf->sched[slot];
+	/* The copy is whole if the slot was not taken meanwhile. */
+	smp_rmb();
+	return (READ_ONCE(*tag) & ~KFT_RING_CLOSING) == kft_ring_tag(n) && rec->func;
+}
+
+/* The copies' room: every slot a CPU's part holds now. */
+static unsigned long kft_ring_view_room(const struct kft_ring *ring)
+{
+	unsigned long nr = 0;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		nr += kft_ring_stored(ring, cpu);
+	return nr;
+}
+
+static int kft_ring_view_alloc(struct kft_log_view *view, unsigned long room)
+{
+	const struct kft_log_buf *buf = view->buf;
+	size_t each = sizeof(struct kft_record) + sizeof(u32) +
+		      (buf->sched ? sizeof(struct kft_rec_sched) : 0);
+
+	room = max(room, 1UL);
+	if (!kft_mem_fits(array_size(room, each)))
+		return -ENOMEM;
+	view->copies = kvmalloc_array(room, sizeof(*view->copies), KFT_BIG_GFP);
+	view->order = kvmalloc_array(room, sizeof(*view->order), KFT_BIG_GFP);
+	if (buf->sched)
+		view->sched_copies = kvmalloc_array(room, sizeof(*view->sched_copies),
+						    KFT_BIG_GFP);
+	if (!view->copies || !view->order || (buf->sched && !view->sched_copies))
+		return -ENOMEM;
+	view->recs = view->copies;
+	view->sched = view->sched_copies;
+	return 0;
+}
+
+/*
+ * Each CPU's part from its oldest reservation on, into the view's copies
+ * (at most @room): in reservation order, which sorting by entry time keeps
+ * for calls that entered at the same time.
+ */
+static void kft_ring_view_fill(struct kft_log_view *view, unsigned long room)
+{
+	const struct kft_log_buf *buf = view->buf;
+	struct kft_rec_sched unused;
+	unsigned long head, n;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		head = kft_ring_head(&buf->ring, cpu);
+		n = head - min(head, 1UL << buf->ring.shift);
+		for (; n < head && view->nr < room; n++) {
+			if (kft_ring_copy(buf, cpu, n, &view->copies[view->nr],
+					  buf->sched ? &view->sched_copies[view->nr] : &unused)) {
+				view->order[view->nr] = view->nr;
+				view->nr++;
+			}
+			if (!(n & 4095))
+				cond_resched();
+		}
+	}
+}
+
+/**
+ * kft_ring_view_build() - a reader's copies of every CPU's part
+ * @view:	initialized on a ring's buffer; sorted afterwards as a log's
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int kft_ring_view_build(struct kft_log_view *view)
+{
+	unsigned long room = kft_ring_view_room(&view->buf->ring);
+	int ret = kft_ring_view_alloc(view, room);
+
+	if (ret)
+		return ret;
+	kft_ring_view_fill(view, room);
+	return 0;
+}
