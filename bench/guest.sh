@@ -224,6 +224,14 @@ else
 	echo "info no libbpf-tools in this guest: no funclatency row"
 fi
 
+# ring_check KEY: a ring run kept or wrote over every call: its rows and
+# the calls it overwrote add up to TOTAL.
+ring_check() {
+	_rows=$(kft_row_count)
+	_over=$(sed -n 's/^Calls overwritten = //p' /proc/kft_data)
+	[ $((_rows + _over)) = "$TOTAL" ] || die "$1: $_rows rows + $_over overwritten for $TOTAL calls"
+}
+
 # The kernel's exit hooks (fprobe or kretprobes, kft's hooks safe), where
 # it has them: not on riscv64's 6.12 (safe_hooks_here: tests/lib.sh), whose
 # kprobes cannot share ftrace's call site at a function's start.
@@ -256,6 +264,11 @@ n=$(counter "filtered by context")
 kft_measure kft_record "logentries $((TOTAL + 1000)) filter funclist kft_bench_target fend"
 n=$(kft_row_count)
 [ "$n" = "$TOTAL" ] || die "kft record: $n rows for $TOTAL calls"
+
+# log ring (issue 42): a ring smaller than the calls, so that most of them
+# write over an older one, as a flight recorder does all day.
+kft_measure kft_ring_record "log ring logentries 1024 filter funclist kft_bench_target fend"
+ring_check kft_ring_record
 
 kft_measure kft_outside "logentries 1000 filter funclist kft_bench_other fend"
 grep -q kft_bench_other /tmp/kft-hooked || die "kft outside: kft_bench_other not hooked"
@@ -297,6 +310,8 @@ n=$(counter "filtered by return value")
 kft_measure kft_fast_record "hooks fast logentries $((TOTAL + 1000)) filter funclist kft_bench_target fend"
 n=$(kft_row_count)
 [ "$n" = "$TOTAL" ] || die "kft fast record: $n rows for $TOTAL calls"
+kft_measure kft_fast_ring_record "hooks fast log ring logentries 1024 filter funclist kft_bench_target fend"
+ring_check kft_fast_ring_record
 kft_measure kft_fast_outside "hooks fast logentries 1000 filter funclist kft_bench_other fend"
 grep -q kft_bench_other /tmp/kft-hooked || die "kft fast outside: kft_bench_other not hooked"
 kft clear

@@ -55,12 +55,17 @@
  *			CONFIG_KALLSYMS_ALL, which 32-bit ARM's lacks)
  *	ret_u32		kft_test_ret_u32 returns the unsigned int
  *			0xffffffff - COUNT (0xffffffff reads as -1)
- *	seq		COUNT calls of kft_test_seq, the i-th returning i (which
- *			calls a log ring kept)
+ *	seq		kft_test_seq_loop makes COUNT calls of kft_test_seq, the
+ *			i-th returning i (which calls a log ring kept), and
+ *			returns COUNT (a call that outlives its entry's record
+ *			in a small ring)
  *	oops		a kernel thread (kft_test_oops) calls kft_test_oops_outer,
  *			which calls kft_test_oops_inner, which writes through a
  *			NULL pointer: an oops on purpose (the thread dies; the
  *			kernel goes on unless panic_on_oops), for log ring's freeze
+ *	panic		kft_test_panic_outer calls kft_test_panic_inner, which
+ *			panics: the end of the guest, on purpose (where there is
+ *			no /proc/sysrq-trigger to crash it)
  *	lock_root	kft_test_lock_root: leaf, then takes and lets go of
  *			kft_test_mutex (free: at once), then leaf
  *	lock_wait	COUNT is milliseconds: a kernel thread (kft_test_holder)
@@ -345,6 +350,17 @@ static void kft_test_in_irq(void (*fn)(void), unsigned int depth)
 	irq_work_sync(&t.work);
 }
 
+static noinline void kft_test_panic_inner(void)
+{
+	panic("kft_test: a panic on purpose");
+}
+
+static noinline void kft_test_panic_outer(void)
+{
+	kft_test_leaf();
+	kft_test_panic_inner();
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -358,6 +374,7 @@ static const struct {
 	{ "stop_marker", kft_test_stop_marker, false },
 	{ "sleep", kft_test_sleep, false },
 	{ "lock_root", kft_test_lock_root, false },
+	{ "panic", kft_test_panic_outer, false },
 	{ "irq_leaf", kft_test_leaf, true },
 	{ "irq_busy_20us", kft_test_busy_20us, true },
 };
@@ -421,6 +438,18 @@ static noinline __attribute__((__noipa__)) unsigned int kft_test_seq(unsigned in
 	return i;
 }
 
+static noinline __attribute__((__noipa__)) unsigned int kft_test_seq_loop(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 1; i <= n; i++) {
+		WRITE_ONCE(kft_test_sink, kft_test_seq(i));
+		if (!(i & 1023))
+			cond_resched();
+	}
+	return n;
+}
+
 static noinline void kft_test_oops_inner(void)
 {
 	int *p = NULL;
@@ -451,8 +480,6 @@ static int kft_test_oops(void)
 /* The calls whose COUNT is an argument, not a repeat count. */
 static int kft_test_with_arg(const char *name, unsigned int n)
 {
-	unsigned int i;
-
 	if (!strcmp(name, "hot_ms")) {
 		if (n > 60000)
 			return -EINVAL;
@@ -521,11 +548,7 @@ static int kft_test_with_arg(const char *name, unsigned int n)
 		return 0;
 	}
 	if (!strcmp(name, "seq")) {
-		for (i = 1; i <= n; i++) {
-			WRITE_ONCE(kft_test_sink, kft_test_seq(i));
-			if (!(i & 1023))
-				cond_resched();
-		}
+		WRITE_ONCE(kft_test_sink, kft_test_seq_loop(n));
 		return 0;
 	}
 	if (!strcmp(name, "oops"))
