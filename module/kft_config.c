@@ -4,7 +4,8 @@
  *
  *	input     := command | [ "new" ] "begin" statement* "end"
  *	command   := "prime" | "start" | "stop" | "clear"	(written alone)
- *	statement := "trigger" ("start" | "stop") ("entry" FUNC | "exit" FUNC | "time" NUM)
+ *	statement := "trigger" ("start" | "stop") ("entry" FUNC | "exit" FUNC | "error" FUNC
+ *						  | "time" NUM)
  *		   | "filter" ("mintime" NUM | "maxtime" NUM | "noints" | "onlyints" | "errors"
  *			       | "funclist" FUNC+ "fend" | "pid" NUM | "tid" NUM | "cpu" NUM)
  *		   | "logentries" NUM | "autorepeat"
@@ -45,7 +46,7 @@ static const char *const kft_parse_messages[] = {
 	[KFT_ERR_MISPLACED_NEW] = "'new' must be the first statement",
 	[KFT_ERR_COMMAND_NOT_ALONE] = "a command must be written alone",
 	[KFT_ERR_EXPECTED_START_STOP] = "expected 'start' or 'stop'",
-	[KFT_ERR_EXPECTED_TRIGGER_KIND] = "expected 'entry', 'exit' or 'time'",
+	[KFT_ERR_EXPECTED_TRIGGER_KIND] = "expected 'entry', 'exit', 'error' or 'time'",
 	[KFT_ERR_EXPECTED_FILTER] =
 		"expected 'mintime', 'maxtime', 'oncpu', 'noints', 'onlyints', 'errors', 'funclist', 'roots', 'pid', 'tid', 'cpu' or 'comm'",
 	[KFT_ERR_MISSING_FUNCTION] = "missing function",
@@ -567,8 +568,10 @@ static int parse_trigger(struct kft_parser *ps)
 		return -1;
 	if (next(ps))
 		return -1;
-	if (tok_is(ps, "entry") || tok_is(ps, "exit")) {
+	if (tok_is(ps, "entry") || tok_is(ps, "exit") || tok_is(ps, "error")) {
 		trig->kind = tok_is(ps, "entry") ? KFT_TRIGGER_ENTRY : KFT_TRIGGER_EXIT;
+		/* error F: F's exit, when it returns an error (kft_retval_error()). */
+		trig->on_error = tok_is(ps, "error");
 		return parse_function(ps, &trig->func);
 	}
 	if (tok_is(ps, "time")) {
@@ -1262,7 +1265,7 @@ static bool is_keyword(const char *word, size_t len)
 		"clear", "mode", "trace", "count", "stacks", "profile", "histogram", "stack",
 		"worst-stack", "sample", "include", "idle", "per-process", "pid",
 		"tid", "cpu", "comm", "snoop", "units", "us", "ns", "ms", "hooks", "fast",
-		"safe", "errors", "log", "linear", "ring",
+		"safe", "errors", "log", "linear", "ring", "error",
 	};
 	size_t i;
 

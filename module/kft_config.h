@@ -130,6 +130,7 @@ enum kft_trigger_kind {
 struct kft_trigger {
 	enum kft_trigger_kind kind;
 	struct kft_func_ref func;	/* ENTRY, EXIT */
+	bool on_error;			/* EXIT: only an exit that returns an error ("error F") */
 	unsigned long long time_us;	/* TIME: start: since boot; stop: since start */
 };
 

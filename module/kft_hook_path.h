@@ -712,9 +712,11 @@ static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long 
 	struct kft_run *run = hook->run;
 
 	if (unlikely(hook->role != KFT_HOOK_TRACE)) {
-		if (hook->role == KFT_HOOK_START_EXIT)
+		if (hook->role == KFT_HOOK_START_EXIT &&
+		    (!run->cfg.start.on_error || kft_retval_error(retval)))
 			kft_run_start(run, KFT_REASON_EXIT);
-		else if (hook->role == KFT_HOOK_STOP_EXIT)
+		else if (hook->role == KFT_HOOK_STOP_EXIT &&
+			 (!run->cfg.stop.on_error || kft_retval_error(retval)))
 			kft_run_stop(run, KFT_REASON_EXIT);
 		return;
 	}

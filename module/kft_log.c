@@ -131,7 +131,7 @@ int kft_log_reset(struct kft_log *log)
 	struct kft_log_buf *buf;
 
 	if (kref_read(&log->buf->ref) > 1) {
-		buf = kft_log_buf_alloc(log->capacity, log->sched != NULL, log->ring.tags,
+		buf = kft_log_buf_alloc(log->capacity, log->sched != NULL, log->ring.tags != NULL,
 					log->ring.shift);
 		if (!buf)
 			return -ENOMEM;

@@ -34,7 +34,8 @@ static void kft_output_reason(struct seq_file *m, const struct kft_run *run,
 		seq_printf(m, "entry to function %s", t->func.text);
 		break;
 	case KFT_REASON_EXIT:
-		seq_printf(m, "exit from function %s", t->func.text);
+		seq_printf(m, "%s from function %s", t->on_error ? "error return" : "exit",
+			   t->func.text);
 		break;
 	case KFT_REASON_LOG_FULL:
 		seq_puts(m, "log full");

@@ -23,7 +23,8 @@ static void kft_output_trigger(struct seq_file *m, const char *which,
 	case KFT_TRIGGER_ENTRY:
 	case KFT_TRIGGER_EXIT:
 		seq_printf(m, "  trigger %s %s %s\n", which,
-			   t->kind == KFT_TRIGGER_ENTRY ? "entry" : "exit", t->func.text);
+			   t->kind == KFT_TRIGGER_ENTRY ? "entry" : t->on_error ? "error" : "exit",
+			   t->func.text);
 		break;
 	case KFT_TRIGGER_TIME:
 		seq_printf(m, "  trigger %s time %llu\n", which, t->time_us);
@@ -100,6 +101,9 @@ static void kft_output_config(struct seq_file *m, const struct kft_config *cfg)
 		seq_puts(m, "  offcpu\n");
 	if (kft_mode_takes(cfg->mode, KFT_STMT_LOGENTRIES))
 		seq_printf(m, "  logentries %lu\n", cfg->logentries);
+	/* (The default, linear, is not shown.) */
+	if (cfg->log_ring)
+		seq_puts(m, "  log ring\n");
 	if (cfg->autorepeat)
 		seq_puts(m, "  autorepeat\n");
 	/* (A trace's default, us, is not shown; a histogram's is ns.) */
