@@ -68,11 +68,29 @@ debug_skip="reload_cycles lockdown stacks_capacity kft_stacksnoop_rate samples b
 # on fgraph only: 6.14 on).
 rt_skip="samples reload_cycles bench_smoke lockdown bad_input kft_errors kft_refuse config_status generation multi_write version commands unprivileged opener_cap proc_modes addresses_hidden tools_pipeline tools_stacks errtrace kft_slowtrace kft_trace_glob kft_funccount kft_funccount_interval kft_funclatency kft_stackcount kft_stacksnoop kft_stacksnoop_rate kft_profile kft_trace comm_escaped comm_column fgraph_index0 stacks_capacity"
 
-# On one kernel's main pass only (6.12; and in the fast pass, on the
-# kernel fast_kernel gives it): kft_slowtrace, a userspace command over
-# every function (22 to 36 s a kernel), whose kernel paths, filter roots
-# and offcpu, filter_roots and offcpu check on every kernel.
-one_kernel_tests="kft_slowtrace"
+# On some Debian kernels' main passes only, TEST=KERNEL,...:
+# kft_slowtrace on 6.12 (and in the fast pass, on the kernel fast_kernel
+# gives it), a userspace command over every function (22 to 36 s a
+# kernel), whose kernel paths, filter roots and offcpu, filter_roots and
+# offcpu check on every kernel; reload_cycles on 6.1 and latest, 100
+# loads and unloads of kft with no run, whose kernel-dependent code is
+# the workqueue's flags (KFT_WQ_PERCPU: 7.x's, the others' as 6.1's) and
+# on 5.10 IRQ_WORK_INIT_HARD, a constant initializer (the rest of
+# kft_init() and kft_exit() is the same code on every kernel; every
+# test loads and unloads kft, load_unload checks the /proc files go, and
+# kmemleak watches it all on the debug kernel).
+some_kernels_tests="kft_slowtrace=6.12 reload_cycles=6.1,latest"
+
+# not_on KERNEL: the tests of some_kernels_tests whose kernels are others.
+not_on() {
+	local t
+	for t in $some_kernels_tests; do
+		case ,${t#*=}, in
+		*,"$1",*) ;;
+		*) echo "${t%%=*}" ;;
+		esac
+	done
+}
 
 # The fast pass: the tests that time calls in trace mode, with fast hooks
 # as the default. Not: count, stacks and profile mode (no exit hooks); the
@@ -132,10 +150,8 @@ job_tests() {
 			all=$(tests_but $debug_skip $peer_tests $icount_tests)
 		elif [ "$kernel" = rt ]; then
 			all=$(tests_but $rt_skip $peer_tests $icount_tests)
-		elif [ "$kernel" = 6.12 ]; then
-			all=$(tests_but $peer_tests $icount_tests)
 		else
-			all=$(tests_but $peer_tests $icount_tests $one_kernel_tests)
+			all=$(tests_but $peer_tests $icount_tests $(not_on "$kernel"))
 		fi
 		;;
 	peer) all=$peer_tests ;;
