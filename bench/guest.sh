@@ -22,6 +22,9 @@ SCALE=${SCALE:-1}		# 0: skip memory and every-function scale
 # guest, so that a profiler's samples cannot be held to its rate there
 # (bpftrace's 74 where 76 were due, four guests on two cores).
 SMOKE=${SMOKE:-0}
+# 0: no kft rows of the context switches, only switch_none and the
+# peer's (peer_bench_smoke: bench_smoke ran kft's on the same kernel).
+SWITCH_KFT=${SWITCH_KFT:-1}
 TOTAL=$((CALLS * (ROUNDS + 1)))	# with the warm-up round
 # Sampling profilers: spins of SPIN loop turns (3 instructions each) at HZ
 # samples per second, PROFILE_ROUNDS of them per profiler.
@@ -359,6 +362,7 @@ switch_followed() {
 }
 switch_measure switch_none
 
+if [ "$SWITCH_KFT" = 1 ]; then
 # kft running, without offcpu, on a function never called: nothing of kft
 # runs at a switch.
 kft "new begin $sw_hooks filter funclist kft_bench_other fend end"
@@ -414,6 +418,9 @@ n=$(sed -n 's/^wakers: \([0-9]*\) wakeups held.*/\1/p' /proc/kft)
 n=$(grep -c ' waker=[0-9]* wcomm=kft_bench_pong ' /proc/kft_data || true)
 [ "$n" = $((ROUNDS + 1)) ] || die "switch_kft_wakers: $n wakeups by kft_bench_pong for $((ROUNDS + 1)) rounds"
 kft clear
+else
+	echo "info SWITCH_KFT=0: no kft rows of the context switches"
+fi
 
 # libbpf-tools' offcputime (the peer guest has it), every task: each switch
 # saves the stacks of the task switched out, and ends the interval of the
