@@ -113,8 +113,10 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 		seq_printf(m, "log: ring of %lu entries a CPU, %u CPUs, %lu held, %zu bytes each, %lu bytes\n",
 			   1UL << run->log.ring.shift, nr_cpu_ids, stored, each,
 			   run->log.capacity * each);
-		seq_printf(m, "ring: %lu calls overwritten, %lu lost to slots in use\n",
-			   kft_ring_overwritten(&run->log.ring), c->ring_skipped);
+		seq_printf(m, "ring: %lu calls overwritten, %lu lost to slots in use%s\n",
+			   kft_ring_overwritten(&run->log.ring), c->ring_skipped,
+			   run->warn_entry.attached ? ", warnings freeze it" : run->detached ? "" :
+			   ", warnings do not freeze it (__warn not hooked)");
 	} else {
 		seq_printf(m, "log: %lu of %lu entries used, %zu bytes each, %lu bytes\n",
 			   stored, run->log.capacity, each, run->log.capacity * each);

@@ -49,6 +49,9 @@ static void kft_output_reason(struct seq_file *m, const struct kft_run *run,
 	case KFT_REASON_PANIC:
 		seq_puts(m, "panic");
 		break;
+	case KFT_REASON_WARN:
+		seq_puts(m, "warning");
+		break;
 	}
 }
 

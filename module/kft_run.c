@@ -289,6 +289,9 @@ static int kft_run_attach(struct kft_run *run, struct kft_parse_error *err)
 		if (ret)
 			goto err_detach_start_entry;
 	}
+	/* Best effort: /proc/kft says whether a warning freezes the ring. */
+	if (cfg->log_ring)
+		kft_warn_trigger_attach(&run->warn_entry, run);
 	return 0;
 
 err_detach_start_entry:
@@ -304,6 +307,7 @@ static void kft_run_detach(struct kft_run *run)
 {
 	if (run->mode->quiesce)
 		run->mode->quiesce(run);
+	kft_entry_trigger_detach(&run->warn_entry);
 	kft_entry_trigger_detach(&run->stop_entry);
 	kft_entry_trigger_detach(&run->start_entry);
 	kft_fhook_detach(&run->stop_exit);

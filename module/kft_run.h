@@ -71,6 +71,7 @@ enum kft_reason {
 	KFT_REASON_BOOT,	/* the static run, started by kft's initcall */
 	KFT_REASON_OOPS,	/* log ring: frozen at an oops (kft_flight.c) */
 	KFT_REASON_PANIC,	/* log ring: frozen at a panic */
+	KFT_REASON_WARN,	/* log ring: frozen at a warning (kft_warn_trigger_attach()) */
 };
 
 /* Per-CPU, summed when read (kft_run_sum_counters(): unsigned longs only). */
@@ -198,6 +199,7 @@ struct kft_run {
 	struct kft_fhook stop_exit;
 	struct kft_entry_trigger start_entry;
 	struct kft_entry_trigger stop_entry;
+	struct kft_entry_trigger warn_entry;	/* log ring: a warning freezes it */
 
 	/* Time triggers: the hrtimer is armed from process or irq_work context. */
 	struct hrtimer timer;

@@ -22,7 +22,7 @@ static notrace void kft_entry_trigger_fire(struct kft_entry_trigger *t)
 	if (t->is_start)
 		kft_run_start(t->run, KFT_REASON_ENTRY);
 	else
-		kft_run_stop(t->run, KFT_REASON_ENTRY);
+		kft_run_stop(t->run, t->why);
 }
 NOKPROBE_SYMBOL(kft_entry_trigger_fire);
 
@@ -80,15 +80,16 @@ static bool kft_entry_trigger_as_kprobe(const struct kft_run *run)
 	return KFT_ENTRY_TRIGGER_KPROBE && run->cfg.hooks != KFT_HOOKS_FAST;
 }
 
-int kft_entry_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run,
-			     bool is_start, const struct kft_func_ref *func,
-			     struct kft_parse_error *err)
+static int kft_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run, bool is_start,
+			      enum kft_reason why, const struct kft_func_ref *func,
+			      struct kft_parse_error *err)
 {
 	unsigned long addr;
 	int ret;
 
 	t->run = run;
 	t->is_start = is_start;
+	t->why = why;
 	t->as_kprobe = kft_entry_trigger_as_kprobe(run);
 	if (t->as_kprobe)
 		return kft_entry_trigger_attach_kprobe(t, func, err);
@@ -108,6 +109,32 @@ int kft_entry_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run,
 err_free_filter:
 	ftrace_free_filter(&t->ops);
 	return ret;
+}
+
+int kft_entry_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run,
+			     bool is_start, const struct kft_func_ref *func,
+			     struct kft_parse_error *err)
+{
+	return kft_trigger_attach(t, run, is_start, KFT_REASON_ENTRY, func, err);
+}
+
+/**
+ * kft_warn_trigger_attach() - a ring run stops at a warning (WARN)
+ * @t:		the run's trigger for it
+ * @run:	a log ring run
+ *
+ * No notifier tells of a warning: __warn(), where every WARN ends up,
+ * gets an entry trigger. A kernel where it cannot be hooked (not
+ * traceable) keeps the run without it.
+ *
+ * Return: 0, or the error that left it out.
+ */
+int kft_warn_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run)
+{
+	static const struct kft_func_ref warn = { .text = "__warn" };
+	struct kft_parse_error ignored;
+
+	return kft_trigger_attach(t, run, false, KFT_REASON_WARN, &warn, &ignored);
 }
 
 void kft_entry_trigger_detach(struct kft_entry_trigger *t)

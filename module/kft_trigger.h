@@ -15,6 +15,7 @@ struct kft_entry_trigger {
 	struct ftrace_ops ops;
 	struct kprobe kp;		/* instead, when as_kprobe */
 	struct kft_run *run;
+	int why;			/* a stop's enum kft_reason */
 	bool is_start;
 	bool as_kprobe;			/* kft_entry_trigger_as_kprobe() */
 	bool attached;
@@ -24,5 +25,6 @@ int kft_entry_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run,
 			     bool is_start, const struct kft_func_ref *func,
 			     struct kft_parse_error *err);
 void kft_entry_trigger_detach(struct kft_entry_trigger *t);
+int kft_warn_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run);
 
 #endif

@@ -63,6 +63,8 @@
  *			which calls kft_test_oops_inner, which writes through a
  *			NULL pointer: an oops on purpose (the thread dies; the
  *			kernel goes on unless panic_on_oops), for log ring's freeze
+ *	warn		kft_test_warn_outer calls kft_test_warn_inner, which
+ *			warns (WARN_ON_ONCE: once a load) and returns
  *	panic		kft_test_panic_outer calls kft_test_panic_inner, which
  *			panics: the end of the guest, on purpose (where there is
  *			no /proc/sysrq-trigger to crash it)
@@ -350,6 +352,17 @@ static void kft_test_in_irq(void (*fn)(void), unsigned int depth)
 	irq_work_sync(&t.work);
 }
 
+static noinline void kft_test_warn_inner(void)
+{
+	WARN_ON_ONCE(1);
+}
+
+static noinline void kft_test_warn_outer(void)
+{
+	kft_test_leaf();
+	kft_test_warn_inner();
+}
+
 static noinline void kft_test_panic_inner(void)
 {
 	panic("kft_test: a panic on purpose");
@@ -375,6 +388,7 @@ static const struct {
 	{ "sleep", kft_test_sleep, false },
 	{ "lock_root", kft_test_lock_root, false },
 	{ "panic", kft_test_panic_outer, false },
+	{ "warn", kft_test_warn_outer, false },
 	{ "irq_leaf", kft_test_leaf, true },
 	{ "irq_busy_20us", kft_test_busy_20us, true },
 };
