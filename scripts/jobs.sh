@@ -14,8 +14,10 @@
 #           bpftrace icount"): one CPU under -icount (scripts/vm/run);
 #           fast: the trace-mode tests with hooks fast as the default
 #           (KFT_VM_HOOKS=fast), each on one Debian kernel (fast_kernel);
-#           lockdown: the lockdown test alone (debug: it closes debugfs,
-#           and so kmemleak, for good)
+#           lockdown: the lockdown test alone, on every kernel (it forbids
+#           loading modules for good, which log_ring_oops' panic at the
+#           guest's end needs; on debug it also closes debugfs, and so
+#           kmemleak)
 #   @KofN   shard K of N of the pass's tests (split by their times:
 #           shard_of), so that a long pass runs in several lanes at once;
 #           K may be a list (@1,3of3: shards 1 and 3 in one guest)
@@ -151,7 +153,7 @@ job_tests() {
 		elif [ "$kernel" = rt ]; then
 			all=$(tests_but $rt_skip $peer_tests $icount_tests)
 		else
-			all=$(tests_but $peer_tests $icount_tests $(not_on "$kernel"))
+			all=$(tests_but $peer_tests $icount_tests $(not_on "$kernel") lockdown)
 		fi
 		;;
 	peer) all=$peer_tests ;;
