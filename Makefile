@@ -178,6 +178,7 @@ UNIT_DEPS_kft_stacks := $(LIB_SRC) $(SRC_kft)
 UNIT_DEPS_kft_expand := $(LIB_SRC) $(SRC_kft)
 UNIT_DEPS_retval := $(KD_RUN)
 UNIT_DEPS_kd_offcpu := $(KD_RUN)
+UNIT_DEPS_console := $(KD_RUN)
 UNIT_DEPS_slowtree := $(LIB_SRC) $(SRC_kft)
 
 unit-build: $(UNIT_TESTS)

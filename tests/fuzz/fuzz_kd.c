@@ -87,6 +87,7 @@ static void fuzz_flame(const uint8_t *data, size_t size, const struct kd_params 
 		       const struct ksyms *ks)
 {
 	FILE *in = fmemopen((void *)data, size, "r");
+	struct kftcon_info info;
 	struct kftlog *log = NULL;
 	struct flame f;
 
@@ -95,7 +96,7 @@ static void fuzz_flame(const uint8_t *data, size_t size, const struct kd_params 
 			fclose(in);
 		return;
 	}
-	if (kd_read_flame_input(in, "fuzz", NULL, KFTLOG_MAX_ROWS, &log, &f) == 0) {
+	if (kd_read_flame_input(in, "fuzz", NULL, KFTLOG_MAX_ROWS, 0, &log, &info, &f) == 0) {
 		if (log)
 			fuzz_log(log, p, ks);
 		else
@@ -116,7 +117,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static size_t nparams;
 	const struct kd_params *p;
 	const struct ksyms *ks;
+	struct kftcon_info info;
 	struct kftlog *log;
+	FILE *in;
 
 	if (!fuzz_null) {
 		fuzz_null = fopen("/dev/null", "w");
@@ -132,7 +135,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_flame(data + 1, size - 1, p, ks);
 		return 0;
 	}
-	log = kftlog__parse((const char *)data + 1, size - 1, "fuzz", NULL);
+	/* As kd reads it: a log, or a saved console's last calls (kftcon.h). */
+	in = fmemopen((void *)(data + 1), size - 1, "r");
+	if (!in)
+		return 0;
+	log = kftcon__read(in, "fuzz", NULL, KFTLOG_MAX_ROWS, data[0] & 0x40 ? 1 : 0, &info);
+	fclose(in);
 	if (!log)
 		return 0;
 	fuzz_log(log, p, ks);

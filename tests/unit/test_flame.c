@@ -275,10 +275,11 @@ static int read_input(const char *text, size_t len, struct kftlog **log, struct 
 	FILE *in = fmemopen((void *)text, len, "r");
 	size_t wlen = 0;
 	FILE *warn = open_memstream(warnings, &wlen);
+	struct kftcon_info info;
 	int ret;
 
 	flame__init(f, "samples");
-	ret = kd_read_flame_input(in, "in", warn, KFTLOG_MAX_ROWS, log, f);
+	ret = kd_read_flame_input(in, "in", warn, KFTLOG_MAX_ROWS, 0, log, &info, f);
 	fclose(warn);
 	fclose(in);
 	return ret;

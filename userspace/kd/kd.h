@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "flame.h"
+#include "kftcon.h"
 #include "kftlog.h"
 #include "ksyms.h"
 #include "strtab.h"
@@ -35,6 +36,7 @@ struct kd_params {
 	int name_width;		/* -w (the original's -m in call-tree mode) */
 	int verbose;		/* -V */
 	size_t max_rows;	/* --max-rows: more rows are an error */
+	unsigned int dump;	/* --dump: a console's dump of last calls to read; 0: the last */
 	int snapshots;		/* --snapshots: fold stack watch snapshots, not calls */
 	enum kd_weigh weigh;	/* --weigh */
 	const char *title;	/* --title: the flame graph's */
@@ -143,13 +145,16 @@ int kd_flamegraph(FILE *out, const struct kd_tree *t, const struct kd_params *p)
 /*
  * kd --flamegraph's input (input.c): a kft log, or folded stacks, told
  * apart by the first line that is not blank (a log's header or its
- * "--------" line: a log). Either *log is the log, as kftlog__read() reads
- * it with max_rows, or (*log NULL) f has the stacks, malformed lines
- * skipped with a warning on warn. -1 with errno: a read error, the row
- * limit (EFBIG), the flame graph's (E2BIG, EOVERFLOW: flame__strerror()).
+ * "--------" line: a log), or a saved console with kft's last calls,
+ * whatever its first line. Either *log is the log, as kftcon__read()
+ * reads it with max_rows and dump (info: what the input was), or (*log
+ * NULL) f has the stacks, malformed lines skipped with a warning on warn.
+ * -1 with errno: a read error, the row limit (EFBIG), the flame graph's
+ * (E2BIG, EOVERFLOW: flame__strerror()), no such dump (ENOENT).
  */
 int kd_read_flame_input(FILE *in, const char *name, FILE *warn, size_t max_rows,
-			struct kftlog **log, struct flame *f);
+			unsigned int dump, struct kftlog **log, struct kftcon_info *info,
+			struct flame *f);
 /* The output of p's mode. */
 int kd_output(FILE *out, const struct kd_tree *t, const struct kd_params *p);
 /* The same for a stacks-mode log: only --folded and --flamegraph have one. */

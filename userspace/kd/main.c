@@ -23,6 +23,13 @@ static const char *const kd_usage_text[] = {
 	"with fewer rows than its header counts (cut short) is read with a",
 	"warning.",
 	"",
+	"A saved console (serial capture, dmesg, journalctl -k) with kft's last",
+	"calls before an oops or a panic (a run with log ring) is read as a log:",
+	"its 'kft: | ' lines, whatever comes before 'kft: ', other lines between",
+	"them skipped, the rows in entry order. Open calls (delta -1) are the",
+	"calls the crash was in. Of several dumps the last is read, and said:",
+	"  --dump N       read a console's Nth dump of last calls instead",
+	"",
 	"Modes (default: summary, one row per function, by total time):",
 	"  -c             call tree: one line per call, indented by depth; a",
 	"                 thread's calls under a line naming it (pid and comm);",
@@ -93,6 +100,7 @@ static const char *const kd_usage_text[] = {
 	"  kd -f Fctbq -s b kft.log           offcpu's: most time blocked first",
 	"  kd --json kft.log >kft.json        then open it in ui.perfetto.dev",
 	"  kd --svg kft.log >kft-timeline.svg open it in a browser",
+	"  kd -c -l console.txt               the calls an oops interrupted",
 	NULL,
 };
 
@@ -204,6 +212,7 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 		{ "map", required_argument, NULL, 'M' },
 		{ "width", required_argument, NULL, 'W' },
 		{ "max-rows", required_argument, NULL, 'R' },
+		{ "dump", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
@@ -251,6 +260,14 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 				return -1;
 			}
 			p->max_rows = (size_t)v;
+			break;
+		case 'D':
+			if (kd_number(optarg, 1, &v) || v > 0x7fffffff) {
+				snprintf(err, errlen, "--dump: bad number '%s' (1 for the first)",
+					 optarg);
+				return -1;
+			}
+			p->dump = (unsigned int)v;
 			break;
 		case 'n': case 't': case 'd': case 'W':
 			if (kd_number(optarg, opt == 'd' || opt == 'W' ? 1 : 0, &v)) {
@@ -304,9 +321,34 @@ int kd_output(FILE *out, const struct kd_tree *t, const struct kd_params *p)
 #include "symbolize.h"
 #include "version.h"
 
-/* Whether kd has an output for log in p's mode; if not, says why. */
-static int kd_check_log(const struct kftlog *log, const char *name, const struct kd_params *p)
+/* A console's dump: whether it has rows, and what was read, as -V says it. */
+static int kd_check_dump(const struct kftlog *log, const char *name,
+			 const struct kftcon_info *info, const struct kd_params *p)
 {
+	if (!kftlog_scan_is_log(&log->scan)) {
+		fprintf(stderr, "kd: %s:%u: the last calls before %s have no rows (no "
+			"'kft: | --------' line, or no row after it)\n", name, info->start_line,
+			info->why);
+		return -1;
+	}
+	if (p->verbose)
+		fprintf(stderr, "kd: %s: a console: the last calls before %s, line %u, dump "
+			"%u of %u: %zu rows, %zu skipped\n", name, info->why, info->start_line,
+			info->chosen, info->dumps, log->nr, log->scan.malformed);
+	return 0;
+}
+
+/* Whether kd has an output for log in p's mode; if not, says why. */
+static int kd_check_log(const struct kftlog *log, const char *name,
+			const struct kftcon_info *info, const struct kd_params *p)
+{
+	if (info->console)
+		return kd_check_dump(log, name, info, p);
+	if (p->dump) {
+		fprintf(stderr, "kd: %s: --dump: no last calls in it (no 'kft: === last "
+			"calls before' line): it is no saved console\n", name);
+		return -1;
+	}
 	if (log->scan.count_mode) {
 		fprintf(stderr, "kd: %s is a count-mode log (mode count): its rows are "
 			"already a summary; kd analyzes trace logs\n", name);
@@ -326,6 +368,12 @@ static int kd_check_log(const struct kftlog *log, const char *name, const struct
 	if (!log->scan.stacks_mode && kftlog_scan_empty(&log->scan)) {
 		fprintf(stderr, "kd: %s %s: no kft log (a log starts with its header)\n", name,
 			kftlog_scan_empty(&log->scan));
+		return -1;
+	}
+	if (!log->scan.stacks_mode && !kftlog_scan_is_log(&log->scan) && info->stray) {
+		fprintf(stderr, "kd: no kft log rows found in %s: its line %u is one of kft's "
+			"last calls ('kft: | '), but no line begins them ('kft: === last calls "
+			"before'): the console lost it\n", name, info->stray_line);
 		return -1;
 	}
 	if (!log->scan.stacks_mode && !kftlog_scan_is_log(&log->scan)) {
@@ -352,10 +400,14 @@ static int kd_check_weigh(const struct kd_tree *t, const char *name, const struc
 	return -1;
 }
 
-/* Why reading failed (errno: EFBIG is the row limit, flame.h's its own). */
-static void kd_read_error(const char *name, const struct kd_params *p)
+/* Why reading failed (errno: EFBIG is the row limit, ENOENT no such dump, flame.h's its own). */
+static void kd_read_error(const char *name, const struct kftcon_info *info,
+			  const struct kd_params *p)
 {
-	if (errno == EFBIG)
+	if (errno == ENOENT && info->console)
+		fprintf(stderr, "kd: %s: --dump %u: it has %u dump%s of last calls\n", name,
+			p->dump, info->dumps, info->dumps == 1 ? "" : "s");
+	else if (errno == EFBIG)
 		fprintf(stderr, "kd: %s: over kd's limit of %zu rows (or of %zu bytes of "
 			"distinct names): --max-rows N raises it\n", name, p->max_rows,
 			p->max_rows * KFTLOG_NAME_BYTES_PER_ROW);
@@ -363,14 +415,29 @@ static void kd_read_error(const char *name, const struct kd_params *p)
 		fprintf(stderr, "kd: %s: %s\n", name, flame__strerror(errno));
 }
 
+/* Which of a console's dumps is read, when it has several and none was asked for. */
+static void kd_say_dump(const char *name, const struct kftcon_info *info,
+			const struct kd_params *p)
+{
+	if (info->console && info->dumps > 1 && !p->dump)
+		fprintf(stderr, "kd: %s: %u dumps of last calls: the last is read, of line %u "
+			"(before %s); --dump N reads the Nth\n", name, info->dumps,
+			info->start_line, info->why);
+	if (info->console && info->stray)
+		fprintf(stderr, "kd: warning: %s:%u: %u of kft's lines of last calls ('kft: | ') "
+			"outside any dump, ignored (its first line lost?)\n", name,
+			info->stray_line, info->stray);
+}
+
 /* p's output of log (checked), to standard output; 0 or 1, as kd exits. */
 static int kd_run_log(const struct kd_params *p, const struct kftlog *log, const char *name,
-		      const struct ksyms *ks)
+		      const struct kftcon_info *info, const struct ksyms *ks)
 {
 	struct kd_tree tree;
 	int ret;
 
-	if (kd_check_log(log, name, p))
+	kd_say_dump(name, info, p);
+	if (kd_check_log(log, name, info, p))
 		return 1;
 	/* A warning, as for a log cut short: the user may know better. */
 	if (p->map)
@@ -395,6 +462,7 @@ static int kd_run_log(const struct kd_params *p, const struct kftlog *log, const
 static int kd_run_flame(const struct kd_params *p, FILE *in, const char *name,
 			const struct ksyms *ks)
 {
+	struct kftcon_info info;
 	struct kftlog *log = NULL;
 	struct flame f;
 	int ret = 1;
@@ -403,10 +471,13 @@ static int kd_run_flame(const struct kd_params *p, FILE *in, const char *name,
 		fprintf(stderr, "kd: out of memory\n");
 		return 1;
 	}
-	if (kd_read_flame_input(in, name, stderr, p->max_rows, &log, &f))
-		kd_read_error(name, p);
+	if (kd_read_flame_input(in, name, stderr, p->max_rows, p->dump, &log, &info, &f))
+		kd_read_error(name, &info, p);
 	else if (log)
-		ret = kd_run_log(p, log, name, ks);
+		ret = kd_run_log(p, log, name, &info, ks);
+	else if (p->dump)
+		fprintf(stderr, "kd: %s: --dump: no last calls in it (no 'kft: === last "
+			"calls before' line): it is no saved console\n", name);
 	else if (p->weigh)
 		fprintf(stderr, "kd: %s: --weigh: folded stacks have no offcpu times to split; "
 			"give kd the kft log\n", name);
@@ -421,19 +492,21 @@ static int kd_run_flame(const struct kd_params *p, FILE *in, const char *name,
 	return ret;
 }
 
-/* The log of p's FILE, or NULL after saying why. */
-static struct kftlog *kd_read_log(const struct kd_params *p, FILE *in, const char *name)
+/* The log of p's FILE (or its console's dump: info), or NULL after saying why. */
+static struct kftlog *kd_read_log(const struct kd_params *p, FILE *in, const char *name,
+				  struct kftcon_info *info)
 {
-	struct kftlog *log = kftlog__read(in, name, stderr, p->max_rows);
+	struct kftlog *log = kftcon__read(in, name, stderr, p->max_rows, p->dump, info);
 
 	if (!log)
-		kd_read_error(name, p);
+		kd_read_error(name, info, p);
 	return log;
 }
 
 static int kd_run(const struct kd_params *p)
 {
 	const char *name = p->file ? p->file : "(stdin)";
+	struct kftcon_info info = { 0 };
 	struct ksyms *ks = NULL;
 	struct kftlog *log;
 	FILE *in;
@@ -448,8 +521,8 @@ static int kd_run(const struct kd_params *p)
 		fprintf(stderr, "kd: %s: %s\n", name, strerror(errno));
 	} else if (p->mode == KD_FLAMEGRAPH) {
 		ret = kd_run_flame(p, in, name, ks);
-	} else if ((log = kd_read_log(p, in, name))) {
-		ret = kd_run_log(p, log, name, ks);
+	} else if ((log = kd_read_log(p, in, name, &info))) {
+		ret = kd_run_log(p, log, name, &info, ks);
 		kftlog__free(log);
 	}
 	if (in && in != stdin)

@@ -425,6 +425,13 @@ int kftlog__feed(struct kftlog *log, const char *line, size_t len, const char *n
 	}
 }
 
+int kftlog__feed_at(struct kftlog *log, unsigned int lineno, const char *line, size_t len,
+		    const char *name, FILE *warn)
+{
+	log->scan.lineno = lineno - 1;	/* the scan counts the line */
+	return kftlog__feed(log, line, len, name, warn);
+}
+
 void kftlog__end(struct kftlog *log, const char *name, FILE *warn)
 {
 	if (warn && log->scan.malformed > KFTLOG_WARNINGS_SHOWN)
@@ -446,41 +453,36 @@ struct kftlog *kftlog__new(size_t max_rows)
 	return log;
 }
 
+/* What kftlog__read() feeds each line to (line_each()). */
+struct kftlog_reading {
+	struct kftlog *log;
+	const char *name;
+	FILE *warn;
+};
+
+static int kftlog__feed_each(void *arg, const char *line, size_t len)
+{
+	struct kftlog_reading *r = arg;
+
+	return kftlog__feed(r->log, line, len, r->name, r->warn);
+}
+
 struct kftlog *kftlog__read(FILE *in, const char *name, FILE *warn, size_t max_rows)
 {
-	struct kftlog *log = kftlog__new(max_rows);
+	struct kftlog_reading r = { kftlog__new(max_rows), name, warn };
 	char *line = malloc(KFTLOG_LINE_MAX);
-	enum line_status st;
-	int too_long = 0;
-	size_t len;
 
-	if (!log || !line)
-		goto err;
-	while ((st = line_read(in, line, KFTLOG_LINE_MAX, &len)) == LINE_WHOLE ||
-	       st == LINE_PART) {
-		/* A long line's parts are dropped; its last one counts it. */
-		if (st == LINE_PART) {
-			too_long = 1;
-			continue;
-		}
-		if (kftlog__feed(log, too_long ? NULL : line, len, name, warn))
-			goto err;
-		too_long = 0;
-	}
-	if (st == LINE_ERROR || (too_long && kftlog__feed(log, NULL, 0, name, warn)))
-		goto err;
-	kftlog__end(log, name, warn);
-	free(line);
-	return log;
-err:
-	{
+	if (!r.log || !line || line_each(in, line, KFTLOG_LINE_MAX, kftlog__feed_each, &r)) {
 		int err = errno;	/* set by whatever failed */
 
 		free(line);
-		kftlog__free(log);
+		kftlog__free(r.log);
 		errno = err;
 		return NULL;
 	}
+	kftlog__end(r.log, name, warn);
+	free(line);
+	return r.log;
 }
 
 struct kftlog *kftlog__parse(const char *text, size_t len, const char *name, FILE *warn)

@@ -213,6 +213,12 @@ struct kftlog *kftlog__read(FILE *in, const char *name, FILE *warn, size_t max_r
 struct kftlog *kftlog__new(size_t max_rows);
 int kftlog__feed(struct kftlog *log, const char *line, size_t len, const char *name, FILE *warn);
 void kftlog__end(struct kftlog *log, const char *name, FILE *warn);
+/*
+ * kftlog__feed() of line lineno of the input (its warnings name that
+ * line), for a reader that feeds only some of its lines (kftcon.h).
+ */
+int kftlog__feed_at(struct kftlog *log, unsigned int lineno, const char *line, size_t len,
+		    const char *name, FILE *warn);
 /* The same on text in memory (tests, fuzzers), with the default limit. */
 struct kftlog *kftlog__parse(const char *text, size_t len, const char *name, FILE *warn);
 void kftlog__free(struct kftlog *log);

@@ -23,3 +23,26 @@ enum line_status line_read(FILE *in, char *buf, size_t size, size_t *len)
 		return LINE_EOF;
 	return n + 1 == size && c != '\n' ? LINE_PART : LINE_WHOLE;
 }
+
+int line_each(FILE *in, char *buf, size_t size,
+	      int (*fn)(void *arg, const char *line, size_t len), void *arg)
+{
+	enum line_status st;
+	int too_long = 0, ret;
+	size_t len;
+
+	while ((st = line_read(in, buf, size, &len)) == LINE_WHOLE || st == LINE_PART) {
+		/* A long line's parts are dropped; its last one counts it. */
+		if (st == LINE_PART) {
+			too_long = 1;
+			continue;
+		}
+		ret = too_long ? fn(arg, NULL, 0) : fn(arg, buf, len);
+		if (ret)
+			return ret;
+		too_long = 0;
+	}
+	if (st == LINE_ERROR)
+		return -1;
+	return too_long ? fn(arg, NULL, 0) : 0;
+}

@@ -25,4 +25,13 @@ enum line_status {
  */
 enum line_status line_read(FILE *in, char *buf, size_t size, size_t *len);
 
+/*
+ * fn on each line of in, read into buf as line_read() reads (with its
+ * newline, if any); a line longer than size - 1 bytes once, as NULL and
+ * 0, its parts dropped. Stops at the first fn that does not return 0 and
+ * returns that; -1 with errno on a read error; 0 at the end.
+ */
+int line_each(FILE *in, char *buf, size_t size,
+	      int (*fn)(void *arg, const char *line, size_t len), void *arg);
+
 #endif
