@@ -272,6 +272,10 @@ n=$(kft_row_count)
 # write over an older one, as a flight recorder does all day.
 kft_measure kft_ring_record "log ring logentries 1024 filter funclist kft_bench_target fend"
 ring_check kft_ring_record
+# log stream: a buffer that holds every call, read once after the stop.
+kft_measure kft_stream_record "log stream logentries $((TOTAL + 1000)) filter funclist kft_bench_target fend"
+n=$(kft_row_count)
+[ "$n" = "$TOTAL" ] || die "kft stream record: $n rows for $TOTAL calls"
 
 kft_measure kft_outside "logentries 1000 filter funclist kft_bench_other fend"
 grep -q kft_bench_other /tmp/kft-hooked || die "kft outside: kft_bench_other not hooked"
@@ -315,6 +319,9 @@ n=$(kft_row_count)
 [ "$n" = "$TOTAL" ] || die "kft fast record: $n rows for $TOTAL calls"
 kft_measure kft_fast_ring_record "hooks fast log ring logentries 1024 filter funclist kft_bench_target fend"
 ring_check kft_fast_ring_record
+kft_measure kft_fast_stream_record "hooks fast log stream logentries $((TOTAL + 1000)) filter funclist kft_bench_target fend"
+n=$(kft_row_count)
+[ "$n" = "$TOTAL" ] || die "kft fast stream record: $n rows for $TOTAL calls"
 kft_measure kft_fast_outside "hooks fast logentries 1000 filter funclist kft_bench_other fend"
 grep -q kft_bench_other /tmp/kft-hooked || die "kft fast outside: kft_bench_other not hooked"
 kft clear

@@ -12,7 +12,7 @@
  *		   | "mode" ("trace" | "count" | "stacks" | "profile" | "histogram")
  *		   | "watch" ("stack" | "worst-stack") NUM
  *		   | "sample" NUM | "include" "idle" | "per-process" | "snoop" NUM
- *		   | "hooks" ("fast" | "safe") | "log" ("linear" | "ring")
+ *		   | "hooks" ("fast" | "safe") | "log" ("linear" | "ring" | "stream")
  *
  * Words are separated by white space; '#' starts a comment that runs to the
  * end of the line. Keywords match exactly (no prefixes). Every statement may
@@ -117,9 +117,9 @@ static const char *const kft_parse_messages[] = {
 		"keeps who woke each sleep inside a kept root call: needs 'filter roots'",
 	[KFT_ERR_ONCPU_NEEDS_TIME] =
 		"makes the time filters judge the time on the CPU: needs 'filter mintime' or 'filter maxtime'",
-	[KFT_ERR_EXPECTED_LOG] = "expected 'linear' or 'ring'",
+	[KFT_ERR_EXPECTED_LOG] = "expected 'linear', 'ring' or 'stream'",
 	[KFT_ERR_RING_CONFLICT] =
-		"log ring overwrites each CPU's oldest calls one at a time, which would leave parts of a block of rows: not with",
+		"log ring and log stream keep each CPU's calls one at a time, which would leave parts of a block of rows: not with",
 };
 
 _Static_assert(ARRAY_SIZE(kft_parse_messages) == KFT_ERR_COUNT,
@@ -921,13 +921,15 @@ static int parse_wakers(struct kft_parser *ps)
 	return once(ps, KFT_STMT_WAKERS, ps->tok.pos);
 }
 
-/* log linear | log ring: how trace mode's log fills (kft_log.h). */
+/* log linear | log ring | log stream: how trace mode's log fills (kft_log.h). */
 static int parse_log(struct kft_parser *ps)
 {
 	if (once(ps, KFT_STMT_LOG, ps->tok.pos) || next(ps))
 		return -1;
 	if (tok_is(ps, "ring"))
-		ps->cfg->log_ring = true;
+		ps->cfg->log = KFT_LOG_RING;
+	else if (tok_is(ps, "stream"))
+		ps->cfg->log = KFT_LOG_STREAM;
 	else if (!tok_is(ps, "linear"))
 		return fail(ps, KFT_ERR_EXPECTED_LOG);
 	return 0;
@@ -1061,14 +1063,15 @@ static int check_roots(struct kft_parser *ps)
 }
 
 /*
- * log ring overwrites calls one at a time: a kept root's subtree and a
- * stack watch's snapshot are blocks of rows that make sense only whole.
+ * log ring overwrites calls one at a time, log stream loses them one at a
+ * time when its reader falls behind: a kept root's subtree and a stack
+ * watch's snapshot are blocks of rows that make sense only whole.
  */
 static int check_ring(struct kft_parser *ps)
 {
 	const struct kft_pos *seen = ps->seen;
 
-	if (!ps->cfg->log_ring)
+	if (ps->cfg->log == KFT_LOG_LINEAR)
 		return 0;
 	if (ps->cfg->nr_roots)
 		return fail_at(ps, KFT_ERR_RING_CONFLICT,
@@ -1265,7 +1268,7 @@ static bool is_keyword(const char *word, size_t len)
 		"clear", "mode", "trace", "count", "stacks", "profile", "histogram", "stack",
 		"worst-stack", "sample", "include", "idle", "per-process", "pid",
 		"tid", "cpu", "comm", "snoop", "units", "us", "ns", "ms", "hooks", "fast",
-		"safe", "errors", "log", "linear", "ring", "error",
+		"safe", "errors", "log", "linear", "ring", "stream", "error",
 	};
 	size_t i;
 

@@ -160,6 +160,17 @@ enum kft_watch_kind {
  * fast is kft's own return trampoline, safe the kernel's fprobe or
  * kretprobes, whose calls stack traces can see through.
  */
+/*
+ * How trace mode's log fills (Documentation/kft.rst, "log"): one array
+ * that stops when full; each CPU's last calls, the oldest overwritten;
+ * each CPU's calls handed to a reader, none overwritten.
+ */
+enum kft_log_fill {
+	KFT_LOG_LINEAR,
+	KFT_LOG_RING,
+	KFT_LOG_STREAM,
+};
+
 enum kft_hooks {
 	KFT_HOOKS_DEFAULT,	/* not written: the module's choice */
 	KFT_HOOKS_FAST,
@@ -221,7 +232,7 @@ struct kft_config {
 	bool offcpu;			/* trace: each call's times off the CPU; histogram: on it */
 	bool wakers;			/* trace, with roots: who woke each sleep (takes offcpu) */
 	bool filter_oncpu;		/* mintime, maxtime judge the time on the CPU (takes offcpu) */
-	bool log_ring;			/* trace: each CPU keeps its last calls */
+	enum kft_log_fill log;		/* trace: how the log fills */
 };
 
 enum kft_command {

@@ -63,7 +63,7 @@ struct kft_run *kft_install_run(char *text, const struct kft_config *cfg)
 	/* The replaced run is torn down as a cleared one is. */
 	kft_retire_run();
 	kft_current = run;
-	if (cfg->mode == KFT_MODE_TRACE && cfg->log_ring)
+	if (cfg->mode == KFT_MODE_TRACE && cfg->log == KFT_LOG_RING)
 		rcu_assign_pointer(kft_flight_run, run);
 	return run;
 }

@@ -48,7 +48,8 @@ static __always_inline struct kft_record *kft_log_reserve(struct kft_run *run)
 	long slot;
 
 	if (unlikely(run->log.ring.tags)) {
-		rec = kft_ring_reserve(&run->log);
+		rec = run->log.ring.tails ? kft_stream_reserve(&run->log) :
+					    kft_ring_reserve(&run->log);
 		if (!rec)
 			this_cpu_inc(run->counters->ring_skipped);
 		return rec;

@@ -33,19 +33,21 @@ static void kft_log_buf_release(struct kref *ref)
 	kfree(buf);
 }
 
-/* The slots of a log of @entries (a ring: each CPU's entries). */
-static unsigned long kft_log_slots(unsigned long entries, bool ring)
+/* The slots of a log of @entries (a ring or stream: each CPU's entries). */
+static unsigned long kft_log_slots(unsigned long entries, enum kft_log_fill fill)
 {
-	return ring ? (unsigned long)nr_cpu_ids << kft_ring_shift(entries) : entries;
+	return fill != KFT_LOG_LINEAR ? (unsigned long)nr_cpu_ids << kft_ring_shift(entries) :
+					entries;
 }
 
 /*
- * A log of @capacity records (a ring: 1 << @shift for each CPU), with
- * their offcpu times if @sched.
+ * A log of @capacity records (a ring or stream: 1 << @shift for each
+ * CPU), with their offcpu times if @sched.
  */
-static struct kft_log_buf *kft_log_buf_alloc(unsigned long capacity, bool sched, bool ring,
-					     unsigned int shift)
+static struct kft_log_buf *kft_log_buf_alloc(unsigned long capacity, bool sched,
+					     enum kft_log_fill fill, unsigned int shift)
 {
+	bool ring = fill != KFT_LOG_LINEAR;
 	struct kft_log_buf *buf;
 
 	if (!kft_mem_fits(array_size(capacity, sizeof(struct kft_record) +
@@ -61,7 +63,7 @@ static struct kft_log_buf *kft_log_buf_alloc(unsigned long capacity, bool sched,
 		buf->sched = __vmalloc(array_size(capacity, sizeof(struct kft_rec_sched)),
 				       KFT_BIG_GFP | __GFP_ZERO);
 	if (!buf->records || (sched && !buf->sched) ||
-	    (ring && kft_ring_alloc(&buf->ring, capacity, shift)) ||
+	    (ring && kft_ring_alloc(&buf->ring, capacity, shift, fill == KFT_LOG_STREAM)) ||
 	    kft_comms_alloc(&buf->comms, capacity)) {
 		vfree(buf->records);
 		vfree(buf->sched);
@@ -70,6 +72,7 @@ static struct kft_log_buf *kft_log_buf_alloc(unsigned long capacity, bool sched,
 		return NULL;
 	}
 	kref_init(&buf->ref);
+	mutex_init(&buf->stream_lock);
 	buf->capacity = capacity;
 	return buf;
 }
@@ -87,15 +90,17 @@ static void kft_log_use(struct kft_log *log, struct kft_log_buf *buf)
 /**
  * kft_log_alloc() - the run's log
  * @log:	the log
- * @entries:	its calls (a ring: each CPU's, rounded up to a power of two)
+ * @entries:	its calls (a ring or stream: each CPU's, rounded up to a power
+ *		of two)
  * @sched:	with offcpu's times
- * @ring:	log ring
+ * @fill:	how it fills
  *
  * Return: 0, or -ENOMEM.
  */
-int kft_log_alloc(struct kft_log *log, unsigned long entries, bool sched, bool ring)
+int kft_log_alloc(struct kft_log *log, unsigned long entries, bool sched,
+		  enum kft_log_fill fill)
 {
-	struct kft_log_buf *buf = kft_log_buf_alloc(kft_log_slots(entries, ring), sched, ring,
+	struct kft_log_buf *buf = kft_log_buf_alloc(kft_log_slots(entries, fill), sched, fill,
 						    kft_ring_shift(entries));
 
 	if (!buf)
@@ -131,7 +136,7 @@ int kft_log_reset(struct kft_log *log)
 	struct kft_log_buf *buf;
 
 	if (kref_read(&log->buf->ref) > 1) {
-		buf = kft_log_buf_alloc(log->capacity, log->sched != NULL, log->ring.tags != NULL,
+		buf = kft_log_buf_alloc(log->capacity, log->sched != NULL, kft_log_fill_of(log),
 					log->ring.shift);
 		if (!buf)
 			return -ENOMEM;
@@ -139,17 +144,26 @@ int kft_log_reset(struct kft_log *log)
 		kft_log_use(log, buf);
 		return 0;
 	}
-	memset(log->records, 0, used * sizeof(*log->records));
-	if (log->sched)
-		memset(log->sched, 0, used * sizeof(*log->sched));
-	kft_comms_reset(&log->buf->comms);
-	if (log->ring.tags)
+	/* A ring's records are read only through their tags, which it clears. */
+	if (log->ring.tags) {
 		kft_ring_reset(&log->ring, log->capacity);
+		log->buf->stream_read = 0;
+	} else {
+		memset(log->records, 0, used * sizeof(*log->records));
+		if (log->sched)
+			memset(log->sched, 0, used * sizeof(*log->sched));
+	}
+	kft_comms_reset(&log->buf->comms);
 	atomic_long_set(&log->reserved, 0);
 	return 0;
 }
 
-/* The calls the log holds (a ring: every CPU's part). */
+enum kft_log_fill kft_log_fill_of(const struct kft_log *log)
+{
+	return !log->ring.tags ? KFT_LOG_LINEAR : log->ring.tails ? KFT_LOG_STREAM : KFT_LOG_RING;
+}
+
+/* The calls the log holds (a ring or stream: every CPU's part, unread). */
 unsigned long kft_log_stored(const struct kft_log *log)
 {
 	unsigned long sum = 0;

@@ -2,9 +2,10 @@
 /*
  * The trace log: one array of fixed-size binary records, filled without
  * locks and formatted only when read. How it fills is the run's choice
- * (log linear, log ring): linear hands out slots with one atomic increment
- * and stops when full; a ring gives each CPU its own part of the array,
- * which keeps that CPU's last calls (kft_log_ring.h).
+ * (log linear, ring, stream): linear hands out slots with one atomic
+ * increment and stops when full; a ring gives each CPU its own part of the
+ * array, which keeps that CPU's last calls; a stream's parts are drained
+ * by a reader and never overwritten (kft_log_ring.h).
  *
  * The array lives in a reference-counted buffer: a reader of /proc/kft_data
  * holds the buffer it opened, so priming the run again while a reader has
@@ -18,10 +19,12 @@
 #include <linux/err.h>
 #include <linux/kref.h>
 #include <linux/log2.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/types.h>
 
 #include "kft_comm.h"
+#include "kft_config.h"
 
 /*
  * One call, 40 bytes. info packs the duration (ns, 47 bits: 39 hours), the
@@ -198,13 +201,15 @@ struct kft_rec_sched {
 };
 
 /*
- * log ring: CPU c's slots are records[c << shift] on, 1 << shift of them;
- * a tag beside each record says which of the CPU's reservations wrote it
- * and whether it is being written or closed (kft_log_ring.h).
+ * log ring and log stream: CPU c's slots are records[c << shift] on, 1 <<
+ * shift of them; a tag beside each record says which of the CPU's
+ * reservations wrote it and whether it is being written or closed
+ * (kft_log_ring.h). A stream's reader has taken each CPU's first tails[c].
  */
 struct kft_ring {
 	u32 *tags;
 	unsigned long __percpu *heads;	/* each CPU's reservations so far */
+	unsigned long __percpu *tails;	/* log stream, else NULL */
 	unsigned int shift;
 };
 
@@ -215,7 +220,9 @@ struct kft_log_buf {
 	struct kft_record *records;
 	struct kft_rec_sched *sched;	/* offcpu, else NULL */
 	struct kft_comms comms;		/* the records' task names */
-	struct kft_ring ring;		/* log ring, else tags NULL */
+	struct kft_ring ring;		/* log ring or stream, else tags NULL */
+	struct mutex stream_lock;	/* a stream's readers: one at a time */
+	unsigned long stream_read;	/* the calls they took, under it */
 };
 
 struct kft_log {
@@ -248,9 +255,11 @@ static inline unsigned int kft_ring_shift(unsigned long entries)
 	return entries > 1 ? ilog2(entries - 1) + 1 : 0;
 }
 
-int kft_log_alloc(struct kft_log *log, unsigned long capacity, bool sched, bool ring);
+int kft_log_alloc(struct kft_log *log, unsigned long entries, bool sched,
+		  enum kft_log_fill fill);
 void kft_log_free(struct kft_log *log);
 int kft_log_reset(struct kft_log *log);
+enum kft_log_fill kft_log_fill_of(const struct kft_log *log);
 unsigned long kft_log_stored(const struct kft_log *log);
 unsigned long kft_log_lost(const struct kft_log *log);
 void kft_log_view_init(struct kft_log_view *view, struct kft_log *log);

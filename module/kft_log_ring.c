@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * log ring's memory and what readers take of it (kft_log_ring.h): the
- * tags beside the records, each CPU's count of reservations, the calls a
- * CPU's part holds and has overwritten, and a reader's checked copies.
+ * log ring's and log stream's memory and what readers take of it
+ * (kft_log_ring.h): the tags beside the records, each CPU's count of
+ * reservations (and a stream's of the calls read), the calls a CPU's part
+ * holds and has overwritten, and a reader's checked copies (a stream's
+ * reader takes them out).
  */
 #include <linux/cpumask.h>
 #include <linux/mm.h>
@@ -13,13 +15,16 @@
 #include "kft_log_ring.h"
 #include "kft_mem.h"
 
-int kft_ring_alloc(struct kft_ring *ring, unsigned long capacity, unsigned int shift)
+int kft_ring_alloc(struct kft_ring *ring, unsigned long capacity, unsigned int shift,
+		   bool stream)
 {
 	ring->shift = shift;
 	ring->tags = __vmalloc(array_size(capacity, sizeof(*ring->tags)),
 			       KFT_BIG_GFP | __GFP_ZERO);
 	ring->heads = alloc_percpu_gfp(unsigned long, GFP_KERNEL_ACCOUNT);
-	if (ring->tags && ring->heads)
+	if (stream)
+		ring->tails = alloc_percpu_gfp(unsigned long, GFP_KERNEL_ACCOUNT);
+	if (ring->tags && ring->heads && (!stream || ring->tails))
 		return 0;
 	kft_ring_free(ring);
 	return -ENOMEM;
@@ -29,8 +34,10 @@ void kft_ring_free(struct kft_ring *ring)
 {
 	vfree(ring->tags);
 	free_percpu(ring->heads);
+	free_percpu(ring->tails);
 	ring->tags = NULL;
 	ring->heads = NULL;
+	ring->tails = NULL;
 }
 
 /* Empty, while no hook can write. */
@@ -39,8 +46,11 @@ void kft_ring_reset(struct kft_ring *ring, unsigned long capacity)
 	unsigned int cpu;
 
 	memset(ring->tags, 0, array_size(capacity, sizeof(*ring->tags)));
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
 		*per_cpu_ptr(ring->heads, cpu) = 0;
+		if (ring->tails)
+			*per_cpu_ptr(ring->tails, cpu) = 0;
+	}
 }
 
 static unsigned long kft_ring_head(const struct kft_ring *ring, unsigned int cpu)
@@ -48,9 +58,19 @@ static unsigned long kft_ring_head(const struct kft_ring *ring, unsigned int cpu
 	return READ_ONCE(*per_cpu_ptr(ring->heads, cpu));
 }
 
-/* The calls @cpu's part holds: its reservations, at most its slots. */
+static unsigned long kft_ring_tail(const struct kft_ring *ring, unsigned int cpu)
+{
+	return ring->tails ? READ_ONCE(*per_cpu_ptr(ring->tails, cpu)) : 0;
+}
+
+/*
+ * The calls @cpu's part holds: its reservations, at most its slots; a
+ * stream's, those not read yet.
+ */
 unsigned long kft_ring_stored(const struct kft_ring *ring, unsigned int cpu)
 {
+	if (ring->tails)
+		return kft_ring_head(ring, cpu) - kft_ring_tail(ring, cpu);
 	return min(kft_ring_head(ring, cpu), 1UL << ring->shift);
 }
 
@@ -60,6 +80,8 @@ unsigned long kft_ring_overwritten(const struct kft_ring *ring)
 	unsigned long sum = 0, head;
 	unsigned int cpu;
 
+	if (ring->tails)
+		return 0;
 	for_each_possible_cpu(cpu) {
 		head = kft_ring_head(ring, cpu);
 		if (head > 1UL << ring->shift)
@@ -164,19 +186,57 @@ static void kft_ring_view_fill(struct kft_log_view *view, unsigned long room)
 	}
 }
 
+/*
+ * A stream's calls, each CPU's in order up to the first still being
+ * written (its writer is at it: the next reader gets it), taken out: the
+ * tail moves past what was copied.
+ */
+static void kft_stream_view_take(struct kft_log_view *view, unsigned long room)
+{
+	struct kft_log_buf *buf = view->buf;
+	struct kft_rec_sched unused;
+	unsigned long head, n;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		head = kft_ring_head(&buf->ring, cpu);
+		for (n = kft_ring_tail(&buf->ring, cpu); n < head && view->nr < room; n++) {
+			if (!kft_ring_copy(buf, cpu, n, &view->copies[view->nr],
+					   buf->sched ? &view->sched_copies[view->nr] : &unused))
+				break;
+			view->order[view->nr] = view->nr;
+			view->nr++;
+		}
+		/* Pairs with the acquire in kft_stream_reserve(): the copies are done. */
+		smp_store_release(per_cpu_ptr(buf->ring.tails, cpu), n);
+	}
+	buf->stream_read += view->nr;
+}
+
 /**
  * kft_ring_view_build() - a reader's copies of every CPU's part
- * @view:	initialized on a ring's buffer; sorted afterwards as a log's
+ * @view:	initialized on a ring's or stream's buffer; sorted afterwards
+ *		as a log's
  *
- * Return: 0, or -ENOMEM.
+ * A stream's reader takes the calls out: one reader at a time.
+ *
+ * Return: 0, -ENOMEM, or -EINTR (a stream's reader killed while waiting).
  */
 int kft_ring_view_build(struct kft_log_view *view)
 {
-	unsigned long room = kft_ring_view_room(&view->buf->ring);
-	int ret = kft_ring_view_alloc(view, room);
+	struct kft_log_buf *buf = view->buf;
+	unsigned long room;
+	int ret;
 
-	if (ret)
-		return ret;
-	kft_ring_view_fill(view, room);
-	return 0;
+	if (buf->ring.tails && mutex_lock_killable(&buf->stream_lock))
+		return -EINTR;
+	room = kft_ring_view_room(&buf->ring);
+	ret = kft_ring_view_alloc(view, room);
+	if (!ret && buf->ring.tails)
+		kft_stream_view_take(view, room);
+	else if (!ret)
+		kft_ring_view_fill(view, room);
+	if (buf->ring.tails)
+		mutex_unlock(&buf->stream_lock);
+	return ret;
 }

@@ -21,6 +21,15 @@
  *
  * Tags count reservations modulo 2^29: a slot's tag repeats only after
  * 2^29 / slots rounds of its CPU, and a closer also checks the entry time.
+ *
+ * log stream: the same parts, drained by a reader, never overwritten. A
+ * writer reserves only while its CPU's part has room (head - tail below
+ * its slots: a compare-and-swap of the head, which only interrupts on the
+ * same CPU contend), else the call is lost and counted. Its slot's last
+ * call was taken by the reader, and the next can only be reserved once
+ * this one is: the slot is the writer's alone. The reader takes each
+ * CPU's calls in order up to the first still being written, then moves
+ * the tail past them. Streams take whole calls only (at their exit).
  */
 #ifndef KFT_LOG_RING_H
 #define KFT_LOG_RING_H
@@ -75,6 +84,40 @@ static __always_inline struct kft_record *kft_ring_reserve(struct kft_log *log)
 	return &log->records[slot];
 }
 
+/**
+ * kft_stream_reserve() - the next slot of this CPU's part, if it has room
+ * @log:	a stream log
+ *
+ * Return: the record to fill and then kft_ring_publish(), or NULL when the
+ * reader has not taken enough of this CPU's calls (the caller counts the
+ * call lost).
+ */
+static __always_inline struct kft_record *kft_stream_reserve(struct kft_log *log)
+{
+	struct kft_ring *ring = &log->ring;
+	unsigned long n, old, slot;
+	unsigned int cpu;
+
+	preempt_disable_notrace();
+	cpu = smp_processor_id();
+	n = this_cpu_read(*ring->heads);
+	for (;;) {
+		/* Acquire: the reader copied the slots below its tail. */
+		if (n - smp_load_acquire(this_cpu_ptr(ring->tails)) >= 1UL << ring->shift) {
+			preempt_enable_notrace();
+			return NULL;
+		}
+		old = this_cpu_cmpxchg(*ring->heads, n, n + 1);
+		if (old == n)
+			break;
+		n = old;
+	}
+	preempt_enable_notrace();
+	slot = kft_ring_slot(ring, cpu, n);
+	WRITE_ONCE(ring->tags[slot], kft_ring_tag(n) | KFT_RING_WRITING);
+	return &log->records[slot];
+}
+
 /* A record filled after kft_ring_reserve(): readers may keep it now. */
 static __always_inline void kft_ring_publish(struct kft_log *log, const struct kft_record *rec)
 {
@@ -114,7 +157,8 @@ static __always_inline void kft_ring_close_end(struct kft_log *log, const struct
 	smp_store_release(tag, READ_ONCE(*tag) & ~KFT_RING_CLOSING);
 }
 
-int kft_ring_alloc(struct kft_ring *ring, unsigned long capacity, unsigned int shift);
+int kft_ring_alloc(struct kft_ring *ring, unsigned long capacity, unsigned int shift,
+		   bool stream);
 void kft_ring_free(struct kft_ring *ring);
 void kft_ring_reset(struct kft_ring *ring, unsigned long capacity);
 unsigned long kft_ring_stored(const struct kft_ring *ring, unsigned int cpu);

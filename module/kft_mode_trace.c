@@ -108,7 +108,14 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 		   stored, c->filtered_time, c->filtered_ints, c->filtered_task,
 		   c->filtered_retval, c->not_found,
 		   kft_trace_missed(run), kft_log_lost(&run->log), run->starts);
-	if (run->log.ring.tags) {
+	if (run->log.ring.tails) {
+		each += sizeof(u32);
+		seq_printf(m, "log: stream of %lu entries a CPU, %u CPUs, %lu held, %zu bytes each, %lu bytes\n",
+			   1UL << run->log.ring.shift, nr_cpu_ids, stored, each,
+			   run->log.capacity * each);
+		seq_printf(m, "stream: %lu calls read, %lu lost\n",
+			   READ_ONCE(run->log.buf->stream_read), c->ring_skipped);
+	} else if (run->log.ring.tags) {
 		each += sizeof(u32);
 		seq_printf(m, "log: ring of %lu entries a CPU, %u CPUs, %lu held, %zu bytes each, %lu bytes\n",
 			   1UL << run->log.ring.shift, nr_cpu_ids, stored, each,
@@ -131,6 +138,26 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 	seq_puts(m, "mode: trace\n");
 }
 
+/*
+ * A stream's header lines: its size, and the calls lost because the
+ * reader fell behind since the start, each CPU's (CPU 0 first), then
+ * their sum: each count read once, so that the two agree.
+ */
+static void kft_output_stream_lost(struct seq_file *m, const struct kft_run *run)
+{
+	unsigned long lost, sum = 0;
+	unsigned int cpu;
+
+	seq_printf(m, "Log stream = %lu entries a CPU\nCalls lost per CPU =",
+		   1UL << run->log.ring.shift);
+	for_each_possible_cpu(cpu) {
+		lost = READ_ONCE(per_cpu_ptr(run->counters, cpu)->ring_skipped);
+		seq_printf(m, " %lu", lost);
+		sum += lost;
+	}
+	seq_printf(m, "\nCalls lost = %lu\n", sum);
+}
+
 /**
  * kft_output_log_header() - /proc/kft_data up to the rows
  * @m:		the seq_file
@@ -145,8 +172,10 @@ static void kft_output_log_header(struct seq_file *m, const struct kft_run *run,
 {
 	kft_output_header_common(m, run, times, c);
 	seq_printf(m, "Entries not found = %lu\n", c->not_found);
-	/* kft's addition, only with log ring. */
-	if (run->log.ring.tags)
+	/* kft's addition, only with log ring or log stream. */
+	if (run->log.ring.tails)
+		kft_output_stream_lost(m, run);
+	else if (run->log.ring.tags)
 		seq_printf(m, "Log ring = %lu entries a CPU\nCalls overwritten = %lu\nCalls lost to slots in use = %lu\n",
 			   1UL << run->log.ring.shift, kft_ring_overwritten(&run->log.ring),
 			   c->ring_skipped);
@@ -364,7 +393,7 @@ void kft_trace_print_last(struct kft_run *run, unsigned int calls, struct seq_fi
 static int kft_trace_alloc(struct kft_run *run)
 {
 	int ret = kft_log_alloc(&run->log, run->cfg.logentries, run->cfg.offcpu,
-				run->cfg.log_ring);
+				run->cfg.log);
 
 	if (!ret && run->cfg.offcpu)
 		ret = kft_sched_alloc(&run->sched, run->cfg.wakers);

@@ -290,7 +290,7 @@ static int kft_run_attach(struct kft_run *run, struct kft_parse_error *err)
 			goto err_detach_start_entry;
 	}
 	/* Best effort: /proc/kft says whether a warning freezes the ring. */
-	if (cfg->log_ring)
+	if (cfg->log == KFT_LOG_RING)
 		kft_warn_trigger_attach(&run->warn_entry, run);
 	return 0;
 
@@ -469,8 +469,9 @@ struct kft_run *kft_run_create(struct kft_run *old, char *text, const struct kft
 	run->maxtime_ns = cfg->maxtime_us * NSEC_PER_USEC;
 	/* (A filter at the exit: the record is made there, if kept.) */
 	run->histogram = cfg->mode == KFT_MODE_HISTOGRAM;
+	/* (A stream hands out whole calls: its reader may take one at once.) */
 	run->log_at_entry = !run->histogram && !cfg->mintime_us && !cfg->maxtime_us &&
-			    !cfg->errors && !cfg->nr_roots;
+			    !cfg->errors && !cfg->nr_roots && cfg->log != KFT_LOG_STREAM;
 	/*
 	 * (filter roots judges a root on the ns clock its subtree's records
 	 * use; filter oncpu, the time on the CPU, which is offcpu's, in ns.)

@@ -102,8 +102,10 @@ static void kft_output_config(struct seq_file *m, const struct kft_config *cfg)
 	if (kft_mode_takes(cfg->mode, KFT_STMT_LOGENTRIES))
 		seq_printf(m, "  logentries %lu\n", cfg->logentries);
 	/* (The default, linear, is not shown.) */
-	if (cfg->log_ring)
+	if (cfg->log == KFT_LOG_RING)
 		seq_puts(m, "  log ring\n");
+	else if (cfg->log == KFT_LOG_STREAM)
+		seq_puts(m, "  log stream\n");
 	if (cfg->autorepeat)
 		seq_puts(m, "  autorepeat\n");
 	/* (A trace's default, us, is not shown; a histogram's is ns.) */
