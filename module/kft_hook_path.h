@@ -42,12 +42,16 @@
 #include "kft_run.h"
 #include "kft_task.h"
 
-static __always_inline struct kft_record *kft_log_reserve(struct kft_run *run)
+/*
+ * @ring: the caller may be in a ring's or a stream's run (run->extras): a
+ * linear log's path, a constant false, has none of their code.
+ */
+static __always_inline struct kft_record *kft_log_reserve(struct kft_run *run, bool ring)
 {
 	struct kft_record *rec;
 	long slot;
 
-	if (unlikely(run->log.ring.tags)) {
+	if (ring && unlikely(run->log.ring.tags)) {
 		rec = run->log.ring.tails ? kft_stream_reserve(&run->log) :
 					    kft_ring_reserve(&run->log);
 		if (!rec)
@@ -79,9 +83,10 @@ static __always_inline void kft_record_fill(struct kft_record *rec, unsigned lon
 }
 
 /* A log record filled: a ring's readers may take it now (kft_log_ring.h). */
-static __always_inline void kft_log_publish(struct kft_run *run, const struct kft_record *rec)
+static __always_inline void kft_log_publish(struct kft_run *run, const struct kft_record *rec,
+					    bool ring)
 {
-	if (unlikely(run->log.ring.tags))
+	if (ring && unlikely(run->log.ring.tags))
 		kft_ring_publish(&run->log, rec);
 }
 
@@ -253,12 +258,14 @@ static __always_inline void kft_hook_entry_sched(struct kft_run *run, bool irq,
 /*
  * A call the filters let through, timed from now: its time, context and
  * CPU; the stack watch's look; with @record, the record a run without a
- * time filter reserves at entry (filter roots holds it instead).
+ * time filter reserves at entry (filter roots holds it instead); @ring as
+ * for kft_log_reserve().
  * Return: 0, or 1 when the log is full.
  */
 static __always_inline int kft_hook_entry_take(struct kft_run *run, unsigned long ip,
 					       unsigned long ret_ip, struct pt_regs *regs,
-					       struct kft_call *call, bool irq, bool record)
+					       struct kft_call *call, bool irq, bool record,
+					       bool ring)
 {
 	struct kft_record *rec;
 	s32 pid;
@@ -273,25 +280,25 @@ static __always_inline int kft_hook_entry_take(struct kft_run *run, unsigned lon
 		return 0;
 	call->rec = NULL;
 	if (run->log_at_entry) {
-		rec = kft_log_reserve(run);
+		rec = kft_log_reserve(run, ring);
 		if (!rec)
 			return 1;
 		kft_record_fill(rec, ip, ret_ip, call, pid, kft_rec_info_open(call->cpu), 0);
-		kft_log_publish(run, rec);
+		kft_log_publish(run, rec, ring);
 		kft_record_comm(run, call, pid);
 		call->rec = rec;
 	}
 	return 0;
 }
 
-/* The entry of a run with filter roots or offcpu: the task's slots. */
+/* The entry of a run with filter roots, offcpu (the task's slots), or a ring or stream log. */
 static __always_inline int kft_hook_entry_extras(struct kft_run *run, unsigned long ip,
 						  unsigned long ret_ip, struct pt_regs *regs,
 						  struct kft_call *call, bool irq)
 {
 	if (run->hold.slots && !kft_hold_entry(run, ip, irq, call))
 		return 1;
-	if (kft_hook_entry_take(run, ip, ret_ip, regs, call, irq, !run->hold.slots))
+	if (kft_hook_entry_take(run, ip, ret_ip, regs, call, irq, !run->hold.slots, true))
 		return 1;
 	/* Last: the exit is now sure to be seen, and gives the slot back. */
 	kft_hook_entry_sched(run, irq, call);
@@ -339,7 +346,7 @@ static __always_inline int kft_hook_entry(struct kft_fhook *hook, unsigned long 
 	}
 	if (unlikely(run->extras))
 		return kft_hook_entry_extras(run, ip, ret_ip, regs, call, irq);
-	return kft_hook_entry_take(run, ip, ret_ip, regs, call, irq, true);
+	return kft_hook_entry_take(run, ip, ret_ip, regs, call, irq, true, false);
 }
 
 /*
@@ -585,9 +592,9 @@ static __always_inline void kft_hold_exit(struct kft_run *run, unsigned long ip,
  */
 static __always_inline bool kft_log_whole(struct kft_run *run, unsigned long ip,
 					  unsigned long ret_ip, const struct kft_call *call,
-					  u64 dur, unsigned long retval)
+					  u64 dur, unsigned long retval, bool ring)
 {
-	struct kft_record *rec = kft_log_reserve(run);
+	struct kft_record *rec = kft_log_reserve(run, ring);
 	s32 pid;
 
 	if (!rec)
@@ -595,7 +602,7 @@ static __always_inline bool kft_log_whole(struct kft_run *run, unsigned long ip,
 	pid = kft_record_pid(call);
 	kft_log_sched_put(run, rec, call);
 	kft_record_fill(rec, ip, ret_ip, call, pid, kft_rec_info(dur, call->cpu), retval);
-	kft_log_publish(run, rec);
+	kft_log_publish(run, rec, ring);
 	kft_record_comm(run, call, pid);
 	return true;
 }
@@ -606,18 +613,19 @@ static __always_inline bool kft_log_whole(struct kft_run *run, unsigned long ip,
  */
 static __always_inline void kft_log_close(struct kft_run *run, unsigned long ip,
 					  unsigned long ret_ip, bool ret_ip_known,
-					  const struct kft_call *call, u64 dur, unsigned long retval)
+					  const struct kft_call *call, u64 dur, unsigned long retval,
+					  bool ring)
 {
 	struct kft_record *rec = call->rec;
 
-	if (unlikely(run->log.ring.tags) &&
+	if (ring && unlikely(run->log.ring.tags) &&
 	    !kft_ring_close_begin(&run->log, rec, call->entry_ns)) {
-		kft_log_whole(run, ip, ret_ip, call, dur, retval);
+		kft_log_whole(run, ip, ret_ip, call, dur, retval, ring);
 		return;
 	}
 	kft_log_sched_put(run, rec, call);
 	kft_record_close(rec, ip, ret_ip, ret_ip_known, dur, call->cpu, retval);
-	if (unlikely(run->log.ring.tags))
+	if (ring && unlikely(run->log.ring.tags))
 		kft_ring_close_end(&run->log, rec);
 }
 
@@ -628,7 +636,7 @@ static __always_inline void kft_log_close(struct kft_run *run, unsigned long ip,
 static __always_inline void kft_hook_exit_record(struct kft_run *run, unsigned long ip,
 						 unsigned long ret_ip, bool ret_ip_known,
 						 struct kft_call *call, u64 now_cycles,
-						 unsigned long retval)
+						 unsigned long retval, bool ring)
 {
 	u64 now = 0, dur, cycles;
 
@@ -645,7 +653,7 @@ static __always_inline void kft_hook_exit_record(struct kft_run *run, unsigned l
 	if (call->rec) {
 		now = kft_now();
 		dur = kft_elapsed(now, call->entry_ns);
-		kft_log_close(run, ip, ret_ip, ret_ip_known, call, dur, retval);
+		kft_log_close(run, ip, ret_ip, ret_ip_known, call, dur, retval, ring);
 	} else {
 		/* (A record at entry only without this filter: kft_run_create().) */
 		if (unlikely(run->cfg.errors) && !now_cycles && kft_retval_filtered(run, retval))
@@ -671,7 +679,7 @@ static __always_inline void kft_hook_exit_record(struct kft_run *run, unsigned l
 		}
 		if (run->histogram)
 			kft_hist_add(run, ip, run->cfg.offcpu ? kft_call_oncpu(call, dur) : dur);
-		else if (!kft_log_whole(run, ip, ret_ip, call, dur, retval))
+		else if (!kft_log_whole(run, ip, ret_ip, call, dur, retval, ring))
 			return;
 	}
 	kft_deadline_check(run, now);
@@ -681,7 +689,7 @@ filtered:
 	this_cpu_inc(run->counters->filtered_time);
 }
 
-/* The exit of a run with filter roots or offcpu. */
+/* The exit of a run with filter roots, offcpu, or a ring or stream log. */
 static __always_inline void kft_hook_exit_extras(struct kft_run *run, unsigned long ip,
 						  unsigned long ret_ip, bool ret_ip_known,
 						  struct kft_call *call, u64 now_cycles,
@@ -692,7 +700,7 @@ static __always_inline void kft_hook_exit_extras(struct kft_run *run, unsigned l
 	if (run->hold.slots)
 		kft_hold_exit(run, ip, ret_ip, call, retval);
 	else
-		kft_hook_exit_record(run, ip, ret_ip, ret_ip_known, call, now_cycles, retval);
+		kft_hook_exit_record(run, ip, ret_ip, ret_ip_known, call, now_cycles, retval, true);
 }
 
 /**
@@ -724,7 +732,8 @@ static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long 
 	if (unlikely(run->extras))
 		kft_hook_exit_extras(run, ip, ret_ip, ret_ip_known, call, now_cycles, retval);
 	else
-		kft_hook_exit_record(run, ip, ret_ip, ret_ip_known, call, now_cycles, retval);
+		kft_hook_exit_record(run, ip, ret_ip, ret_ip_known, call, now_cycles, retval,
+				     false);
 }
 
 #endif

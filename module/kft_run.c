@@ -482,7 +482,8 @@ struct kft_run *kft_run_create(struct kft_run *old, char *text, const struct kft
 	run->count_ctx_filter = cfg->noints || cfg->onlyints || run->task_filter;
 	/* (cycles_khz: no record at entry, no watch; offcpu's slot taken at entry.) */
 	run->entry_quick = run->cycles_khz && !run->count_ctx_filter && !cfg->offcpu;
-	run->extras = cfg->nr_roots || cfg->offcpu;
+	/* (A ring's and a stream's records too: a linear log's path has none of their code.) */
+	run->extras = cfg->nr_roots || cfg->offcpu || cfg->log != KFT_LOG_LINEAR;
 	kft_watch_reset(&run->watch, cfg->watch_bytes);
 	INIT_WORK(&run->detach_work, kft_run_detach_work);
 	kft_hrtimer_setup(&run->timer, kft_timer_fn, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);

@@ -170,8 +170,9 @@ struct kft_run {
 	bool entry_quick;		/* cycles, no filter at entry: kft_hook_entry_quick() */
 	bool histogram;			/* histogram mode: trace's hooks, counts in table */
 	/*
-	 * filter roots or offcpu: per-task slots at entry and exit. One flag,
-	 * so that a run with neither pays one test on each side.
+	 * filter roots or offcpu (per-task slots at entry and exit), or a
+	 * ring's or a stream's log. One flag, so that a run with none of them
+	 * pays one test on each side.
 	 */
 	bool extras;
 
