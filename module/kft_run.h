@@ -94,8 +94,8 @@ struct kft_counters {
 	unsigned long hold_missed;	/* root calls not held: no free slot */
 	unsigned long sched_missed;	/* offcpu: calls of a task with no free slot */
 	unsigned long wakes_held;	/* wakers: wakeups written into held trees */
-	unsigned long ring_skipped;	/* log ring: a slot still being written or closed;
-					 * log stream: no room, the reader behind */
+	/* log ring: a slot still being written or closed; stream: no room */
+	unsigned long ring_skipped;
 };
 
 /* What each mode keeps in its run (kft_mode_*.c): */
