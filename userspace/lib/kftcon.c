@@ -273,41 +273,6 @@ int kftcon__feed(struct kftcon *c, const char *line, size_t len, const char *nam
 	}
 }
 
-/* Rows by entry, equal ones kept in their order: a merge sort (qsort is not stable). */
-static int kftcon_sort(struct kftlog *log)
-{
-	struct kftlog_row *from = log->rows, *to, *tmp, *swap;
-	size_t n = log->nr, w, i;
-
-	for (i = 1; i < n && from[i - 1].entry <= from[i].entry; i++)
-		;
-	if (i >= n)
-		return 0;
-	tmp = to = malloc(n * sizeof(*to));
-	if (!to)
-		return -1;
-	for (w = 1; w < n; w *= 2) {
-		for (i = 0; i < n; i += 2 * w) {
-			size_t mid = n - i > w ? i + w : n, hi = n - mid > w ? mid + w : n;
-			size_t x = i, y = mid, k = i;
-
-			while (x < mid && y < hi)
-				to[k++] = from[y].entry < from[x].entry ? from[y++] : from[x++];
-			while (x < mid)
-				to[k++] = from[x++];
-			while (y < hi)
-				to[k++] = from[y++];
-		}
-		swap = from;
-		from = to;
-		to = swap;
-	}
-	if (from != log->rows)
-		memcpy(log->rows, from, n * sizeof(*from));
-	free(tmp);
-	return 0;
-}
-
 struct kftlog *kftcon__end(struct kftcon *c, const char *name, FILE *warn,
 			   struct kftcon_info *info)
 {
@@ -327,7 +292,8 @@ struct kftlog *kftcon__end(struct kftcon *c, const char *name, FILE *warn,
 			"line (%s): the console was cut; read up to its end\n", name,
 			c->lineno, info->start_line, KFTCON_END_TEXT);
 	kftlog__end(c->part.log, name, c->part.warn);
-	if (fflush(c->part.warn) || (info->console && kftcon_sort(c->part.log)))
+	/* A dump's rows come CPU after CPU, a record's read after read (kft record). */
+	if (fflush(c->part.warn) || kftlog__sort(c->part.log))
 		goto out;
 	if (warn && c->part.held_len)
 		fwrite(c->part.held, 1, c->part.held_len, warn);

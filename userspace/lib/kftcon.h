@@ -19,7 +19,9 @@
  * as a log until a line begins a dump, then as a console, of which one
  * dump (the last, or the one asked for) is read as a log and the rest
  * only counted. A dump's rows are then sorted by entry time (equal ones
- * kept in their order), the order kd's readers need; a raw function
+ * kept in their order), the order kd's readers need, as are a log's that
+ * are not in it (a kft record file: entry order within each read only,
+ * kftlog__sort()); a raw function
  * address whose row ends with its name is replaced by the name
  * ("module:name", as addr2sym writes it): the crashed kernel's own
  * symbols, with KASLR the only ones.

@@ -506,3 +506,65 @@ void kftlog__free(struct kftlog *log)
 	strtab__free(&log->names);
 	free(log);
 }
+
+/* Row i's index of a merge, by entry: equal entries keep their order. */
+static void kftlog_merge(const struct kftlog_row *rows, const size_t *from, size_t *to,
+			 size_t n, size_t w)
+{
+	size_t i;
+
+	for (i = 0; i < n; i += 2 * w) {
+		size_t mid = n - i > w ? i + w : n, hi = n - mid > w ? mid + w : n;
+		size_t x = i, y = mid, k = i;
+
+		while (x < mid && y < hi)
+			to[k++] = rows[from[y]].entry < rows[from[x]].entry ? from[y++] : from[x++];
+		while (x < mid)
+			to[k++] = from[x++];
+		while (y < hi)
+			to[k++] = from[y++];
+	}
+}
+
+int kftlog__sort(struct kftlog *log)
+{
+	struct kftlog_row *rows = log->rows, keep;
+	size_t n = log->nr, w, i, j, k, *a, *b, *swap;
+
+	for (i = 1; i < n && rows[i - 1].entry <= rows[i].entry; i++)
+		;
+	if (i >= n)
+		return 0;
+	a = malloc(n * sizeof(*a));
+	b = malloc(n * sizeof(*b));
+	if (!a || !b) {
+		free(a);
+		free(b);
+		errno = ENOMEM;
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		a[i] = i;
+	for (w = 1; w < n; w *= 2) {
+		kftlog_merge(rows, a, b, n, w);
+		swap = a;
+		a = b;
+		b = swap;
+	}
+	/* a[k]: the row that goes to place k. Each cycle of it moved in place. */
+	for (i = 0; i < n; i++) {
+		if (a[i] == i)
+			continue;
+		keep = rows[i];
+		for (j = i; a[j] != i; j = k) {
+			k = a[j];
+			rows[j] = rows[k];
+			a[j] = j;
+		}
+		rows[j] = keep;
+		a[j] = j;
+	}
+	free(a);
+	free(b);
+	return 0;
+}

@@ -219,6 +219,13 @@ void kftlog__end(struct kftlog *log, const char *name, FILE *warn);
  */
 int kftlog__feed_at(struct kftlog *log, unsigned int lineno, const char *line, size_t len,
 		    const char *name, FILE *warn);
+/*
+ * The rows in entry order, equal entries kept in the order read (a merge
+ * sort of their indexes: 16 bytes a row besides the rows), when they are
+ * not in it already: a saved console's dump (CPU after CPU) or a kft
+ * record file (entry order within each read only). 0, or -1 (ENOMEM).
+ */
+int kftlog__sort(struct kftlog *log);
 /* The same on text in memory (tests, fuzzers), with the default limit. */
 struct kftlog *kftlog__parse(const char *text, size_t len, const char *name, FILE *warn);
 void kftlog__free(struct kftlog *log);
