@@ -15,6 +15,9 @@
  *			[filter pid N] end
  *	errtrace	new begin mode trace [hooks fast] filter errors units ns
  *			[filter pid N] [filter comm NAME] logentries N end
+ *	record		new begin mode trace [hooks fast] log stream units ns
+ *			[filter funclist P... fend] [filter pid N] [filter comm NAME]
+ *			[logentries N] end
  *	slowtrace	new begin mode trace [hooks fast] filter roots R... fend
  *			[filter mintime US] [filter errors] units ns offcpu wakers
  *			[filter pid N] [filter comm NAME] logentries N
@@ -349,6 +352,34 @@ char *kft_errtrace_config(const struct kft_params *p, char *err, size_t errlen)
 		kft_text_add(&t, " filter comm %s", p->comm);
 	kft_text_add(&t, " logentries %ld", p->entries);
 	return kft_text_end(&t, 0, err, errlen);
+}
+
+/*
+ * record: a stream run; no FUNCTION, no funclist: every function. Its
+ * hooks as errtrace's. Times in ns: a call and one it makes within the
+ * same microsecond stay apart in entry order (kd sorts a record's rows by
+ * entry; equal entries keep the order they were read in, a call's after
+ * the calls it made, which returned first).
+ */
+char *kft_record_config(const struct kft_params *p, char *err, size_t errlen)
+{
+	struct kft_text t;
+	int failed = 0;
+
+	if (kft_text_begin(&t, "trace", err, errlen))
+		return NULL;
+	if (p->fast)
+		kft_text_add(&t, " hooks fast");
+	kft_text_add(&t, " log stream units ns");
+	if (p->nr_patterns)
+		failed = kft_text_funclist(&t, p, err, errlen);
+	if (p->pid)
+		kft_text_add(&t, " filter pid %ld", p->pid);
+	if (p->comm)	/* one word (kft_parse_args() checked) */
+		kft_text_add(&t, " filter comm %s", p->comm);
+	if (p->entries)
+		kft_text_add(&t, " logentries %ld", p->entries);
+	return kft_text_end(&t, failed, err, errlen);
 }
 
 /*

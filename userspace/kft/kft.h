@@ -23,6 +23,8 @@
  *	slowtree.c	kft slowtrace's trees of calls in a log (pure)
  *	slowtrace.c	kft slowtrace: the slow or failing calls, each with its tree
  *	expand.c	kft trace: globs named one by one where the hooks take none
+ *	stream.c	kft record's reads of a stream run: rows, header, losses (pure)
+ *	record.c	kft record: a stream run drained into a file until its end
  *
  * A new subcommand is a file with its run function, an entry in usage.c's
  * table with its usage, and its options in main.c.
@@ -38,6 +40,7 @@
 #include <stdio.h>
 
 #include "kft_config.h"
+#include "kftlog.h"
 #include "strtab.h"
 
 enum kft_subcmd {
@@ -50,6 +53,7 @@ enum kft_subcmd {
 	KFT_SUB_ERRTRACE,
 	KFT_SUB_FUNCLATENCY,
 	KFT_SUB_SLOWTRACE,
+	KFT_SUB_RECORD,
 	KFT_SUB_STATUS,
 	KFT_SUB_STOP,
 	KFT_SUB_CLEAR,
@@ -59,9 +63,9 @@ struct kft_params {
 	enum kft_subcmd sub;
 	int help;		/* -h, --help: the usage of sub (or of kft) */
 	int version;		/* kft --version */
-	/* trace */
+	/* trace, record */
 	const char *config;	/* a file, or "-": standard input */
-	const char *output;	/* -o; NULL: standard output */
+	const char *output;	/* -o; NULL: standard output (record: none, an error) */
 	/* funccount, stackcount (-D), profile (its duration argument) */
 	double interval;	/* -i, seconds; 0: one summary at the end */
 	double duration;	/* funccount -d, stackcount -D, seconds; 0: until Ctrl-C */
@@ -89,7 +93,7 @@ struct kft_params {
 	/* errtrace (and its -d, -p; patterns: its FUNCTIONs) */
 	long long errnum;	/* -e: only this error (-4095..-1); 0: any */
 	const char *comm;	/* -c: only tasks of this name; NULL: any */
-	long entries;		/* -n: the log's size, in calls */
+	long entries;		/* -n: the log's size, in calls; record -e: a CPU's, 0: default */
 	int fast;		/* --fast: kft's own exit hooks, not the module's default */
 	/* slowtrace (and errtrace's -d, -p, -c, --fast; patterns: its ROOTs) */
 	long long min_us;	/* -L: a root call this slow or slower; 0: any */
@@ -132,6 +136,11 @@ char *kft_errtrace_config(const struct kft_params *p, char *err, size_t errlen);
 /* slowtrace's, with its roots as names (a glob's functions named one by one). */
 char *kft_slowtrace_config(const struct kft_params *p, const char *const *roots, size_t nr,
 			   char *err, size_t errlen);
+/*
+ * record's: a stream run (log stream, units ns) of the FUNCTIONs (none:
+ * every function), with -p, -c, -e (logentries), --fast.
+ */
+char *kft_record_config(const struct kft_params *p, char *err, size_t errlen);
 /* slowtrace's log, in calls, and the most roots it names. */
 #define KFT_SLOWTRACE_ENTRIES	65536
 #define KFT_SLOWTRACE_ROOTS_MAX	4096
@@ -554,6 +563,76 @@ void kft_print_patterns(const struct kft_params *p, bool quoted);
 /* The local time now in strftime's format, for -T. */
 const char *kft_stamp(char *buf, size_t size, const char *format);
 
+/*
+ * stream.c: one read of a stream run's /proc/kft_data (log stream). Each
+ * open of the file takes the calls it shows out of the run's per-CPU
+ * buffers: its header, with the stream's lines ("Log stream = N entries a
+ * CPU", "Calls lost = L", "Calls lost per CPU = a b ..."), the dashes,
+ * then that read's rows, which go to rows as they come, each a line.
+ */
+/* A read's header, in bytes; one of its lines (a number a CPU); CPUs. */
+#define KFT_STREAM_HEADER_MAX	(1 << 20)
+#define KFT_STREAM_LINE_MAX	(1 << 16)
+#define KFT_STREAM_CPUS_MAX	65536
+/* The header lines of a stream run's log. */
+#define KFT_STREAM_LINE		"Log stream = "
+#define KFT_STREAM_LOST_LINE	"Calls lost = "
+#define KFT_STREAM_LOST_CPU_LINE	"Calls lost per CPU = "
+
+struct kft_stream_read {
+	FILE *out;		/* the caller's: where the rows go */
+	FILE *warn;		/* warnings (NULL: none), naming name */
+	const char *name;
+	struct kft_head head;
+	struct kftlog_scan scan;	/* its rows, malformed lines, header count */
+	char *header;		/* the lines up to the dashes', each with its newline */
+	size_t header_len, header_cap;
+	int stream;		/* "Log stream = N entries a CPU" */
+	unsigned long long per_cpu;
+	int has_lost;		/* "Calls lost = L": since the run started */
+	unsigned long long lost;
+	int has_lost_cpus;	/* "Calls lost per CPU = ...", CPU 0 first */
+	unsigned long long *lost_cpus;
+	size_t nr_cpus;
+	unsigned int bad_header;	/* the stream's lines that say no number, or too long */
+	unsigned long long rows, malformed;
+};
+
+void kft_stream_init(struct kft_stream_read *r, FILE *rows, FILE *warn, const char *name);
+void kft_stream_free(struct kft_stream_read *r);
+/* r's lines moved to to (freed first): the last read's, kept. r is empty then. */
+void kft_stream_move(struct kft_stream_read *to, struct kft_stream_read *r);
+/*
+ * The next line of the read (len bytes, its newline or not; NULL: longer
+ * than KFT_STREAM_LINE_MAX). 0, or -1 with errno: ENOMEM, or EFBIG for a
+ * header over KFT_STREAM_HEADER_MAX. A row's write error is the rows
+ * file's (ferror): the caller checks it.
+ */
+int kft_stream_line(struct kft_stream_read *r, const char *line, size_t len);
+/* Every line of in: 0, or -1 with errno (kft_stream_line()'s, or the read's). */
+int kft_stream_read_all(struct kft_stream_read *r, FILE *in);
+/*
+ * Whether the read agrees with itself: its rows with its header's count,
+ * the losses with their sum per CPU, every line a row or the header's. 0,
+ * or the number of disagreements, each said on warn.
+ */
+int kft_stream_check(const struct kft_stream_read *r);
+/*
+ * header (a read's, kft_stream_read's) on out, with its count of rows
+ * ("Number of entries after filters = N") saying rows instead; a header
+ * without one gets one before its dashes. 0, or -1 (out's error).
+ */
+int kft_stream_header_write(FILE *out, const char *header, size_t len, unsigned long long rows);
+/* "N lost" or "N lost (CPU 0: 40, CPU 1: 2)", the CPUs that lost some, into buf. */
+void kft_stream_lost_text(const struct kft_stream_read *r, char *buf, size_t size);
+
+/*
+ * trace.c: a configuration written, its globs named one by one where the
+ * module refuses them (expand.c); name is the configuration's, for
+ * messages. 0, or -1 after saying why.
+ */
+int kft_configure(const struct kft_paths *paths, const char *name, const char *config);
+
 /* The subcommands: exit statuses. */
 int kft_trace(const struct kft_params *p, const struct kft_paths *paths);
 int kft_funccount(const struct kft_params *p, const struct kft_paths *paths);
@@ -563,6 +642,7 @@ int kft_stacksnoop(const struct kft_params *p, const struct kft_paths *paths);
 int kft_errtrace(const struct kft_params *p, const struct kft_paths *paths);
 int kft_funclatency(const struct kft_params *p, const struct kft_paths *paths);
 int kft_slowtrace(const struct kft_params *p, const struct kft_paths *paths);
+int kft_record(const struct kft_params *p, const struct kft_paths *paths);
 
 /* Ctrl-C and kin: set by the handler kft_signals_catch() installs. */
 extern volatile sig_atomic_t kft_quit;

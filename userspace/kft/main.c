@@ -267,6 +267,62 @@ static int kft_parse_errtrace(int argc, char **argv, struct kft_params *p,
 			      "FUNCTION", err, errlen);
 }
 
+/* record's own options; -d, -p, -c, --fast as errtrace's. */
+static int kft_record_opt(struct kft_params *p, int opt, char *err, size_t errlen)
+{
+	switch (opt) {
+	case 'o':
+		if (*optarg) {
+			p->output = optarg;
+			return 0;
+		}
+		snprintf(err, errlen, "-o: an empty FILE");
+		return -1;
+	case 'e':
+		if (!kft_number(optarg, 1, (long)KFT_MAX_LOGENTRIES, &p->entries))
+			return 0;
+		snprintf(err, errlen, "-e: not a number of calls a CPU (1..%lu): '%s'",
+			 KFT_MAX_LOGENTRIES, optarg);
+		return -1;
+	}
+	return kft_errtrace_opt(p, opt, err, errlen);
+}
+
+/* record -o FILE [options] [FUNCTION...]: no FUNCTION, every function. */
+static int kft_parse_record(int argc, char **argv, struct kft_params *p,
+			    char *err, size_t errlen)
+{
+	static const struct option longs[] = {
+		{ "comm", required_argument, NULL, 'c' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "entries", required_argument, NULL, 'e' },
+		{ "fast", no_argument, NULL, KFT_OPT_FAST },
+		{ "help", no_argument, NULL, 'h' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "+:c:d:e:ho:p:", longs, NULL)) != -1) {
+		if (opt == 'h') {
+			p->help = 1;
+			return 0;
+		}
+		if (opt == '?' || opt == ':')
+			return kft_opt_error("record", opt, argv, err, errlen);
+		if (kft_record_opt(p, opt, err, errlen))
+			return -1;
+	}
+	if (!p->output) {
+		snprintf(err, errlen, "record: no -o FILE");
+		return -1;
+	}
+	p->patterns = argv + optind;
+	p->nr_patterns = argc - optind;
+	return 0;
+}
+
 /*
  * -L: microseconds, or a number with its unit (us, ms, s), at most
  * the language's longest time: 0, or -1.
@@ -674,6 +730,8 @@ int kft_parse_args(int argc, char **argv, struct kft_params *p, char *err, size_
 		return kft_parse_funclatency(argc, argv, p, err, errlen);
 	case KFT_SUB_SLOWTRACE:
 		return kft_parse_slowtrace(argc, argv, p, err, errlen);
+	case KFT_SUB_RECORD:
+		return kft_parse_record(argc, argv, p, err, errlen);
 	default:
 		return kft_parse_plain(argc, argv, p, err, errlen);
 	}
@@ -730,6 +788,8 @@ static int kft_run(const struct kft_params *p)
 		return kft_funclatency(p, &paths);
 	case KFT_SUB_SLOWTRACE:
 		return kft_slowtrace(p, &paths);
+	case KFT_SUB_RECORD:
+		return kft_record(p, &paths);
 	case KFT_SUB_STATUS:
 		return kft_status_cmd(&paths);
 	case KFT_SUB_STOP:

@@ -209,8 +209,7 @@ static char *kft_trace_name_globs(const struct kft_paths *paths, const char *nam
  * fprobe": its hooks are kretprobes, whatever the kernel), it is written
  * again with each glob named one by one. 0, or -1 after saying why.
  */
-static int kft_trace_configure(const struct kft_paths *paths, const char *name,
-			       const char *config)
+int kft_configure(const struct kft_paths *paths, const char *name, const char *config)
 {
 	struct kft_status st;
 	char *named;
@@ -236,7 +235,7 @@ static int kft_trace_run(const struct kft_paths *paths, const struct kft_params 
 {
 	struct kft_status st;
 
-	if (kft_trace_configure(paths, kft_trace_name(p->config), config) ||
+	if (kft_configure(paths, kft_trace_name(p->config), config) ||
 	    kft_status_read(paths, &st))
 		return -1;
 	/* Without a start trigger, a primed run would wait for ever. */
