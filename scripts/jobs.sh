@@ -68,7 +68,7 @@ debug_skip="reload_cycles lockdown stacks_capacity kft_stacksnoop_rate samples b
 # samples' language, reload_cycles' slab growth, bench_smoke, the load
 # tests of the stack modes (capacity and rate), and fgraph_index0 (fprobe
 # on fgraph only: 6.14 on).
-rt_skip="samples reload_cycles bench_smoke lockdown bad_input kft_errors kft_refuse config_status generation multi_write version commands unprivileged opener_cap proc_modes addresses_hidden tools_pipeline tools_stacks errtrace kft_slowtrace kft_trace_glob kft_funccount kft_funccount_interval kft_funclatency kft_stackcount kft_stacksnoop kft_stacksnoop_rate kft_profile kft_trace comm_escaped comm_column fgraph_index0 stacks_capacity"
+rt_skip="samples reload_cycles bench_smoke lockdown bad_input kft_errors kft_refuse kft_record config_status generation multi_write version commands unprivileged opener_cap proc_modes addresses_hidden tools_pipeline tools_stacks errtrace kft_slowtrace kft_trace_glob kft_funccount kft_funccount_interval kft_funclatency kft_stackcount kft_stacksnoop kft_stacksnoop_rate kft_profile kft_trace comm_escaped comm_column fgraph_index0 stacks_capacity"
 
 # On some Debian kernels' main passes only, TEST=KERNEL,...:
 # kft_slowtrace on 6.12 (and in the fast pass, on the kernel fast_kernel
