@@ -372,4 +372,18 @@ unsigned int kft_unwind_regs(struct pt_regs *regs, unsigned long *buf,
 bool kft_ftrace_entry_regs(struct ftrace_regs *fregs, unsigned long ip,
 			   unsigned long parent_ip, struct pt_regs *regs);
 
+/*
+ * Whether @addr is in the kernel image's range, not a module's: where the
+ * boot after a crash moves a dead boot's address by the two boots' KASLR
+ * difference (kft_last_boot.c). x86-64 keeps modules above the image;
+ * elsewhere the address alone does not tell.
+ */
+#ifdef CONFIG_X86_64
+#define KFT_ARCH_IMAGE_KNOWN		1
+#define kft_arch_in_image(addr)		((addr) >= __START_KERNEL_map && (addr) < MODULES_VADDR)
+#else
+#define KFT_ARCH_IMAGE_KNOWN		0
+#define kft_arch_in_image(addr)		((void)(addr), false)
+#endif
+
 #endif

@@ -345,4 +345,24 @@ static inline size_t kft_pcpu_ext_bytes(void)
 #include <linux/kernel.h>
 #endif
 
+/*
+ * reserve_mem=SIZE:ALIGN:NAME (6.11): memory a boot sets aside by name,
+ * where the next boot sets it aside again (kft_region.c). Before it, the
+ * kft region is only a memmap= range or a device tree's node.
+ */
+#if KERNEL_VERSION(6, 11, 0) <= LINUX_VERSION_CODE
+#include <linux/mm.h>
+static inline int kft_reserve_mem_find(const char *name, phys_addr_t *start, phys_addr_t *size)
+{
+	return reserve_mem_find_by_name(name, start, size) ? 0 : -ENOENT;
+}
+#define KFT_HAVE_RESERVE_MEM	1
+#else
+static inline int kft_reserve_mem_find(const char *name, phys_addr_t *start, phys_addr_t *size)
+{
+	return -ENOENT;
+}
+#define KFT_HAVE_RESERVE_MEM	0
+#endif
+
 #endif

@@ -12,7 +12,8 @@
  *		   | "mode" ("trace" | "count" | "stacks" | "profile" | "histogram")
  *		   | "watch" ("stack" | "worst-stack") NUM
  *		   | "sample" NUM | "include" "idle" | "per-process" | "snoop" NUM
- *		   | "hooks" ("fast" | "safe") | "log" ("linear" | "ring" | "stream")
+ *		   | "hooks" ("fast" | "safe")
+ *		   | "log" ("linear" | "ring" | "stream" | "persistent")
  *
  * Words are separated by white space; '#' starts a comment that runs to the
  * end of the line. Keywords match exactly (no prefixes). Every statement may
@@ -117,7 +118,12 @@ static const char *const kft_parse_messages[] = {
 		"keeps who woke each sleep inside a kept root call: needs 'filter roots'",
 	[KFT_ERR_ONCPU_NEEDS_TIME] =
 		"makes the time filters judge the time on the CPU: needs 'filter mintime' or 'filter maxtime'",
-	[KFT_ERR_EXPECTED_LOG] = "expected 'linear', 'ring' or 'stream'",
+	[KFT_ERR_EXPECTED_LOG] = "expected 'linear', 'ring', 'stream' or 'persistent'",
+	[KFT_ERR_REGION_NONE] =
+		"log persistent needs the kft region: boot with reserve_mem=16M:4096:kft (6.11 on), or memmap=16M$ADDR and kft's parameter region=16M@ADDR, or a device tree node compatible with \"kft,region\"",
+	[KFT_ERR_REGION_BUSY] = "the kft region is another run's: clear it first",
+	[KFT_ERR_REGION_SMALL] =
+		"the kft region is too small for logentries: it holds at most, a CPU,",
 	[KFT_ERR_RING_CONFLICT] =
 		"log ring and log stream keep each CPU's calls one at a time, which would leave parts of a block of rows: not with",
 };
@@ -921,12 +927,17 @@ static int parse_wakers(struct kft_parser *ps)
 	return once(ps, KFT_STMT_WAKERS, ps->tok.pos);
 }
 
-/* log linear | log ring | log stream: how trace mode's log fills (kft_log.h). */
+/*
+ * log linear | log ring | log stream | log persistent: how trace mode's log
+ * fills (kft_log.h); persistent is a ring in the kft region (kft_region.h).
+ */
 static int parse_log(struct kft_parser *ps)
 {
 	if (once(ps, KFT_STMT_LOG, ps->tok.pos) || next(ps))
 		return -1;
-	if (tok_is(ps, "ring"))
+	ps->cfg->log_pos = ps->tok.pos;
+	ps->cfg->persistent = tok_is(ps, "persistent");
+	if (tok_is(ps, "ring") || ps->cfg->persistent)
 		ps->cfg->log = KFT_LOG_RING;
 	else if (tok_is(ps, "stream"))
 		ps->cfg->log = KFT_LOG_STREAM;
@@ -1268,7 +1279,7 @@ static bool is_keyword(const char *word, size_t len)
 		"clear", "mode", "trace", "count", "stacks", "profile", "histogram", "stack",
 		"worst-stack", "sample", "include", "idle", "per-process", "pid",
 		"tid", "cpu", "comm", "snoop", "units", "us", "ns", "ms", "hooks", "fast",
-		"safe", "errors", "log", "linear", "ring", "stream", "error",
+		"safe", "errors", "log", "linear", "ring", "stream", "persistent", "error",
 	};
 	size_t i;
 

@@ -102,6 +102,9 @@ enum kft_parse_err {
 	KFT_ERR_ONCPU_NEEDS_TIME,
 	KFT_ERR_EXPECTED_LOG,
 	KFT_ERR_RING_CONFLICT,
+	KFT_ERR_REGION_NONE,
+	KFT_ERR_REGION_BUSY,
+	KFT_ERR_REGION_SMALL,
 	KFT_ERR_COUNT,
 };
 
@@ -233,6 +236,8 @@ struct kft_config {
 	bool wakers;			/* trace, with roots: who woke each sleep (takes offcpu) */
 	bool filter_oncpu;		/* mintime, maxtime judge the time on the CPU (takes offcpu) */
 	enum kft_log_fill log;		/* trace: how the log fills */
+	bool persistent;		/* log ring, in the kft region (log persistent) */
+	struct kft_pos log_pos;		/* the log statement's word; 0:0 without one */
 };
 
 enum kft_command {

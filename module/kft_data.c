@@ -4,7 +4,7 @@
  * text of its mode (struct kft_mode's data_*()). Under kernel lockdown
  * (confidentiality) it does not open, as tracefs does not. Raw kernel
  * addresses are shown only to an opener that may see them in
- * /proc/kallsyms (see kft_may_show_addrs()).
+ * /proc/kallsyms (see kft_data_may_show_addrs()).
  */
 #include <linux/capability.h>
 #include <linux/proc_fs.h>
@@ -75,7 +75,7 @@ static const struct seq_operations kft_data_seq_ops = {
  * (kallsyms_show_value() is not exported: "%pK", formatted in the opener's
  * context, applies the same sysctl).
  */
-static bool kft_may_show_addrs(const struct file *file)
+bool kft_data_may_show_addrs(const struct file *file)
 {
 	char probe[32];
 
@@ -122,7 +122,7 @@ static int kft_data_open(struct inode *inode, struct file *file)
 	r = __seq_open_private(file, &kft_data_seq_ops, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	r->show_addrs = kft_may_show_addrs(file);
+	r->show_addrs = kft_data_may_show_addrs(file);
 	if (mutex_lock_killable(&kft_mutex)) {
 		seq_release_private(inode, file);
 		return -EINTR;

@@ -3,8 +3,11 @@
 #ifndef KFT_DATA_H
 #define KFT_DATA_H
 
+#include <linux/fs.h>
 #include <linux/proc_fs.h>
 
 extern const struct proc_ops kft_data_ops;
+
+bool kft_data_may_show_addrs(const struct file *file);
 
 #endif

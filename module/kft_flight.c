@@ -10,7 +10,8 @@
  * perhaps off, other CPUs stopped (a panic) or running (an oops), kft_mutex
  * perhaps held by the task that oopsed. So: no lock, no allocation, no
  * sleep. The run is the one installed, read under RCU (kft_flight_run);
- * one CPU prints, the first.
+ * one CPU prints, the first. A persistent ring (log persistent) is sealed
+ * first: its checksums set for the boot after.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -25,6 +26,7 @@
 #include "kft_current.h"
 #include "kft_flight.h"
 #include "kft_mode.h"
+#include "kft_region.h"
 #include "kft_run.h"
 
 static unsigned int panic_calls = 16;
@@ -56,6 +58,10 @@ static void kft_flight_freeze(enum kft_reason why)
 	if (!run)
 		goto out;
 	kft_run_stop(run, why);
+	/* (What stopped it first: an oops, then the panic it led to.) */
+	if (run->cfg.persistent)
+		kft_region_seal(READ_ONCE(run->times.stop_reason),
+				READ_ONCE(run->times.first_start_ns));
 	if (!calls || atomic_xchg(&kft_flight_printing, 1))
 		goto out;
 	pr_emerg("=== last calls before %s: run %u, each CPU's last %u, oldest first ===\n",

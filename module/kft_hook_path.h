@@ -52,7 +52,7 @@ static __always_inline struct kft_record *kft_log_reserve(struct kft_run *run, b
 	long slot;
 
 	if (ring && unlikely(run->log.ring.tags)) {
-		rec = run->log.ring.tails ? kft_stream_reserve(&run->log) :
+		rec = run->log.ring.stream ? kft_stream_reserve(&run->log) :
 					    kft_ring_reserve(&run->log);
 		if (!rec)
 			this_cpu_inc(run->counters->ring_skipped);

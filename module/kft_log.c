@@ -26,7 +26,8 @@ static void kft_log_buf_release(struct kref *ref)
 {
 	struct kft_log_buf *buf = container_of(ref, struct kft_log_buf, ref);
 
-	vfree(buf->records);
+	if (!buf->ring.in_region)
+		vfree(buf->records);
 	vfree(buf->sched);
 	kft_comms_free(&buf->comms);
 	kft_ring_free(&buf->ring);
@@ -42,30 +43,38 @@ static unsigned long kft_log_slots(unsigned long entries, enum kft_log_fill fill
 
 /*
  * A log of @capacity records (a ring or stream: 1 << @shift for each
- * CPU), with their offcpu times if @sched.
+ * CPU), with their offcpu times if @sched; in @mem's records and ring if
+ * given (the kft region's: a persistent ring).
  */
 static struct kft_log_buf *kft_log_buf_alloc(unsigned long capacity, bool sched,
-					     enum kft_log_fill fill, unsigned int shift)
+					     enum kft_log_fill fill, unsigned int shift,
+					     const struct kft_log_mem *mem)
 {
 	bool ring = fill != KFT_LOG_LINEAR;
 	struct kft_log_buf *buf;
 
-	if (!kft_mem_fits(array_size(capacity, sizeof(struct kft_record) +
-					       (ring ? sizeof(u32) : 0) +
+	if (!kft_mem_fits(array_size(capacity, (mem ? 0 : sizeof(struct kft_record) +
+							(ring ? sizeof(u32) : 0)) +
 					       (sched ? sizeof(struct kft_rec_sched) : 0))))
 		return NULL;
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
 	if (!buf)
 		return NULL;
-	buf->records = __vmalloc(array_size(capacity, sizeof(struct kft_record)),
-				 KFT_BIG_GFP | __GFP_ZERO);
+	if (mem) {
+		buf->records = mem->records;
+		buf->ring = mem->ring;
+	} else {
+		buf->records = __vmalloc(array_size(capacity, sizeof(struct kft_record)),
+					 KFT_BIG_GFP | __GFP_ZERO);
+	}
 	if (sched)
 		buf->sched = __vmalloc(array_size(capacity, sizeof(struct kft_rec_sched)),
 				       KFT_BIG_GFP | __GFP_ZERO);
 	if (!buf->records || (sched && !buf->sched) ||
-	    (ring && kft_ring_alloc(&buf->ring, capacity, shift, fill == KFT_LOG_STREAM)) ||
+	    (ring && !mem && kft_ring_alloc(&buf->ring, capacity, shift, fill == KFT_LOG_STREAM)) ||
 	    kft_comms_alloc(&buf->comms, capacity)) {
-		vfree(buf->records);
+		if (!mem)
+			vfree(buf->records);
 		vfree(buf->sched);
 		kft_ring_free(&buf->ring);
 		kfree(buf);
@@ -94,14 +103,15 @@ static void kft_log_use(struct kft_log *log, struct kft_log_buf *buf)
  *		of two)
  * @sched:	with offcpu's times
  * @fill:	how it fills
+ * @mem:	a ring's records and tags, or NULL to allocate them
  *
  * Return: 0, or -ENOMEM.
  */
 int kft_log_alloc(struct kft_log *log, unsigned long entries, bool sched,
-		  enum kft_log_fill fill)
+		  enum kft_log_fill fill, const struct kft_log_mem *mem)
 {
 	struct kft_log_buf *buf = kft_log_buf_alloc(kft_log_slots(entries, fill), sched, fill,
-						    kft_ring_shift(entries));
+						    kft_ring_shift(entries), mem);
 
 	if (!buf)
 		return -ENOMEM;
@@ -132,16 +142,23 @@ void kft_log_free(struct kft_log *log)
  */
 int kft_log_reset(struct kft_log *log)
 {
+	struct kft_log_mem same = { .records = log->records, .ring = log->ring };
 	unsigned long used = kft_log_stored(log);
 	struct kft_log_buf *buf;
 
 	if (kref_read(&log->buf->ref) > 1) {
+		/*
+		 * The kft region's memory stays the log's: emptied, its reader
+		 * copies no more of it (kft_ring_copy() checks each tag).
+		 */
 		buf = kft_log_buf_alloc(log->capacity, log->sched != NULL, kft_log_fill_of(log),
-					log->ring.shift);
+					log->ring.shift, log->ring.in_region ? &same : NULL);
 		if (!buf)
 			return -ENOMEM;
 		kft_log_free(log);
 		kft_log_use(log, buf);
+		if (log->ring.in_region)
+			kft_ring_reset(&log->ring, log->capacity);
 		return 0;
 	}
 	/* A ring's records are read only through their tags, which it clears. */
@@ -160,7 +177,7 @@ int kft_log_reset(struct kft_log *log)
 
 enum kft_log_fill kft_log_fill_of(const struct kft_log *log)
 {
-	return !log->ring.tags ? KFT_LOG_LINEAR : log->ring.tails ? KFT_LOG_STREAM : KFT_LOG_RING;
+	return !log->ring.tags ? KFT_LOG_LINEAR : log->ring.stream ? KFT_LOG_STREAM : KFT_LOG_RING;
 }
 
 /* The calls the log holds (a ring or stream: every CPU's part, unread). */

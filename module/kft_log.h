@@ -22,6 +22,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/types.h>
+#include <asm/local.h>
 
 #include "kft_comm.h"
 #include "kft_config.h"
@@ -204,13 +205,25 @@ struct kft_rec_sched {
  * log ring and log stream: CPU c's slots are records[c << shift] on, 1 <<
  * shift of them; a tag beside each record says which of the CPU's
  * reservations wrote it and whether it is being written or closed
- * (kft_log_ring.h). A stream's reader has taken each CPU's first tails[c].
+ * (kft_log_ring.h). A stream's reader has taken each CPU's first tail.
  */
+
+/*
+ * A CPU's counts, a cache line from the next CPU's: in an array, not a
+ * per-CPU allocation, so that a persistent ring's are in the kft region
+ * with its records. Only its CPU adds to head (with preemption off), so a
+ * local_t's interrupt-safe add suffices.
+ */
+struct kft_ring_cpu {
+	local_t head;			/* reservations so far */
+	unsigned long tail;		/* log stream: the calls its reader took */
+} ____cacheline_aligned_in_smp;
 struct kft_ring {
 	u32 *tags;
-	unsigned long __percpu *heads;	/* each CPU's reservations so far */
-	unsigned long __percpu *tails;	/* log stream, else NULL */
+	struct kft_ring_cpu *cpus;	/* nr_cpu_ids of them */
 	unsigned int shift;
+	bool stream;			/* log stream, else log ring */
+	bool in_region;			/* the kft region's memory (kft_region.h) */
 };
 
 /* The records' memory, shared by the run and its readers. */
@@ -255,8 +268,14 @@ static inline unsigned int kft_ring_shift(unsigned long entries)
 	return entries > 1 ? ilog2(entries - 1) + 1 : 0;
 }
 
+/* Memory a log is given rather than allocates: the kft region's. */
+struct kft_log_mem {
+	struct kft_record *records;
+	struct kft_ring ring;
+};
+
 int kft_log_alloc(struct kft_log *log, unsigned long entries, bool sched,
-		  enum kft_log_fill fill);
+		  enum kft_log_fill fill, const struct kft_log_mem *mem);
 void kft_log_free(struct kft_log *log);
 int kft_log_reset(struct kft_log *log);
 enum kft_log_fill kft_log_fill_of(const struct kft_log *log);

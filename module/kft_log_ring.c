@@ -19,25 +19,25 @@ int kft_ring_alloc(struct kft_ring *ring, unsigned long capacity, unsigned int s
 		   bool stream)
 {
 	ring->shift = shift;
+	ring->stream = stream;
 	ring->tags = __vmalloc(array_size(capacity, sizeof(*ring->tags)),
 			       KFT_BIG_GFP | __GFP_ZERO);
-	ring->heads = alloc_percpu_gfp(unsigned long, GFP_KERNEL_ACCOUNT);
-	if (stream)
-		ring->tails = alloc_percpu_gfp(unsigned long, GFP_KERNEL_ACCOUNT);
-	if (ring->tags && ring->heads && (!stream || ring->tails))
+	ring->cpus = kvcalloc(nr_cpu_ids, sizeof(*ring->cpus), GFP_KERNEL_ACCOUNT);
+	if (ring->tags && ring->cpus)
 		return 0;
 	kft_ring_free(ring);
 	return -ENOMEM;
 }
 
+/* A ring in the kft region leaves its memory to the region. */
 void kft_ring_free(struct kft_ring *ring)
 {
-	vfree(ring->tags);
-	free_percpu(ring->heads);
-	free_percpu(ring->tails);
+	if (!ring->in_region) {
+		vfree(ring->tags);
+		kvfree(ring->cpus);
+	}
 	ring->tags = NULL;
-	ring->heads = NULL;
-	ring->tails = NULL;
+	ring->cpus = NULL;
 }
 
 /* Empty, while no hook can write. */
@@ -47,20 +47,19 @@ void kft_ring_reset(struct kft_ring *ring, unsigned long capacity)
 
 	memset(ring->tags, 0, array_size(capacity, sizeof(*ring->tags)));
 	for_each_possible_cpu(cpu) {
-		*per_cpu_ptr(ring->heads, cpu) = 0;
-		if (ring->tails)
-			*per_cpu_ptr(ring->tails, cpu) = 0;
+		local_set(&ring->cpus[cpu].head, 0);
+		ring->cpus[cpu].tail = 0;
 	}
 }
 
-static unsigned long kft_ring_head(const struct kft_ring *ring, unsigned int cpu)
+unsigned long kft_ring_head(const struct kft_ring *ring, unsigned int cpu)
 {
-	return READ_ONCE(*per_cpu_ptr(ring->heads, cpu));
+	return local_read(&ring->cpus[cpu].head);
 }
 
 static unsigned long kft_ring_tail(const struct kft_ring *ring, unsigned int cpu)
 {
-	return ring->tails ? READ_ONCE(*per_cpu_ptr(ring->tails, cpu)) : 0;
+	return READ_ONCE(ring->cpus[cpu].tail);
 }
 
 /*
@@ -69,7 +68,7 @@ static unsigned long kft_ring_tail(const struct kft_ring *ring, unsigned int cpu
  */
 unsigned long kft_ring_stored(const struct kft_ring *ring, unsigned int cpu)
 {
-	if (ring->tails)
+	if (ring->stream)
 		return kft_ring_head(ring, cpu) - kft_ring_tail(ring, cpu);
 	return min(kft_ring_head(ring, cpu), 1UL << ring->shift);
 }
@@ -80,7 +79,7 @@ unsigned long kft_ring_overwritten(const struct kft_ring *ring)
 	unsigned long sum = 0, head;
 	unsigned int cpu;
 
-	if (ring->tails)
+	if (ring->stream)
 		return 0;
 	for_each_possible_cpu(cpu) {
 		head = kft_ring_head(ring, cpu);
@@ -208,7 +207,7 @@ static void kft_stream_view_take(struct kft_log_view *view, unsigned long room)
 			view->nr++;
 		}
 		/* Pairs with the acquire in kft_stream_reserve(): the copies are done. */
-		smp_store_release(per_cpu_ptr(buf->ring.tails, cpu), n);
+		smp_store_release(&buf->ring.cpus[cpu].tail, n);
 	}
 	buf->stream_read += view->nr;
 }
@@ -228,15 +227,15 @@ int kft_ring_view_build(struct kft_log_view *view)
 	unsigned long room;
 	int ret;
 
-	if (buf->ring.tails && mutex_lock_killable(&buf->stream_lock))
+	if (buf->ring.stream && mutex_lock_killable(&buf->stream_lock))
 		return -EINTR;
 	room = kft_ring_view_room(&buf->ring);
 	ret = kft_ring_view_alloc(view, room);
-	if (!ret && buf->ring.tails)
+	if (!ret && buf->ring.stream)
 		kft_stream_view_take(view, room);
 	else if (!ret)
 		kft_ring_view_fill(view, room);
-	if (buf->ring.tails)
+	if (buf->ring.stream)
 		mutex_unlock(&buf->stream_lock);
 	return ret;
 }

@@ -35,6 +35,7 @@
 #define KFT_LOG_RING_H
 
 #include <linux/atomic.h>
+#include <asm/local.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/smp.h>
@@ -74,7 +75,7 @@ static __always_inline struct kft_record *kft_ring_reserve(struct kft_log *log)
 
 	preempt_disable_notrace();
 	cpu = smp_processor_id();
-	n = this_cpu_inc_return(*ring->heads) - 1;
+	n = local_inc_return(&ring->cpus[cpu].head) - 1;
 	preempt_enable_notrace();
 	slot = kft_ring_slot(ring, cpu, n);
 	old = READ_ONCE(ring->tags[slot]);
@@ -95,19 +96,21 @@ static __always_inline struct kft_record *kft_ring_reserve(struct kft_log *log)
 static __always_inline struct kft_record *kft_stream_reserve(struct kft_log *log)
 {
 	struct kft_ring *ring = &log->ring;
+	struct kft_ring_cpu *c;
 	unsigned long n, old, slot;
 	unsigned int cpu;
 
 	preempt_disable_notrace();
 	cpu = smp_processor_id();
-	n = this_cpu_read(*ring->heads);
+	c = &ring->cpus[cpu];
+	n = local_read(&c->head);
 	for (;;) {
 		/* Acquire: the reader copied the slots below its tail. */
-		if (n - smp_load_acquire(this_cpu_ptr(ring->tails)) >= 1UL << ring->shift) {
+		if (n - smp_load_acquire(&c->tail) >= 1UL << ring->shift) {
 			preempt_enable_notrace();
 			return NULL;
 		}
-		old = this_cpu_cmpxchg(*ring->heads, n, n + 1);
+		old = local_cmpxchg(&c->head, n, n + 1);
 		if (old == n)
 			break;
 		n = old;
@@ -159,6 +162,7 @@ static __always_inline void kft_ring_close_end(struct kft_log *log, const struct
 
 int kft_ring_alloc(struct kft_ring *ring, unsigned long capacity, unsigned int shift,
 		   bool stream);
+unsigned long kft_ring_head(const struct kft_ring *ring, unsigned int cpu);
 void kft_ring_free(struct kft_ring *ring);
 void kft_ring_reset(struct kft_ring *ring, unsigned long capacity);
 unsigned long kft_ring_stored(const struct kft_ring *ring, unsigned int cpu);

@@ -36,12 +36,15 @@
 #include "kft_current.h"
 #include "kft_flight.h"
 #include "kft_data.h"
+#include "kft_last_boot.h"
+#include "kft_region.h"
 #include "kft_run.h"
 #include "kft_static.h"
 #include "kft_status.h"
 
 #define KFT_PROC_CTL	"kft"
 #define KFT_PROC_DATA	"kft_data"
+#define KFT_PROC_LAST_BOOT	"kft_last_boot"
 
 /*
  * What one open /proc/kft has been sent and not yet applied. Its own lock:
@@ -337,9 +340,14 @@ static int __init kft_init(void)
 {
 	int ret;
 
-	ret = kft_run_init();
+	ret = kft_region_init();
 	if (ret)
 		return ret;
+	/* What the region holds, before the boot's run may take it. */
+	kft_last_boot_init();
+	ret = kft_run_init();
+	if (ret)
+		goto err_region_exit;
 	ret = register_module_notifier(&kft_module_nb);
 	if (ret)
 		goto err_run_exit;
@@ -351,6 +359,8 @@ static int __init kft_init(void)
 		goto err_flight_exit;
 	if (!proc_create(KFT_PROC_DATA, 0400, NULL, &kft_data_ops))
 		goto err_remove_ctl;
+	if (!proc_create(KFT_PROC_LAST_BOOT, 0600, NULL, &kft_last_boot_ops))
+		goto err_remove_data;
 	if (KFT_HAVE_SAFE_HOOKS)
 		pr_info("loaded, function exits through %s (hooks safe)%s\n",
 			KFT_HAVE_FPROBE ? "fprobe" : "kretprobes",
@@ -360,6 +370,8 @@ static int __init kft_init(void)
 	kft_static_start();
 	return 0;
 
+err_remove_data:
+	remove_proc_entry(KFT_PROC_DATA, NULL);
 err_remove_ctl:
 	remove_proc_entry(KFT_PROC_CTL, NULL);
 err_flight_exit:
@@ -368,12 +380,16 @@ err_unregister_notifier:
 	unregister_module_notifier(&kft_module_nb);
 err_run_exit:
 	kft_run_exit();
+err_region_exit:
+	kft_last_boot_exit();
+	kft_region_exit();
 	return ret;
 }
 
 static void __exit kft_exit(void)
 {
 	/* Closes every open file first (their release runs now). */
+	remove_proc_entry(KFT_PROC_LAST_BOOT, NULL);
 	remove_proc_entry(KFT_PROC_DATA, NULL);
 	remove_proc_entry(KFT_PROC_CTL, NULL);
 	unregister_module_notifier(&kft_module_nb);
@@ -383,6 +399,8 @@ static void __exit kft_exit(void)
 	mutex_unlock(&kft_mutex);
 	kft_flight_exit();
 	kft_run_exit();
+	kft_last_boot_exit();
+	kft_region_exit();
 	pr_info("unloaded\n");
 }
 

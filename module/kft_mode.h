@@ -97,6 +97,10 @@ unsigned int kft_trace_drop_module(struct kft_run *run, struct module *mod,
 				   const unsigned long *addrs, unsigned int nr);
 unsigned long kft_trace_missed(struct kft_run *run);
 void kft_trace_print_last(struct kft_run *run, unsigned int calls, struct seq_file *m);
+void kft_trace_show_columns(struct seq_file *m);
+void kft_trace_show_row(struct seq_file *m, const struct kft_run_times *times,
+			const struct kft_comms *comms, const struct kft_record *rec,
+			bool show_addrs);
 /* /proc/kft's "hooks:" line of a run with trace mode's hooks. */
 void kft_output_trace_hooks(struct seq_file *m, const struct kft_run *run);
 void kft_output_sched_status(struct seq_file *m, const struct kft_run *run,

@@ -16,6 +16,7 @@
 #include "kft_log_ring.h"
 #include "kft_mode.h"
 #include "kft_output.h"
+#include "kft_region.h"
 #include "kft_run.h"
 
 /* Calls the exit mechanism missed: the traced functions' and the exit triggers'. */
@@ -108,7 +109,7 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 		   stored, c->filtered_time, c->filtered_ints, c->filtered_task,
 		   c->filtered_retval, c->not_found,
 		   kft_trace_missed(run), kft_log_lost(&run->log), run->starts);
-	if (run->log.ring.tails) {
+	if (run->log.ring.stream) {
 		each += sizeof(u32);
 		seq_printf(m, "log: stream of %lu entries a CPU, %u CPUs, %lu held, %zu bytes each, %lu bytes\n",
 			   1UL << run->log.ring.shift, nr_cpu_ids, stored, each,
@@ -158,6 +159,13 @@ static void kft_output_stream_lost(struct seq_file *m, const struct kft_run *run
 	seq_printf(m, "\nCalls lost = %lu\n", sum);
 }
 
+/* The log's column heads, the header's last lines. */
+void kft_trace_show_columns(struct seq_file *m)
+{
+	seq_puts(m, " Entry    Delta     PID        Function                        Caller              Comm             Return\n");
+	seq_puts(m, "-------- -------- -------- ----------------                 ------------        ----             ------\n");
+}
+
 /**
  * kft_output_log_header() - /proc/kft_data up to the rows
  * @m:		the seq_file
@@ -173,7 +181,7 @@ static void kft_output_log_header(struct seq_file *m, const struct kft_run *run,
 	kft_output_header_common(m, run, times, c);
 	seq_printf(m, "Entries not found = %lu\n", c->not_found);
 	/* kft's addition, only with log ring or log stream. */
-	if (run->log.ring.tails)
+	if (run->log.ring.stream)
 		kft_output_stream_lost(m, run);
 	else if (run->log.ring.tags)
 		seq_printf(m, "Log ring = %lu entries a CPU\nCalls overwritten = %lu\nCalls lost to slots in use = %lu\n",
@@ -190,8 +198,7 @@ static void kft_output_log_header(struct seq_file *m, const struct kft_run *run,
 	/* kft's addition, only with offcpu. */
 	if (run->cfg.offcpu)
 		seq_printf(m, "Calls of tasks offcpu did not follow = %lu\n\n", c->sched_missed);
-	seq_puts(m, " Entry    Delta     PID        Function                        Caller              Comm             Return\n");
-	seq_puts(m, "-------- -------- -------- ----------------                 ------------        ----             ------\n");
+	kft_trace_show_columns(m);
 }
 
 /* The task's name of a trace row, or "-" for an interrupt's. */
@@ -327,6 +334,20 @@ static void kft_output_log_row(struct seq_file *m, const struct kft_run_times *t
 	seq_putc(m, '\n');
 }
 
+/**
+ * kft_trace_show_row() - one call of a log with no offcpu times
+ * @m:		the seq_file
+ * @times:	the rows' first start and units
+ * @comms:	the task names of the log the record is in
+ * @rec:	the record
+ * @show_addrs:	false: addresses print as zeros
+ */
+void kft_trace_show_row(struct seq_file *m, const struct kft_run_times *times,
+			const struct kft_comms *comms, const struct kft_record *rec,
+			bool show_addrs)
+{
+	kft_output_log_row(m, times, comms, rec, NULL, show_addrs);
+}
 
 /*
  * The kernel log's lines of a text the log's own functions wrote into @m
@@ -375,7 +396,7 @@ void kft_trace_print_last(struct kft_run *run, unsigned int calls, struct seq_fi
 	kft_output_log_header(m, run, &run->times, &c, rows);
 	kft_trace_print_lines(m);
 	for_each_possible_cpu(cpu) {
-		head = READ_ONCE(*per_cpu_ptr(buf->ring.heads, cpu));
+		head = kft_ring_head(&buf->ring, cpu);
 		for (n = head - min_t(unsigned long, kft_ring_stored(&buf->ring, cpu), calls);
 		     n < head; n++) {
 			if (!kft_ring_copy(buf, cpu, n, &rec, &sched))
@@ -390,10 +411,31 @@ void kft_trace_print_last(struct kft_run *run, unsigned int calls, struct seq_fi
 	}
 }
 
+/*
+ * log persistent: the ring is the kft region's (kft_region.h), held until
+ * the run is torn down. Return: 0, or kft_region_hold()'s error.
+ */
+static int kft_trace_log_alloc(struct kft_run *run)
+{
+	const struct kft_config *cfg = &run->cfg;
+	struct kft_log_mem mem;
+	int ret;
+
+	if (!cfg->persistent)
+		return kft_log_alloc(&run->log, cfg->logentries, cfg->offcpu, cfg->log, NULL);
+	ret = kft_region_hold(&mem.ring, &mem.records, kft_ring_shift(cfg->logentries),
+			      run->id, cfg->units_ns);
+	if (ret)
+		return ret;
+	ret = kft_log_alloc(&run->log, cfg->logentries, cfg->offcpu, cfg->log, &mem);
+	if (ret)
+		kft_region_let_go();
+	return ret;
+}
+
 static int kft_trace_alloc(struct kft_run *run)
 {
-	int ret = kft_log_alloc(&run->log, run->cfg.logentries, run->cfg.offcpu,
-				run->cfg.log);
+	int ret = kft_trace_log_alloc(run);
 
 	if (!ret && run->cfg.offcpu)
 		ret = kft_sched_alloc(&run->sched, run->cfg.wakers);
@@ -402,7 +444,11 @@ static int kft_trace_alloc(struct kft_run *run)
 
 static void kft_trace_free(struct kft_run *run)
 {
+	bool in_region = run->log.ring.in_region;
+
 	kft_log_free(&run->log);
+	if (in_region)
+		kft_region_let_go();
 	kft_hold_free(&run->hold);
 	kft_sched_free(&run->sched);
 }

@@ -25,6 +25,7 @@
 #include "kft_ftrace.h"
 #include "kft_mode.h"
 #include "kft_module.h"
+#include "kft_region.h"
 #include "kft_run.h"
 #include "kft_task.h"
 
@@ -323,6 +324,33 @@ static void kft_error_at(struct kft_parse_error *err, enum kft_parse_err code)
 	err->token[0] = '\0';
 }
 
+/* Why a run's memory could not be had: the mode's words, or the kft region's. */
+static void kft_alloc_error(const struct kft_run *run, int ret, struct kft_parse_error *err)
+{
+	unsigned int shift;
+
+	switch (ret) {
+	case -ENODEV:
+		kft_error_at(err, KFT_ERR_REGION_NONE);
+		break;
+	case -EBUSY:
+		kft_error_at(err, KFT_ERR_REGION_BUSY);
+		break;
+	case -ENOSPC:
+		kft_error_at(err, KFT_ERR_REGION_SMALL);
+		shift = kft_region_max_shift();
+		if (shift == -1U)
+			strscpy(err->token, "0", sizeof(err->token));
+		else
+			snprintf(err->token, sizeof(err->token), "%lu", 1UL << shift);
+		break;
+	default:
+		kft_error_at(err, run->mode->no_memory);
+		return;
+	}
+	err->pos = run->cfg.log_pos;
+}
+
 /*
  * Time filters in cycles (kft_run.h), unless the run also needs ns at entry:
  * a stack watch (its snapshot's time), or no time filter at all (the
@@ -490,9 +518,9 @@ struct kft_run *kft_run_create(struct kft_run *old, char *text, const struct kft
 	init_irq_work(&run->timer_work, kft_timer_work);
 
 	run->counters = alloc_percpu(struct kft_counters);
-	if (!run->counters || run->mode->alloc(run)) {
-		kft_error_at(err, run->mode->no_memory);
-		ret = -ENOMEM;
+	ret = run->counters ? run->mode->alloc(run) : -ENOMEM;
+	if (ret) {
+		kft_alloc_error(run, ret, err);
 		goto err_put_run;
 	}
 	ret = kft_run_hold_setup(run, err) ?: kft_run_attach_replacing(run, old, err);

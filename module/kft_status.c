@@ -102,7 +102,9 @@ static void kft_output_config(struct seq_file *m, const struct kft_config *cfg)
 	if (kft_mode_takes(cfg->mode, KFT_STMT_LOGENTRIES))
 		seq_printf(m, "  logentries %lu\n", cfg->logentries);
 	/* (The default, linear, is not shown.) */
-	if (cfg->log == KFT_LOG_RING)
+	if (cfg->persistent)
+		seq_puts(m, "  log persistent\n");
+	else if (cfg->log == KFT_LOG_RING)
 		seq_puts(m, "  log ring\n");
 	else if (cfg->log == KFT_LOG_STREAM)
 		seq_puts(m, "  log stream\n");

@@ -104,6 +104,12 @@ file_mode() {
 	stat -c %a "$1"
 }
 
+# The guest's memmap= range (scripts/vm/run, x86-64) as kft's region=
+# parameter, SIZE@ADDR; nothing without one.
+memmap_region() {
+	sed -n 's/.*memmap=\([0-9]*[KMG]\)\$\(0x[0-9a-f]*\).*/\1@\2/p' /proc/cmdline
+}
+
 # kft and the test module (functions of known duration, tests/modules).
 kft_load_all() {
 	kft_load "$@"

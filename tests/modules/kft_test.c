@@ -82,8 +82,10 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/completion.h>
+#include <linux/crc32.h>
 #include <linux/delay.h>
 #include <linux/err.h>
+#include <linux/io.h>
 #include <linux/irq_work.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
@@ -92,6 +94,7 @@
 #include <linux/proc_fs.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/sizes.h>
 #include <linux/timekeeping.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -491,6 +494,54 @@ static int kft_test_oops(void)
 	return IS_ERR(t) ? PTR_ERR(t) : 0;
 }
 
+/*
+ * Damage to the kft region (log_persistent.tc): "region ADDR OP ARGS", ADDR
+ * the region's physical address (/proc/kft_last_boot's first line):
+ *   flip OFFSET		a byte inverted
+ *   write OFFSET TEXT	TEXT's bytes (no NUL) written there
+ *   fill			the header's page overwritten with 0x5a
+ *   recrc OFFSET LEN	the first LEN bytes' CRC-32 (the u32 at OFFSET
+ *			taken as 0) written at OFFSET, as kft seals a header
+ * OFFSET below 1 MiB; fill and recrc within the first page.
+ * The test knows kft's layout (Documentation/kft.rst): this module does not.
+ */
+static int kft_test_region(const char *buf)
+{
+	unsigned long long addr;
+	unsigned int off = 0, len = 0;
+	char op[8], text[40] = "";
+	u8 *p;
+	u32 crc;
+
+	if (sscanf(buf, "region %llx %7s %u %39s", &addr, op, &off, text) < 2)
+		return -EINVAL;
+	if (off >= SZ_1M)
+		return -EINVAL;
+	/* The page OFFSET is in; OFFSET from then on is into it. */
+	p = memremap(addr + round_down(off, PAGE_SIZE), PAGE_SIZE, MEMREMAP_WB);
+	if (!p)
+		return -ENOMEM;
+	off %= PAGE_SIZE;
+	if (!strcmp(op, "flip")) {
+		p[off] ^= 0xff;
+	} else if (!strcmp(op, "write")) {
+		memcpy(p + off, text, min(strlen(text), PAGE_SIZE - off));
+	} else if (!strcmp(op, "fill")) {
+		memset(p, 0x5a, PAGE_SIZE);
+	} else if (!strcmp(op, "recrc") && !kstrtouint(text, 10, &len) && len <= PAGE_SIZE &&
+		   len >= 4 && off <= len - 4) {
+		crc = 0;
+		memcpy(p + off, &crc, sizeof(crc));
+		crc = ~crc32_le(~0U, p, len);
+		memcpy(p + off, &crc, sizeof(crc));
+	} else {
+		memunmap(p);
+		return -EINVAL;
+	}
+	memunmap(p);
+	return 0;
+}
+
 /* The calls whose COUNT is an argument, not a repeat count. */
 static int kft_test_with_arg(const char *name, unsigned int n)
 {
@@ -600,6 +651,8 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = '\0';
+	if (!strncmp(buf, "region ", 7))
+		return kft_test_region(buf) ?: count;
 	if (sscanf(buf, "%31s %u", name, &n) < 1 || n > 1000000)
 		return -EINVAL;
 	if (!strcmp(name, "recurse") || !strcmp(name, "irq_recurse") ||

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kft region (kft_region.h): found and mapped once, at the module's
+ * load (before a boot's run), kept mapped until its unload; held by at most
+ * one run's log at a time; its header written when a run takes it and when
+ * an oops or a panic seals it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/crc32.h>
+#include <linux/io.h>
+#include <linux/ioport.h>
+#include <linux/kernel.h>
+#include <linux/moduleparam.h>
+#include <linux/of.h>
+#include <linux/of_reserved_mem.h>
+#include <linux/string.h>
+#include <linux/utsname.h>
+
+#include "kft_compat.h"
+#include "kft_region.h"
+
+static char *region;
+module_param(region, charp, 0444);
+MODULE_PARM_DESC(region,
+		 "SIZE@ADDR: memory kept from the kernel (memmap=SIZE$ADDR) for log ring persistent");
+
+struct kft_region kft_region;
+
+static u64 kft_region_align(u64 x)
+{
+	return ALIGN(x, 64);
+}
+
+void kft_region_layout(u32 nr_cpus, u32 shift, struct kft_region_layout *l)
+{
+	u64 slots = (u64)nr_cpus << shift;
+
+	l->cpus = KFT_REGION_HEADER_BYTES;
+	l->crcs = kft_region_align(l->cpus + (u64)nr_cpus * sizeof(struct kft_ring_cpu));
+	l->tags = kft_region_align(l->crcs + (u64)nr_cpus * sizeof(u32));
+	l->records = kft_region_align(l->tags + slots * sizeof(u32));
+	l->end = l->records + slots * sizeof(struct kft_record);
+}
+
+/* CPU @cpu's checksum: its counts, its tags and its records. */
+u32 kft_region_cpu_crc(const void *base, const struct kft_region_layout *l, u32 shift,
+		       u32 cpu)
+{
+	u64 first = (u64)cpu << shift, slots = 1ULL << shift;
+	u32 crc;
+
+	crc = crc32_le(~0U, base + l->cpus + cpu * sizeof(struct kft_ring_cpu),
+		       sizeof(struct kft_ring_cpu));
+	crc = crc32_le(crc, base + l->tags + first * sizeof(u32), slots * sizeof(u32));
+	return ~crc32_le(crc, base + l->records + first * sizeof(struct kft_record),
+			 slots * sizeof(struct kft_record));
+}
+
+u32 kft_region_header_crc(const struct kft_region_header *h)
+{
+	struct kft_region_header copy = *h;
+
+	copy.crc = 0;
+	return ~crc32_le(~0U, (const void *)&copy, sizeof(copy));
+}
+
+/* The most slots a CPU this region holds: a shift, or -1 if too small. */
+unsigned int kft_region_max_shift(void)
+{
+	struct kft_region_layout l;
+	int shift;
+
+	for (shift = KFT_REGION_MAX_SHIFT; shift >= 0; shift--) {
+		kft_region_layout(nr_cpu_ids, shift, &l);
+		if (l.end <= kft_region.size)
+			return shift;
+	}
+	return -1U;
+}
+
+/* The header, its checksum last; the magic says it is kft's. */
+static void kft_region_header_write(struct kft_region_header *h)
+{
+	h->magic = KFT_REGION_MAGIC;
+	h->version = KFT_REGION_VERSION;
+	h->crc = kft_region_header_crc(h);
+}
+
+/**
+ * kft_region_hold() - the region's memory for a ring of 1 << @shift slots a CPU
+ * @ring:	set to the region's tags and counts, emptied
+ * @records:	set to its records
+ * @shift:	the ring's size
+ * @run_id:	the run, for the header
+ * @units_ns:	its rows' unit
+ *
+ * The caller holds kft_mutex. What the region held is gone: the boot read
+ * it at the module's load (kft_last_boot.c).
+ *
+ * Return: 0; -ENODEV without a region, -EBUSY when a run holds it, -ENOSPC
+ * when it is too small.
+ */
+int kft_region_hold(struct kft_ring *ring, struct kft_record **records, unsigned int shift,
+		    u32 run_id, bool units_ns)
+{
+	struct kft_region_header *h = kft_region.base;
+	struct kft_region_layout l;
+
+	if (!h)
+		return -ENODEV;
+	if (kft_region.held)
+		return -EBUSY;
+	kft_region_layout(nr_cpu_ids, shift, &l);
+	if (shift > KFT_REGION_MAX_SHIFT || l.end > kft_region.size)
+		return -ENOSPC;
+	/* Not a run's until the header is whole again. */
+	WRITE_ONCE(h->magic, 0);
+	memset(kft_region.base + l.cpus, 0, l.records - l.cpus);
+	memset(h, 0, sizeof(*h));
+	strscpy(h->release, utsname()->release, sizeof(h->release));
+	h->state = KFT_REGION_RUNNING;
+	h->units_ns = units_ns;
+	h->run_id = run_id;
+	h->nr_cpus = nr_cpu_ids;
+	h->shift = shift;
+	h->record_bytes = sizeof(struct kft_record);
+	h->anchor = (unsigned long)schedule;
+	h->bytes = l.end;
+	kft_region_header_write(h);
+	ring->tags = kft_region.base + l.tags;
+	ring->cpus = kft_region.base + l.cpus;
+	ring->shift = shift;
+	ring->stream = false;
+	ring->in_region = true;
+	*records = kft_region.base + l.records;
+	kft_region.held = true;
+	return 0;
+}
+
+/* The run that held the region is torn down: another may take it. */
+void kft_region_let_go(void)
+{
+	kft_region.held = false;
+}
+
+/**
+ * kft_region_seal() - each CPU's checksum, at an oops or a panic
+ * @reason:	what froze the run
+ * @first_start_ns: its first start, where its rows' times count from
+ *
+ * From the dying context: no lock, no allocation. A call still in a hook
+ * on another CPU (an oops stops no CPU) may change its record after this:
+ * the next boot then finds that CPU's checksum wrong, and says so.
+ */
+void kft_region_seal(u32 reason, u64 first_start_ns)
+{
+	struct kft_region_header *h = kft_region.base;
+	struct kft_region_layout l;
+	u32 *crcs, cpu;
+
+	if (!h || !kft_region.held || h->magic != KFT_REGION_MAGIC)
+		return;
+	kft_region_layout(h->nr_cpus, h->shift, &l);
+	crcs = kft_region.base + l.crcs;
+	for (cpu = 0; cpu < h->nr_cpus; cpu++)
+		crcs[cpu] = kft_region_cpu_crc(kft_region.base, &l, h->shift, cpu);
+	h->state = KFT_REGION_SEALED;
+	h->reason = reason;
+	h->first_start_ns = first_start_ns;
+	kft_region_header_write(h);
+}
+
+/*
+ * region=SIZE@ADDR: memory the kernel does not use (memmap=SIZE$ADDR keeps
+ * it out of the kernel's RAM): never RAM the kernel has, which a mistyped
+ * address would scribble over.
+ */
+static int kft_region_from_param(phys_addr_t *start, size_t *size)
+{
+	unsigned long long sz, addr;
+	char *p = region;
+
+	sz = memparse(p, &p);
+	if (*p != '@')
+		goto bad;
+	addr = memparse(p + 1, &p);
+	if (*p || !sz || addr + sz < addr)
+		goto bad;
+	if (region_intersects(addr, sz, IORESOURCE_SYSTEM_RAM, IORES_DESC_NONE) !=
+	    REGION_DISJOINT) {
+		pr_err("region=%s: that is the kernel's RAM; keep it from the kernel first (memmap=%llu$%#llx)\n",
+		       region, sz, addr);
+		return -EINVAL;
+	}
+	*start = addr;
+	*size = sz;
+	return 0;
+bad:
+	pr_err("region=%s: expected SIZE@ADDR, as 16M@0x30000000\n", region);
+	return -EINVAL;
+}
+
+/* A device tree's reserved-memory node compatible with "kft,region". */
+static int kft_region_from_dt(phys_addr_t *start, size_t *size)
+{
+#if IS_ENABLED(CONFIG_OF_RESERVED_MEM)
+	struct device_node *np = of_find_compatible_node(NULL, NULL, "kft,region");
+	struct reserved_mem *rmem;
+
+	if (!np)
+		return -ENOENT;
+	rmem = of_reserved_mem_lookup(np);
+	of_node_put(np);
+	if (!rmem || !rmem->size)
+		return -ENOENT;
+	*start = rmem->base;
+	*size = rmem->size;
+	return 0;
+#else
+	return -ENOENT;
+#endif
+}
+
+/* The region, if the boot has one; none is no error. */
+static int kft_region_find(phys_addr_t *start, size_t *size)
+{
+	phys_addr_t sz;
+	int ret;
+
+	if (region && *region) {
+		kft_region.source = "region=";
+		return kft_region_from_param(start, size);
+	}
+	if (!kft_reserve_mem_find("kft", start, &sz)) {
+		*size = sz;
+		kft_region.source = "reserve_mem";
+		return 0;
+	}
+	ret = kft_region_from_dt(start, size);
+	if (!ret)
+		kft_region.source = "device tree";
+	return ret;
+}
+
+int kft_region_init(void)
+{
+	phys_addr_t start;
+	size_t size;
+	int ret = kft_region_find(&start, &size);
+
+	if (ret == -ENOENT)
+		return 0;
+	if (ret)
+		return ret;
+	kft_region.base = memremap(start, size, MEMREMAP_WB);
+	if (!kft_region.base) {
+		pr_err("the kft region (%s, %zu bytes at %pa) does not map\n",
+		       kft_region.source, size, &start);
+		return -ENOMEM;
+	}
+	kft_region.phys = start;
+	kft_region.size = size;
+	return 0;
+}
+
+void kft_region_exit(void)
+{
+	if (kft_region.base)
+		memunmap(kft_region.base);
+	kft_region.base = NULL;
+}
