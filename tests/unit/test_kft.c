@@ -8,22 +8,9 @@
 #include <stdlib.h>
 #include "unit.h"
 #include "kft.h"
+#include "kftargs.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-static int parse(const char *line, struct kft_params *p, char *err, size_t errlen)
-{
-	static char buf[512];
-	static char *argv[32];
-	int argc = 0;
-	char *w;
-
-	snprintf(buf, sizeof(buf), "%s", line);
-	for (w = strtok(buf, " "); w && argc < 31; w = strtok(NULL, " "))
-		argv[argc++] = w;
-	argv[argc] = NULL;
-	return kft_parse_args(argc, argv, p, err, errlen);
-}
 
 /* A command line, what kft_parse_args() returns and the start of its message. */
 struct parse_case {
@@ -42,7 +29,7 @@ static void check_parse(const struct parse_case *cases, size_t n)
 
 	for (i = 0; i < n; i++) {
 		err[0] = '\0';
-		ret = parse(cases[i].line, &p, err, sizeof(err));
+		ret = kft_parse_line(cases[i].line, &p, err, sizeof(err));
 		CHECK(ret == cases[i].ret && p.sub == cases[i].sub &&
 		      !strncmp(err, cases[i].err, strlen(cases[i].err)) && (ret || !err[0]),
 		      "'%s': ret %d sub %d err '%s', expected %d %d '%s'", cases[i].line, ret,
@@ -71,21 +58,30 @@ static void test_parse_args(void)
 		{ "kft funccount -t 0 x", -1, KFT_SUB_FUNCCOUNT, "-t: not a positive" },
 		{ "kft funccount -t 99999999999999999999 x", -1, KFT_SUB_FUNCCOUNT, "-t: not" },
 		{ "kft funccount -T -i 0.5 -d 5 -t 3 vfs_* tcp_*", 0, KFT_SUB_FUNCCOUNT, "" },
+		{ "kft last-boot", 0, KFT_SUB_LAST_BOOT, "" },
+		{ "kft last-boot --forget", 0, KFT_SUB_LAST_BOOT, "" },
+		{ "kft last-boot -h", 0, KFT_SUB_LAST_BOOT, "" },
+		{ "kft last-boot now", -1, KFT_SUB_LAST_BOOT, "last-boot: unexpected 'now'" },
+		{ "kft last-boot -o f", -1, KFT_SUB_LAST_BOOT, "last-boot: unknown option '-o'" },
 	};
 	struct kft_params p;
 	char err[256];
 
 	check_parse(cases, ARRAY_SIZE(cases));
-	parse("kft funccount -T -i 0.5 -d 5 -t 3 vfs_* tcp_*", &p, err, sizeof(err));
+	kft_parse_line("kft funccount -T -i 0.5 -d 5 -t 3 vfs_* tcp_*", &p, err, sizeof(err));
 	CHECK(p.timestamps && p.interval == 0.5 && p.duration == 5 && p.top == 3 &&
 	      p.nr_patterns == 2 && !strcmp(p.patterns[1], "tcp_*") &&
 	      !strcmp(p.duration_arg, "5"), "funccount options: T %d i %g d %g t %ld n %d",
 	      p.timestamps, p.interval, p.duration, p.top, p.nr_patterns);
-	parse("kft trace -o out -", &p, err, sizeof(err));
+	kft_parse_line("kft trace -o out -", &p, err, sizeof(err));
 	CHECK(!strcmp(p.output, "out") && !strcmp(p.config, "-"), "trace -o out -");
-	CHECK(!parse("kft --version", &p, err, sizeof(err)) && p.version && !p.help,
+	CHECK(!kft_parse_line("kft --version", &p, err, sizeof(err)) && p.version && !p.help,
 	      "kft --version: version %d help %d", p.version, p.help);
-	CHECK(!parse("kft status", &p, err, sizeof(err)) && !p.version, "kft status: no version");
+	CHECK(!kft_parse_line("kft status", &p, err, sizeof(err)) && !p.version, "kft status: no version");
+	CHECK(!kft_parse_line("kft last-boot --forget", &p, err, sizeof(err)) && p.forget,
+	      "last-boot --forget: forget %d", p.forget);
+	CHECK(!kft_parse_line("kft last-boot", &p, err, sizeof(err)) && !p.forget,
+	      "last-boot: forget %d", p.forget);
 }
 
 static void test_funccount_config(void)
@@ -101,7 +97,7 @@ static void test_funccount_config(void)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		parse(cases[i].line, &p, err, sizeof(err));
+		kft_parse_line(cases[i].line, &p, err, sizeof(err));
 		text = kft_funccount_config(&p, err, sizeof(err));
 		if (cases[i].config)
 			CHECK_STR(text, cases[i].config, cases[i].line);
@@ -201,13 +197,13 @@ static void test_parse_stacks_fields(void)
 	struct kft_params p;
 	char err[256];
 
-	parse("kft stackcount x", &p, err, sizeof(err));
+	kft_parse_line("kft stackcount x", &p, err, sizeof(err));
 	CHECK(!p.pid && p.cpu == -1 && p.frequency == 49 && p.stack_storage == 16384 &&
 	      !p.interval && !p.duration && !p.timestamps && !p.regexp && !p.offsets &&
 	      !p.per_process && !p.verbose && !p.delimited && !p.folded && !p.debug &&
 	      p.nr_patterns == 1, "stackcount defaults: pid %ld cpu %ld F %ld storage %ld",
 	      p.pid, p.cpu, p.frequency, p.stack_storage);
-	parse("kft stackcount -p 185 -c 1 -i 5 -D 10 -T -r -s -P -K -v -d -f --debug a b", &p,
+	kft_parse_line("kft stackcount -p 185 -c 1 -i 5 -D 10 -T -r -s -P -K -v -d -f --debug a b", &p,
 	      err, sizeof(err));
 	CHECK(p.pid == 185 && p.cpu == 1 && p.interval == 5 && p.duration == 10 &&
 	      !strcmp(p.duration_arg, "10") && p.timestamps && p.regexp && p.offsets &&
@@ -215,17 +211,17 @@ static void test_parse_stacks_fields(void)
 	      p.nr_patterns == 2 && !strcmp(p.patterns[1], "b"),
 	      "stackcount options: pid %ld cpu %ld i %g D %g n %d", p.pid, p.cpu, p.interval,
 	      p.duration, p.nr_patterns);
-	parse("kft stacksnoop -p 5 -s -v f", &p, err, sizeof(err));
+	kft_parse_line("kft stacksnoop -p 5 -s -v f", &p, err, sizeof(err));
 	CHECK(p.pid == 5 && p.offsets && p.verbose && p.nr_patterns == 1 &&
 	      !strcmp(p.patterns[0], "f"), "stacksnoop options");
-	parse("kft profile -a -I -f -K -d -C 1 -F 99 --stack-storage-size 100 -L 7 2.5", &p,
+	kft_parse_line("kft profile -a -I -f -K -d -C 1 -F 99 --stack-storage-size 100 -L 7 2.5", &p,
 	      err, sizeof(err));
 	CHECK(p.annotate && p.include_idle && p.folded && p.delimited && p.cpu == 1 &&
 	      p.frequency == 99 && p.stack_storage == 100 && p.tid == 7 && !p.pid &&
 	      p.duration == 2.5 && !strcmp(p.duration_arg, "2.5") && !p.nr_patterns,
 	      "profile options: C %ld F %ld storage %ld L %ld duration %g", p.cpu, p.frequency,
 	      p.stack_storage, p.tid, p.duration);
-	parse("kft profile", &p, err, sizeof(err));
+	kft_parse_line("kft profile", &p, err, sizeof(err));
 	CHECK(!p.duration && !p.duration_arg && p.frequency == 49 && p.cpu == -1,
 	      "profile defaults");
 }
@@ -285,7 +281,7 @@ static void test_stacks_configs(void)
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		err[0] = '\0';
-		if (parse(cases[i].line, &p, err, sizeof(err))) {
+		if (kft_parse_line(cases[i].line, &p, err, sizeof(err))) {
 			CHECK(0, "'%s': %s", cases[i].line, err);
 			continue;
 		}
@@ -680,16 +676,16 @@ static void test_errtrace_args(void)
 	char err[256], *cfg;
 
 	check_parse(cases, ARRAY_SIZE(cases));
-	parse("kft errtrace -e ENOENT -p 9 -c sh -n 5 f g", &p, err, sizeof(err));
+	kft_parse_line("kft errtrace -e ENOENT -p 9 -c sh -n 5 f g", &p, err, sizeof(err));
 	CHECK(p.errnum == -2 && p.pid == 9 && !strcmp(p.comm, "sh") && p.entries == 5 &&
 	      p.nr_patterns == 2, "errtrace's params: errnum %lld", p.errnum);
-	parse("kft errtrace -e 22 f", &p, err, sizeof(err));
+	kft_parse_line("kft errtrace -e 22 f", &p, err, sizeof(err));
 	CHECK(p.errnum == -22 && p.entries == KFT_ERRTRACE_ENTRIES, "-e 22: %lld", p.errnum);
 	cfg = kft_errtrace_config(&p, err, sizeof(err));
 	CHECK_STR(cfg, "new begin mode trace filter errors units ns logentries 65536 end\n",
 		  "errtrace config: the module's default hooks");
 	free(cfg);
-	parse("kft errtrace --fast f", &p, err, sizeof(err));
+	kft_parse_line("kft errtrace --fast f", &p, err, sizeof(err));
 	cfg = kft_errtrace_config(&p, err, sizeof(err));
 	CHECK_STR(cfg, "new begin mode trace hooks fast filter errors units ns logentries 65536 end\n",
 		  "errtrace config, --fast");
@@ -792,12 +788,12 @@ static void test_funclatency_args(void)
 	char err[256], *cfg;
 
 	check_parse(cases, ARRAY_SIZE(cases));
-	parse("kft funclatency -m -p 7 'vfs_*' do_sys_openat2", &p, err, sizeof(err));
+	kft_parse_line("kft funclatency -m -p 7 'vfs_*' do_sys_openat2", &p, err, sizeof(err));
 	cfg = kft_funclatency_config(&p, err, sizeof(err));
 	CHECK_STR(cfg, "new begin mode histogram units ms filter funclist 'vfs_*' do_sys_openat2 fend "
 		  "filter pid 7 end\n", "funclatency config");
 	free(cfg);
-	parse("kft funclatency f", &p, err, sizeof(err));
+	kft_parse_line("kft funclatency f", &p, err, sizeof(err));
 	cfg = kft_funclatency_config(&p, err, sizeof(err));
 	CHECK_STR(cfg, "new begin mode histogram units ns filter funclist f fend end\n",
 		  "funclatency config, ns");
@@ -817,11 +813,11 @@ static void test_module_option(void)
 
 	for (i = 0; i < ARRAY_SIZE(lines); i++) {
 		err[0] = '\0';
-		CHECK(!parse(lines[i], &p, err, sizeof(err)) && p.module, "'%s': module %d, err '%s'",
+		CHECK(!kft_parse_line(lines[i], &p, err, sizeof(err)) && p.module, "'%s': module %d, err '%s'",
 		      lines[i], p.module, err);
 	}
-	CHECK(!parse("kft funccount f", &p, err, sizeof(err)) && !p.module, "no -M: %d", p.module);
-	CHECK(parse("kft errtrace -M f", &p, err, sizeof(err)), "errtrace -M accepted");
+	CHECK(!kft_parse_line("kft funccount f", &p, err, sizeof(err)) && !p.module, "no -M: %d", p.module);
+	CHECK(kft_parse_line("kft errtrace -M f", &p, err, sizeof(err)), "errtrace -M accepted");
 	CHECK_STR(kft_bcc_name("kft_test:kft_test_leaf", 0), "kft_test_leaf", "bare");
 	CHECK_STR(kft_bcc_name("kft_test:kft_test_leaf", 1), "kft_test:kft_test_leaf", "-M");
 	CHECK_STR(kft_bcc_name("vfs_read", 0), "vfs_read", "no module");

@@ -10,22 +10,9 @@
 #include <stdlib.h>
 #include "unit.h"
 #include "kft.h"
+#include "kftargs.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-static int parse(const char *line, struct kft_params *p, char *err, size_t errlen)
-{
-	static char buf[512];
-	static char *argv[32];
-	int argc = 0;
-	char *w;
-
-	snprintf(buf, sizeof(buf), "%s", line);
-	for (w = strtok(buf, " "); w && argc < 31; w = strtok(NULL, " "))
-		argv[argc++] = w;
-	argv[argc] = NULL;
-	return kft_parse_args(argc, argv, p, err, errlen);
-}
 
 static void test_record_args(void)
 {
@@ -55,18 +42,18 @@ static void test_record_args(void)
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		err[0] = '\0';
-		ret = parse(cases[i].line, &p, err, sizeof(err));
+		ret = kft_parse_line(cases[i].line, &p, err, sizeof(err));
 		CHECK(ret == cases[i].ret && p.sub == KFT_SUB_RECORD &&
 		      !strncmp(err, cases[i].err, strlen(cases[i].err)) && (ret || !err[0]),
 		      "'%s': ret %d sub %d err '%s', expected %d '%s'", cases[i].line, ret, p.sub,
 		      err, cases[i].ret, cases[i].err);
 	}
-	parse(cases[1].line, &p, err, sizeof(err));
+	kft_parse_line(cases[1].line, &p, err, sizeof(err));
 	CHECK(!strcmp(p.output, "f") && p.entries == 100 && p.duration == 1.5 && p.pid == 7 &&
 	      !strcmp(p.comm, "sh") && p.fast && p.nr_patterns == 2 &&
 	      !strcmp(p.patterns[1], "kft_test:leaf"), "options read: entries %ld pid %ld",
 	      p.entries, p.pid);
-	parse("kft record -o f", &p, err, sizeof(err));
+	kft_parse_line("kft record -o f", &p, err, sizeof(err));
 	CHECK(!p.nr_patterns && !p.entries && !p.fast, "no FUNCTION: %d", p.nr_patterns);
 }
 
@@ -86,13 +73,13 @@ static void test_record_config(void)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		CHECK(!parse(cases[i].line, &p, err, sizeof(err)), "'%s': %s", cases[i].line, err);
+		CHECK(!kft_parse_line(cases[i].line, &p, err, sizeof(err)), "'%s': %s", cases[i].line, err);
 		text = kft_record_config(&p, err, sizeof(err));
 		CHECK_STR(text, cases[i].config, cases[i].line);
 		free(text);
 	}
 	/* A pattern is one word: no statement slips in through it. */
-	CHECK(!parse("kft record -o f a#b", &p, err, sizeof(err)), "parsed: %s", err);
+	CHECK(!kft_parse_line("kft record -o f a#b", &p, err, sizeof(err)), "parsed: %s", err);
 	err[0] = '\0';
 	text = kft_record_config(&p, err, sizeof(err));
 	CHECK(!text && strstr(err, "not a function pattern: 'a#b'"), "a#b: '%s'", err);

@@ -54,6 +54,7 @@ enum kft_subcmd {
 	KFT_SUB_FUNCLATENCY,
 	KFT_SUB_SLOWTRACE,
 	KFT_SUB_RECORD,
+	KFT_SUB_LAST_BOOT,
 	KFT_SUB_STATUS,
 	KFT_SUB_STOP,
 	KFT_SUB_CLEAR,
@@ -95,6 +96,7 @@ struct kft_params {
 	const char *comm;	/* -c: only tasks of this name; NULL: any */
 	long entries;		/* -n: the log's size, in calls; record -e: a CPU's, 0: default */
 	int fast;		/* --fast: kft's own exit hooks, not the module's default */
+	int forget;		/* last-boot --forget */
 	/* slowtrace (and errtrace's -d, -p, -c, --fast; patterns: its ROOTs) */
 	long long min_us;	/* -L: a root call this slow or slower; 0: any */
 	const char *min_arg;	/* -L as written, for the banner */
@@ -149,6 +151,7 @@ char *kft_record_config(const struct kft_params *p, char *err, size_t errlen);
 struct kft_paths {
 	char ctl[PATH_MAX];	/* kft */
 	char data[PATH_MAX];	/* kft_data */
+	char last_boot[PATH_MAX];	/* kft_last_boot */
 	char kallsyms[PATH_MAX];
 	/* tracefs's available_filter_functions (or debugfs's; in $KFT_PROC if set) */
 	char traceable[PATH_MAX];
@@ -643,6 +646,7 @@ int kft_errtrace(const struct kft_params *p, const struct kft_paths *paths);
 int kft_funclatency(const struct kft_params *p, const struct kft_paths *paths);
 int kft_slowtrace(const struct kft_params *p, const struct kft_paths *paths);
 int kft_record(const struct kft_params *p, const struct kft_paths *paths);
+int kft_last_boot(const struct kft_params *p, const struct kft_paths *paths);
 
 /* Ctrl-C and kin: set by the handler kft_signals_catch() installs. */
 extern volatile sig_atomic_t kft_quit;

@@ -667,6 +667,36 @@ static int kft_parse_stacks(int argc, char **argv, struct kft_params *p,
 }
 
 /* status, stop, clear: -h only. */
+/* last-boot [--forget] */
+static int kft_parse_last_boot(int argc, char **argv, struct kft_params *p,
+			       char *err, size_t errlen)
+{
+	static const struct option longs[] = {
+		{ "forget", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "+:h", longs, NULL)) != -1) {
+		switch (opt) {
+		case 'f':
+			p->forget = 1;
+			break;
+		case 'h':
+			p->help = 1;
+			return 0;
+		default:
+			return kft_opt_error("last-boot", opt, argv, err, errlen);
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "last-boot: unexpected '%s'", argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
 static int kft_parse_plain(int argc, char **argv, struct kft_params *p,
 			   char *err, size_t errlen)
 {
@@ -732,6 +762,8 @@ int kft_parse_args(int argc, char **argv, struct kft_params *p, char *err, size_
 		return kft_parse_slowtrace(argc, argv, p, err, errlen);
 	case KFT_SUB_RECORD:
 		return kft_parse_record(argc, argv, p, err, errlen);
+	case KFT_SUB_LAST_BOOT:
+		return kft_parse_last_boot(argc, argv, p, err, errlen);
 	default:
 		return kft_parse_plain(argc, argv, p, err, errlen);
 	}
@@ -790,6 +822,8 @@ static int kft_run(const struct kft_params *p)
 		return kft_slowtrace(p, &paths);
 	case KFT_SUB_RECORD:
 		return kft_record(p, &paths);
+	case KFT_SUB_LAST_BOOT:
+		return kft_last_boot(p, &paths);
 	case KFT_SUB_STATUS:
 		return kft_status_cmd(&paths);
 	case KFT_SUB_STOP:
