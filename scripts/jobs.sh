@@ -14,10 +14,12 @@
 #           bpftrace icount"): one CPU under -icount (scripts/vm/run);
 #           fast: the trace-mode tests with hooks fast as the default
 #           (KFT_VM_HOOKS=fast), each on one Debian kernel (fast_kernel);
-#           lockdown: the lockdown test alone, on every kernel (it forbids
+#           lockdown: the lockdown test, on every kernel (it forbids
 #           loading modules for good, which log_ring_oops' panic at the
 #           guest's end needs; on debug it also closes debugfs, and so
-#           kmemleak)
+#           kmemleak); on the Debian kernels after last_boot, whose
+#           first boot ends in a panic and a reset (KFT_VM_REBOOTS:
+#           the guest boots twice, lockdown runs in the second)
 #   @KofN   shard K of N of the pass's tests (split by their times:
 #           shard_of), so that a long pass runs in several lanes at once;
 #           K may be a list (@1,3of3: shards 1 and 3 in one guest)
@@ -54,7 +56,7 @@ tests_but() {
 # function, whose paths filter_roots and offcpu check there (33 s), and
 # filter_roots_wide one root over every function, whose attach of every
 # function all_functions and replace_wide check there (25 s).
-debug_skip="reload_cycles lockdown stacks_capacity kft_stacksnoop_rate samples bench_smoke kft_slowtrace roots_offcpu_load filter_roots_wide"
+debug_skip="reload_cycles lockdown last_boot stacks_capacity kft_stacksnoop_rate samples bench_smoke kft_slowtrace roots_offcpu_load filter_roots_wide"
 
 # Not on the real-time kernel (Documentation/testing.rst, "PREEMPT_RT"):
 # what PREEMPT_RT changes (threaded interrupts and irq_works, soft hrtimers,
@@ -68,7 +70,7 @@ debug_skip="reload_cycles lockdown stacks_capacity kft_stacksnoop_rate samples b
 # samples' language, reload_cycles' slab growth, bench_smoke, the load
 # tests of the stack modes (capacity and rate), and fgraph_index0 (fprobe
 # on fgraph only: 6.14 on).
-rt_skip="samples reload_cycles bench_smoke lockdown bad_input kft_errors kft_refuse kft_record config_status generation multi_write version commands unprivileged opener_cap proc_modes addresses_hidden tools_pipeline tools_stacks errtrace kft_slowtrace kft_trace_glob kft_funccount kft_funccount_interval kft_funclatency kft_stackcount kft_stacksnoop kft_stacksnoop_rate kft_profile kft_trace comm_escaped comm_column fgraph_index0 stacks_capacity"
+rt_skip="samples reload_cycles bench_smoke lockdown last_boot bad_input kft_errors kft_refuse kft_record config_status generation multi_write version commands unprivileged opener_cap proc_modes addresses_hidden tools_pipeline tools_stacks errtrace kft_slowtrace kft_trace_glob kft_funccount kft_funccount_interval kft_funclatency kft_stackcount kft_stacksnoop kft_stacksnoop_rate kft_profile kft_trace comm_escaped comm_column fgraph_index0 stacks_capacity"
 
 # On some Debian kernels' main passes only, TEST=KERNEL,...:
 # kft_slowtrace on 6.12 (and in the fast pass, on the kernel fast_kernel
@@ -153,7 +155,7 @@ job_tests() {
 		elif [ "$kernel" = rt ]; then
 			all=$(tests_but $rt_skip $peer_tests $icount_tests)
 		else
-			all=$(tests_but $peer_tests $icount_tests $(not_on "$kernel") lockdown)
+			all=$(tests_but $peer_tests $icount_tests $(not_on "$kernel") lockdown last_boot)
 		fi
 		;;
 	peer) all=$peer_tests ;;
@@ -163,7 +165,10 @@ job_tests() {
 			[ "$(fast_kernel "$t")" != "$kernel" ] || echo "$t"
 		done)
 		;;
-	lockdown) all=lockdown ;;
+	lockdown)
+		all=lockdown
+		[ "$kernel" = debug ] || all="last_boot lockdown"
+		;;
 	*) echo "jobs: unknown pass '$pass' in job $1" >&2; return 1 ;;
 	esac
 	if [ -z "$shard" ]; then
@@ -236,6 +241,14 @@ job_guest() {
 	fast) vars+=(KFT_VM_HOOKS=fast) ;; # (scripts/vm/run keeps its files apart)
 	?*) tag=$pass ;;
 	esac
+	# last_boot: the reset keeps the guest's RAM. Where the region is
+	# reserve_mem's (6.11 on), the kernel stays where it was: KASLR could
+	# put it over the region the next boot reserves again (memmap='s
+	# range it avoids, and kft moves the dead boot's addresses).
+	if printf '%s\n' $tests | grep -qx last_boot; then
+		vars+=(KFT_VM_REBOOTS=1)
+		case $(job_kernel "$1") in 5.10 | 6.1) ;; *) vars+=(KFT_VM_APPEND=nokaslr) ;; esac
+	fi
 	tag=$tag${shard:+${tag:+-}$shard}${2:+${tag:+-}i$2}
 	[ -z "$tag" ] || vars+=(KFT_VM_TAG="$tag")
 	env "${vars[@]}" "$top/scripts/vm/run" "$(job_flavour "$1")" $tests
