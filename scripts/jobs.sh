@@ -18,8 +18,8 @@
 #           loading modules for good, which log_ring_oops' panic at the
 #           guest's end needs; on debug it also closes debugfs, and so
 #           kmemleak); on the Debian kernels after last_boot, whose
-#           first boot ends in a panic and a reset (KFT_VM_REBOOTS:
-#           the guest boots twice, lockdown runs in the second)
+#           first two boots end in a panic and a reset (KFT_VM_REBOOTS:
+#           the guest boots three times, lockdown runs in the third)
 #   @KofN   shard K of N of the pass's tests (split by their times:
 #           shard_of), so that a long pass runs in several lanes at once;
 #           K may be a list (@1,3of3: shards 1 and 3 in one guest)
@@ -246,7 +246,7 @@ job_guest() {
 	# put it over the region the next boot reserves again (memmap='s
 	# range it avoids, and kft moves the dead boot's addresses).
 	if printf '%s\n' $tests | grep -qx last_boot; then
-		vars+=(KFT_VM_REBOOTS=1)
+		vars+=(KFT_VM_REBOOTS=2)
 		case $(job_kernel "$1") in 5.10 | 6.1) ;; *) vars+=(KFT_VM_APPEND=nokaslr) ;; esac
 	fi
 	tag=$tag${shard:+${tag:+-}$shard}${2:+${tag:+-}i$2}

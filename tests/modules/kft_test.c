@@ -68,6 +68,9 @@
  *	panic		kft_test_panic_outer calls kft_test_panic_inner, which
  *			panics: the end of the guest, on purpose (where there is
  *			no /proc/sysrq-trigger to crash it)
+ *	hang		kft_test_hang_outer calls kft_test_hang_inner, which
+ *			spins with preemption off for good: the soft-lockup
+ *			watchdog's to find (a hang on purpose, last_boot.tc)
  *	lock_root	kft_test_lock_root: leaf, then takes and lets go of
  *			kft_test_mutex (free: at once), then leaf
  *	lock_wait	COUNT is milliseconds: a kernel thread (kft_test_holder)
@@ -377,6 +380,24 @@ static noinline void kft_test_panic_outer(void)
 	kft_test_panic_inner();
 }
 
+/*
+ * Interrupts stay on: the soft-lockup watchdog's timer on this CPU finds
+ * it (QEMU's TCG has no PMU for the hard-lockup one, which would find a
+ * CPU spinning with interrupts off).
+ */
+static noinline void kft_test_hang_inner(void)
+{
+	preempt_disable();
+	for (;;)
+		cpu_relax();
+}
+
+static noinline void kft_test_hang_outer(void)
+{
+	kft_test_leaf();
+	kft_test_hang_inner();
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -391,6 +412,7 @@ static const struct {
 	{ "sleep", kft_test_sleep, false },
 	{ "lock_root", kft_test_lock_root, false },
 	{ "panic", kft_test_panic_outer, false },
+	{ "hang", kft_test_hang_outer, false },
 	{ "warn", kft_test_warn_outer, false },
 	{ "irq_leaf", kft_test_leaf, true },
 	{ "irq_busy_20us", kft_test_busy_20us, true },
