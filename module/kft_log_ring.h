@@ -121,7 +121,7 @@ static __always_inline struct kft_record *kft_stream_reserve(struct kft_log *log
 	return &log->records[slot];
 }
 
-/* A record filled after kft_ring_reserve(): readers may keep it now. */
+/* A record filled after kft_ring_reserve() or kft_stream_reserve(): readers may keep it now. */
 static __always_inline void kft_ring_publish(struct kft_log *log, const struct kft_record *rec)
 {
 	u32 *tag = &log->ring.tags[rec - log->records];

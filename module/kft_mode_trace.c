@@ -109,18 +109,17 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 		   stored, c->filtered_time, c->filtered_ints, c->filtered_task,
 		   c->filtered_retval, c->not_found,
 		   kft_trace_missed(run), kft_log_lost(&run->log), run->starts);
-	if (run->log.ring.stream) {
+	if (run->log.ring.tags) {
 		each += sizeof(u32);
-		seq_printf(m, "log: stream of %lu entries a CPU, %u CPUs, %lu held, %zu bytes each, %lu bytes\n",
-			   1UL << run->log.ring.shift, nr_cpu_ids, stored, each,
-			   run->log.capacity * each);
+		seq_printf(m, "log: %s of %lu entries a CPU, %u CPUs, %lu held, %zu bytes each, %lu bytes%s\n",
+			   run->log.ring.stream ? "stream" : "ring", 1UL << run->log.ring.shift,
+			   nr_cpu_ids, stored, each, run->log.capacity * each,
+			   run->log.ring.in_region ? ", in the kft region" : "");
+	}
+	if (run->log.ring.stream) {
 		seq_printf(m, "stream: %lu calls read, %lu lost\n",
 			   READ_ONCE(run->log.buf->stream_read), c->ring_skipped);
 	} else if (run->log.ring.tags) {
-		each += sizeof(u32);
-		seq_printf(m, "log: ring of %lu entries a CPU, %u CPUs, %lu held, %zu bytes each, %lu bytes\n",
-			   1UL << run->log.ring.shift, nr_cpu_ids, stored, each,
-			   run->log.capacity * each);
 		seq_printf(m, "ring: %lu calls overwritten, %lu lost to slots in use%s\n",
 			   kft_ring_overwritten(&run->log.ring), c->ring_skipped,
 			   run->warn_entry.attached ? ", warnings freeze it" : run->detached ? "" :

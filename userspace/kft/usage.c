@@ -68,7 +68,7 @@ static const char *const kft_usage_main[] = {
 	"  kft errtrace -e ENOENT do_sys_openat2   where open()'s ENOENTs come from",
 	"  kft slowtrace -L 10ms vfs_fsync  the fsyncs of 10 ms or more, call by call",
 	"  kft record -o r.log 'vfs_*'      every vfs_* call until Ctrl-C, into r.log",
-	"  kft last-boot | kd -c -          the calls before the last crash, a tree",
+	"  kft last-boot | kd -c          the calls before the last crash, a tree",
 	"  kft status                        what the module is doing",
 	"  kft stop; kft clear               end the run; free its memory",
 	NULL,
@@ -426,7 +426,7 @@ static const char *const kft_usage_last_boot[] = {
 	"",
 	"Examples:",
 	"  kft last-boot                   the last boot's calls, with names",
-	"  kft last-boot | kd -c -         the same, as call trees",
+	"  kft last-boot | kd -c         the same, as call trees",
 	"  kft last-boot --forget          drop them",
 	NULL,
 };
