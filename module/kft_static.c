@@ -15,6 +15,7 @@
  *   kft.static_run=0          no static run
  *   kft.static_funcs=F1,F2    trace only these functions (replaces a funclist)
  *   kft.static_mintime=US     the mintime filter, in microseconds
+ *   kft.static_log=WORD       how its log fills: linear, ring, stream, persistent
  * A bad value is reported like a configuration error (the message and the
  * offending word), and the boot goes on without the run.
  */
@@ -45,6 +46,10 @@ static char *static_mintime;
 module_param(static_mintime, charp, 0444);
 MODULE_PARM_DESC(static_mintime, "the static run's mintime filter, in microseconds");
 
+static char *static_log;
+module_param(static_log, charp, 0444);
+MODULE_PARM_DESC(static_log, "how the static run's log fills: linear, ring, stream or persistent");
+
 static const char kft_static_conf[] __initconst = KFT_STATIC_CONF;
 
 /* Parsed configurations: the compiled-in one and the command line's. */
@@ -67,6 +72,18 @@ static int __init kft_static_parse(char *text, size_t len, struct kft_static_par
 	return cmd == KFT_CMD_CONFIG ? 0 : -EINVAL;
 }
 
+/* The parameter on line @line of the command line's block (kft_static_override_text()). */
+static const char *__init kft_static_param_at(unsigned int line)
+{
+	unsigned int at = 2;
+
+	if (static_funcs && line == at++)
+		return "kft.static_funcs";
+	if (static_mintime && line == at)
+		return "kft.static_mintime";
+	return "kft.static_log";
+}
+
 /* @where: the file's name, or NULL for the command line's block. */
 static void __init kft_static_report(const struct kft_parse_error *err, const char *where)
 {
@@ -77,8 +94,7 @@ static void __init kft_static_report(const struct kft_parse_error *err, const ch
 		       err->pos.line, err->pos.col, kft_parse_strerror(err->code),
 		       tok_open, err->token, tok_close);
 	else
-		pr_err("static run not started: %s: %s%s%s%s\n",
-		       static_funcs && err->pos.line == 2 ? "kft.static_funcs" : "kft.static_mintime",
+		pr_err("static run not started: %s: %s%s%s%s\n", kft_static_param_at(err->pos.line),
 		       kft_parse_strerror(err->code), tok_open, err->token, tok_close);
 }
 
@@ -100,6 +116,8 @@ static size_t __init kft_static_override_text(char *buf, size_t size)
 	}
 	if (static_mintime)
 		n += scnprintf(buf + n, size - n, "filter mintime %s\n", static_mintime);
+	if (static_log)
+		n += scnprintf(buf + n, size - n, "log %s\n", static_log);
 	return n + scnprintf(buf + n, size - n, "end\n");
 }
 
@@ -115,6 +133,11 @@ static int __init kft_static_apply_override(struct kft_static_parse *run,
 	}
 	if (static_mintime)
 		run->cfg.mintime_us = over->cfg.mintime_us;
+	if (static_log) {
+		run->cfg.log = over->cfg.log;
+		run->cfg.persistent = over->cfg.persistent;
+		run->cfg.log_pos = (struct kft_pos){ 1, 1 };
+	}
 	if (run->cfg.maxtime_us && run->cfg.mintime_us > run->cfg.maxtime_us) {
 		pr_err("static run not started: kft.static_mintime: %s\n",
 		       kft_parse_strerror(KFT_ERR_MIN_OVER_MAX));
@@ -130,7 +153,8 @@ static int __init kft_static_apply_override(struct kft_static_parse *run,
 static char *__init kft_static_text(size_t *conf_len, size_t *over_len)
 {
 	size_t over_max = 64 + (static_funcs ? strlen(static_funcs) : 0) +
-			  (static_mintime ? strlen(static_mintime) : 0);
+			  (static_mintime ? strlen(static_mintime) : 0) +
+			  (static_log ? strlen(static_log) : 0);
 	char *text;
 
 	*conf_len = sizeof(kft_static_conf) - 1;
@@ -139,7 +163,7 @@ static char *__init kft_static_text(size_t *conf_len, size_t *over_len)
 		return NULL;
 	memcpy(text, kft_static_conf, *conf_len + 1);
 	*over_len = 0;
-	if (static_funcs || static_mintime)
+	if (static_funcs || static_mintime || static_log)
 		*over_len = kft_static_override_text(text + *conf_len + 1, over_max);
 	return text;
 }
@@ -273,9 +297,10 @@ void __init kft_static_start(void)
 	ret = kft_static_install(text, &run.cfg);
 	mutex_unlock(&kft_mutex);
 	if (!ret)
-		pr_info("static run started (%s%s%s)\n", KFT_STATIC_CONF_FILE,
+		pr_info("static run started (%s%s%s%s)\n", KFT_STATIC_CONF_FILE,
 			static_funcs ? ", kft.static_funcs" : "",
-			static_mintime ? ", kft.static_mintime" : "");
+			static_mintime ? ", kft.static_mintime" : "",
+			static_log ? ", kft.static_log" : "");
 	return;
 
 err_nomem_free:
