@@ -209,8 +209,12 @@ static void kft_lb_settle(struct kft_last_boot *lb)
 			lb->recs[i].func += lb->delta;
 }
 
-/* A copy of what the region holds now, checked; NULL without memory. */
-static struct kft_last_boot *kft_lb_take(void)
+/*
+ * A copy of what the region holds now, checked; NULL without memory. Not
+ * of a region a run of this boot holds (kft_mutex's, @held): that is no
+ * last boot's.
+ */
+static struct kft_last_boot *kft_lb_take(bool held)
 {
 	struct kft_last_boot *lb = kzalloc(sizeof(*lb), GFP_KERNEL);
 
@@ -221,6 +225,11 @@ static struct kft_last_boot *kft_lb_take(void)
 		goto err;
 	if (!kft_region.base)
 		return lb;
+	if (held) {
+		strscpy(lb->verdict, "forgotten: a run of this boot holds the region now",
+			sizeof(lb->verdict));
+		return lb;
+	}
 	if (kft_lb_check_header(lb, kft_region.base, kft_region.size)) {
 		if (kft_lb_take_calls(lb, kft_region.base))
 			goto err;
@@ -341,9 +350,16 @@ static int kft_lb_open(struct inode *inode, struct file *file)
 	if (!r)
 		return -ENOMEM;
 	r->show_addrs = kft_data_may_show_addrs(file);
-	mutex_lock(&kft_lb_lock);
-	if (!kft_lb)
-		kft_lb = kft_lb_take();
+	if (mutex_lock_killable(&kft_lb_lock)) {
+		seq_release_private(inode, file);
+		return -EINTR;
+	}
+	/* (No copy: the load's could not be had. The lock order: this, then kft_mutex.) */
+	if (!kft_lb) {
+		mutex_lock(&kft_mutex);
+		kft_lb = kft_lb_take(kft_region.held);
+		mutex_unlock(&kft_mutex);
+	}
 	if (kft_lb)
 		kref_get(&kft_lb->ref);
 	r->lb = kft_lb;
@@ -368,7 +384,8 @@ static int kft_lb_release_file(struct inode *inode, struct file *file)
 
 /*
  * "forget": the copy is dropped and the region emptied (not while a run
- * holds it: that run emptied it when it took it).
+ * holds it: that run emptied it when it took it, and the new copy says
+ * so).
  */
 static ssize_t kft_lb_write(struct file *file, const char __user *ubuf, size_t len,
 			    loff_t *ppos)
@@ -381,14 +398,17 @@ static ssize_t kft_lb_write(struct file *file, const char __user *ubuf, size_t l
 	strim(word);
 	if (strcmp(word, "forget"))
 		return -EINVAL;
-	if (kft_lock_settled())
+	if (mutex_lock_killable(&kft_lb_lock))
 		return -EINTR;
+	if (kft_lock_settled()) {
+		mutex_unlock(&kft_lb_lock);
+		return -EINTR;
+	}
 	if (kft_region.base && !kft_region.held)
 		memset(kft_region.base, 0, min_t(size_t, kft_region.size, KFT_REGION_HEADER_BYTES));
-	mutex_unlock(&kft_mutex);
-	mutex_lock(&kft_lb_lock);
 	old = kft_lb;
-	kft_lb = kft_lb_take();
+	kft_lb = kft_lb_take(kft_region.held);
+	mutex_unlock(&kft_mutex);
 	mutex_unlock(&kft_lb_lock);
 	if (old)
 		kref_put(&old->ref, kft_lb_release);
@@ -407,7 +427,7 @@ const struct proc_ops kft_last_boot_ops = {
 void kft_last_boot_init(void)
 {
 	mutex_lock(&kft_lb_lock);
-	kft_lb = kft_lb_take();
+	kft_lb = kft_lb_take(false);
 	mutex_unlock(&kft_lb_lock);
 }
 
