@@ -14,12 +14,13 @@
 #           bpftrace icount"): one CPU under -icount (scripts/vm/run);
 #           fast: the trace-mode tests with hooks fast as the default
 #           (KFT_VM_HOOKS=fast), each on one Debian kernel (fast_kernel);
-#           lockdown: the lockdown test, on every kernel (it forbids
+#           lockdown: the lockdown test, on the Debian kernels (it forbids
 #           loading modules for good, which log_ring_oops' panic at the
-#           guest's end needs; on debug it also closes debugfs, and so
-#           kmemleak); on the Debian kernels after last_boot, whose
-#           first two boots end in a panic and a reset (KFT_VM_REBOOTS:
-#           the guest boots three times, lockdown runs in the third)
+#           guest's end needs), after last_boot, whose first two boots
+#           end in a panic and a reset (KFT_VM_REBOOTS: the guest boots
+#           three times, lockdown runs in the third); on debug it runs
+#           last in the main pass's shard without log_ring_oops
+#           (lockdown_joins)
 #   @KofN   shard K of N of the pass's tests (split by their times:
 #           shard_of), so that a long pass runs in several lanes at once;
 #           K may be a list (@1,3of3: shards 1 and 3 in one guest)
@@ -40,9 +41,10 @@ tests_but() {
 
 # Not on the debug kernel (Documentation/testing.rst, "The debug kernel"):
 # reload_cycles measures slab growth, which KASAN's quarantine inflates
-# (kmemleak checks for leaks there instead); lockdown runs in a guest of
-# its own (debug-lockdown); the peer's tests need BTF, which it lacks; the
-# two load tests of the stack modes measure capacity and rate, which KASAN
+# (kmemleak checks for leaks there instead); lockdown runs at the end of
+# the shard without log_ring_oops (lockdown_joins); last_boot needs sysrq,
+# which it lacks; the peer's tests need BTF, which it lacks; the two load
+# tests of the stack modes measure capacity and rate, which KASAN
 # slows ten times (their code paths run in stacks_mode and kft_stacksnoop);
 # samples attaches every function three times and traces every function
 # for 5 s (70 to 100 s here), which all_functions does too, with load and
@@ -144,6 +146,35 @@ job_shard() {
 	case $1 in *@*) echo "${1##*@}" ;; esac
 }
 
+# lockdown_joins JOB: whether JOB's guest runs lockdown too, after its
+# tests ("# order: last"), instead of a guest of its own (debug-lockdown:
+# 19 s in make check, 2 s of it the test). Lockdown forbids loading
+# modules until the next boot: a guest whose tests include log_ring_oops,
+# whose panic at the guest's end loads kft, cannot have it. On debug, the
+# highest shard of the main pass without log_ring_oops has it, where
+# kmemleak's scan then runs before lockdown closes debugfs
+# (tests/kselftest/kmemleak.sh); an unsharded debug pass has none:
+# debug-lockdown. (The Debian kernels' lockdown guests also run
+# last_boot, which reboots the guest: KERNEL-lockdown.)
+lockdown_joins() {
+	local shard n k x t= all
+	case $1 in
+	debug@*) ;;
+	*) return 1 ;;
+	esac
+	shard=$(job_shard "$1")
+	n=${shard#*of} k=,${shard%of*},
+	all=$(tests_but $debug_skip $peer_tests $icount_tests)
+	for ((x = n; x >= 1; x--)); do
+		if ! printf '%s\n' $all | shard_of "$n" "$x" | grep -qx log_ring_oops; then
+			t=$x
+			break
+		fi
+	done
+	[ -n "$t" ] && [[ $k == *,$t,* ]] &&
+		! printf '%s\n' $all | shard_of "$n" "${shard%of*}" | grep -qx log_ring_oops
+}
+
 # job_tests JOB: the tests a job runs, one a line.
 job_tests() {
 	local kernel pass shard all t
@@ -171,11 +202,15 @@ job_tests() {
 		;;
 	*) echo "jobs: unknown pass '$pass' in job $1" >&2; return 1 ;;
 	esac
-	if [ -z "$shard" ]; then
-		printf '%s\n' $all
-		return
+	[ -z "$shard" ] || all=$(printf '%s\n' $all | shard_of "${shard#*of}" "${shard%of*}")
+	if lockdown_joins "$1"; then
+		if printf '%s\n' $all | grep -qx log_ring_oops; then
+			echo "jobs: job $1 runs log_ring_oops, whose panic lockdown forbids" >&2
+			return 1
+		fi
+		all="$all lockdown"
 	fi
-	printf '%s\n' $all | shard_of "${shard#*of}" "${shard%of*}"
+	printf '%s\n' $all
 }
 
 # shard_of N K: of the tests on stdin, those of shard K of N (K may list
