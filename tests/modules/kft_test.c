@@ -28,7 +28,8 @@
  *			spun, yielding the CPU at each turn (runnable, never
  *			blocked), then 3 * COUNT milliseconds asleep
  *	spin_poked	kft_test_spin_poked: spun (as spin_nap) until "poke"
- *			is written (at most 60 s), then COUNT milliseconds asleep
+ *			is written (at most 60 s), then asleep until the next
+ *			"poke" (at most COUNT milliseconds)
  *	poll_poked	kft_test_poll_poked: polls until "poke" (at most 60 s),
  *			giving the CPU up only when the scheduler asks for it,
  *			never blocked nor yielding (as an io_uring SQPOLL
@@ -170,21 +171,27 @@ static noinline void kft_test_spin_nap(unsigned int ms)
 
 /*
  * Spun as kft_test_spin_nap does, until "poke" is written (or 60 s), then
- * @ms milliseconds asleep: a test that needs the task running in the call
- * while it looks ends the spin when it is done, not at a time its own
- * slowness could pass (fast_unpin_blocked on the debug kernel once saw the
- * 2 s spin of spin_nap end before its check).
+ * asleep (blocked, D state, as in msleep()) until the next "poke" (or
+ * @ms): a test that needs the task running in the call while it looks
+ * ends the spin when it is done, not at a time its own slowness could pass
+ * (fast_unpin_blocked on the debug kernel once saw the 2 s spin of
+ * spin_nap end before its check), and the sleep once it has looked at
+ * that (a sleep of a fixed time was waited out: 3 to 4 s a test).
+ * @pokes: the count of pokes before the call.
  */
 static bool kft_test_poked;
+static unsigned int kft_test_pokes;
+static DECLARE_WAIT_QUEUE_HEAD(kft_test_poke_wait);
 
-static noinline void kft_test_spin_poked(unsigned int ms)
+static noinline void kft_test_spin_poked(unsigned int ms, unsigned int pokes)
 {
 	u64 start = ktime_get_mono_fast_ns();
 
 	while (!READ_ONCE(kft_test_poked) &&
 	       ktime_get_mono_fast_ns() - start < 60ULL * NSEC_PER_SEC)
 		schedule();
-	msleep(ms);
+	wait_event_timeout(kft_test_poke_wait, READ_ONCE(kft_test_pokes) - pokes >= 2,
+			   msecs_to_jiffies(ms));
 }
 
 /*
@@ -208,8 +215,6 @@ static noinline void kft_test_poll_poked(void)
  * asleep in a call ends the call once it has looked, not at a time its
  * own slowness could pass.
  */
-static DECLARE_WAIT_QUEUE_HEAD(kft_test_poke_wait);
-
 static noinline void kft_test_nap_poked(unsigned int ms)
 {
 	wait_event_timeout(kft_test_poke_wait, READ_ONCE(kft_test_poked),
@@ -584,7 +589,7 @@ static int kft_test_with_arg(const char *name, unsigned int n)
 			return -EINVAL;
 		/* Before the call: a poke once it is in there is never lost. */
 		WRITE_ONCE(kft_test_poked, false);
-		kft_test_spin_poked(n);
+		kft_test_spin_poked(n, READ_ONCE(kft_test_pokes));
 		return 0;
 	}
 	if (!strcmp(name, "poll_poked")) {
@@ -601,6 +606,7 @@ static int kft_test_with_arg(const char *name, unsigned int n)
 		return 0;
 	}
 	if (!strcmp(name, "poke")) {
+		WRITE_ONCE(kft_test_pokes, kft_test_pokes + 1);
 		WRITE_ONCE(kft_test_poked, true);
 		wake_up(&kft_test_poke_wait);
 		return 0;
