@@ -54,7 +54,7 @@ const char *strtab__add(struct strtab *st, const char *s, size_t len)
 	return copy;
 }
 
-static size_t strtab_hash(const char *s, size_t len)
+size_t strtab__hash(const char *s, size_t len)
 {
 	size_t h = 2166136261u, i;
 
@@ -66,7 +66,7 @@ static size_t strtab_hash(const char *s, size_t len)
 /* The slot of s: where it is, or the free one where it belongs. */
 static size_t strtab_slot(const struct strtab *st, const char *s, size_t len)
 {
-	size_t i = strtab_hash(s, len) & (st->cap_slots - 1);
+	size_t i = strtab__hash(s, len) & (st->cap_slots - 1);
 
 	while (st->slots[i] && (strncmp(st->slots[i], s, len) || st->slots[i][len]))
 		i = (i + 1) & (st->cap_slots - 1);
