@@ -134,11 +134,12 @@ $(SAN_TOOLS): $(BUILD)/san/%: $(BUILD)/bin/% $$(call san_objs,$$(SRC_$$*) $(LIB_
 	$(CC) $(SAN) -o $@ $(call san_objs,$(SRC_$*) $(LIB_SRC)) -lm
 
 # No two files of one program need each other (scripts/layers; make lint).
-layers-userspace: $(SAN_TOOLS)
+layers-userspace: $(SAN_TOOLS) $(call unit_objs,$(TYPES_SRC) $(LIB_SRC))
 	@scripts/layers addr2sym $(call san_objs,$(SRC_addr2sym) $(LIB_SRC))
 	@scripts/layers sym2addr $(call san_objs,$(SRC_sym2addr) $(LIB_SRC))
 	@scripts/layers kd $(call san_objs,$(SRC_kd) $(LIB_SRC))
 	@scripts/layers kft $(call san_objs,$(SRC_kft) $(LIB_SRC))
+	@scripts/layers types $(call unit_objs,$(TYPES_SRC) $(LIB_SRC))
 
 install: deps-build $(TOOLS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
@@ -158,9 +159,19 @@ $(BUILD)/guest/addr2sym $(BUILD)/guest/kd $(BUILD)/guest/kft: $(BUILD)/guest/%: 
 	@mkdir -p $(dir $@)
 	$(CC) -static $(TOOL_CFLAGS) -o $@ $(SRC_$*) $(LIB_SRC) -lm
 
+# The types of calls' arguments (userspace/types, Documentation/types.rst):
+# BTF through libbpf, DWARF through libdw. Linked only into what uses it
+# (the unit test, today): the guest's static programs have no libbpf.
+TYPES_SRC := $(wildcard userspace/types/*.c)
+TYPES_LIBS := -lbpf -ldw -lelf
+
 # Unit tests: each tests/unit/test_X.c is a program, linked with the
 # framework and the userspace sources it tests, built with sanitizers.
-UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(wildcard tests/unit/test_*.c))
+# UNIT_SKIP: tests left out (scripts/unit's cross builds: types, whose
+# libraries are the host's only).
+UNIT_SKIP ?=
+UNIT_TESTS := $(filter-out $(patsubst %,$(BUILD)/unit/test_%,$(UNIT_SKIP)), \
+	$(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(wildcard tests/unit/test_*.c)))
 UNIT_LIB := tests/unit/unit.c
 
 UNIT_DEPS_config := module/kft_config.c
@@ -183,6 +194,8 @@ UNIT_DEPS_retval := $(KD_RUN)
 UNIT_DEPS_kd_offcpu := $(KD_RUN)
 UNIT_DEPS_console := $(KD_RUN)
 UNIT_DEPS_slowtree := $(LIB_SRC) $(SRC_kft)
+UNIT_DEPS_types := $(LIB_SRC) $(TYPES_SRC)
+UNIT_LIBS_types := $(TYPES_LIBS)
 
 unit-build: $(UNIT_TESTS)
 
@@ -194,18 +207,32 @@ unit_objs = $(patsubst %.c,$(UNIT_OBJ)/%.o,$(1))
 $(UNIT_OBJ)/%.o: %.c VERSION
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) $(VERSION_DEF) $(SAN) -DKD_NO_MAIN -DADDR2SYM_NO_MAIN -DKFT_NO_MAIN -Itests/unit \
-		-Imodule -Iuserspace -Iuserspace/lib -Iuserspace/kd -Iuserspace/kft -MMD -MP -c -o $@ $<
+		-Imodule -Iuserspace -Iuserspace/lib -Iuserspace/kd -Iuserspace/kft -Iuserspace/types \
+		-MMD -MP -c -o $@ $<
 -include $(shell find $(UNIT_OBJ) -name '*.d' 2>/dev/null)
 # Kept: made through pattern rules only, make would delete them as
 # intermediate files after the first build, and the next one (make
 # check's lint after its unit tests), finding them named by the .d files
 # and missing, compiled them all again (12 s; 19 s in make check).
-.SECONDARY: $(call unit_objs,$(wildcard tests/unit/*.c) $(LIB_SRC) $(KD_SRC) $(SRC_kft) userspace/addr2sym.c)
+.SECONDARY: $(call unit_objs,$(wildcard tests/unit/*.c) $(LIB_SRC) $(KD_SRC) $(SRC_kft) userspace/addr2sym.c \
+	$(TYPES_SRC))
 
 .SECONDEXPANSION:
 $(BUILD)/unit/test_%: $(UNIT_OBJ)/tests/unit/test_%.o $$(call unit_objs,$(UNIT_LIB) $$(UNIT_DEPS_$$*))
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN) -o $@ $^ -lm
+	$(CC) $(SAN) -o $@ $^ -lm $(UNIT_LIBS_$*)
+
+# test_types reads the BTF and DWARF of objects beside it: their
+# functions' DWARF from gcc -g, their BTF from pahole -J (.BTF); the
+# module's is split BTF over the sample's, as a kernel module's over vmlinux's.
+$(BUILD)/unit/test_types: | $(BUILD)/unit/types_sample.o $(BUILD)/unit/types_module.o
+$(BUILD)/unit/types_sample.o: tests/unit/types_sample.c
+	@mkdir -p $(dir $@)
+	$(CC) -g -O0 -c -o $@ $<
+	pahole -J $@
+$(BUILD)/unit/types_module.o: tests/unit/types_module.c $(BUILD)/unit/types_sample.o
+	$(CC) -g -O0 -c -o $@ $<
+	pahole -J --btf_base $(BUILD)/unit/types_sample.o $@
 
 # Fuzzers: each tests/fuzz harness is a libFuzzer program (clang), with
 # ASan and UBSan; kd_MODE are one harness built once per kd mode.
@@ -213,13 +240,15 @@ $(BUILD)/unit/test_%: $(UNIT_OBJ)/tests/unit/test_%.o $$(call unit_objs,$(UNIT_L
 FUZZ_CC ?= clang
 FUZZ_FLAGS := -g -O1 $(WARN) $(VERSION_DEF) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -DKD_NO_MAIN -DKFT_NO_MAIN -Imodule -Iuserspace -Iuserspace/lib \
-	-Iuserspace/kd -Iuserspace/kft
+	-Iuserspace/kd -Iuserspace/kft -Iuserspace/types
 FUZZ_KD_MODES := summary calltree folded json svg flamegraph tasks
-FUZZERS := config kftlog ksyms kftstacks $(addprefix kd_,$(FUZZ_KD_MODES))
+FUZZERS := config kftlog ksyms kftstacks proto $(addprefix kd_,$(FUZZ_KD_MODES))
 FUZZ_DEPS_config := module/kft_config.c
 FUZZ_DEPS_kftlog := $(LIB_SRC)
 FUZZ_DEPS_ksyms := $(LIB_SRC)
 FUZZ_DEPS_kftstacks := $(LIB_SRC) $(SRC_kft)
+# (the written prototypes and the printing: no libbpf, no libdw)
+FUZZ_DEPS_proto := $(LIB_SRC) $(addprefix userspace/types/,kftparse.c kftproto.c kftcall.c)
 
 fuzz-build: $(patsubst %,$(BUILD)/fuzz/bin/%,$(FUZZERS))
 
@@ -237,7 +266,7 @@ $(FUZZ_OBJ)/%.o: %.c VERSION
 	$(FUZZ_CC) $(FUZZ_FLAGS) -MMD -MP -c -o $@ $<
 -include $(shell find $(FUZZ_OBJ) -name '*.d' 2>/dev/null)
 # Kept, as the unit tests' objects (above).
-.SECONDARY: $(call fuzz_objs,$(LIB_SRC) $(KD_SRC) $(SRC_kft))
+.SECONDARY: $(call fuzz_objs,$(LIB_SRC) $(KD_SRC) $(SRC_kft) $(TYPES_SRC))
 
 $(BUILD)/fuzz/bin/%: tests/fuzz/fuzz_%.c $$(call fuzz_objs,$$(FUZZ_DEPS_$$*)) $(wildcard userspace/*/*.h module/kft_config.h)
 	@mkdir -p $(dir $@)

@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Typed calls (userspace/types): calls printed with written prototypes,
+ * with the BTF and the DWARF of types_sample.o (which must print the same
+ * text), and with this machine's /sys/kernel/btf/vmlinux when it has one;
+ * prototypes that do not parse, with the column said; bad input of every
+ * kind (cut prototypes, bytes at random, NUL bytes, absurd lengths and
+ * argument counts) said, never a crash.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "unit.h"
+#include "kftcall.h"
+#include "kftparse.h"
+#include "kfttypes.h"
+#include "strtab.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define NONE ((struct kfttypes_capture){ 0 })
+#define STR(s) ((struct kfttypes_capture){ .bytes = (s), .len = sizeof(s) })
+
+/* A call of @func: its arguments, captures and return value. */
+struct call_case {
+	const char *func;
+	int nr_args;
+	unsigned long long args[KFTTYPES_MAX_ARGS];
+	struct kfttypes_capture captures[KFTTYPES_MAX_ARGS];
+	bool has_ret;
+	unsigned long long ret;
+	unsigned int flags;
+	const char *expected;
+};
+
+/* @c printed by @t, checked; the source's name in the message. */
+static void check_call(struct kfttypes *t, const struct call_case *c, const char *source)
+{
+	struct kfttypes_call call = {
+		.args = c->args, .nr_args = c->nr_args, .captures = c->captures,
+		.has_ret = c->has_ret, .ret = c->ret,
+	};
+	char buf[512], what[128];
+	size_t n = kfttypes__format_call(t, c->func, &call, c->flags, buf, sizeof(buf));
+
+	snprintf(what, sizeof(what), "%s: %s", source, c->func);
+	CHECK(n == strlen(c->expected), "%s: returned %zu for \"%s\"", what, n, buf);
+	CHECK_STR(buf, c->expected, what);
+}
+
+/* The object @name beside this program (the Makefile made it): its path in buf. */
+static const char *object_path(const char *name, char *buf, size_t len)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n < 0)
+		return name;
+	self[n] = '\0';
+	snprintf(buf, len, "%s/%s", dirname(self), name);
+	return buf;
+}
+
+static const char *sample_path(char *buf, size_t len)
+{
+	return object_path("types_sample.o", buf, len);
+}
+
+static struct kfttypes *with_prototypes(const char *const *protos, size_t n)
+{
+	struct kfttypes *t = kfttypes__new(8);
+	struct kfttypes_error err;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int e = kfttypes__add_prototype(t, protos[i], &err);
+
+		CHECK(e == 0, "'%s': %d, column %d: %s", protos[i], e, err.column, err.msg);
+	}
+	return t;
+}
+
+static void test_written(void)
+{
+	static const char *const protos[] = {
+		"long do_sys_openat2(int dfd, const char __user *filename, struct open_how *how)",
+		"vfs_read(struct file *f, char __user *buf, size_t n)",
+		"int my_fn(unsigned int flags, const char *name);",
+		"void widths(char c, short s, unsigned short us, long long ll, unsigned u, signed char sc)",
+		"_Bool truth(bool b, enum pid_type type, u8 b8, s16 h, __u32 w, loff_t pos)",
+		"unsigned long long unnamed(int, char **, void *, const void * const)",
+		"int log(const char *fmt, ...)",
+		"ssize_t none(void)",
+		"short small(void)",
+	};
+	static const struct call_case cases[] = {
+		{ "do_sys_openat2", 3, { 0xffffff9c, 0x7ffd1000, 0xffff888012345678 },
+		  { NONE, STR("/etc/passwd") }, true, 3, 0,
+		  "do_sys_openat2(dfd=-100, filename=\"/etc/passwd\", how=0xffff888012345678) = 3" },
+		/* an int: the low 32 bits, whatever the upper half; errors by name */
+		{ "do_sys_openat2", 3, { 0x12345678ffffff9c, 0, 0xffff888012345678 }, { NONE }, true,
+		  (unsigned long long)-2, KFTTYPES_HIDE_ADDRS,
+		  "do_sys_openat2(dfd=-100, filename=0x0, how=hidden) = -ENOENT" },
+		/* no return type written: the value as kft's log shows it */
+		{ "vfs_read", 3, { 0xffff888000001000, 0x7ffd1000, 4096 }, { NONE }, true,
+		  (unsigned long long)-14, 0,
+		  "vfs_read(f=0xffff888000001000, buf=0x7ffd1000, n=4096) = -EFAULT" },
+		{ "vfs_read", 3, { 1, 2, 3 }, { NONE }, true, 0xffff888000001000, KFTTYPES_HIDE_ADDRS,
+		  "vfs_read(f=hidden, buf=hidden, n=3) = hidden" },
+		/* a string cut by the capture, and one with bytes to escape */
+		{ "my_fn", 2, { 0xffffffff00000001, 1 }, { NONE, { "abcdef", 3, 0 } }, true, 0, 0,
+		  "my_fn(flags=1, name=\"abc\"...) = 0" },
+		{ "my_fn", 2, { 0xffffffff, 1 }, { NONE, STR("a\"b\\\n\t\x01\xff") }, true,
+		  0xfffff001, 0,
+		  "my_fn(flags=4294967295, name=\"a\\\"b\\\\\\n\\t\\x01\\xff\") = -4095" },
+		/* a string that faulted: its address and why */
+		{ "my_fn", 2, { 0, 0xdead }, { NONE, { NULL, 0, -EFAULT } }, false, 0, 0,
+		  "my_fn(flags=0, name=0xdead (-EFAULT))" },
+		{ "widths", 6, { 0x41, 0xffff, 0xffff, (unsigned long long)-5, 0xffffffff, 0x80 },
+		  { NONE }, true, 1234, 0,
+		  "widths(c=65, s=-1, us=65535, ll=-5, u=4294967295, sc=-128)" },
+		{ "truth", 6, { 0x100, 7, 0x1ff, 0xffff, 0x1ffffffff, (unsigned long long)-1 },
+		  { NONE }, true, 1, 0,
+		  "truth(b=false, type=7, b8=255, h=-1, w=4294967295, pos=-1) = true" },
+		{ "unnamed", 4, { (unsigned long long)-1, 0, 0x10, 0x20 }, { NONE, STR("not a string") },
+		  true, (unsigned long long)-1, 0,
+		  "unnamed(-1, 0x0, 0x10, 0x20) = 18446744073709551615" },
+		/* arguments not logged, and a variadic function */
+		{ "log", 0, { 0 }, { NONE }, true, 5, 0, "log(fmt=?, ...) = 5" },
+		{ "none", 0, { 0 }, { NONE }, true, (unsigned long long)-12, 0, "none() = -ENOMEM" },
+		{ "none", 0, { 0 }, { NONE }, false, 0, 0, "none()" },
+		/* a short's -2 is no error */
+		{ "small", 0, { 0 }, { NONE }, true, 0xfffe, 0, "small() = -2" },
+		/* "module:name": the name's prototype, printed as logged */
+		{ "kft_test:my_fn", 2, { 1, 0 }, { NONE }, true, 0, 0, "kft_test:my_fn(flags=1, name=0x0) = 0" },
+		/* no prototype: in hex, errors by name, addresses hidden */
+		{ "unknown_fn", 2, { 0xffff888000001000, (unsigned long long)-22 }, { NONE }, true, 0, 0,
+		  "unknown_fn(0xffff888000001000, -EINVAL) = 0x0" },
+		{ "unknown_fn", 1, { 0xffff888000001000 }, { NONE }, true, 7, KFTTYPES_HIDE_ADDRS,
+		  "unknown_fn(hidden) = hidden" },
+	};
+	struct kfttypes *t = with_prototypes(protos, ARRAY_SIZE(protos));
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		check_call(t, &cases[i], "written");
+	kfttypes__free(t);
+}
+
+/* Prototypes that do not parse: the column and the message. */
+static void test_written_errors(void)
+{
+	static const struct {
+		const char *text;
+		int column;
+		const char *msg;
+	} cases[] = {
+		{ "", 1, "expected '(' after the function's name, not the end" },
+		{ "int f", 6, "expected '(' after the function's name, not the end" },
+		{ "int (int a)", 1, "expected the function's name before '(', not 'int'" },
+		{ "(int a)", 1, "expected the function's name before '(', not '('" },
+		{ "int f(frob x)", 7, "unknown type 'frob'" },
+		{ "frob f(int x)", 1, "unknown type 'frob'" },
+		{ "int f(int char c)", 11, "'char' cannot follow the words before it" },
+		{ "int f(unsigned signed x)", 16, "'signed' cannot follow the words before it" },
+		{ "int f(long long long x)", 17, "'long' cannot follow the words before it" },
+		{ "int f(size_t int x)", 14, "'int' cannot follow the words before it" },
+		{ "int f(int x", 12, "expected ',' or ')', not the end" },
+		{ "int f(int x,", 13, "expected a type, not the end" },
+		{ "int f(int x y)", 13, "expected ',' or ')', not 'y'" },
+		{ "int f(int x[4])", 12, "an array: write a pointer" },
+		{ "int f(int (*fn)(int))", 11, "a function pointer: write void *" },
+		{ "int f(void x, int y)", 7, "a parameter of type void" },
+		{ "int f(struct *p)", 14, "expected a name, not '*'" },
+		{ "int f(..., int x)", 10, "expected ')' after '...', not ','" },
+		{ "int f(int x) int", 14, "expected the end after ')', not 'int'" },
+		{ "int f(int x) @", 14, "unexpected '@'" },
+		{ "int f(int x\x80)", 12, "unexpected byte 0x80" },
+		{ "int g f(int x)", 5, "expected the function's name, not 'g'" },
+	};
+	struct kfttypes_error err;
+	struct strtab names = { 0 };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct kftproto *p = kftparse__prototype(cases[i].text, strlen(cases[i].text), 8, &names,
+							 &err);
+
+		CHECK(!p, "'%s' parsed", cases[i].text);
+		kftproto__free(p);
+		CHECK(err.column == cases[i].column, "'%s': column %d, expected %d (%s)", cases[i].text,
+		      err.column, cases[i].column, err.msg);
+		CHECK_STR(err.msg, cases[i].msg, cases[i].text);
+	}
+	strtab__free(&names);
+}
+
+/* A second prototype of a function is refused; the first stays. */
+static void test_written_twice(void)
+{
+	struct kfttypes *t = kfttypes__new(8);
+	struct kfttypes_error err;
+	int e;
+
+	e = kfttypes__add_prototype(t, "int f(int a)", &err);
+	CHECK(e == 0, "first: %d %s", e, err.msg);
+	e = kfttypes__add_prototype(t, "int f(long b)", &err);
+	CHECK(e == -EEXIST, "second: %d", e);
+	CHECK_STR(err.msg, "f has a prototype already", "the second's error");
+	CHECK(kfttypes__find(t, "f")->params[0].name[0] == 'a', "the first one kept");
+	kfttypes__free(t);
+}
+
+/* Every cut of good prototypes, bytes at random, NUL bytes, absurd lengths: said, not a crash. */
+static void test_written_bad_input(void)
+{
+	static const char *const good[] = {
+		"long do_sys_openat2(int dfd, const char __user *filename, struct open_how *how);",
+		"unsigned long long const *volatile f(enum e x, union u *, long int, ...)",
+	};
+	static const char alphabet[] = "int char long*(),.;_ab \0\x80[]";
+	struct strtab names = { .limit = 1 << 20 };
+	struct kfttypes_error err;
+	char text[KFTPARSE_MAX_LEN + 64];
+	unsigned int seed = 1;
+	struct kftproto *p;
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_SIZE(good); i++)
+		for (n = 0; n <= strlen(good[i]); n++) {
+			/* a copy exactly n long: a read past it is ASan's to see */
+			char *cut = malloc(n ? n : 1);
+
+			memcpy(cut, good[i], n);
+			p = kftparse__prototype(cut, n, 8, &names, &err);
+			CHECK(p || (err.column >= 1 && err.column <= (int)n + 1 && err.msg[0]),
+			      "'%.*s': column %d '%s'", (int)n, good[i], err.column, err.msg);
+			CHECK(!p == (n < strlen(good[i]) - (good[i][strlen(good[i]) - 1] == ';')),
+			      "'%.*s' %s", (int)n, good[i], p ? "parsed" : err.msg);
+			kftproto__free(p);
+			free(cut);
+		}
+	for (i = 0; i < 20000; i++) {
+		n = rand_r(&seed) % 64;
+		for (size_t j = 0; j < n; j++)
+			text[j] = alphabet[rand_r(&seed) % (sizeof(alphabet) - 1)];
+		p = kftparse__prototype(text, n, 8, &names, &err);
+		CHECK(p || (err.column >= 1 && err.column <= (int)n + 1), "random %zu: column %d", i,
+		      err.column);
+		kftproto__free(p);
+	}
+	p = kftparse__prototype("int f(int a\0, int b)", 20, 8, &names, &err);
+	CHECK(!p && err.column == 12, "NUL: column %d", err.column);
+	CHECK_STR(err.msg, "a NUL byte", "a NUL byte");
+	memset(text, ' ', sizeof(text));
+	memcpy(text, "int f(int a)", 12);
+	p = kftparse__prototype(text, sizeof(text), 8, &names, &err);
+	CHECK(!p && err.column == KFTPARSE_MAX_LEN + 1, "too long: column %d", err.column);
+	memset(text, 'a', KFTPARSE_MAX_NAME + 1);
+	memcpy(text + KFTPARSE_MAX_NAME + 1, "(void)", 6);
+	p = kftparse__prototype(text, KFTPARSE_MAX_NAME + 7, 8, &names, &err);
+	CHECK(!p && err.column == 1, "a long name: column %d %s", err.column, err.msg);
+	strtab__free(&names);
+}
+
+/* 200 parameters: 16 kept, then "...". 1000 arguments: 8 read. */
+static void test_huge_counts(void)
+{
+	struct kfttypes *t = kfttypes__new(8);
+	static unsigned long long args[1000];
+	struct kfttypes_call call = { .args = args, .nr_args = 1000 };
+	struct kfttypes_error err;
+	char text[KFTPARSE_MAX_LEN], buf[1024];
+	size_t n = 0;
+	int i, e;
+
+	n += snprintf(text + n, sizeof(text) - n, "void many(int p0");
+	for (i = 1; i < 200; i++)
+		n += snprintf(text + n, sizeof(text) - n, ", int");
+	snprintf(text + n, sizeof(text) - n, ")");
+	e = kfttypes__add_prototype(t, text, &err);
+	CHECK(e == 0, "200 parameters: %d %s", e, err.msg);
+	for (i = 0; i < 1000; i++)
+		args[i] = i;
+	kfttypes__format_call(t, "many", &call, 0, buf, sizeof(buf));
+	CHECK_STR(buf, "many(p0=0, 1, 2, 3, 4, 5, 6, 7, ?, ?, ?, ?, ?, ?, ?, ?, ...)", "many");
+	call.nr_args = -5;
+	kfttypes__format_call(t, "unknown", &call, 0, buf, sizeof(buf));
+	CHECK_STR(buf, "unknown()", "negative count");
+	call.nr_args = 1000;
+	kfttypes__format_call(t, "unknown", &call, 0, buf, sizeof(buf));
+	CHECK_STR(buf, "unknown(0x0, 0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x7)", "1000 arguments");
+	memset(text, 'x', sizeof(text) - 1);
+	text[sizeof(text) - 1] = '\0';
+	CHECK(kfttypes__find(t, text) == NULL, "a name of %zu bytes", sizeof(text) - 1);
+	kfttypes__free(t);
+}
+
+/* Any buffer size: what fits, NUL-terminated, and the whole length returned. */
+static void test_buffer_sizes(void)
+{
+	static const char *const protos[] = { "int f(const char *s, bool b)" };
+	static const char expected[] = "f(s=\"hello\", b=true) = -EINVAL";
+	struct kfttypes *t = with_prototypes(protos, 1);
+	unsigned long long args[] = { 1, 1 };
+	struct kfttypes_capture caps[] = { STR("hello"), NONE };
+	struct kfttypes_call call = { args, 2, caps, true, (unsigned long long)-22 };
+	size_t len;
+
+	for (len = 0; len <= sizeof(expected) + 1; len++) {
+		char *buf = malloc(len ? len : 1);
+		size_t n = kfttypes__format_call(t, "f", &call, 0, len ? buf : NULL, len);
+
+		CHECK(n == strlen(expected), "size %zu: %zu", len, n);
+		if (len)
+			CHECK(strlen(buf) == len - 1 || !strcmp(buf, expected),
+			      "size %zu: \"%s\"", len, buf);
+		if (len)
+			CHECK(!strncmp(buf, expected, strlen(buf)), "size %zu: \"%s\"", len, buf);
+		free(buf);
+	}
+	kfttypes__free(t);
+}
+
+/* types_sample.c's functions called, as each source must print them. */
+static const struct call_case sample_cases[] = {
+	{ "kft_sample_ints", 6, { 0x1ffffff9c, 0xffffffff, (unsigned long long)-1,
+				  (unsigned long long)-1, 0x18000, 0x1ff }, { NONE }, true,
+	  0xfffffffe, 0,
+	  "kft_sample_ints(a=-100, b=4294967295, c=-1, d=18446744073709551615, e=-32768, f=255) = -ENOENT" },
+	{ "kft_sample_void", 4, { 0x7ffd1000, 0xffff888000001000, 5, 1 }, { STR("/etc/passwd") },
+	  true, 3, 0,
+	  "kft_sample_void(name=\"/etc/passwd\", file=0xffff888000001000, color=KFT_SAMPLE_GREEN, ok=true)" },
+	{ "kft_sample_void", 4, { 0x7ffd1000, 0xffff888000001000, 0xfffffffd, 0 }, { NONE }, false,
+	  0, KFTTYPES_HIDE_ADDRS,
+	  "kft_sample_void(name=hidden, file=hidden, color=KFT_SAMPLE_BLUE, ok=false)" },
+	{ "kft_sample_void", 4, { 0, 0, 0xfffffff0, 2 }, { NONE }, false, 0, 0,
+	  "kft_sample_void(name=0x0, file=0x0, color=-16, ok=true)" },
+	{ "kft_sample_typedef", 3, { 4096, 0x7ffd1000, 0xffffffff }, { NONE, STR("x") }, true,
+	  (unsigned long long)-2, 0,
+	  "kft_sample_typedef(n=4096, buf=\"x\", fd=-1) = 18446744073709551614" },
+	{ "kft_sample_long", 0, { 0 }, { NONE }, true, (unsigned long long)-2, 0,
+	  "kft_sample_long() = -ENOENT" },
+	{ "kft_sample_long", 0, { 0 }, { NONE }, true, (unsigned long long)-4096, 0,
+	  "kft_sample_long() = -4096" },
+	{ "kft_sample_ptr", 3, { 0xffff888000002000, 0, 0x100000000 }, { NONE }, true,
+	  (unsigned long long)-12, 0,
+	  "kft_sample_ptr(p=0xffff888000002000, pp=0x0, w=KFT_SAMPLE_WIDE) = -ENOMEM" },
+	{ "kft_sample_ptr", 2, { 0xffff888000002000, 0 }, { NONE }, true, 0xffff888000003000,
+	  KFTTYPES_HIDE_ADDRS, "kft_sample_ptr(p=hidden, pp=0x0, w=?) = hidden" },
+	{ "kft_sample_variadic", 1, { 0x7ffd1000 }, { STR("%d\n") }, true, 1, 0,
+	  "kft_sample_variadic(fmt=\"%d\\n\", ...) = 1" },
+	{ "kft_sample_enum_ret", 1, { 0 }, { NONE }, true, 0xfffffffd, 0,
+	  "kft_sample_enum_ret(b=false) = KFT_SAMPLE_BLUE" },
+	{ "not_in_sample", 1, { 5 }, { NONE }, true, 0, 0, "not_in_sample(0x5) = 0x0" },
+};
+
+static void check_sample(struct kfttypes *t, const char *source)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sample_cases); i++)
+		check_call(t, &sample_cases[i], source);
+}
+
+static void test_btf_sample(void)
+{
+	struct kfttypes *t = kfttypes__new(8);
+	struct kfttypes_error err;
+	char path[PATH_MAX];
+	int e = kfttypes__add_btf(t, sample_path(path, sizeof(path)), NULL, &err);
+
+	CHECK(e == 0, "%s: %d %s", path, e, err.msg);
+	check_sample(t, "BTF");
+	kfttypes__free(t);
+}
+
+static void test_dwarf_sample(void)
+{
+	struct kfttypes *t = kfttypes__new(8);
+	struct kfttypes_error err;
+	char path[PATH_MAX];
+	int e = kfttypes__add_dwarf(t, sample_path(path, sizeof(path)), &err);
+
+	CHECK(e == 0, "%s: %d %s", path, e, err.msg);
+	check_sample(t, "DWARF");
+	kfttypes__free(t);
+}
+
+/*
+ * A module's split BTF over its base's: its own functions (with the base's
+ * types), not the base's (vmlinux's source answers for those).
+ */
+static void test_btf_split(void)
+{
+	static const struct call_case cases[] = {
+		{ "types_module:kft_module_fn", 2, { 0xffff888000001000, 0x101bb }, { NONE }, true,
+		  (unsigned long long)-22, 0,
+		  "types_module:kft_module_fn(f=0xffff888000001000, port=443) = -EINVAL" },
+		{ "kft_sample_long", 0, { 0 }, { NONE }, true, 0, 0, "kft_sample_long() = 0x0" },
+	};
+	struct kfttypes *t = kfttypes__new(8);
+	struct kfttypes_error err;
+	char path[PATH_MAX], base[PATH_MAX];
+	int e;
+
+	e = kfttypes__add_btf(t, object_path("types_module.o", path, sizeof(path)),
+			      sample_path(base, sizeof(base)), &err);
+	CHECK(e == 0, "%s over %s: %d %s", path, base, e, err.msg);
+	check_call(t, &cases[0], "split BTF");
+	check_call(t, &cases[1], "split BTF, a base's function");
+	kfttypes__free(t);
+}
+
+/* BTF first, DWARF next, written prototypes last, whatever the order added. */
+static void test_source_order(void)
+{
+	static const struct call_case cases[] = {
+		{ "kft_sample_ints", 1, { 7 }, { NONE }, false, 0, 0,
+		  "kft_sample_ints(a=7, b=?, c=?, d=?, e=?, f=?)" },
+		{ "only_written", 1, { 7 }, { NONE }, true, 1, 0, "only_written(x=7) = true" },
+	};
+	struct kfttypes *t = kfttypes__new(8);
+	struct kfttypes_error err;
+	char path[PATH_MAX];
+	int e;
+
+	e = kfttypes__add_prototype(t, "void kft_sample_ints(long written)", &err);
+	CHECK(e == 0, "%d %s", e, err.msg);
+	/* asked before it has a prototype: kept as unknown, until one is added */
+	CHECK(!kfttypes__find(t, "only_written"), "only_written known");
+	e = kfttypes__add_prototype(t, "bool only_written(int x)", &err);
+	CHECK(e == 0, "%d %s", e, err.msg);
+	e = kfttypes__add_dwarf(t, sample_path(path, sizeof(path)), &err);
+	CHECK(e == 0, "%d %s", e, err.msg);
+	e = kfttypes__add_btf(t, path, NULL, &err);
+	CHECK(e == 0, "%d %s", e, err.msg);
+	check_call(t, &cases[0], "BTF before written");
+	check_call(t, &cases[1], "written");
+	kfttypes__free(t);
+}
+
+/* Files without BTF or DWARF, or none at all: an error that names them. */
+static void test_source_errors(void)
+{
+	struct kfttypes *t = kfttypes__new(8);
+	struct kfttypes_error err;
+	char path[PATH_MAX];
+	int e;
+
+	e = kfttypes__add_btf(t, "/nonexistent/vmlinux", NULL, &err);
+	CHECK(e == -ENOENT, "no file: %d", e);
+	CHECK(strstr(err.msg, "/nonexistent/vmlinux: no BTF"), "%s", err.msg);
+	e = kfttypes__add_btf(t, "/proc/self/exe", NULL, &err);
+	CHECK(e < 0 && strstr(err.msg, "no BTF"), "no .BTF: %d %s", e, err.msg);
+	e = kfttypes__add_btf(t, sample_path(path, sizeof(path)), "/nonexistent/base", &err);
+	CHECK(e == -ENOENT && strstr(err.msg, "/nonexistent/base: no BTF"), "no base: %d %s", e,
+	      err.msg);
+	e = kfttypes__add_dwarf(t, "/nonexistent/vmlinux", &err);
+	CHECK(e < 0 && strstr(err.msg, "/nonexistent/vmlinux: no DWARF"), "no file: %d %s", e,
+	      err.msg);
+	e = kfttypes__add_dwarf(t, "/proc/self/cmdline", &err);
+	CHECK(e < 0 && strstr(err.msg, "no DWARF"), "not ELF: %d %s", e, err.msg);
+	kfttypes__free(t);
+}
+
+/*
+ * The running kernel's BTF, where there is one (a CI machine may have
+ * none): two real functions, as ksnoop and bpftrace print them.
+ */
+static void test_vmlinux(void)
+{
+	static const struct call_case cases[] = {
+		{ "do_sys_openat2", 3, { 0xffffff9c, 0x7ffd1000, 0xffffc90000123e48 },
+		  { NONE, STR("/etc/passwd") }, true, 3, 0,
+		  "do_sys_openat2(dfd=-100, filename=\"/etc/passwd\", how=0xffffc90000123e48) = 3" },
+		{ "vfs_read", 4, { 0xffff888003e1c000, 0x7ffd1000, 4096, 0xffffc90000123f10 }, { NONE },
+		  true, (unsigned long long)-14, KFTTYPES_HIDE_ADDRS,
+		  "vfs_read(file=hidden, buf=hidden, count=4096, pos=hidden) = -EFAULT" },
+	};
+	struct kfttypes *t;
+	struct kfttypes_error err;
+	size_t i;
+	int e;
+
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		printf("# SKIP test_vmlinux: no /sys/kernel/btf/vmlinux\n");
+		return;
+	}
+	t = kfttypes__new(8);
+	e = kfttypes__add_btf(t, "/sys/kernel/btf/vmlinux", NULL, &err);
+	CHECK(e == 0, "vmlinux: %d %s", e, err.msg);
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		check_call(t, &cases[i], "vmlinux");
+	kfttypes__free(t);
+}
+
+UNIT_MAIN(test_written, test_written_errors, test_written_twice, test_written_bad_input,
+	  test_huge_counts, test_buffer_sizes, test_btf_sample, test_btf_split, test_dwarf_sample,
+	  test_source_order, test_source_errors, test_vmlinux)

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Prototypes from BTF, read by libbpf: a function's BTF_KIND_FUNC, its
+ * FUNC_PROTO's return type and parameters, each type followed through
+ * typedefs, qualifiers and type tags ("user": a __user pointer, where
+ * the compiler recorded it) to what it is. The names are the BTF's own
+ * strings, valid while the source is open. The first lookup indexes the
+ * functions by name.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "kftsource.h"
+#include "namemap.h"
+
+/* The longest chain of typedefs and qualifiers followed (bad BTF can loop). */
+#define KFTBTF_MAX_CHAIN	32
+/* The functions indexed at most (vmlinux has about 60,000). */
+#define KFTBTF_MAX_FUNCS	(1 << 20)
+
+struct kftbtf {
+	struct kftsource src;
+	struct btf *btf;
+	struct btf *base;	/* a module's: vmlinux's, under it */
+	bool indexed;
+	struct namemap index;	/* name -> FUNC id */
+};
+
+static bool btf_is_qualifier(const struct btf_type *t)
+{
+	return btf_is_typedef(t) || btf_is_const(t) || btf_is_volatile(t) || btf_is_restrict(t) ||
+	       btf_is_type_tag(t);
+}
+
+/* @id after its typedefs and qualifiers (NULL: void or none); a "user" tag said. */
+static const struct btf_type *btf_strip(const struct btf *btf, __u32 id, bool *user)
+{
+	const struct btf_type *t;
+	int n;
+
+	for (n = 0; n < KFTBTF_MAX_CHAIN && id; n++) {
+		t = btf__type_by_id(btf, id);
+		if (!t)
+			return NULL;
+		if (!btf_is_qualifier(t))
+			return t;
+		if (btf_is_type_tag(t) && user && !strcmp(btf__name_by_offset(btf, t->name_off) ?: "", "user"))
+			*user = true;
+		id = t->type;
+	}
+	return NULL;
+}
+
+static int btf_enumvals(const struct btf *btf, const struct btf_type *t, struct kftype *type)
+{
+	size_t i;
+
+	if (kftype__alloc_enumvals(type, btf_vlen(t)))
+		return -ENOMEM;
+	for (i = 0; i < type->nr_enumvals; i++) {
+		if (btf_is_enum64(t)) {
+			const struct btf_enum64 *e = btf_enum64(t) + i;
+
+			type->enumvals[i].value = (long long)btf_enum64_value(e);
+			type->enumvals[i].name = btf__name_by_offset(btf, e->name_off);
+		} else {
+			const struct btf_enum *e = btf_enum(t) + i;
+
+			type->enumvals[i].value = btf_kflag(t) ? (long long)e->val : (long long)(__u32)e->val;
+			type->enumvals[i].name = btf__name_by_offset(btf, e->name_off);
+		}
+		if (!type->enumvals[i].name)
+			type->enumvals[i].name = "?";
+	}
+	return 0;
+}
+
+/* A pointer's type: a string when it points to char, const or not. */
+static struct kftype btf_pointer(const struct btf *btf, const struct btf_type *t)
+{
+	struct kftype type = { .kind = KFTYPE_PTR, .size = btf__pointer_size(btf) };
+	const struct btf_type *to = btf_strip(btf, t->type, &type.user);
+
+	if (!type.size)
+		type.size = 8;
+	if (to && btf_is_int(to) && !strcmp(btf__name_by_offset(btf, to->name_off) ?: "", "char"))
+		type.kind = KFTYPE_STR;
+	return type;
+}
+
+/* The type of @id as kft prints it: -ENOMEM, else 0. */
+static int btf_kftype(const struct btf *btf, __u32 id, struct kftype *type)
+{
+	const struct btf_type *t;
+
+	memset(type, 0, sizeof(*type));
+	if (!id) {
+		type->kind = KFTYPE_VOID;
+		return 0;
+	}
+	t = btf_strip(btf, id, NULL);
+	if (!t)
+		return 0;	/* unknown */
+	if (btf_is_int(t) && t->size <= 8) {
+		type->kind = btf_int_encoding(t) & BTF_INT_BOOL ? KFTYPE_BOOL : KFTYPE_INT;
+		type->size = t->size;
+		type->is_signed = btf_int_encoding(t) & BTF_INT_SIGNED;
+	} else if (btf_is_any_enum(t) && t->size <= 8) {
+		type->kind = KFTYPE_ENUM;
+		type->size = t->size;
+		type->is_signed = btf_kflag(t);
+		return btf_enumvals(btf, t, type);
+	} else if (btf_is_ptr(t)) {
+		*type = btf_pointer(btf, t);
+	} else if (btf_is_composite(t)) {
+		type->kind = KFTYPE_RECORD;
+	}
+	return 0;
+}
+
+/* The prototype of FUNC @t, whose FUNC_PROTO is @fp. */
+static struct kftproto *btf_proto(const struct btf *btf, const struct btf_type *t,
+				  const struct btf_type *fp)
+{
+	const struct btf_param *params = btf_params(fp);
+	struct kftproto *p = kftproto__new(btf__name_by_offset(btf, t->name_off));
+	int i, n = btf_vlen(fp);
+
+	if (!p || btf_kftype(btf, fp->type, &p->ret))
+		goto err_free_proto;
+	for (i = 0; i < n; i++) {
+		struct kftype type;
+
+		if (i == n - 1 && !params[i].type && !params[i].name_off) {
+			p->variadic = true;
+			break;
+		}
+		if (btf_kftype(btf, params[i].type, &type))
+			goto err_free_proto;
+		kftproto__add_param(p, btf__name_by_offset(btf, params[i].name_off), &type);
+	}
+	for (i = 0; i < p->nr_params; i++)
+		if (p->params[i].name && !p->params[i].name[0])
+			p->params[i].name = NULL;
+	return p;
+
+err_free_proto:
+	kftproto__free(p);
+	errno = ENOMEM;
+	return NULL;
+}
+
+/*
+ * The FUNCs of this BTF by name (a module's own, not its base's: those
+ * are vmlinux's source's to answer); the first of a name wins. libbpf's
+ * btf__find_by_name_kind reads every type each time: 2 ms on vmlinux.
+ */
+static int btf_index(struct kftbtf *b)
+{
+	__u32 id = b->base ? btf__type_cnt(b->base) : 1, end = btf__type_cnt(b->btf);
+	int err = 0;
+
+	b->index.max = KFTBTF_MAX_FUNCS;
+	for (; id < end && !err; id++) {
+		const struct btf_type *t = btf__type_by_id(b->btf, id);
+		const char *name = t && btf_is_func(t) ? btf__name_by_offset(b->btf, t->name_off) : NULL;
+		size_t ignored;
+
+		if (name && name[0] && !namemap__get(&b->index, name, &ignored))
+			err = namemap__set(&b->index, name, id);
+	}
+	b->indexed = true;
+	return err == -ENOSPC ? 0 : err;
+}
+
+static struct kftproto *kftbtf_find(struct kftsource *src, const char *func)
+{
+	struct kftbtf *b = (struct kftbtf *)src;
+	const struct btf_type *t = NULL, *fp = NULL;
+	size_t id;
+
+	if (!b->indexed && btf_index(b)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (namemap__get(&b->index, func, &id))
+		t = btf__type_by_id(b->btf, id);
+	if (t)
+		fp = btf__type_by_id(b->btf, t->type);
+	if (!fp || !btf_is_func_proto(fp)) {
+		errno = ENOENT;
+		return NULL;
+	}
+	return btf_proto(b->btf, t, fp);
+}
+
+static void kftbtf_free(struct kftsource *src)
+{
+	struct kftbtf *b = (struct kftbtf *)src;
+
+	btf__free(b->btf);
+	btf__free(b->base);
+	namemap__clear(&b->index);
+	free(b);
+}
+
+static const struct kftsource_ops kftbtf_ops = {
+	.rank = KFTSOURCE_BTF,
+	.find = kftbtf_find,
+	.free = kftbtf_free,
+};
+
+/* libbpf's pointer-or-NULL results: the error, or 0. */
+static int btf_error(const void *p)
+{
+	int err = -errno;
+
+	return p ? 0 : err ? err : -EINVAL;
+}
+
+/* libbpf's messages kept quiet: a file without BTF is said in @err once. */
+static int btf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+/* kftbtf__open's work, with libbpf quiet. */
+static int btf_open(struct kftbtf *b, const char *path, const char *base_path,
+		    struct kfttypes_error *err)
+{
+	int e = 0;
+
+	if (base_path) {
+		b->base = btf__parse(base_path, NULL);
+		e = btf_error(b->base);
+		if (e)
+			snprintf(err->msg, sizeof(err->msg), "%s: no BTF: %s", base_path, strerror(-e));
+	}
+	if (!e) {
+		b->btf = base_path ? btf__parse_split(path, b->base) : btf__parse(path, NULL);
+		e = btf_error(b->btf);
+		if (e)
+			snprintf(err->msg, sizeof(err->msg), "%s: no BTF: %s", path, strerror(-e));
+	}
+	return e;
+}
+
+struct kftsource *kftbtf__open(const char *path, const char *base_path,
+			       struct kfttypes_error *err)
+{
+	struct kftbtf *b = calloc(1, sizeof(*b));
+	int e = -ENOMEM;
+
+	err->column = 0;
+	if (b) {
+		libbpf_print_fn_t was = libbpf_set_print(btf_quiet);
+
+		e = btf_open(b, path, base_path, err);
+		libbpf_set_print(was);
+	}
+	if (e) {
+		if (e == -ENOMEM)
+			snprintf(err->msg, sizeof(err->msg), "out of memory");
+		if (b)
+			kftbtf_free(&b->src);
+		errno = -e;
+		return NULL;
+	}
+	b->src.ops = &kftbtf_ops;
+	return &b->src;
+}

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Calls printed with their prototypes (kftcall.h). Each value is cut to
+ * its type's width first: an int argument is the low 32 bits of its
+ * register, sign-extended, whatever the upper half holds. Addresses obey
+ * KFTTYPES_HIDE_ADDRS as kft's log obeys a reader's rights: zero and
+ * errors show, any other address is "hidden".
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "errname.h"
+#include "kftcall.h"
+
+/* Text written into a bounded buffer; used counts what did not fit too. */
+struct kftout {
+	char *buf;
+	size_t len, used;
+};
+
+static void out_put(struct kftout *o, const char *s, size_t n)
+{
+	if (o->used < o->len) {
+		size_t room = o->len - 1 - o->used;
+
+		memcpy(o->buf + o->used, s, n < room ? n : room);
+		o->buf[o->used + (n < room ? n : room)] = '\0';
+	}
+	o->used += n;
+}
+
+static void out_str(struct kftout *o, const char *s)
+{
+	out_put(o, s, strlen(s));
+}
+
+__attribute__((format(printf, 2, 3)))
+static void out_printf(struct kftout *o, const char *fmt, ...)
+{
+	char tmp[64];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		out_put(o, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+}
+
+/* The error's name when @v, read as a long of @size bytes, is -1..-4095. */
+static const char *value_errname(unsigned long long v, unsigned int size)
+{
+	struct kftype as_long = { .kind = KFTYPE_INT, .size = size, .is_signed = true };
+	long long err = (long long)kftype__value(&as_long, v);
+
+	return err < 0 && err >= -4095 ? errname(err) : NULL;
+}
+
+/* An address of @size bytes: 0x.., "hidden", or an ERR_PTR's error. */
+static void out_address(struct kftout *o, unsigned long long v, unsigned int size,
+			unsigned int flags)
+{
+	const char *err = value_errname(v, size);
+	struct kftype word = { .kind = KFTYPE_PTR, .size = size };
+
+	v = kftype__value(&word, v);
+	if (err)
+		out_printf(o, "-%s", err);
+	else if (v && (flags & KFTTYPES_HIDE_ADDRS))
+		out_str(o, "hidden");
+	else
+		out_printf(o, "0x%llx", v);
+}
+
+/* A captured string, quoted, escaped as C would; cut ones end in "...". */
+static void out_string(struct kftout *o, const struct kfttypes_capture *c)
+{
+	const unsigned char *s = c->bytes;
+	size_t n = strnlen(c->bytes, c->len), i;
+
+	out_put(o, "\"", 1);
+	for (i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '"': out_str(o, "\\\""); break;
+		case '\\': out_str(o, "\\\\"); break;
+		case '\n': out_str(o, "\\n"); break;
+		case '\t': out_str(o, "\\t"); break;
+		case '\r': out_str(o, "\\r"); break;
+		default:
+			if (s[i] >= 0x20 && s[i] < 0x7f)
+				out_put(o, (const char *)&s[i], 1);
+			else
+				out_printf(o, "\\x%02x", s[i]);
+		}
+	}
+	out_put(o, "\"", 1);
+	if (n == c->len)
+		out_str(o, "...");
+}
+
+static void out_integer(struct kftout *o, const struct kftype *t, unsigned long long v)
+{
+	v = kftype__value(t, v);
+	if (t->is_signed)
+		out_printf(o, "%lld", (long long)v);
+	else
+		out_printf(o, "%llu", v);
+}
+
+/* Why a pointer's bytes were not captured: " (-EFAULT)". */
+static void out_capture_error(struct kftout *o, int error)
+{
+	const char *name = errname(error < 0 ? error : -(long long)error);
+
+	if (name)
+		out_printf(o, " (-%s)", name);
+	else
+		out_printf(o, " (error %d)", error);
+}
+
+/* An argument's or return value's @v as its type @t says. */
+static void out_value(struct kftout *o, const struct kftype *t, unsigned long long v,
+		      const struct kfttypes_capture *c, unsigned int flags)
+{
+	const char *name;
+
+	switch (t->kind) {
+	case KFTYPE_INT:
+		out_integer(o, t, v);
+		break;
+	case KFTYPE_BOOL:
+		out_str(o, kftype__value(t, v) ? "true" : "false");
+		break;
+	case KFTYPE_ENUM:
+		name = kftype__enum_name(t, v);
+		if (name)
+			out_str(o, name);
+		else
+			out_integer(o, t, v);
+		break;
+	case KFTYPE_STR:
+		if (c && c->bytes && !c->error) {
+			out_string(o, c);
+			break;
+		}
+		/* not captured: the address */
+		/* fall through */
+	case KFTYPE_PTR:
+		out_address(o, v, t->size, flags);
+		if (c && c->error)
+			out_capture_error(o, c->error);
+		break;
+	case KFTYPE_RECORD:
+		out_str(o, "{...}");
+		break;
+	case KFTYPE_VOID:
+	case KFTYPE_UNKNOWN:
+	default:
+		out_address(o, v, t->size ? t->size : 8, flags);
+		break;
+	}
+}
+
+/*
+ * A return value: an int or a long of -1..-4095 is an error, by name
+ * (a pointer's too, an ERR_PTR); anything else as its type says.
+ */
+static void out_return(struct kftout *o, const struct kftype *t, unsigned long long v,
+		       unsigned int flags)
+{
+	const char *err = t->kind == KFTYPE_INT && t->is_signed && t->size >= 4 ?
+		value_errname(v, t->size) : NULL;
+
+	if (err)
+		out_printf(o, "-%s", err);
+	else
+		out_value(o, t, v, NULL, flags);
+}
+
+size_t kftcall__format(const struct kftproto *p, const char *name,
+		       const struct kfttypes_call *call, unsigned int flags, char *buf, size_t len)
+{
+	struct kftout o = { .buf = buf, .len = len };
+	int nr_args = call->nr_args < 0 ? 0 : call->nr_args, i;
+
+	if (nr_args > KFTTYPES_MAX_ARGS)
+		nr_args = KFTTYPES_MAX_ARGS;
+	if (len)
+		buf[0] = '\0';
+	out_str(&o, name ? name : p->name);
+	out_put(&o, "(", 1);
+	for (i = 0; i < p->nr_params; i++) {
+		const struct kftparam *param = &p->params[i];
+
+		if (i)
+			out_str(&o, ", ");
+		if (param->name) {
+			out_str(&o, param->name);
+			out_put(&o, "=", 1);
+		}
+		if (i < nr_args)
+			out_value(&o, &param->type, call->args[i],
+				  call->captures ? &call->captures[i] : NULL, flags);
+		else
+			out_put(&o, "?", 1);
+	}
+	if (p->variadic)
+		out_str(&o, p->nr_params ? ", ..." : "...");
+	out_put(&o, ")", 1);
+	if (call->has_ret && p->ret.kind != KFTYPE_VOID) {
+		out_str(&o, " = ");
+		out_return(&o, &p->ret, call->ret, flags);
+	}
+	return o.used;
+}
+
+size_t kftcall__format_untyped(const char *func, const struct kfttypes_call *call,
+			       unsigned int word_bytes, unsigned int flags, char *buf, size_t len)
+{
+	struct kftproto p = { .name = func, .ret.size = word_bytes };
+	int i;
+
+	p.nr_params = call->nr_args < 0 ? 0 : call->nr_args;
+	if (p.nr_params > KFTTYPES_MAX_ARGS)
+		p.nr_params = KFTTYPES_MAX_ARGS;
+	for (i = 0; i < p.nr_params; i++)
+		p.params[i].type.size = word_bytes;
+	return kftcall__format(&p, NULL, call, flags, buf, len);
+}

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Prototypes from DWARF, read by elfutils: a function's DW_TAG_subprogram
+ * (its definition, or the abstract instance of an inlined one), its
+ * DW_TAG_formal_parameter children and their types. The file is opened
+ * through libdwfl as an offline module, which applies the relocations of
+ * a kernel module's or an object's debug sections (libdw alone reads them
+ * unrelocated). The first lookup indexes the top-level subprograms of
+ * every unit by name; a static function defined in two units is the
+ * first one's. The names are the DWARF's own strings.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+
+#include "namemap.h"
+#include "kftsource.h"
+
+/* The longest chain of typedefs and qualifiers followed (bad DWARF can loop). */
+#define KFTDWARF_MAX_CHAIN	32
+/* The functions indexed at most (vmlinux has about 100,000). */
+#define KFTDWARF_MAX_FUNCS	(1 << 20)
+
+struct kftdwarf {
+	struct kftsource src;
+	Dwfl *dwfl;
+	Dwarf *dw;
+	bool indexed;
+	struct namemap index;	/* name -> the subprogram's DIE offset */
+};
+
+/*
+ * The file's own debug sections only: no separate debug file is looked
+ * for (nor fetched from a debuginfod server).
+ */
+static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			Dwarf_Addr base, const char *file, const char *debuglink,
+			GElf_Word crc, char **debuginfo_file)
+{
+	(void)mod, (void)userdata, (void)modname, (void)base, (void)file, (void)debuglink;
+	(void)crc, (void)debuginfo_file;
+	return -1;
+}
+
+static const Dwfl_Callbacks kftdwarf_callbacks = {
+	.find_debuginfo = no_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+/* @die's attribute @name, its own or its abstract origin's. */
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
+}
+
+/* The DIE @die's DW_AT_type names, in *to: false when it has none. */
+static bool die_type(Dwarf_Die *die, Dwarf_Die *to)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_formref_die(dwarf_attr_integrate(die, DW_AT_type, &attr), to) != NULL;
+}
+
+static bool die_flag(Dwarf_Die *die, unsigned int name)
+{
+	Dwarf_Attribute attr;
+	bool flag = false;
+
+	return dwarf_formflag(dwarf_attr_integrate(die, name, &attr), &flag) == 0 && flag;
+}
+
+static bool tag_is_qualifier(int tag)
+{
+	return tag == DW_TAG_typedef || tag == DW_TAG_const_type || tag == DW_TAG_volatile_type ||
+	       tag == DW_TAG_restrict_type || tag == DW_TAG_atomic_type;
+}
+
+/* @die after its typedefs and qualifiers, in place: false for void or none. */
+static bool die_strip(Dwarf_Die *die)
+{
+	int n;
+
+	for (n = 0; n < KFTDWARF_MAX_CHAIN; n++) {
+		if (!tag_is_qualifier(dwarf_tag(die)))
+			return true;
+		if (!die_type(die, die))
+			return false;
+	}
+	return false;
+}
+
+static int die_enumvals(Dwarf_Die *die, struct kftype *type)
+{
+	Dwarf_Die child;
+	size_t n = 0, i = 0;
+
+	if (dwarf_child(die, &child) == 0)
+		do
+			n += dwarf_tag(&child) == DW_TAG_enumerator;
+		while (dwarf_siblingof(&child, &child) == 0);
+	if (kftype__alloc_enumvals(type, n))
+		return -ENOMEM;
+	if (!n || dwarf_child(die, &child))
+		return 0;
+	do {
+		Dwarf_Attribute attr;
+		Dwarf_Sword s = 0;
+		Dwarf_Word u = 0;
+
+		if (dwarf_tag(&child) != DW_TAG_enumerator ||
+		    !dwarf_attr(&child, DW_AT_const_value, &attr))
+			continue;
+		if (dwarf_whatform(&attr) == DW_FORM_sdata || dwarf_whatform(&attr) == DW_FORM_implicit_const)
+			dwarf_formsdata(&attr, &s);
+		else if (dwarf_formudata(&attr, &u) == 0)
+			s = (Dwarf_Sword)u;
+		type->enumvals[i].value = s;
+		type->enumvals[i].name = die_name(&child) ?: "?";
+		i++;
+	} while (i < type->nr_enumvals && dwarf_siblingof(&child, &child) == 0);
+	type->nr_enumvals = i;
+	return 0;
+}
+
+/* A base type: an integer or a truth value (anything else is unknown). */
+static void die_base(Dwarf_Die *die, struct kftype *type)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word enc = 0;
+	int size = dwarf_bytesize(die);
+
+	if (size <= 0 || size > 8 || dwarf_formudata(dwarf_attr(die, DW_AT_encoding, &attr), &enc))
+		return;
+	type->size = size;
+	switch (enc) {
+	case DW_ATE_boolean:
+		type->kind = KFTYPE_BOOL;
+		break;
+	case DW_ATE_signed:
+	case DW_ATE_signed_char:
+		type->is_signed = true;
+		/* fall through */
+	case DW_ATE_unsigned:
+	case DW_ATE_unsigned_char:
+	case DW_ATE_UTF:
+		type->kind = KFTYPE_INT;
+		break;
+	}
+}
+
+/* An enumeration: its width, signedness (its underlying type's) and enumerators. */
+static int die_enum(Dwarf_Die *die, struct kftype *type)
+{
+	Dwarf_Die under;
+	int size = dwarf_bytesize(die);
+
+	if (size <= 0 || size > 8)
+		return 0;
+	type->kind = KFTYPE_ENUM;
+	type->size = size;
+	if (die_type(die, &under) && die_strip(&under) && dwarf_tag(&under) == DW_TAG_base_type) {
+		struct kftype base = { 0 };
+
+		die_base(&under, &base);
+		type->is_signed = base.is_signed;
+	}
+	return die_enumvals(die, type);
+}
+
+/* A pointer: a string when it points to char, const or not. */
+static void die_pointer(Dwarf_Die *die, struct kftype *type)
+{
+	Dwarf_Die to;
+	int size = dwarf_bytesize(die);
+	const char *name;
+
+	type->kind = KFTYPE_PTR;
+	type->size = size > 0 && size <= 8 ? size : 8;
+	if (die_type(die, &to) && die_strip(&to) && dwarf_tag(&to) == DW_TAG_base_type) {
+		name = die_name(&to);
+		if (name && !strcmp(name, "char"))
+			type->kind = KFTYPE_STR;
+	}
+}
+
+/* The type @die has (void when it has none): -ENOMEM, else 0. */
+static int die_kftype(Dwarf_Die *die, struct kftype *type)
+{
+	Dwarf_Die t;
+
+	memset(type, 0, sizeof(*type));
+	if (!die_type(die, &t)) {
+		type->kind = KFTYPE_VOID;
+		return 0;
+	}
+	if (!die_strip(&t))
+		return 0;	/* a qualified void is no value to print */
+	switch (dwarf_tag(&t)) {
+	case DW_TAG_base_type:
+		die_base(&t, type);
+		break;
+	case DW_TAG_enumeration_type:
+		return die_enum(&t, type);
+	case DW_TAG_pointer_type:
+		die_pointer(&t, type);
+		break;
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+	case DW_TAG_class_type:
+		type->kind = KFTYPE_RECORD;
+		break;
+	}
+	return 0;
+}
+
+static struct kftproto *die_proto(Dwarf_Die *fn)
+{
+	struct kftproto *p = kftproto__new(die_name(fn));
+	Dwarf_Die child;
+
+	if (!p || die_kftype(fn, &p->ret))
+		goto err_free_proto;
+	if (dwarf_child(fn, &child) == 0) {
+		do {
+			struct kftype type;
+
+			if (dwarf_tag(&child) == DW_TAG_unspecified_parameters)
+				p->variadic = true;
+			if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+				continue;
+			if (die_kftype(&child, &type))
+				goto err_free_proto;
+			kftproto__add_param(p, die_name(&child), &type);
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	return p;
+
+err_free_proto:
+	kftproto__free(p);
+	errno = ENOMEM;
+	return NULL;
+}
+
+/* Each unit's top-level subprograms that define a function, by name. */
+static int dwarf_index(struct kftdwarf *d)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie, die;
+	uint8_t unit_type;
+	int err = 0;
+
+	d->index.max = KFTDWARF_MAX_FUNCS;
+	while (!err && dwarf_get_units(d->dw, cu, &cu, NULL, &unit_type, &cudie, NULL) == 0) {
+		if (dwarf_child(&cudie, &die))
+			continue;
+		do {
+			const char *name;
+			size_t ignored;
+
+			if (dwarf_tag(&die) != DW_TAG_subprogram || die_flag(&die, DW_AT_declaration))
+				continue;
+			name = die_name(&die);
+			if (name && !namemap__get(&d->index, name, &ignored))
+				err = namemap__set(&d->index, name, dwarf_dieoffset(&die));
+		} while (!err && dwarf_siblingof(&die, &die) == 0);
+	}
+	d->indexed = true;
+	return err == -ENOSPC ? 0 : err;
+}
+
+static struct kftproto *kftdwarf_find(struct kftsource *src, const char *func)
+{
+	struct kftdwarf *d = (struct kftdwarf *)src;
+	Dwarf_Die die;
+	size_t off;
+
+	if (!d->indexed && dwarf_index(d)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (!namemap__get(&d->index, func, &off) || !dwarf_offdie(d->dw, off, &die)) {
+		errno = ENOENT;
+		return NULL;
+	}
+	return die_proto(&die);
+}
+
+static void kftdwarf_free(struct kftsource *src)
+{
+	struct kftdwarf *d = (struct kftdwarf *)src;
+
+	if (d->dwfl)
+		dwfl_end(d->dwfl);
+	namemap__clear(&d->index);
+	free(d);
+}
+
+static const struct kftsource_ops kftdwarf_ops = {
+	.rank = KFTSOURCE_DWARF,
+	.find = kftdwarf_find,
+	.free = kftdwarf_free,
+};
+
+struct kftsource *kftdwarf__open(const char *path, struct kfttypes_error *err)
+{
+	struct kftdwarf *d = calloc(1, sizeof(*d));
+	Dwfl_Module *mod = NULL;
+	Dwarf_Addr bias;
+
+	err->column = 0;
+	if (!d || !(d->dwfl = dwfl_begin(&kftdwarf_callbacks))) {
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+		free(d);
+		errno = ENOMEM;
+		return NULL;
+	}
+	mod = dwfl_report_offline(d->dwfl, "kft", path, -1);
+	if (mod)
+		dwfl_report_end(d->dwfl, NULL, NULL);
+	d->dw = mod ? dwfl_module_getdwarf(mod, &bias) : NULL;
+	if (!d->dw) {
+		snprintf(err->msg, sizeof(err->msg), "%s: no DWARF: %s", path, dwfl_errmsg(-1));
+		kftdwarf_free(&d->src);
+		errno = ENOENT;
+		return NULL;
+	}
+	d->src.ops = &kftdwarf_ops;
+	return &d->src;
+}
