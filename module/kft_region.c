@@ -23,7 +23,7 @@
 static char *region;
 module_param(region, charp, 0444);
 MODULE_PARM_DESC(region,
-		 "SIZE@ADDR: memory kept from the kernel (memmap=SIZE$ADDR) for log ring persistent");
+		 "SIZE@ADDR: memory kept from the kernel (memmap=SIZE$ADDR) for log persistent");
 
 struct kft_region kft_region;
 
