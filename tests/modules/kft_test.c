@@ -552,7 +552,7 @@ static int kft_test_region(const char *buf)
 	if (!strcmp(op, "flip")) {
 		p[off] ^= 0xff;
 	} else if (!strcmp(op, "write")) {
-		memcpy(p + off, text, min(strlen(text), PAGE_SIZE - off));
+		memcpy(p + off, text, min_t(size_t, strlen(text), PAGE_SIZE - off));
 	} else if (!strcmp(op, "fill")) {
 		memset(p, 0x5a, PAGE_SIZE);
 	} else if (!strcmp(op, "recrc") && !kstrtouint(text, 10, &len) && len <= PAGE_SIZE &&
