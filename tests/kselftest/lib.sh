@@ -110,6 +110,21 @@ memmap_region() {
 	sed -n 's/.*memmap=\([0-9]*[KMG]\)\$\(0x[0-9a-f]*\).*/\1@\2/p' /proc/cmdline
 }
 
+# The guest's device tree node for the kft region (scripts/vm/run, the ARM
+# guests: reserved-memory, compatible with "kft,region", no-map) as kft's
+# region= parameter, BYTES@ADDR (its reg, in its parent's cells); nothing
+# without one.
+dt_region() {
+	local dir=/proc/device-tree/reserved-memory node reg ac
+	for node in "$dir"/*; do
+		grep -qs 'kft,region' "$node/compatible" || continue
+		reg=$(od -An -v -tx1 "$node/reg" | tr -d ' \n')
+		ac=$(($(od -An -v -tu1 "$dir/#address-cells" | awk '{ print $NF }') * 8))
+		echo "$((0x$(echo "$reg" | cut -c$((ac + 1))-)))@0x$(echo "$reg" | cut -c1-$ac | sed 's/^0*//')"
+		return
+	done
+}
+
 # kft and the test module (functions of known duration, tests/modules).
 kft_load_all() {
 	kft_load "$@"
