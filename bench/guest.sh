@@ -26,6 +26,21 @@ SMOKE=${SMOKE:-0}
 # peer's (peer_bench_smoke: bench_smoke ran kft's on the same kernel).
 SWITCH_KFT=${SWITCH_KFT:-1}
 TOTAL=$((CALLS * (ROUNDS + 1)))	# with the warm-up round
+# The streaming rows (issue 42: kft record against trace-cmd record, each
+# reader running): STREAM_ROUNDS rounds of STREAM_CALLS calls, after a
+# warm-up round, with interrupts on and the CPU offered every 64 calls
+# ("yield": kft_bench.c), so that a reader woken by its timer runs
+# meanwhile; then Ctrl-C to the recorder and until it is gone: its last
+# reads and its file's writing count too, less what a run of 2 calls
+# costs (stream_row).
+STREAM_CALLS=${STREAM_CALLS:-$((CALLS * 20))}
+STREAM_ROUNDS=${STREAM_ROUNDS:-3}
+STREAM_TOTAL=$((STREAM_CALLS * (STREAM_ROUNDS + 1)))
+# kft record's buffer (-e, a CPU): every call. On one CPU its reader, with
+# its fair share of the CPU, falls behind calls made back to back (262144
+# lost 804223 of 1200000 calls on 6.12): what it has not read by the end
+# of the rounds it reads after, inside the figure.
+STREAM_ENTRIES=${STREAM_ENTRIES:-$STREAM_TOTAL}
 # Sampling profilers: spins of SPIN loop turns (3 instructions each) at HZ
 # samples per second, PROFILE_ROUNDS of them per profiler.
 SPIN=${SPIN:-$((CALLS * 10000))}
@@ -56,6 +71,69 @@ stack_depth() {
 	awk -F'|' -v fn="$2" 'NR == 1 { k = split($2, f, ";")
 		for (i = 1; i <= k; i++) { n = f[i]; sub(/\+.*/, "", n); if (n == fn) break }
 		print (i == 1 ? k - i + 1 : (k - i + 1) " of " k) }' "$1"
+}
+
+# wait_for WHAT PID COMMAND...: until COMMAND succeeds (at most 60 s),
+# while PID (a tracer started in the background) lives.
+wait_for() {
+	_what=$1 _pid=$2
+	shift 2
+	_i=0
+	until "$@"; do
+		kill -0 "$_pid" 2>/dev/null || die "$_what exited before it was recording"
+		_i=$((_i + 1))
+		[ $_i -lt 600 ] || die "$_what was not recording after 60 s"
+		sleep 0.1
+	done
+}
+
+# idle_ns: the guest's idle time (/proc/uptime: in 10 ms steps).
+idle_ns() {
+	awk '{ printf "%.0f\n", $2 * 1e9 }' /proc/uptime
+}
+
+# stream_busy PID CALLS ROUNDS: the rounds ("yield"), then Ctrl-C to PID (a
+# recorder started in the background; none: nothing attached) and until
+# it has exited: the guest ns of all that less the idle ones (the
+# recorders' sleeps: -icount counts an idle CPU's time too), in $busy;
+# the idle ones in $idle.
+stream_busy() {
+	_i0=$(idle_ns)
+	_e=$(elapsed sh -c "echo 'yield $2 $3' >/proc/kft_bench || exit 1
+		[ -n '$1' ] || exit 0
+		kill -INT $1
+		while [ -e /proc/$1 ] && [ \"\$(awk '{ print \$3 }' /proc/$1/stat)\" != Z ]; do sleep 0.01; done" 2>&1 |
+		sed -n 's/^elapsed_ns //p')
+	_i1=$(idle_ns)
+	[ -n "$_e" ] || die "the streaming rounds failed"
+	idle=$((_i1 - _i0))
+	busy=$((_e - idle))
+}
+
+# stream_row KEY [START CHECK]: a streaming row. START starts a recorder
+# in the background (its pid in $pid); CHECK N waits for it and checks
+# that it wrote N calls. Twice: with 2 calls ("yield 1 1": what starting
+# the rounds, stopping, exiting cost whatever the calls), then with the
+# STREAM_TOTAL calls; the figure is what the second adds per added call:
+# the loop, the hooks, and all the reader did for each call, from the
+# call to its row in the file (kft record reads after the Ctrl-C what it
+# could not read during the rounds). The result line (the one figure
+# thrice); the two runs and the rounds' own figures (what the reader did
+# inside them) on an info line.
+stream_row() {
+	pid=
+	[ -z "${2:-}" ] || $2
+	stream_busy "$pid" 1 1
+	_f=$busy
+	[ -z "${3:-}" ] || $3 2
+	[ -z "${2:-}" ] || $2
+	stream_busy "$pid" "$STREAM_CALLS" "$STREAM_ROUNDS"
+	[ -z "${3:-}" ] || $3 "$STREAM_TOTAL"
+	_c=$(awk -v t="$busy" -v f="$_f" -v n="$((STREAM_TOTAL - 2))" 'BEGIN { printf "%.3f", (t - f) / n }')
+	echo "cost $1 $_c $_c $_c"
+	set -- "$1" $(cat /proc/kft_bench)
+	echo "info stream $1: $STREAM_TOTAL calls $busy ns busy ($idle idle), 2 calls $_f; the rounds: min $8 median ${10} max ${12}"
+	hits=${14}
 }
 
 kft_row_count() {
@@ -100,6 +178,9 @@ echo "info calls per round $CALLS, rounds $ROUNDS"
 measure bare
 [ "$hits" = 0 ] || die "bare: $hits hits"
 measure clock clock
+# The streaming rows' loop, nothing attached.
+stream_row stream_bare
+[ "$hits" = 0 ] || die "stream_bare: $hits hits"
 
 bench "ops on"
 measure ftrace_ops_noop
@@ -276,6 +357,36 @@ ring_check kft_ring_record
 kft_measure kft_stream_record "log stream logentries $((TOTAL + 1000)) filter funclist kft_bench_target fend"
 n=$(kft_row_count)
 [ "$n" = "$TOTAL" ] || die "kft stream record: $n rows for $TOTAL calls"
+
+# kft record (issue 42), the command: a stream run (the one above, in
+# units ns) that its reader drains into a file each 0.1 s during the
+# rounds (its reads, the kernel's formatting of the rows, the file) and
+# after the Ctrl-C (stream_row): every call written, none lost.
+rec_running() {
+	case $(head -n 1 /proc/kft) in "status: run id "*", primed, triggered, not complete") return 0 ;; esac
+	return 1
+}
+rec_start() {
+	kft clear
+	command kft record -o /tmp/rec.log -e "$STREAM_ENTRIES" kft_bench_target >/tmp/rec.out 2>/tmp/rec.err &
+	pid=$!
+	wait_for "kft record" $pid rec_running
+}
+rec_check() {
+	wait $pid || die "kft record: $(cat /tmp/rec.out /tmp/rec.err)"
+	line=$(grep '^kft record: ' /tmp/rec.out) || die "kft record: no last line: $(cat /tmp/rec.out /tmp/rec.err)"
+	written=$(echo "$line" | sed -n 's/^kft record: \([0-9]*\) calls\{0,1\} written to .*/\1/p')
+	lost=$(echo "$line" | sed -n 's/.*; \([0-9]*\) lost.*/\1/p')
+	[ -n "$written" ] && [ -n "$lost" ] || die "kft record: last line: $line"
+	[ $((written + lost)) = "$1" ] || die "kft record: $written written + $lost lost for $1 calls"
+	[ "$lost" = 0 ] || die "kft record: $lost of $1 calls lost (-e $STREAM_ENTRIES): a figure without them"
+	grep -qx "Number of entries after filters = $written" /tmp/rec.log ||
+		die "kft record: the file's count: $(grep '^Number of entries' /tmp/rec.log)"
+	echo "info kft record: $line, $(wc -c </tmp/rec.log) bytes"
+	rm -f /tmp/rec.log
+}
+stream_row kft_record_stream rec_start rec_check
+kft clear
 
 kft_measure kft_outside "logentries 1000 filter funclist kft_bench_other fend"
 grep -q kft_bench_other /tmp/kft-hooked || die "kft outside: kft_bench_other not hooked"
@@ -548,6 +659,44 @@ grep -q kft_bench_target $T/trace || die "function: nothing in the trace"
 tracer nop
 echo >$T/set_ftrace_filter
 echo >$T/trace
+
+# trace-cmd record (the peer guest has it), the peer of kft record: the
+# function tracer on the function, its recorder (a process a CPU, splicing
+# the CPU's ring buffer into a file, each 1 ms by default) running during
+# the rounds and after the Ctrl-C (stream_row). Recording once
+# tracing_on is back on (trace-cmd sets the tracer and its filter first);
+# every call an event in its file.
+tc_recording() {
+	[ "$(cat $T/tracing_on)" = 1 ] && [ "$(cat $T/current_tracer)" = function ] &&
+		grep -q '^kft_bench_target' $T/set_ftrace_filter
+}
+tc_start() {
+	echo 0 >$T/tracing_on
+	trace-cmd record -p function -l kft_bench_target -o /tmp/tc.dat >/tmp/tc.out 2>&1 &
+	pid=$!
+	wait_for "trace-cmd record" $pid tc_recording
+}
+tc_check() {
+	wait $pid || die "trace-cmd record: $(cat /tmp/tc.out)"
+	# (Its last lines: each CPU's ring buffer counters at the end.)
+	echo "info trace-cmd record: $(tail -n 12 /tmp/tc.out | tr -s '\n\t ' ' ')"
+	# The report's lines of the function, and those that say events were
+	# lost (its first lines kept, to show).
+	set -- "$1" $(trace-cmd report -i /tmp/tc.dat 2>/tmp/tc.report.err | awk 'NR <= 20 { print >"/tmp/tc.head" }
+		/function: *kft_bench_target/ { n++ } /EVENTS DROPPED|LOST/ { l++ } END { print n + 0, l + 0 }')
+	[ "$2" = "$1" ] ||
+		die "trace-cmd record: $2 events for $1 calls, $3 lines of lost events: $(cat /tmp/tc.out /tmp/tc.report.err /tmp/tc.head)"
+	rm -f /tmp/tc.dat
+	tracer nop
+	echo >$T/set_ftrace_filter
+	echo 1 >$T/tracing_on
+	echo >$T/trace
+}
+if command -v trace-cmd >/dev/null; then
+	stream_row tracecmd_record tc_start tc_check
+else
+	echo "info no trace-cmd in this guest: no trace-cmd row"
+fi
 
 if safe_hooks_here; then
 echo 'p:kftb_entry kft_bench:kft_bench_target' >>$T/kprobe_events || die "kprobe event"

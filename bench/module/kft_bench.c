@@ -17,6 +17,14 @@
  *
  * times trace_clock_local() the same way: kft reads it twice per call.
  *
+ *	echo "yield K R" >/proc/kft_bench
+ *
+ * the same calls with interrupts on, offering the CPU (cond_resched())
+ * every KFT_BENCH_YIELD_EVERY calls: what else runs meanwhile, a tracer's
+ * reader woken by its timer, runs inside the round and adds its
+ * instructions to the calls' (the streaming rows: a reader's cost per
+ * call, which rounds with interrupts off leave out).
+ *
  * The floors of what kft is built on, switched on and off here:
  *	echo "ops on|off"  >/proc/kft_bench	a no-op ftrace_ops on the target
  *	echo "exit on|off" >/proc/kft_bench	a no-op fprobe (kernels with
@@ -61,6 +69,9 @@
 #include "kft_compat.h"
 
 #define KFT_BENCH_MAX_ROUNDS 1000
+#define KFT_BENCH_YIELD_EVERY 64
+
+enum kft_bench_loop { KFT_BENCH_CALLS, KFT_BENCH_CLOCK, KFT_BENCH_YIELD };
 
 #ifdef CONFIG_ARM
 /*
@@ -111,17 +122,28 @@ static struct kft_bench_figures kft_bench_figures;	/* 1/1000 ns per call */
 static u64 kft_bench_spin_ns;
 static int kft_bench_sink;
 
-/* One round: K calls, interrupts off; guest ns. */
-static notrace u64 kft_bench_round(unsigned int calls, bool clock)
+/* One round: K calls, interrupts off (on for KFT_BENCH_YIELD); guest ns. */
+static notrace u64 kft_bench_round(unsigned int calls, enum kft_bench_loop loop)
 {
 	unsigned long flags;
 	unsigned int i;
 	u64 t0, t1;
 	int acc = 0;
 
+	if (loop == KFT_BENCH_YIELD) {
+		t0 = ktime_get_ns();
+		for (i = 0; i < calls; i++) {
+			acc = kft_bench_target(acc);
+			if (!(i % KFT_BENCH_YIELD_EVERY))
+				cond_resched();
+		}
+		t1 = ktime_get_ns();
+		WRITE_ONCE(kft_bench_sink, acc);
+		return t1 - t0;
+	}
 	local_irq_save(flags);
 	t0 = ktime_get_ns();
-	if (clock) {
+	if (loop == KFT_BENCH_CLOCK) {
 		for (i = 0; i < calls; i++)
 			acc += (int)trace_clock_local();
 	} else {
@@ -135,7 +157,8 @@ static notrace u64 kft_bench_round(unsigned int calls, bool clock)
 }
 
 /* noinline: the benchmark's root call of filter roots (its calls of the target inside). */
-static noinline int kft_bench_run(unsigned int calls, unsigned int rounds, bool clock)
+static noinline int kft_bench_run(unsigned int calls, unsigned int rounds,
+				  enum kft_bench_loop loop)
 {
 	u64 *ns;
 	unsigned int r;
@@ -146,9 +169,9 @@ static noinline int kft_bench_run(unsigned int calls, unsigned int rounds, bool 
 	if (!ns)
 		return -ENOMEM;
 	atomic_long_set(&kft_bench_hits, 0);
-	kft_bench_round(calls, clock);
+	kft_bench_round(calls, loop);
 	for (r = 0; r < rounds; r++) {
-		ns[r] = div_u64(kft_bench_round(calls, clock) * 1000, calls);
+		ns[r] = div_u64(kft_bench_round(calls, loop) * 1000, calls);
 		cond_resched();
 	}
 	kft_bench_figures_of(ns, rounds, &kft_bench_figures);
@@ -343,9 +366,11 @@ static int kft_bench_command(char *line)
 	bool on;
 
 	if (sscanf(line, "run %u %u", &calls, &rounds) == 2)
-		return kft_bench_run(calls, rounds, false);
+		return kft_bench_run(calls, rounds, KFT_BENCH_CALLS);
 	if (sscanf(line, "clock %u %u", &calls, &rounds) == 2)
-		return kft_bench_run(calls, rounds, true);
+		return kft_bench_run(calls, rounds, KFT_BENCH_CLOCK);
+	if (sscanf(line, "yield %u %u", &calls, &rounds) == 2)
+		return kft_bench_run(calls, rounds, KFT_BENCH_YIELD);
 	if (sscanf(line, "spin %lu", &turns) == 1)
 		return kft_bench_spin_run(turns);
 	if (sscanf(line, "%7s %7s", what, arg) != 2 || kft_bench_onoff(arg, &on))
