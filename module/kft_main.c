@@ -2,14 +2,16 @@
 /*
  * kft: Kernel Function Trace.
  *
- * Module entry points and the two /proc files:
- *   /proc/kft       (0600) the run's configuration and state; commands
- *   /proc/kft_data  (0400) the trace log (kft_data.c)
- * Both are root-only by mode; writes also require CAP_SYS_ADMIN of the task
+ * Module entry points and the /proc files:
+ *   /proc/kft         (0600) the run's configuration and state; commands
+ *   /proc/kft_data    (0400) the trace log (kft_data.c)
+ *   /proc/kft_stream  (0400) a log stream's calls as binary rows (kft_stream.c)
+ *   /proc/kft_last_boot (0600) the last boot's calls (kft_last_boot.c)
+ * All are root-only by mode; writes also require CAP_SYS_ADMIN of the task
  * that opened the file (as the kernel's own interfaces check it: a file
  * handed to a less privileged process keeps what its opener could do),
  * because a run attaches hooks to arbitrary kernel functions. Under kernel
- * lockdown (confidentiality) neither file opens, as tracefs does not. Raw
+ * lockdown (confidentiality) none opens, as tracefs does not. Raw
  * kernel addresses are shown only to an opener that may see them in
  * /proc/kallsyms (see kft_may_show_addrs()).
  *
@@ -41,10 +43,12 @@
 #include "kft_run.h"
 #include "kft_static.h"
 #include "kft_status.h"
+#include "kft_stream.h"
 
 #define KFT_PROC_CTL	"kft"
 #define KFT_PROC_DATA	"kft_data"
 #define KFT_PROC_LAST_BOOT	"kft_last_boot"
+#define KFT_PROC_STREAM	"kft_stream"
 
 /*
  * What one open /proc/kft has been sent and not yet applied. Its own lock:
@@ -359,8 +363,10 @@ static int __init kft_init(void)
 		goto err_flight_exit;
 	if (!proc_create(KFT_PROC_DATA, 0400, NULL, &kft_data_ops))
 		goto err_remove_ctl;
-	if (!proc_create(KFT_PROC_LAST_BOOT, 0600, NULL, &kft_last_boot_ops))
+	if (!proc_create(KFT_PROC_STREAM, 0400, NULL, &kft_stream_ops))
 		goto err_remove_data;
+	if (!proc_create(KFT_PROC_LAST_BOOT, 0600, NULL, &kft_last_boot_ops))
+		goto err_remove_stream;
 	if (KFT_HAVE_SAFE_HOOKS)
 		pr_info("loaded, function exits through %s (hooks safe)%s\n",
 			KFT_HAVE_FPROBE ? "fprobe" : "kretprobes",
@@ -370,6 +376,8 @@ static int __init kft_init(void)
 	kft_static_start();
 	return 0;
 
+err_remove_stream:
+	remove_proc_entry(KFT_PROC_STREAM, NULL);
 err_remove_data:
 	remove_proc_entry(KFT_PROC_DATA, NULL);
 err_remove_ctl:
@@ -390,6 +398,7 @@ static void __exit kft_exit(void)
 {
 	/* Closes every open file first (their release runs now). */
 	remove_proc_entry(KFT_PROC_LAST_BOOT, NULL);
+	remove_proc_entry(KFT_PROC_STREAM, NULL);
 	remove_proc_entry(KFT_PROC_DATA, NULL);
 	remove_proc_entry(KFT_PROC_CTL, NULL);
 	unregister_module_notifier(&kft_module_nb);

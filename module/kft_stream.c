@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /proc/kft_stream (0400): a log stream's calls for a program that drains
+ * them while the run goes on (kft record). Each read takes whole calls out
+ * of the per-CPU buffers, as a read of /proc/kft_data does, but as fixed
+ * binary rows (struct kft_stream_row) instead of text, and unsorted: each
+ * CPU's calls in order, CPU after CPU. Formatting and sorting a call as
+ * text costs thousands of instructions; copying its row, a few dozen. The
+ * header's figures (calls lost) stay /proc/kft's and /proc/kft_data's.
+ *
+ * It opens on the run installed at the open, when that is a stream run
+ * whose rows are calls only (no offcpu times: the language keeps filter
+ * roots' trees and stack watches' snapshots out of streams),
+ * and holds that run's buffer: a run primed again meanwhile writes into
+ * another one, which this reader no longer sees.
+ */
+#include <linux/hash.h>
+#include <linux/proc_fs.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "kft_current.h"
+#include "kft_data.h"
+#include "kft_log_ring.h"
+#include "kft_output.h"
+#include "kft_run.h"
+#include "kft_stream.h"
+#include "kft_stream_row.h"
+
+static_assert(sizeof(struct kft_stream_row) == 64);
+
+/* Rows copied out at once; the function starts remembered. */
+#define KFT_STREAM_CHUNK	256
+#define KFT_STREAM_START_BITS	8
+
+struct kft_stream_reader {
+	struct kft_run *run;
+	struct kft_log_view view;	/* holds the run's buffer of the open */
+	struct kft_log_buf *buf;	/* view.buf */
+	bool show_addrs;
+	/*
+	 * Where each recent hooked address's function starts: a kallsyms
+	 * lookup per row would cost more than all the rest of it.
+	 */
+	unsigned long start_ip[1 << KFT_STREAM_START_BITS];
+	unsigned long start[1 << KFT_STREAM_START_BITS];
+	struct kft_stream_row rows[KFT_STREAM_CHUNK];
+};
+
+static unsigned long kft_stream_func_start(struct kft_stream_reader *r, unsigned long ip)
+{
+	u32 h = hash_long(ip, KFT_STREAM_START_BITS);
+
+	if (r->start_ip[h] != ip) {
+		r->start[h] = kft_output_func_start(ip);
+		r->start_ip[h] = ip;
+	}
+	return r->start[h];
+}
+
+/* @rec's row, as /proc/kft_data's text row shows it to this reader. */
+static void kft_stream_fill(struct kft_stream_reader *r, const struct kft_record *rec,
+			    u64 first_start_ns, struct kft_stream_row *row)
+{
+	u64 dur = kft_rec_dur(rec);
+	long err = kft_retval_error(rec->retval);
+
+	memset(row, 0, sizeof(*row));
+	row->entry_ns = rec->entry_ns > first_start_ns ? rec->entry_ns - first_start_ns : 0;
+	row->pid = rec->pid;
+	row->cpu = kft_rec_cpu(rec);
+	if (dur == KFT_REC_DUR_OPEN)
+		row->flags |= KFT_STREAM_ROW_OPEN;
+	else
+		row->dur_ns = dur;
+	if (r->show_addrs) {
+		row->func = kft_stream_func_start(r, rec->func);
+		if (rec->caller_off != KFT_REC_CALLER_UNKNOWN)
+			row->caller = rec->func + rec->caller_off;
+	}
+	if (dur == KFT_REC_DUR_OPEN) {
+		/* No return value yet. */
+	} else if (err) {
+		row->flags |= KFT_STREAM_ROW_ERROR;
+		row->retval = (u64)(s64)err;
+	} else if (!r->show_addrs && rec->retval) {
+		row->flags |= KFT_STREAM_ROW_HIDDEN;
+	} else {
+		row->retval = rec->retval;
+	}
+	if (rec->pid >= 0) {
+		char name[KFT_COMM_LEN];
+
+		strscpy(row->comm, kft_comms_find(&r->buf->comms, rec->pid, rec->entry_ns, name),
+			sizeof(row->comm));
+	}
+}
+
+/*
+ * @cpu's calls from its tail on, up to the first still being written and
+ * at most @max, into the rows. Return: how many.
+ */
+static unsigned int kft_stream_take_cpu(struct kft_stream_reader *r, unsigned int cpu,
+					unsigned int max, u64 first_start_ns)
+{
+	struct kft_log_buf *buf = r->buf;
+	struct kft_rec_sched unused;
+	struct kft_record rec;
+	unsigned long n = READ_ONCE(buf->ring.cpus[cpu].tail);
+	unsigned long head = kft_ring_head(&buf->ring, cpu);
+	unsigned int nr = 0;
+
+	for (; n < head && nr < max; n++) {
+		if (!kft_ring_copy(buf, cpu, n, &rec, &unused))
+			break;
+		kft_stream_fill(r, &rec, first_start_ns, &r->rows[nr++]);
+	}
+	return nr;
+}
+
+/*
+ * Each CPU's calls, copied to @ubuf (room for @max rows) and only then
+ * taken out (the tail moved past them): a copy that faults loses nothing.
+ * Under the stream's lock. Return: the rows copied, or -EFAULT before any.
+ */
+static ssize_t kft_stream_take(struct kft_stream_reader *r, char __user *ubuf, size_t max)
+{
+	struct kft_log_buf *buf = r->buf;
+	u64 first_start_ns = READ_ONCE(r->run->times.first_start_ns);
+	size_t done = 0;
+	unsigned int cpu, nr;
+
+	for_each_possible_cpu(cpu) {
+		do {
+			nr = kft_stream_take_cpu(r, cpu, min_t(size_t, max - done,
+							       KFT_STREAM_CHUNK), first_start_ns);
+			if (copy_to_user(ubuf + done * sizeof(r->rows[0]), r->rows,
+					 nr * sizeof(r->rows[0])))
+				return done ? done : -EFAULT;
+			/* Pairs with the acquire in kft_stream_reserve(): the copies are done. */
+			smp_store_release(&buf->ring.cpus[cpu].tail,
+					  buf->ring.cpus[cpu].tail + nr);
+			buf->stream_read += nr;
+			done += nr;
+		} while (nr == KFT_STREAM_CHUNK && done < max);
+		if (done == max)
+			break;
+	}
+	return done;
+}
+
+static ssize_t kft_stream_read(struct file *file, char __user *ubuf, size_t count,
+			       loff_t *ppos)
+{
+	struct kft_stream_reader *r = file->private_data;
+	size_t max = count / sizeof(struct kft_stream_row);
+	ssize_t n;
+
+	if (!max)
+		return -EINVAL;
+	if (mutex_lock_killable(&r->buf->stream_lock))
+		return -EINTR;
+	n = kft_stream_take(r, ubuf, max);
+	mutex_unlock(&r->buf->stream_lock);
+	if (n < 0)
+		return n;
+	return n * sizeof(struct kft_stream_row);
+}
+
+/*
+ * The run's rows fit a stream row: -ENODATA without a run, -EINVAL for one
+ * that is no stream, -EOPNOTSUPP for one whose rows carry offcpu's times.
+ */
+static int kft_stream_usable(const struct kft_run *run)
+{
+	if (!run)
+		return -ENODATA;
+	if (!run->log.ring.stream)
+		return -EINVAL;
+	if (run->cfg.offcpu)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static int kft_stream_release(struct inode *inode, struct file *file)
+{
+	struct kft_stream_reader *r = file->private_data;
+
+	kft_log_view_free(&r->view);
+	kft_run_put(r->run);
+	kvfree(r);
+	return 0;
+}
+
+static int kft_stream_open(struct inode *inode, struct file *file)
+{
+	struct kft_stream_reader *r;
+	int ret;
+
+	if (security_locked_down(LOCKDOWN_TRACEFS))
+		return -EPERM;
+	r = kvzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
+	if (!r)
+		return -ENOMEM;
+	r->show_addrs = kft_data_may_show_addrs(file);
+	if (mutex_lock_killable(&kft_mutex)) {
+		kvfree(r);
+		return -EINTR;
+	}
+	ret = kft_stream_usable(kft_current);
+	if (!ret) {
+		r->run = kft_current;
+		kref_get(&r->run->ref);
+		kft_log_view_init(&r->view, &r->run->log);
+		r->buf = r->view.buf;
+	}
+	mutex_unlock(&kft_mutex);
+	if (ret) {
+		kvfree(r);
+		return ret;
+	}
+	file->private_data = r;
+	return nonseekable_open(inode, file);
+}
+
+const struct proc_ops kft_stream_ops = {
+	.proc_open	= kft_stream_open,
+	.proc_read	= kft_stream_read,
+	.proc_release	= kft_stream_release,
+};
