@@ -184,6 +184,7 @@ UNIT_DEPS_wake := $(KD_RUN)
 UNIT_DEPS_stacks := $(LIB_SRC) $(KD_SRC)
 UNIT_DEPS_flame := $(LIB_SRC) $(KD_SRC)
 UNIT_DEPS_stream := $(LIB_SRC)
+UNIT_DEPS_kftrec := $(LIB_SRC)
 # The tests of the kft command's options parse lines (kftargs.c).
 KFT_ARGS := $(LIB_SRC) $(SRC_kft) tests/unit/kftargs.c
 UNIT_DEPS_kft := $(KFT_ARGS)
@@ -242,9 +243,10 @@ FUZZ_FLAGS := -g -O1 $(WARN) $(VERSION_DEF) -fsanitize=fuzzer,address,undefined 
 	-fno-omit-frame-pointer -DKD_NO_MAIN -DKFT_NO_MAIN -Imodule -Iuserspace -Iuserspace/lib \
 	-Iuserspace/kd -Iuserspace/kft -Iuserspace/types
 FUZZ_KD_MODES := summary calltree folded json svg flamegraph tasks
-FUZZERS := config kftlog ksyms kftstacks proto $(addprefix kd_,$(FUZZ_KD_MODES))
+FUZZERS := config kftlog kftrec ksyms kftstacks proto $(addprefix kd_,$(FUZZ_KD_MODES))
 FUZZ_DEPS_config := module/kft_config.c
 FUZZ_DEPS_kftlog := $(LIB_SRC)
+FUZZ_DEPS_kftrec := $(LIB_SRC)
 FUZZ_DEPS_ksyms := $(LIB_SRC)
 FUZZ_DEPS_kftstacks := $(LIB_SRC) $(SRC_kft)
 # (the written prototypes and the printing: no libbpf, no libdw)

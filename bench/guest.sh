@@ -380,9 +380,13 @@ rec_check() {
 	[ -n "$written" ] && [ -n "$lost" ] || die "kft record: last line: $line"
 	[ $((written + lost)) = "$1" ] || die "kft record: $written written + $lost lost for $1 calls"
 	[ "$lost" = 0 ] || die "kft record: $lost of $1 calls lost (-e $STREAM_ENTRIES): a figure without them"
-	grep -qx "Number of entries after filters = $written" /tmp/rec.log ||
-		die "kft record: the file's count: $(grep '^Number of entries' /tmp/rec.log)"
+	kft report /tmp/rec.log >/tmp/rec.txt || die "kft report failed"
+	grep -qx "Number of entries after filters = $written" /tmp/rec.txt ||
+		die "kft record: the file's count: $(grep '^Number of entries' /tmp/rec.txt)"
+	[ "$(sed '1,/^--------/d' /tmp/rec.txt | wc -l)" = "$written" ] ||
+		die "kft record: the file's rows are not its $written calls"
 	echo "info kft record: $line, $(wc -c </tmp/rec.log) bytes"
+	rm -f /tmp/rec.txt
 	rm -f /tmp/rec.log
 }
 stream_row kft_record_stream rec_start rec_check

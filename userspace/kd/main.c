@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,7 +22,8 @@ static const char *const kd_usage_text[] = {
 	"the summary lists them, the call tree shows their frames. Nor are wake",
 	"sets (-3 rows): the call tree shows who woke a call that slept. A log",
 	"with fewer rows than its header counts (cut short) is read with a",
-	"warning.",
+	"warning. A kft record file (kft record -o FILE) is read as the log it",
+	"holds, its rows in entry order.",
 	"",
 	"A saved console (serial capture, dmesg, journalctl -k) with kft's last",
 	"calls before an oops or a panic (a run with log ring) is read as a log:",
@@ -318,6 +320,7 @@ int kd_output(FILE *out, const struct kd_tree *t, const struct kd_params *p)
 /* The program proper: the unit tests link the rest without it. */
 #ifndef KD_NO_MAIN
 #include "closeout.h"
+#include "kftrec.h"
 #include "symbolize.h"
 #include "version.h"
 
@@ -503,13 +506,22 @@ static struct kftlog *kd_read_log(const struct kd_params *p, FILE *in, const cha
 	return log;
 }
 
+/* in, or the text of the kft record file it is; NULL after saying why. */
+static FILE *kd_text_of(FILE *in, const char *name)
+{
+	char kd_name[PATH_MAX + 8];
+
+	snprintf(kd_name, sizeof(kd_name), "kd: %s", name);
+	return kftrec__text_of(in, kd_name, stderr);
+}
+
 static int kd_run(const struct kd_params *p)
 {
 	const char *name = p->file ? p->file : "(stdin)";
 	struct kftcon_info info = { 0 };
 	struct ksyms *ks = NULL;
 	struct kftlog *log;
-	FILE *in;
+	FILE *in, *text;
 	int ret = 1;
 
 	if (p->map && !(ks = ksyms__load(p->map))) {
@@ -517,14 +529,20 @@ static int kd_run(const struct kd_params *p)
 		return 1;
 	}
 	in = p->file ? fopen(p->file, "r") : stdin;
-	if (!in) {
+	if (!in)
 		fprintf(stderr, "kd: %s: %s\n", name, strerror(errno));
+	/* A kft record file is read as its text. */
+	text = in ? kd_text_of(in, name) : NULL;
+	if (!text) {
+		/* (Said.) */
 	} else if (p->mode == KD_FLAMEGRAPH) {
-		ret = kd_run_flame(p, in, name, ks);
-	} else if ((log = kd_read_log(p, in, name, &info))) {
+		ret = kd_run_flame(p, text, name, ks);
+	} else if ((log = kd_read_log(p, text, name, &info))) {
 		ret = kd_run_log(p, log, name, &info, ks);
 		kftlog__free(log);
 	}
+	if (text && text != in)
+		fclose(text);
 	if (in && in != stdin)
 		fclose(in);
 	if (close_stdout("kd"))

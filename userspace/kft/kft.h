@@ -54,6 +54,7 @@ enum kft_subcmd {
 	KFT_SUB_FUNCLATENCY,
 	KFT_SUB_SLOWTRACE,
 	KFT_SUB_RECORD,
+	KFT_SUB_REPORT,
 	KFT_SUB_LAST_BOOT,
 	KFT_SUB_STATUS,
 	KFT_SUB_STOP,
@@ -64,8 +65,8 @@ struct kft_params {
 	enum kft_subcmd sub;
 	int help;		/* -h, --help: the usage of sub (or of kft) */
 	int version;		/* kft --version */
-	/* trace, record */
-	const char *config;	/* a file, or "-": standard input */
+	/* trace, record; report */
+	const char *config;	/* a file, or "-": standard input; report: its FILE */
 	const char *output;	/* -o; NULL: standard output (record: none, an error) */
 	/* funccount, stackcount (-D), profile (its duration argument) */
 	double interval;	/* -i, seconds; 0: one summary at the end */
@@ -151,6 +152,7 @@ char *kft_record_config(const struct kft_params *p, char *err, size_t errlen);
 struct kft_paths {
 	char ctl[PATH_MAX];	/* kft */
 	char data[PATH_MAX];	/* kft_data */
+	char stream[PATH_MAX];	/* kft_stream */
 	char last_boot[PATH_MAX];	/* kft_last_boot */
 	char kallsyms[PATH_MAX];
 	/* tracefs's available_filter_functions (or debugfs's; in $KFT_PROC if set) */
@@ -646,6 +648,7 @@ int kft_errtrace(const struct kft_params *p, const struct kft_paths *paths);
 int kft_funclatency(const struct kft_params *p, const struct kft_paths *paths);
 int kft_slowtrace(const struct kft_params *p, const struct kft_paths *paths);
 int kft_record(const struct kft_params *p, const struct kft_paths *paths);
+int kft_report(const struct kft_params *p);
 int kft_last_boot(const struct kft_params *p, const struct kft_paths *paths);
 
 /* Ctrl-C and kin: set by the handler kft_signals_catch() installs. */

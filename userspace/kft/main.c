@@ -666,6 +666,34 @@ static int kft_parse_stacks(int argc, char **argv, struct kft_params *p,
 	return kft_stacks_operands(argc, argv, p, err, errlen);
 }
 
+/* report FILE */
+static int kft_parse_report(int argc, char **argv, struct kft_params *p,
+			    char *err, size_t errlen)
+{
+	static const struct option longs[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "+:h", longs, NULL)) != -1) {
+		if (opt != 'h')
+			return kft_opt_error("report", opt, argv, err, errlen);
+		p->help = 1;
+		return 0;
+	}
+	if (optind >= argc) {
+		snprintf(err, errlen, "report: no FILE");
+		return -1;
+	}
+	if (optind + 1 < argc) {
+		snprintf(err, errlen, "report: unexpected '%s'", argv[optind + 1]);
+		return -1;
+	}
+	p->config = argv[optind];
+	return 0;
+}
+
 /* status, stop, clear: -h only. */
 /* last-boot [--forget] */
 static int kft_parse_last_boot(int argc, char **argv, struct kft_params *p,
@@ -762,6 +790,8 @@ int kft_parse_args(int argc, char **argv, struct kft_params *p, char *err, size_
 		return kft_parse_slowtrace(argc, argv, p, err, errlen);
 	case KFT_SUB_RECORD:
 		return kft_parse_record(argc, argv, p, err, errlen);
+	case KFT_SUB_REPORT:
+		return kft_parse_report(argc, argv, p, err, errlen);
 	case KFT_SUB_LAST_BOOT:
 		return kft_parse_last_boot(argc, argv, p, err, errlen);
 	default:
@@ -801,6 +831,8 @@ static int kft_run(const struct kft_params *p)
 {
 	struct kft_paths paths;
 
+	if (p->sub == KFT_SUB_REPORT)
+		return kft_report(p);
 	if (kft_paths_init(&paths))
 		return 1;
 	switch (p->sub) {

@@ -53,6 +53,7 @@ int kft_paths_init(struct kft_paths *paths)
 			tracing = KFT_DEBUGFS;
 	}
 	return kft_path(paths->ctl, dir, "kft") || kft_path(paths->data, dir, "kft_data") ||
+	       kft_path(paths->stream, dir, "kft_stream") ||
 	       kft_path(paths->last_boot, dir, "kft_last_boot") ||
 	       kft_path(paths->kallsyms, dir, "kallsyms") ||
 	       kft_path(paths->traceable, tracing, KFT_TRACEABLE) ? -1 : 0;

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kft record: a stream run (log stream: each CPU's calls, whole, in a
- * buffer that a read of /proc/kft_data empties) drained into a file while
- * it goes on, until Ctrl-C, -d or someone's stop; then drained to its end.
- * The rows go to a file of their own beside FILE as they come (stream.c
- * reads them), so memory stays bounded however long the run; at the end
- * FILE is the last read's header, counting every row written, then the
- * rows, written beside FILE and renamed over it. kd sorts the rows, which
- * come in entry order within a read only.
+ * buffer that reads empty) drained into a file while it goes on, until
+ * Ctrl-C, -d or someone's stop; then drained to its end. The calls come
+ * from /proc/kft_stream as binary rows (struct kft_stream_row), appended
+ * as they are to a file beside FILE, so memory stays bounded however long
+ * the run and a call costs the reader a copy, not a line of text. At the
+ * end one read of /proc/kft_data, the stream drained, gives the header
+ * (its losses, checked); FILE is then a record file (kftrec.h): its first
+ * line, that header counting every row, and the rows, written beside FILE
+ * and renamed over it. kft report and kd turn it into the log's text; kd
+ * sorts the rows, which come CPU after CPU within a read.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -20,10 +23,11 @@
 
 #include "closeout.h"
 #include "kft.h"
+#include "kftrec.h"
 
-/* How often the buffers are drained, and how many reads at once while they are full. */
+/* How often the buffers are drained; a read's rows at most. */
 #define KFT_REC_POLL_S		0.1
-#define KFT_REC_BURST		16
+#define KFT_REC_READ_ROWS	16384
 /* After our stop, how long a run may take to say complete. */
 #define KFT_REC_STOP_WAIT_S	10.0
 
@@ -32,10 +36,11 @@ struct kft_rec {
 	struct kft_session s;
 	char rows_path[PATH_MAX];	/* the rows, as they come */
 	FILE *rows;
-	struct kft_stream_read last;	/* the last read's header and losses */
+	int stream;			/* /proc/kft_stream, or -1 */
+	struct kft_stream_row *buf;	/* a read's rows */
+	struct kft_stream_read last;	/* the header read at the end, its losses */
 	int have_last;
 	unsigned long long total;	/* rows written */
-	unsigned long long reads;
 	int problems;			/* disagreements said: exit 1 */
 	int not_ours;			/* the run is gone, or another's: not to be stopped */
 	int rows_failed;		/* the rows file could not be written: no FILE */
@@ -103,25 +108,76 @@ static int kft_rec_flushed(struct kft_rec *rec)
 	return -1;
 }
 
-/* kft_session_read()'s reader: the read's lines to the stream reader. */
-static int kft_rec_read_lines(void *obj, FILE *in)
+/*
+ * /proc/kft_stream opened on our run, after its start. 0, or -1 after
+ * saying why (the run is ours to stop).
+ */
+static int kft_rec_stream_open(struct kft_rec *rec)
 {
-	return kft_stream_read_all(obj, in);
+	const char *path = rec->s.paths->stream;
+
+	rec->buf = malloc(KFT_REC_READ_ROWS * sizeof(*rec->buf));
+	if (!rec->buf) {
+		fprintf(stderr, "kft: record: %s\n", strerror(ENOMEM));
+		return -1;
+	}
+	rec->stream = open(path, O_RDONLY | O_CLOEXEC);
+	if (rec->stream >= 0)
+		return 0;
+	fprintf(stderr, "kft: record: %s: %s%s\n", path, strerror(errno),
+		errno == ENOENT ? " (a kft module older than this kft?)" :
+		errno == EINVAL ? " (the run is no log stream run)" :
+		errno == EOPNOTSUPP ? " (the run's rows carry offcpu's times)" : "");
+	return -1;
 }
 
 /*
- * One read of /proc/kft_data: its rows to the rows file, checked, its
- * header kept. The rows in *n, the run's state before the read in
- * *complete. 0, or -1 after saying why (the rows of a read that was not
- * our run's are taken back out of the file).
+ * The calls the stream holds now, appended to the rows file: reads until
+ * one comes back short. *n: how many. 0, or -1 after saying why.
+ */
+static int kft_rec_take(struct kft_rec *rec, unsigned long long *n)
+{
+	const size_t size = KFT_REC_READ_ROWS * sizeof(*rec->buf);
+	ssize_t got;
+
+	*n = 0;
+	for (;;) {
+		got = read(rec->stream, rec->buf, size);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			fprintf(stderr, "kft: record: %s: %s\n", rec->s.paths->stream,
+				strerror(errno));
+			return -1;
+		}
+		if (got % sizeof(*rec->buf)) {
+			fprintf(stderr, "kft: record: %s: a read of %zd bytes, no whole rows of %zu\n",
+				rec->s.paths->stream, got, sizeof(*rec->buf));
+			rec->problems++;
+			return -1;
+		}
+		if (got && fwrite(rec->buf, 1, (size_t)got, rec->rows) != (size_t)got) {
+			rec->rows_failed = 1;
+			fprintf(stderr, "kft: record: %s: write error: %s\n", rec->rows_path,
+				strerror(errno));
+			return -1;
+		}
+		*n += (size_t)got / sizeof(*rec->buf);
+		if ((size_t)got < size)
+			break;
+	}
+	rec->total += *n;
+	return 0;
+}
+
+/*
+ * One drain: the run still ours, its state before the drain in *complete,
+ * the calls taken in *n. 0, or -1 after saying why.
  */
 static int kft_rec_read(struct kft_rec *rec, unsigned long long *n, int *complete)
 {
 	const struct kft_paths *paths = rec->s.paths;
-	struct kft_stream_read r;
 	struct kft_status st;
-	off_t at;
-	int ret;
 
 	if (kft_status_read(paths, &st))
 		return -1;
@@ -132,67 +188,25 @@ static int kft_rec_read(struct kft_rec *rec, unsigned long long *n, int *complet
 		return -1;
 	}
 	*complete = st.complete;
-	if (kft_rec_flushed(rec))
-		return -1;
-	at = ftello(rec->rows);
-	kft_stream_init(&r, rec->rows, stderr, paths->data);
-	ret = kft_session_read(&rec->s, KFT_DATA_TRACE, kft_rec_read_lines, &r, &r.head,
-			       "a header larger than kft reads (1 MiB)");
-	if (!ret && !r.stream) {
-		fprintf(stderr, "kft: record: %s: not a stream run's log (no '%sN entries a "
-			"CPU' line)\n", paths->data, KFT_STREAM_LINE);
-		ret = -1;
-	}
-	if (ret) {
-		rec->not_ours = 1;
-		if (!kft_rec_flushed(rec) && (ftruncate(fileno(rec->rows), at) ||
-					      fseeko(rec->rows, at, SEEK_SET)))
-			fprintf(stderr, "kft: record: %s: %s\n", rec->rows_path, strerror(errno));
-		kft_stream_free(&r);
-		return -1;
-	}
-	rec->reads++;
-	rec->total += r.rows;
-	*n = r.rows;
-	rec->problems += kft_stream_check(&r);
-	if (rec->have_last && r.has_lost && rec->last.has_lost && r.lost < rec->last.lost) {
-		fprintf(stderr, "kft: record: %s: %llu calls lost since the start, fewer than the "
-			"%llu of the read before\n", paths->data, r.lost, rec->last.lost);
-		rec->problems++;
-	}
-	kft_stream_move(&rec->last, &r);
-	rec->have_last = 1;
-	return kft_rec_flushed(rec);
+	return kft_rec_take(rec, n);
 }
 
 /*
- * Reads until the buffers are less than half full (a few reads at most).
- * 1 when the run was complete and a read found nothing more: all read;
+ * 1 when the run was complete and a drain found nothing more: all read;
  * 0 to go on; -1 after saying why.
  */
-static int kft_rec_drain(struct kft_rec *rec)
-{
-	unsigned long long n;
-	int complete, i;
-
-	for (i = 0; i < KFT_REC_BURST; i++) {
-		if (kft_rec_read(rec, &n, &complete))
-			return -1;
-		if (complete && !n)
-			return 1;
-		/* Complete: drain on. Running: again at once only while they fill. */
-		if (!complete && n < rec->last.per_cpu / 2)
-			return 0;
-	}
-	return 0;
-}
-
 static int kft_rec_poll(void *ctx)
 {
-	return kft_rec_drain(ctx);
+	struct kft_rec *rec = ctx;
+	unsigned long long n;
+	int complete;
+
+	if (kft_rec_read(rec, &n, &complete))
+		return -1;
+	return complete && !n;
 }
 
-/* After our stop: drained until the run is complete and a read finds nothing. 0, or -1. */
+/* After our stop: drained until the run is complete and a drain finds nothing. 0, or -1. */
 static int kft_rec_finish(struct kft_rec *rec)
 {
 	double give_up = kft_now() + KFT_REC_STOP_WAIT_S;
@@ -215,6 +229,52 @@ static int kft_rec_finish(struct kft_rec *rec)
 		if (!n)
 			usleep(10000);
 	}
+}
+
+/* kft_session_read()'s reader: the read's lines to the stream reader. */
+static int kft_rec_read_lines(void *obj, FILE *in)
+{
+	return kft_stream_read_all(obj, in);
+}
+
+/*
+ * The header for FILE: one read of /proc/kft_data, the stream drained
+ * (a call in it now came after the drains: said, not in FILE), checked.
+ * 0, or -1 after saying why.
+ */
+static int kft_rec_header(struct kft_rec *rec)
+{
+	const struct kft_paths *paths = rec->s.paths;
+	FILE *late = fopen("/dev/null", "w");
+	struct kft_stream_read r;
+	int ret;
+
+	if (!late) {
+		fprintf(stderr, "kft: record: /dev/null: %s\n", strerror(errno));
+		return -1;
+	}
+	kft_stream_init(&r, late, stderr, paths->data);
+	ret = kft_session_read(&rec->s, KFT_DATA_TRACE, kft_rec_read_lines, &r, &r.head,
+			       "a header larger than kft reads (1 MiB)");
+	fclose(late);
+	if (!ret && !r.stream) {
+		fprintf(stderr, "kft: record: %s: not a stream run's log (no '%sN entries a "
+			"CPU' line)\n", paths->data, KFT_STREAM_LINE);
+		ret = -1;
+	}
+	if (ret) {
+		kft_stream_free(&r);
+		return -1;
+	}
+	rec->problems += kft_stream_check(&r);
+	if (r.rows) {
+		fprintf(stderr, "kft: record: %s: %llu calls came as text after the stream was "
+			"drained: not in the file\n", paths->data, r.rows);
+		rec->problems++;
+	}
+	kft_stream_move(&rec->last, &r);
+	rec->have_last = 1;
+	return 0;
 }
 
 /* The rows file's bytes after out's (flushed): 0, or -1 with errno. */
@@ -277,6 +337,7 @@ static int kft_rec_write(struct kft_rec *rec, const char *path)
 	}
 	errno = 0;
 	if (fchmod(fd, 0666 & ~mask) || !(out = fdopen(fd, "w")) ||
+	    kftrec_write_first_line(out) ||
 	    kft_stream_header_write(out, rec->last.header, rec->last.header_len, rec->total) ||
 	    fflush(out))
 		err = errno ? errno : EIO;
@@ -341,7 +402,7 @@ static void kft_rec_said(const struct kft_rec *rec, const char *path)
 
 int kft_record(const struct kft_params *p, const struct kft_paths *paths)
 {
-	struct kft_rec rec = { .p = p };
+	struct kft_rec rec = { .p = p, .stream = -1 };
 	char err[256] = "";
 	int ret, written = 0;
 
@@ -358,8 +419,10 @@ int kft_record(const struct kft_params *p, const struct kft_paths *paths)
 	else
 		fprintf(stderr, "kft: run %u started, recording to %s... Ctrl-C to end.\n",
 			rec.s.run_id, p->output);
-	ret = kft_session_loop(&rec.s, KFT_REC_POLL_S, p->duration, kft_rec_poll, &rec);
-	/* Ours to stop: Ctrl-C, -d, or a write error of ours. */
+	ret = kft_rec_stream_open(&rec);
+	if (!ret)
+		ret = kft_session_loop(&rec.s, KFT_REC_POLL_S, p->duration, kft_rec_poll, &rec);
+	/* Ours to stop: Ctrl-C, -d, or an error of ours. */
 	if (ret == 0 || (ret < 0 && !rec.not_ours)) {
 		if (kft_session_stop(&rec.s, 0) || (ret == 0 && kft_rec_finish(&rec)))
 			ret = -1;
@@ -367,6 +430,8 @@ int kft_record(const struct kft_params *p, const struct kft_paths *paths)
 		kft_session_stop(&rec.s, 1);
 		ret = 0;
 	}
+	if (!rec.not_ours && !rec.rows_failed && rec.stream >= 0 && kft_rec_header(&rec))
+		ret = -1;
 	if (rec.have_last && !kft_rec_write(&rec, p->output)) {
 		written = 1;
 		kft_rec_said(&rec, p->output);
@@ -376,7 +441,7 @@ int kft_record(const struct kft_params *p, const struct kft_paths *paths)
 	} else if (rec.rows_failed) {
 		fprintf(stderr, "kft: record: %s not written: the calls read are lost\n",
 			p->output);
-	} else if (rec.have_last && rec.total) {
+	} else if (rec.total) {
 		fprintf(stderr, "kft: record: the %llu calls read are kept in %s (their rows "
 			"only, without the header)\n", rec.total, rec.rows_path);
 	}
@@ -386,7 +451,10 @@ int kft_record(const struct kft_params *p, const struct kft_paths *paths)
 				rec.problems, rec.problems == 1 ? "" : "s");
 		ret = -1;
 	}
-	kft_rec_close(&rec, !written && !rec.rows_failed && rec.have_last && rec.total);
+	kft_rec_close(&rec, !written && !rec.rows_failed && rec.total);
+	if (rec.stream >= 0)
+		close(rec.stream);
+	free(rec.buf);
 	kft_stream_free(&rec.last);
 	return kft_session_end(&rec.s, ret);
 }

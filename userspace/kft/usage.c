@@ -38,6 +38,7 @@ static const char *const kft_usage_main[] = {
 	"         [FUNCTION...]",
 	"                             stream the calls of the FUNCTIONs (of every",
 	"                             function) into FILE until Ctrl-C, for kd",
+	"  report FILE                print kft record's FILE as a log's text",
 	"  last-boot [--forget]       the calls a log persistent run kept before",
 	"                             the previous boot ended (a crash, a reset)",
 	"  status                     print the state of the run (/proc/kft)",
@@ -405,6 +406,27 @@ static const char *const kft_usage_funclatency[] = {
 	NULL,
 };
 
+static const char *const kft_usage_report[] = {
+	"usage: kft report [-h] FILE",
+	"",
+	"Prints the log kft record wrote into FILE ('-': standard input) as",
+	"text, a row as /proc/kft_data writes one (addresses, not symbols),",
+	"CPU after CPU within each of the recorder's reads: kd reads FILE",
+	"itself, sorting the rows; addr2sym, awk and other readers of logs read",
+	"this text. A FILE whose last row was cut short (a full disk) is",
+	"printed up to it, with a warning.",
+	"",
+	"  -h        this help",
+	"",
+	"Exit status 1 when FILE is no record file, or of another machine's",
+	"byte order, or cannot be read or written out.",
+	"",
+	"Examples:",
+	"  kft report vfs.rec | addr2sym -m /proc/kallsyms   the calls, with names",
+	"  kft report vfs.rec | wc -l                        the rows, and the header",
+	NULL,
+};
+
 static const char *const kft_usage_last_boot[] = {
 	"usage: kft last-boot [-h] [--forget]",
 	"",
@@ -479,6 +501,7 @@ static const struct {
 	{ "funclatency", KFT_SUB_FUNCLATENCY, kft_usage_funclatency },
 	{ "slowtrace", KFT_SUB_SLOWTRACE, kft_usage_slowtrace },
 	{ "record", KFT_SUB_RECORD, kft_usage_record },
+	{ "report", KFT_SUB_REPORT, kft_usage_report },
 	{ "last-boot", KFT_SUB_LAST_BOOT, kft_usage_last_boot },
 	{ "status", KFT_SUB_STATUS, kft_usage_status },
 	{ "stop", KFT_SUB_STOP, kft_usage_stop },

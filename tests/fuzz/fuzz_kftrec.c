@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer harness: kft record's file as text (userspace/lib/kftrec.c),
+ * on arbitrary bytes. Its text is bounded by its input: the header as it
+ * is, a line of at most 256 bytes a row of 64.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kftrec.h"
+
+#define FUZZ_ASSERT(cond) do { if (!(cond)) __builtin_trap(); } while (0)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	FILE *in = fmemopen((void *)data, size ? size : 1, "r");
+	FILE *warn = fopen("/dev/null", "w");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	if (!in || !warn || !out)
+		__builtin_trap();
+	if (!size)
+		fgetc(in);
+	kftrec__to_text(in, out, "fuzz", warn);
+	fclose(out);
+	FUZZ_ASSERT(len <= size + (size / sizeof(struct kft_stream_row)) * 256);
+	free(text);
+	fclose(in);
+	fclose(warn);
+	return 0;
+}
