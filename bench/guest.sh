@@ -380,7 +380,7 @@ rec_check() {
 	[ -n "$written" ] && [ -n "$lost" ] || die "kft record: last line: $line"
 	[ $((written + lost)) = "$1" ] || die "kft record: $written written + $lost lost for $1 calls"
 	[ "$lost" = 0 ] || die "kft record: $lost of $1 calls lost (-e $STREAM_ENTRIES): a figure without them"
-	kft report /tmp/rec.log >/tmp/rec.txt || die "kft report failed"
+	command kft report /tmp/rec.log >/tmp/rec.txt || die "kft report failed"
 	grep -qx "Number of entries after filters = $written" /tmp/rec.txt ||
 		die "kft record: the file's count: $(grep '^Number of entries' /tmp/rec.txt)"
 	[ "$(sed '1,/^--------/d' /tmp/rec.txt | wc -l)" = "$written" ] ||

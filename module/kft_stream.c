@@ -29,6 +29,7 @@
 #include "kft_stream_row.h"
 
 static_assert(sizeof(struct kft_stream_row) == 64);
+static_assert(KFT_STREAM_COMM_LEN == KFT_COMM_LEN);
 
 /* Rows copied out at once; the function starts remembered. */
 #define KFT_STREAM_CHUNK	256
@@ -59,42 +60,43 @@ static unsigned long kft_stream_func_start(struct kft_stream_reader *r, unsigned
 	return r->start[h];
 }
 
-/* @rec's row, as /proc/kft_data's text row shows it to this reader. */
+/*
+ * @rec's row, as /proc/kft_data's text row shows it to this reader. Each
+ * field is written once (no memset, no second copy of the name): this
+ * runs for every call a stream takes.
+ */
 static void kft_stream_fill(struct kft_stream_reader *r, const struct kft_record *rec,
 			    u64 first_start_ns, struct kft_stream_row *row)
 {
 	u64 dur = kft_rec_dur(rec);
-	long err = kft_retval_error(rec->retval);
+	bool open = dur == KFT_REC_DUR_OPEN;
+	long err = open ? 0 : kft_retval_error(rec->retval);
+	bool shown = r->show_addrs;
 
-	memset(row, 0, sizeof(*row));
 	row->entry_ns = rec->entry_ns > first_start_ns ? rec->entry_ns - first_start_ns : 0;
+	row->dur_ns = open ? 0 : dur;
+	row->func = shown ? kft_stream_func_start(r, rec->func) : 0;
+	row->caller = shown && rec->caller_off != KFT_REC_CALLER_UNKNOWN ?
+		      rec->func + rec->caller_off : 0;
 	row->pid = rec->pid;
 	row->cpu = kft_rec_cpu(rec);
-	if (dur == KFT_REC_DUR_OPEN)
-		row->flags |= KFT_STREAM_ROW_OPEN;
-	else
-		row->dur_ns = dur;
-	if (r->show_addrs) {
-		row->func = kft_stream_func_start(r, rec->func);
-		if (rec->caller_off != KFT_REC_CALLER_UNKNOWN)
-			row->caller = rec->func + rec->caller_off;
-	}
-	if (dur == KFT_REC_DUR_OPEN) {
-		/* No return value yet. */
+	if (open) {
+		row->flags = KFT_STREAM_ROW_OPEN;
+		row->retval = 0;
 	} else if (err) {
-		row->flags |= KFT_STREAM_ROW_ERROR;
+		row->flags = KFT_STREAM_ROW_ERROR;
 		row->retval = (u64)(s64)err;
-	} else if (!r->show_addrs && rec->retval) {
-		row->flags |= KFT_STREAM_ROW_HIDDEN;
+	} else if (!shown && rec->retval) {
+		row->flags = KFT_STREAM_ROW_HIDDEN;
+		row->retval = 0;
 	} else {
+		row->flags = 0;
 		row->retval = rec->retval;
 	}
-	if (rec->pid >= 0) {
-		char name[KFT_COMM_LEN];
-
-		strscpy(row->comm, kft_comms_find(&r->buf->comms, rec->pid, rec->entry_ns, name),
-			sizeof(row->comm));
-	}
+	if (rec->pid < 0)
+		memset(row->comm, 0, sizeof(row->comm));
+	else if (kft_comms_find(&r->buf->comms, rec->pid, rec->entry_ns, row->comm) != row->comm)
+		strscpy_pad(row->comm, "?", sizeof(row->comm));
 }
 
 /*

@@ -4,13 +4,15 @@
  * buffer that reads empty) drained into a file while it goes on, until
  * Ctrl-C, -d or someone's stop; then drained to its end. The calls come
  * from /proc/kft_stream as binary rows (struct kft_stream_row), appended
- * as they are to a file beside FILE, so memory stays bounded however long
- * the run and a call costs the reader a copy, not a line of text. At the
- * end one read of /proc/kft_data, the stream drained, gives the header
- * (its losses, checked); FILE is then a record file (kftrec.h): its first
- * line, that header counting every row, and the rows, written beside FILE
- * and renamed over it. kft report and kd turn it into the log's text; kd
- * sorts the rows, which come CPU after CPU within a read.
+ * as they are to the file that becomes FILE, beside it, so memory stays
+ * bounded however long the run and a call costs the reader a copy, not a
+ * line of text. That file is a record file (kftrec.h) from the start: its
+ * first line, room for the header (blank lines), the rows. At the end one
+ * read of /proc/kft_data, the stream drained, gives the header (its
+ * losses, checked), written at the end of its room, and the file is
+ * renamed over FILE: the rows are written once. kft report and kd turn it
+ * into the log's text; kd sorts the rows, which come CPU after CPU within
+ * a read.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,14 +30,21 @@
 /* How often the buffers are drained; a read's rows at most. */
 #define KFT_REC_POLL_S		0.1
 #define KFT_REC_READ_ROWS	16384
+/*
+ * The header's room, before the rows: a stream run's header is a few
+ * hundred bytes a CPU (its losses). A larger one is written into a second
+ * file, the rows copied after it.
+ */
+#define KFT_REC_HEADER_ROOM	65536
 /* After our stop, how long a run may take to say complete. */
 #define KFT_REC_STOP_WAIT_S	10.0
 
 struct kft_rec {
 	const struct kft_params *p;
 	struct kft_session s;
-	char rows_path[PATH_MAX];	/* the rows, as they come */
+	char rows_path[PATH_MAX];	/* FILE to be: the rows, as they come */
 	FILE *rows;
+	off_t rows_at;			/* where the rows begin: the header's room ends */
 	int stream;			/* /proc/kft_stream, or -1 */
 	struct kft_stream_row *buf;	/* a read's rows */
 	struct kft_stream_read last;	/* the header read at the end, its losses */
@@ -56,9 +65,28 @@ static int kft_rec_beside(char *buf, const char *path, const char *what)
 	return n < 0 || n >= PATH_MAX ? -1 : 0;
 }
 
+/* The first line and the header's room, blank lines: 0, or -1 (errno). */
+static int kft_rec_room(struct kft_rec *rec)
+{
+	char blank[4096];
+	int i;
+
+	memset(blank, '\n', sizeof(blank));
+	if (kftrec_write_first_line(rec->rows))
+		return -1;
+	for (i = 0; i < KFT_REC_HEADER_ROOM / (int)sizeof(blank); i++)
+		if (fwrite(blank, 1, sizeof(blank), rec->rows) != sizeof(blank))
+			return -1;
+	if (fflush(rec->rows))
+		return -1;
+	rec->rows_at = ftello(rec->rows);
+	return rec->rows_at < 0 ? -1 : 0;
+}
+
 /*
  * FILE may be replaced (absent, or a regular file: never a device or a
- * link renamed over), and a file beside it made for the rows. 0, or -1.
+ * link renamed over), and the file that becomes it made beside it, with
+ * room for the header. 0, or -1 after saying why.
  */
 static int kft_rec_open(struct kft_rec *rec, const char *path)
 {
@@ -70,20 +98,24 @@ static int kft_rec_open(struct kft_rec *rec, const char *path)
 			"one)\n", path);
 		return -1;
 	}
-	if (kft_rec_beside(rec->rows_path, path, "rows")) {
+	if (kft_rec_beside(rec->rows_path, path, "new")) {
 		fprintf(stderr, "kft: record: %s: path too long\n", path);
 		return -1;
 	}
 	fd = mkostemp(rec->rows_path, O_CLOEXEC);
-	if (fd >= 0 && !(rec->rows = fdopen(fd, "w+"))) {
+	if (fd >= 0 && !(rec->rows = fdopen(fd, "w+")))
 		close(fd);
+	errno = 0;
+	if (fd >= 0 && rec->rows && !kft_rec_room(rec))
+		return 0;
+	fprintf(stderr, "kft: record: %s: %s%s\n", rec->rows_path, fd >= 0 ? "write error: " : "",
+		errno ? strerror(errno) : "unknown");
+	if (rec->rows)
+		fclose(rec->rows);
+	rec->rows = NULL;
+	if (fd >= 0)
 		unlink(rec->rows_path);
-	}
-	if (fd < 0 || !rec->rows) {
-		fprintf(stderr, "kft: record: %s: %s\n", rec->rows_path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return -1;
 }
 
 static void kft_rec_close(struct kft_rec *rec, int keep)
@@ -277,13 +309,13 @@ static int kft_rec_header(struct kft_rec *rec)
 	return 0;
 }
 
-/* The rows file's bytes after out's (flushed): 0, or -1 with errno. */
-static int kft_rec_copy(int from, int to)
+/* from's bytes from at on, after to's: 0, or -1 with errno. */
+static int kft_rec_copy(int from, off_t at, int to)
 {
 	char buf[65536];
 	ssize_t n, w, done;
 
-	if (lseek(from, 0, SEEK_SET))
+	if (lseek(from, at, SEEK_SET) != at)
 		return -1;
 	for (;;) {
 		n = copy_file_range(from, NULL, to, NULL, 1 << 30, 0);
@@ -313,21 +345,36 @@ static int kft_rec_copy(int from, int to)
 	return 0;
 }
 
-/*
- * FILE written beside itself (the last header, counting every row, then
- * the rows) and renamed over what was there. 0, or -1 after saying why.
- */
-static int kft_rec_write(struct kft_rec *rec, const char *path)
+/* len bytes at off of fd, whole: 0, or -1 with errno. */
+static int kft_rec_pwrite(int fd, const char *buf, size_t len, off_t off)
 {
-	char tmp[PATH_MAX];
+	ssize_t w;
+
+	while (len) {
+		w = pwrite(fd, buf, len, off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -1 : (errno = EIO, -1);
+		buf += w;
+		len -= (size_t)w;
+		off += w;
+	}
+	return 0;
+}
+
+/*
+ * A header too large for its room: a second file beside FILE, the first
+ * line, the header, then the rows copied. Its path in tmp; 0, or -1
+ * after saying why.
+ */
+static int kft_rec_write_apart(struct kft_rec *rec, const char *header, size_t len,
+			       const char *path, char *tmp, mode_t mode)
+{
 	const char *what = tmp;
-	mode_t mask = umask(0);
 	FILE *out = NULL;
 	int fd, err = 0;
 
-	umask(mask);
-	if (rec->rows_failed || kft_rec_flushed(rec))
-		return -1;
 	if (kft_rec_beside(tmp, path, "new"))
 		return -1;
 	fd = mkostemp(tmp, O_CLOEXEC);
@@ -336,25 +383,66 @@ static int kft_rec_write(struct kft_rec *rec, const char *path)
 		return -1;
 	}
 	errno = 0;
-	if (fchmod(fd, 0666 & ~mask) || !(out = fdopen(fd, "w")) ||
-	    kftrec_write_first_line(out) ||
-	    kft_stream_header_write(out, rec->last.header, rec->last.header_len, rec->total) ||
-	    fflush(out))
+	if (fchmod(fd, mode) || !(out = fdopen(fd, "w")) || kftrec_write_first_line(out) ||
+	    fwrite(header, 1, len, out) != len || fflush(out))
 		err = errno ? errno : EIO;
-	else if (kft_rec_copy(fileno(rec->rows), fd))
+	else if (kft_rec_copy(fileno(rec->rows), rec->rows_at, fd))
 		err = errno, what = rec->rows_path;
 	else if (fsync(fd) && errno != EINVAL && errno != EROFS)
 		err = errno;
 	if (out ? fclose(out) && !err : close(fd) && !err)
 		err = errno;
-	if (!err && rename(tmp, path))
-		err = errno, what = path;
 	if (!err)
 		return 0;
 	fprintf(stderr, "kft: record: %s: %s%s\n", what, what == rec->rows_path ? "" :
 		"write error: ", strerror(err));
 	unlink(tmp);
 	return -1;
+}
+
+/*
+ * The header (the last read's, counting every row) into its room, right
+ * before the rows, and the file renamed over FILE. 0, or -1 after saying
+ * why.
+ */
+static int kft_rec_write(struct kft_rec *rec, const char *path)
+{
+	char tmp[PATH_MAX], *header = NULL;
+	const char *done = rec->rows_path;
+	mode_t mask = umask(0);
+	size_t len = 0;
+	FILE *text;
+	int fd = fileno(rec->rows), err = 0;
+
+	umask(mask);
+	if (rec->rows_failed || kft_rec_flushed(rec))
+		return -1;
+	text = open_memstream(&header, &len);
+	if (!text || kft_stream_header_write(text, rec->last.header, rec->last.header_len,
+					     rec->total) || fclose(text)) {
+		fprintf(stderr, "kft: record: %s\n", strerror(ENOMEM));
+		free(header);
+		return -1;
+	}
+	errno = 0;
+	if (len > KFT_REC_HEADER_ROOM) {
+		err = kft_rec_write_apart(rec, header, len, path, tmp, 0666 & ~mask) ? -1 : 0;
+		done = tmp;
+	} else if (fchmod(fd, 0666 & ~mask) ||
+		   kft_rec_pwrite(fd, header, len, rec->rows_at - (off_t)len) ||
+		   (fsync(fd) && errno != EINVAL && errno != EROFS)) {
+		fprintf(stderr, "kft: record: %s: write error: %s\n", rec->rows_path,
+			strerror(errno));
+		err = -1;
+	}
+	free(header);
+	if (!err && rename(done, path)) {
+		fprintf(stderr, "kft: record: %s: %s\n", path, strerror(errno));
+		if (done == tmp)
+			unlink(tmp);
+		err = -1;
+	}
+	return err;
 }
 
 /*
@@ -442,8 +530,9 @@ int kft_record(const struct kft_params *p, const struct kft_paths *paths)
 		fprintf(stderr, "kft: record: %s not written: the calls read are lost\n",
 			p->output);
 	} else if (rec.total) {
-		fprintf(stderr, "kft: record: the %llu calls read are kept in %s (their rows "
-			"only, without the header)\n", rec.total, rec.rows_path);
+		fprintf(stderr, "kft: record: the %llu calls read are kept in %s (without the "
+			"header: the rows begin at byte %lld)\n", rec.total, rec.rows_path,
+			(long long)rec.rows_at);
 	}
 	if (!written || rec.problems) {
 		if (rec.problems)

@@ -128,6 +128,7 @@ static int kftrec_copy_header(FILE *in, FILE *out, const char *name, FILE *warn,
 	size_t len, total = 0;
 	enum line_status st;
 	int in_part = 0;	/* the line read goes on a longer one */
+	int blanks = 0, begun = 0;
 
 	*unit = 1000;
 	for (;;) {
@@ -145,6 +146,14 @@ static int kftrec_copy_header(FILE *in, FILE *out, const char *name, FILE *warn,
 			fprintf(warn, "%s: a header larger than kft reads (1 MiB)\n", name);
 			return -1;
 		}
+		/* The header's room, blank lines before it: one, as the log has. */
+		if (!begun && st == LINE_WHOLE && !strcmp(line, "\n")) {
+			blanks = 1;
+			continue;
+		}
+		if (!begun && blanks && fputc('\n', out) == EOF)
+			return -1;
+		begun = 1;
 		if (fwrite(line, 1, len, out) != len)
 			return -1;
 		if (st == LINE_PART || in_part) {

@@ -2,7 +2,8 @@
 /*
  * kft record's file: a first line that says what its rows are, then the
  * header of a stream run's log, as /proc/kft_data writes it, up to and
- * including its "--------" line and counting the rows, then the rows as
+ * including its "--------" line and counting the rows (after blank lines:
+ * the room kft record left it, read as one), then the rows as
  * /proc/kft_stream gave them (struct kft_stream_row, in the writer's byte
  * order). Documentation/kft.rst, "Streaming". kft report and kd turn it
  * into the log's text, a row as /proc/kft_data writes one.
