@@ -94,7 +94,27 @@ TOOL_CFLAGS = $(CPPFLAGS) $(CFLAGS) $(WARN) $(VERSION_DEF) -Iuserspace -Iuserspa
 # Each tool's own sources (with LIB_SRC).
 SRC_addr2sym := userspace/addr2sym.c
 SRC_sym2addr := userspace/sym2addr.c
-SRC_kd := $(KD_SRC)
+# kd --srcline reads DWARF through elfutils' libdw (userspace/srcline),
+# linked where the compiler finds it: the host's tools (scripts/deps'
+# build group has libdw-dev). The guests' static copies, and cross
+# builds, get nolibdw.c, which refuses the option with the reason.
+# LIBDW=yes or LIBDW=no decides instead.
+ifeq ($(origin LIBDW),undefined)
+LIBDW := $(shell echo 'int main(void) { return !dwfl_version(0); }' | \
+	$(CC) -include elfutils/libdwfl.h -x c -o /dev/null - -ldw -lelf 2>/dev/null && echo yes)
+endif
+SRCLINE_NONE := userspace/srcline/nolibdw.c
+ifeq ($(LIBDW),yes)
+SRCLINE_SRC := userspace/srcline/srcline.c userspace/srcline/frames.c
+LIBS_kd := -ldw -lelf
+else
+SRCLINE_SRC := $(SRCLINE_NONE)
+endif
+SRC_kd := $(KD_SRC) $(SRCLINE_SRC)
+# The guest's: static, without libdw.
+GUEST_SRC_kd = $(KD_SRC) $(SRCLINE_NONE)
+GUEST_SRC_addr2sym = $(SRC_addr2sym)
+GUEST_SRC_kft = $(SRC_kft)
 # kft trace parses a configuration with the module's parser (expand.c).
 SRC_kft := $(KFT_SRC) module/kft_config.c
 
@@ -108,9 +128,10 @@ $(BUILD)/bin/sym2addr: userspace/sym2addr.c $(LIB_SRC) $(wildcard userspace/lib/
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ userspace/sym2addr.c $(LIB_SRC)
 
-$(BUILD)/bin/kd: $(KD_SRC) userspace/kd/kd.h $(LIB_SRC) $(wildcard userspace/lib/*.h) VERSION
+$(BUILD)/bin/kd: $(SRC_kd) userspace/kd/kd.h $(LIB_SRC) $(wildcard userspace/lib/*.h) \
+		$(wildcard userspace/srcline/*.h) VERSION
 	@mkdir -p $(dir $@)
-	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $(KD_SRC) $(LIB_SRC)
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $(SRC_kd) $(LIB_SRC) $(LIBS_kd)
 
 $(BUILD)/bin/kft: $(SRC_kft) userspace/kft/kft.h module/kft_config.h $(LIB_SRC) $(wildcard userspace/lib/*.h) VERSION
 	@mkdir -p $(dir $@)
@@ -131,7 +152,7 @@ $(SAN_OBJ)/%.o: %.c VERSION
 .SECONDEXPANSION:
 $(SAN_TOOLS): $(BUILD)/san/%: $(BUILD)/bin/% $$(call san_objs,$$(SRC_$$*) $(LIB_SRC))
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN) -o $@ $(call san_objs,$(SRC_$*) $(LIB_SRC)) -lm
+	$(CC) $(SAN) -o $@ $(call san_objs,$(SRC_$*) $(LIB_SRC)) -lm $(LIBS_$*)
 
 # No two files of one program need each other (scripts/layers; make lint).
 layers-userspace: $(SAN_TOOLS) $(call unit_objs,$(TYPES_SRC) $(LIB_SRC))
@@ -157,7 +178,7 @@ $(BUILD)/guest/%: tests/helpers/%.c
 # through them where it is made.
 $(BUILD)/guest/addr2sym $(BUILD)/guest/kd $(BUILD)/guest/kft: $(BUILD)/guest/%: $(BUILD)/bin/%
 	@mkdir -p $(dir $@)
-	$(CC) -static $(TOOL_CFLAGS) -o $@ $(SRC_$*) $(LIB_SRC) -lm
+	$(CC) -static $(TOOL_CFLAGS) -o $@ $(GUEST_SRC_$*) $(LIB_SRC) -lm
 
 # The types of calls' arguments (userspace/types, Documentation/types.rst):
 # BTF through libbpf, DWARF through libdw. Linked only into what uses it
@@ -177,12 +198,12 @@ UNIT_LIB := tests/unit/unit.c
 UNIT_DEPS_config := module/kft_config.c
 UNIT_DEPS_ksyms := $(LIB_SRC) userspace/addr2sym.c
 # The tests of kd's views run it on a log's text (kdrun.c).
-KD_RUN := $(LIB_SRC) $(KD_SRC) tests/unit/kdrun.c
+KD_RUN := $(LIB_SRC) $(KD_SRC) $(SRCLINE_NONE) tests/unit/kdrun.c
 UNIT_DEPS_kd := $(KD_RUN)
 UNIT_DEPS_snapshot := $(KD_RUN)
 UNIT_DEPS_wake := $(KD_RUN)
-UNIT_DEPS_stacks := $(LIB_SRC) $(KD_SRC)
-UNIT_DEPS_flame := $(LIB_SRC) $(KD_SRC)
+UNIT_DEPS_stacks := $(LIB_SRC) $(KD_SRC) $(SRCLINE_NONE)
+UNIT_DEPS_flame := $(LIB_SRC) $(KD_SRC) $(SRCLINE_NONE)
 UNIT_DEPS_stream := $(LIB_SRC)
 UNIT_DEPS_kftrec := $(LIB_SRC)
 # The tests of the kft command's options parse lines (kftargs.c).
@@ -216,7 +237,7 @@ $(UNIT_OBJ)/%.o: %.c VERSION
 # check's lint after its unit tests), finding them named by the .d files
 # and missing, compiled them all again (12 s; 19 s in make check).
 .SECONDARY: $(call unit_objs,$(wildcard tests/unit/*.c) $(LIB_SRC) $(KD_SRC) $(SRC_kft) userspace/addr2sym.c \
-	$(TYPES_SRC))
+	$(TYPES_SRC) $(SRCLINE_NONE))
 
 .SECONDEXPANSION:
 $(BUILD)/unit/test_%: $(UNIT_OBJ)/tests/unit/test_%.o $$(call unit_objs,$(UNIT_LIB) $$(UNIT_DEPS_$$*))
@@ -268,17 +289,18 @@ $(FUZZ_OBJ)/%.o: %.c VERSION
 	$(FUZZ_CC) $(FUZZ_FLAGS) -MMD -MP -c -o $@ $<
 -include $(shell find $(FUZZ_OBJ) -name '*.d' 2>/dev/null)
 # Kept, as the unit tests' objects (above).
-.SECONDARY: $(call fuzz_objs,$(LIB_SRC) $(KD_SRC) $(SRC_kft) $(TYPES_SRC))
+.SECONDARY: $(call fuzz_objs,$(LIB_SRC) $(KD_SRC) $(SRC_kft) $(TYPES_SRC) $(SRCLINE_NONE))
 
 $(BUILD)/fuzz/bin/%: tests/fuzz/fuzz_%.c $$(call fuzz_objs,$$(FUZZ_DEPS_$$*)) $(wildcard userspace/*/*.h module/kft_config.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(call fuzz_objs,$(FUZZ_DEPS_$*))
 
 # kd_MODE: FUZZ_KD_MODE is the enum kd_mode (kd_svg: KD_SVG).
-$(BUILD)/fuzz/bin/kd_%: tests/fuzz/fuzz_kd.c $(call fuzz_objs,$(LIB_SRC) $(KD_SRC)) $(wildcard userspace/*/*.h)
+$(BUILD)/fuzz/bin/kd_%: tests/fuzz/fuzz_kd.c $(call fuzz_objs,$(LIB_SRC) $(KD_SRC) $(SRCLINE_NONE)) \
+		$(wildcard userspace/*/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -DFUZZ_KD_MODE=KD_$(shell echo $* | tr a-z- A-Z_) -o $@ $< \
-		$(call fuzz_objs,$(LIB_SRC) $(KD_SRC))
+		$(call fuzz_objs,$(LIB_SRC) $(KD_SRC) $(SRCLINE_NONE))
 
 unit:
 	@scripts/unit

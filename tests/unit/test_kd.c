@@ -402,7 +402,7 @@ static void test_parse_args(void)
 		{ { "kd", "-c", "-l", "-d", "5", NULL }, 1, "" },
 		{ { "kd", "-m", "30", "-c", NULL }, 1, "" },
 		{ { "kd", "-m", "kallsyms.txt", NULL }, 1, "" },
-		{ { "kd", "-f", "Fx", NULL }, 0, "-f: no column 'x' in this mode (FctarslmnueoqbOQB)" },
+		{ { "kd", "-f", "Fx", NULL }, 0, "-f: no column 'x' in this mode (FctarslmnueoqbOQBS)" },
 		{ { "kd", "-c", "-f", "etz", NULL }, 0, "-f: no column 'z' in this mode (etlpoqbr)" },
 		{ { "kd", "-s", "m", NULL }, 0, "-s: cannot sort by 'm' (F c t a s l e o q b O Q B)" },
 		{ { "kd", "-n", "x", NULL }, 0, "-n: bad number 'x'" },
@@ -422,6 +422,10 @@ static void test_parse_args(void)
 		{ { "kd", "--weigh", "oncpu", NULL }, 0, "--weigh: only with --folded or --flamegraph" },
 		{ { "kd", "--folded", "--snapshots", "--weigh", "wall", NULL }, 0,
 		  "--weigh: not with --snapshots (a snapshot weighs 1)" },
+		/* The unit tests link kd without libdw, as the guests' static kd. */
+		{ { "kd", "-c", "--srcline", "vmlinux", NULL }, 0,
+		  "--srcline: this kd was built without libdw (elfutils' DWARF reader): "
+		  "build kd where libdw-dev is installed" },
 	};
 	struct kd_params p;
 	char err[128];

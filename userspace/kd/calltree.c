@@ -12,6 +12,10 @@
  * with " = -22 EINVAL"; with r among the letters, every call with a return
  * value ends with it, " = 0x0" (a void function's is whatever its return
  * register last held: only errors are shown by default).
+ * With --srcline, a call's line ends with its function's source line in
+ * brackets and its caller's frames after "<-", innermost first:
+ * "leaf = -2 ENOENT  [fs/namei.c:210] <- helper fs/open.c:30 <- middle
+ * fs/open.c:41" (helper inlined into middle, which called leaf).
  * A stack watch snapshot is no call: a head line "== stack snapshot, N
  * bytes left ==" at its time and depth, then its frames, innermost first,
  * "#0 leaf", "#1 middle+0x8"...; it comes just before the call of its traced
@@ -121,6 +125,8 @@ static void kd_line(FILE *out, const struct kd_call *c, const char *fields,
 		fprintf(out, " = %s", ret);
 	if (c->row->cut)
 		fputs(" (cut: its calls did not all fit)", out);
+	if (c->src)
+		fprintf(out, "  [%s] <- %s", c->src, c->caller_src);
 	fputc('\n', out);
 }
 

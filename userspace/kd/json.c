@@ -4,7 +4,9 @@
  * One complete event ("ph":"X") per call with a known duration, a begin
  * event ("ph":"B", never ended) for a call still open at the stop; ts and
  * dur in microseconds. Tasks are threads (tid = pid) of process 1 ("kernel");
- * interrupt context is one thread per CPU, named "irq cpuN".
+ * interrupt context is one thread per CPU, named "irq cpuN". With
+ * --srcline, each event's args have "src" and "caller_src", as the call
+ * tree shows them.
  */
 #include <string.h>
 
@@ -69,6 +71,12 @@ int kd_json(FILE *out, const struct kd_tree *t)
 		fprintf(out, ",\"pid\":1,\"tid\":%ld,\"args\":{\"cpu\":%d,\"caller\":",
 			kd_tid(c), c->row->cpu);
 		kd_json_string(out, c->row->caller);
+		if (c->src) {
+			fputs(",\"src\":", out);
+			kd_json_string(out, c->src);
+			fputs(",\"caller_src\":", out);
+			kd_json_string(out, c->caller_src);
+		}
 		if (*kd_retval(c->row, ret, sizeof(ret))) {
 			fputs(",\"return\":", out);
 			kd_json_string(out, ret);

@@ -22,6 +22,9 @@ enum kd_weigh {
 	KD_WEIGH_OFFCPU,	/* its local runnable and blocked time only, as frames */
 };
 
+/* The files --srcline takes: a vmlinux and the modules of a trace. */
+#define KD_MAX_SRCLINE	64
+
 struct kd_params {
 	enum kd_mode mode;
 	const char *file;	/* NULL: standard input */
@@ -40,6 +43,9 @@ struct kd_params {
 	int snapshots;		/* --snapshots: fold stack watch snapshots, not calls */
 	enum kd_weigh weigh;	/* --weigh */
 	const char *title;	/* --title: the flame graph's */
+	/* --srcline: the files whose DWARF gives the calls' source lines */
+	const char *srcline[KD_MAX_SRCLINE];
+	int nr_srcline;
 	int help;
 	int version;		/* --version */
 };
@@ -54,6 +60,12 @@ struct kd_call {
 	long parent;		/* index, -1 for a root */
 	int depth;
 	long long sub;		/* time in children (their known durations) */
+	/*
+	 * --srcline: the function's line ("fs/open.c:1380") and the
+	 * caller's frames ("getname fs/namei.c:210 <- do_sys_open
+	 * fs/open.c:1420"), "??" where unknown; NULL without --srcline.
+	 */
+	const char *src, *caller_src;
 };
 
 /*
@@ -108,6 +120,14 @@ void kd_usage(FILE *out);
 
 int kd_tree_build(struct kd_tree *t, const struct kftlog *log, const struct ksyms *ks);
 void kd_tree_free(struct kd_tree *t);
+
+struct srcline;
+/*
+ * --srcline (srclines.c): each call's src and caller_src, its words
+ * mapped through ks (NULL: addresses are the files' own); -1 without
+ * memory.
+ */
+int kd_srclines(struct kd_tree *t, struct srcline *sl, const struct ksyms *ks);
 
 /* calls.c: a row's thread: its pid, or -2 - cpu for interrupt context. */
 int kd_thread_of(const struct kftlog_row *r);

@@ -13,6 +13,7 @@
 
 #include "flame.h"
 #include "kd.h"
+#include "srcline/srcline.h"
 
 static const char *const kd_usage_text[] = {
 	"usage: kd [options] [FILE]",
@@ -52,8 +53,9 @@ static const char *const kd_usage_text[] = {
 	"                 r range, s sub-time, l local, m max child, n its calls,",
 	"                 u children, e error returns; o on the CPU, q runnable,",
 	"                 b blocked (offcpu's times, summed), O Q B the same per",
-	"                 call on average (default Fctal, then oqb when the log",
-	"                 has offcpu's times, and e when it has return values)",
+	"                 call on average, S source line (--srcline) (default",
+	"                 Fctal, then oqb when the log has offcpu's times, e when",
+	"                 it has return values, S with --srcline)",
 	"  -l             long: -f Fctalsmn (and oqb, e)",
 	"  -n N           the first N functions only",
 	"  -t T           only functions with a total time over T (us; ns in a",
@@ -85,6 +87,12 @@ static const char *const kd_usage_text[] = {
 	"                 the log's 'Kernel:' line (/proc/kallsyms: uname -r;",
 	"                 System.map-RELEASE: RELEASE); a second 'Kernel:' line",
 	"                 is a warning too (the first is the log's)",
+	"  --srcline FILE with -c, --json or the summary: each call's source",
+	"                 line and its caller's (with the inlined calls it lies",
+	"                 in), from FILE's DWARF: a vmlinux, or a module's .ko,",
+	"                 built with debug information; again for more files",
+	"                 (one vmlinux, a .ko per module). Raw addresses need",
+	"                 -m MAP under KASLR (the log's boot's kallsyms)",
 	"  --max-rows N   keep at most N rows (default 16777216, the largest log",
 	"                 kft keeps); a longer log is an error",
 	"  -V             verbose: say what was read",
@@ -103,6 +111,8 @@ static const char *const kd_usage_text[] = {
 	"  kd --json kft.log >kft.json        then open it in ui.perfetto.dev",
 	"  kd --svg kft.log >kft-timeline.svg open it in a browser",
 	"  kd -c -l console.txt               the calls an oops interrupted",
+	"  kd -c -m kallsyms --srcline vmlinux --srcline kft_test.ko kft.log",
+	"                                     each call's source line, its caller's",
 	NULL,
 };
 
@@ -173,11 +183,16 @@ static int kd_check_folding(const struct kd_params *p, char *err, size_t errlen)
 
 static int kd_check_fields(const struct kd_params *p, char *err, size_t errlen)
 {
-	const char *allowed = p->mode == KD_CALLTREE ? "etlpoqbr" : "FctarslmnueoqbOQB";
+	const char *allowed = p->mode == KD_CALLTREE ? "etlpoqbr" : "FctarslmnueoqbOQBS";
 	const char *f;
 
 	if (kd_check_folding(p, err, errlen))
 		return -1;
+	if (p->nr_srcline && p->mode != KD_CALLTREE && p->mode != KD_SUMMARY &&
+	    p->mode != KD_JSON) {
+		snprintf(err, errlen, "--srcline: only with -c, --json or the summary");
+		return -1;
+	}
 	if (p->title && p->mode != KD_FLAMEGRAPH) {
 		snprintf(err, errlen, "--title: only with --flamegraph");
 		return -1;
@@ -199,6 +214,22 @@ static int kd_check_fields(const struct kd_params *p, char *err, size_t errlen)
 	return 0;
 }
 
+/* One more --srcline FILE, if this kd reads DWARF. */
+static int kd_add_srcline(struct kd_params *p, const char *file, char *err, size_t errlen)
+{
+	if (!srcline__available()) {
+		snprintf(err, errlen, "--srcline: this kd was built without libdw (elfutils' "
+			 "DWARF reader): build kd where libdw-dev is installed");
+		return -1;
+	}
+	if (p->nr_srcline == KD_MAX_SRCLINE) {
+		snprintf(err, errlen, "--srcline: at most %d files", KD_MAX_SRCLINE);
+		return -1;
+	}
+	p->srcline[p->nr_srcline++] = file;
+	return 0;
+}
+
 /* No side effects beyond getopt's state: fills p, or -1 with a message. */
 int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t errlen)
 {
@@ -215,6 +246,7 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 		{ "width", required_argument, NULL, 'W' },
 		{ "max-rows", required_argument, NULL, 'R' },
 		{ "dump", required_argument, NULL, 'D' },
+		{ "srcline", required_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
@@ -240,6 +272,10 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 		case 'T': p->title = optarg; break;
 		case 'w':
 			if (kd_parse_weigh(optarg, p, err, errlen))
+				return -1;
+			break;
+		case 'X':
+			if (kd_add_srcline(p, optarg, err, errlen))
 				return -1;
 			break;
 		case 'f': p->fields = optarg; break;
@@ -434,7 +470,7 @@ static void kd_say_dump(const char *name, const struct kftcon_info *info,
 
 /* p's output of log (checked), to standard output; 0 or 1, as kd exits. */
 static int kd_run_log(const struct kd_params *p, const struct kftlog *log, const char *name,
-		      const struct kftcon_info *info, const struct ksyms *ks)
+		      const struct kftcon_info *info, const struct ksyms *ks, struct srcline *sl)
 {
 	struct kd_tree tree;
 	int ret;
@@ -450,6 +486,11 @@ static int kd_run_log(const struct kd_params *p, const struct kftlog *log, const
 	} else {
 		if (kd_tree_build(&tree, log, ks)) {
 			fprintf(stderr, "kd: out of memory\n");
+			return 1;
+		}
+		if (sl && kd_srclines(&tree, sl, ks)) {
+			fprintf(stderr, "kd: out of memory\n");
+			kd_tree_free(&tree);
 			return 1;
 		}
 		/* 1: said already; -1: errno says why. */
@@ -477,7 +518,7 @@ static int kd_run_flame(const struct kd_params *p, FILE *in, const char *name,
 	if (kd_read_flame_input(in, name, stderr, p->max_rows, p->dump, &log, &info, &f))
 		kd_read_error(name, &info, p);
 	else if (log)
-		ret = kd_run_log(p, log, name, &info, ks);
+		ret = kd_run_log(p, log, name, &info, ks, NULL);
 	else if (p->dump)
 		fprintf(stderr, "kd: %s: --dump: no last calls in it (no 'kft: === last "
 			"calls before' line): it is no saved console\n", name);
@@ -515,10 +556,34 @@ static FILE *kd_text_of(FILE *in, const char *name)
 	return kftrec__text_of(in, kd_name, stderr);
 }
 
+/* The DWARF of --srcline's files, into *sl (NULL without the option); -1 after saying why. */
+static int kd_load_srcline(const struct kd_params *p, struct srcline **sl)
+{
+	char err[PATH_MAX + 256];
+	int i;
+
+	*sl = NULL;
+	if (!p->nr_srcline)
+		return 0;
+	*sl = srcline__new();
+	if (!*sl) {
+		fprintf(stderr, "kd: out of memory\n");
+		return -1;
+	}
+	for (i = 0; i < p->nr_srcline; i++) {
+		if (srcline__add(*sl, p->srcline[i], err, sizeof(err))) {
+			fprintf(stderr, "kd: --srcline %s\n", err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int kd_run(const struct kd_params *p)
 {
 	const char *name = p->file ? p->file : "(stdin)";
 	struct kftcon_info info = { 0 };
+	struct srcline *sl = NULL;
 	struct ksyms *ks = NULL;
 	struct kftlog *log;
 	FILE *in, *text;
@@ -526,6 +591,11 @@ static int kd_run(const struct kd_params *p)
 
 	if (p->map && !(ks = ksyms__load(p->map))) {
 		fprintf(stderr, "kd: %s: %s\n", p->map, ksyms__strerror(errno));
+		return 1;
+	}
+	if (kd_load_srcline(p, &sl)) {
+		srcline__free(sl);
+		ksyms__free(ks);
 		return 1;
 	}
 	in = p->file ? fopen(p->file, "r") : stdin;
@@ -538,7 +608,7 @@ static int kd_run(const struct kd_params *p)
 	} else if (p->mode == KD_FLAMEGRAPH) {
 		ret = kd_run_flame(p, text, name, ks);
 	} else if ((log = kd_read_log(p, text, name, &info))) {
-		ret = kd_run_log(p, log, name, &info, ks);
+		ret = kd_run_log(p, log, name, &info, ks, sl);
 		kftlog__free(log);
 	}
 	if (text && text != in)
@@ -547,6 +617,7 @@ static int kd_run(const struct kd_params *p)
 		fclose(in);
 	if (close_stdout("kd"))
 		ret = 1;
+	srcline__free(sl);
 	ksyms__free(ks);
 	return ret;
 }

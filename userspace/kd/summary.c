@@ -7,6 +7,8 @@
  *	u every child  e error returns (-4095..-1: the log's RETURN column)
  *	o q b the time on the CPU, runnable and blocked (offcpu's words)
  *	O Q B the same per call, on average
+ *	S the function's source line (--srcline: kd_srclines()), last by
+ *	  default with --srcline
  * Calls without a known duration (-1) count as calls but add no time. In
  * a log with offcpu's times the default columns go on with o, q and b; in
  * one with return values, they end with e. A function none of whose calls
@@ -30,6 +32,7 @@ struct kd_child {
 
 struct kd_func {
 	const char *name;
+	const char *src;	/* --srcline: its first call's function line */
 	long long count, time, sub, min, max, timed, errors;
 	long long oncpu, runnable, blocked, sched;	/* sched: the timed calls with them */
 	struct kd_child *children;	/* in order of first call */
@@ -188,6 +191,8 @@ static int kd_collect(struct kd_funcs *f, const struct kd_tree *t)
 		if (!fn)
 			return -1;
 		fn->count++;
+		if (!fn->src)
+			fn->src = c->src;
 		fn->errors += c->row->ret == KFTLOG_RET_ERROR;
 		if (c->row->delta >= 0)
 			kd_add_time(fn, c);
@@ -279,6 +284,7 @@ static void kd_header(FILE *out, const char *fields)
 		{ 'u', "Sub-list", -8 }, { 'e', "Errors", 6 }, { 'o', "On-CPU", 8 },
 		{ 'q', "Runnable", 8 }, { 'b', "Blocked", 8 }, { 'O', "Avg on-CPU", 12 },
 		{ 'Q', "Avg runnable", 12 }, { 'B', "Avg blocked", 12 },
+		{ 'S', "Source", -8 },
 	};
 	const char *f;
 	size_t i;
@@ -336,6 +342,7 @@ static void kd_row(FILE *out, const struct kd_func *fn, const char *fields)
 		case 'm': fprintf(out, "%-35s", mc ? mc->name : "-"); break;
 		case 'n': fprintf(out, "%8lld", mc ? mc->count : 0); break;
 		case 'e': fprintf(out, "%6lld", fn->errors); break;
+		case 'S': fprintf(out, "%-8s", fn->src ? fn->src : "-"); break;
 		case 'o': case 'q': case 'b': case 'O': case 'Q': case 'B':
 			kd_sched_cell(out, kd_sched_value(fn, *f), islower((unsigned char)*f) ? 8 : 12);
 			break;
@@ -386,8 +393,8 @@ static const char *kd_fields(const struct kd_tree *t, const struct kd_params *p,
 {
 	if (p->fields)
 		return p->fields;
-	snprintf(buf, len, "%s%s%s", p->long_fields ? "Fctalsmn" : "Fctal",
-		 t->has_sched ? "oqb" : "", t->has_retvals ? "e" : "");
+	snprintf(buf, len, "%s%s%s%s", p->long_fields ? "Fctalsmn" : "Fctal",
+		 t->has_sched ? "oqb" : "", t->has_retvals ? "e" : "", p->nr_srcline ? "S" : "");
 	return buf;
 }
 
