@@ -256,6 +256,38 @@ bool kft_mode_takes(enum kft_run_mode mode, enum kft_stmt stmt)
 }
 
 /**
+ * kft_config_override_error() - whether a statement may replace its value
+ * @cfg:	a whole configuration, as parsed (the built-in run's)
+ * @stmt:	the statement that another source (the kernel's command line)
+ *		sets in it afterwards, already set in @cfg
+ * @token:	set to the word the error names, for an error
+ *
+ * A statement set after the parse must meet the rules a parse would have
+ * checked: its mode must have a use for it, and a log that is no linear
+ * one keeps out filter roots' trees and stack watches (check_ring()).
+ *
+ * Return: KFT_ERR_NONE, or the error the parse would have reported.
+ */
+enum kft_parse_err kft_config_override_error(const struct kft_config *cfg, enum kft_stmt stmt,
+					     const char **token)
+{
+	*token = "";
+	if (!kft_mode_takes(cfg->mode, stmt))
+		return kft_mode_rules[cfg->mode].err;
+	if (stmt != KFT_STMT_LOG || cfg->log == KFT_LOG_LINEAR)
+		return KFT_ERR_NONE;
+	if (cfg->nr_roots) {
+		*token = "roots";
+		return KFT_ERR_RING_CONFLICT;
+	}
+	if (cfg->watch != KFT_WATCH_NONE) {
+		*token = "watch";
+		return KFT_ERR_RING_CONFLICT;
+	}
+	return KFT_ERR_NONE;
+}
+
+/**
  * kft_config_needs_kprobes() - would this run register a kprobe?
  * @cfg:	the configuration
  * @hooks:	the exit hooks it gets (its own word, or the default)

@@ -301,6 +301,8 @@ enum kft_stmt {
 };
 
 bool kft_mode_takes(enum kft_run_mode mode, enum kft_stmt stmt);
+enum kft_parse_err kft_config_override_error(const struct kft_config *cfg, enum kft_stmt stmt,
+					     const char **token);
 bool kft_config_needs_kprobes(const struct kft_config *cfg, enum kft_hooks hooks,
 			      bool have_fprobe, bool entry_kprobes);
 

@@ -121,6 +121,27 @@ static size_t __init kft_static_override_text(char *buf, size_t size)
 	return n + scnprintf(buf + n, size - n, "end\n");
 }
 
+/*
+ * A parameter given (@value) sets @stmt in the compiled-in configuration
+ * @cfg (already merged): what the language would refuse in one text is
+ * refused here too, with the parse's words. Return: 0, or -EINVAL (said).
+ */
+static int __init kft_static_override_fits(const struct kft_config *cfg, const char *value,
+					   enum kft_stmt stmt, const char *param)
+{
+	const char *token;
+	enum kft_parse_err code;
+
+	if (!value)
+		return 0;
+	code = kft_config_override_error(cfg, stmt, &token);
+	if (code == KFT_ERR_NONE)
+		return 0;
+	pr_err("static run not started: %s: %s%s%s%s\n", param, kft_parse_strerror(code),
+	       token[0] ? " '" : "", token, token[0] ? "'" : "");
+	return -EINVAL;
+}
+
 /* The command line's statements replace the compiled-in ones. */
 static int __init kft_static_apply_override(struct kft_static_parse *run,
 					    struct kft_static_parse *over)
@@ -143,6 +164,12 @@ static int __init kft_static_apply_override(struct kft_static_parse *run,
 		       kft_parse_strerror(KFT_ERR_MIN_OVER_MAX));
 		return -EINVAL;
 	}
+	if (kft_static_override_fits(&run->cfg, static_funcs, KFT_STMT_FUNCLIST,
+				     "kft.static_funcs") ||
+	    kft_static_override_fits(&run->cfg, static_mintime, KFT_STMT_MINTIME,
+				     "kft.static_mintime") ||
+	    kft_static_override_fits(&run->cfg, static_log, KFT_STMT_LOG, "kft.static_log"))
+		return -EINVAL;
 	return 0;
 }
 

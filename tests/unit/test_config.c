@@ -518,6 +518,58 @@ static void parse_ok(const char *text, struct kft_config *cfg, struct kft_func_r
 	      err.pos.line, err.pos.col, kft_parse_strerror(err.code));
 }
 
+/*
+ * The boot's run takes statements from the kernel's command line after
+ * its configuration was parsed: each must meet what a parse would check.
+ */
+static void test_override_error(void)
+{
+	static const struct {
+		const char *text;
+		enum kft_stmt stmt;
+		enum kft_log_fill log;	/* set before the check, as the override does */
+		enum kft_parse_err err;
+		const char *token;
+	} cases[] = {
+		{ "new begin end", KFT_STMT_LOG, KFT_LOG_RING, KFT_ERR_NONE, "" },
+		{ "new begin filter funclist f fend end", KFT_STMT_MINTIME, KFT_LOG_LINEAR,
+		  KFT_ERR_NONE, "" },
+		{ "new begin mode count end", KFT_STMT_LOG, KFT_LOG_RING,
+		  KFT_ERR_NOT_IN_COUNT_MODE, "" },
+		{ "new begin mode count end", KFT_STMT_MINTIME, KFT_LOG_LINEAR,
+		  KFT_ERR_NOT_IN_COUNT_MODE, "" },
+		{ "new begin mode profile end", KFT_STMT_FUNCLIST, KFT_LOG_LINEAR,
+		  KFT_ERR_NOT_IN_PROFILE_MODE, "" },
+		{ "new begin mode histogram end", KFT_STMT_LOG, KFT_LOG_STREAM,
+		  KFT_ERR_NOT_IN_HISTOGRAM_MODE, "" },
+		{ "new begin filter roots r fend end", KFT_STMT_LOG, KFT_LOG_RING,
+		  KFT_ERR_RING_CONFLICT, "roots" },
+		{ "new begin filter roots r fend end", KFT_STMT_LOG, KFT_LOG_LINEAR,
+		  KFT_ERR_NONE, "" },
+		{ "new begin watch stack 100 filter funclist f fend end", KFT_STMT_LOG, KFT_LOG_STREAM,
+		  KFT_ERR_RING_CONFLICT, "watch" },
+	};
+	struct kft_func_ref *funcs;
+	struct kft_config cfg;
+	const char *token;
+	char *buf;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		enum kft_parse_err err;
+
+		parse_ok(cases[i].text, &cfg, &funcs, &buf);
+		cfg.log = cases[i].log;
+		err = kft_config_override_error(&cfg, cases[i].stmt, &token);
+		CHECK(err == cases[i].err && !strcmp(token, cases[i].token),
+		      "\"%s\", statement %d: error %d '%s', expected %d '%s'", cases[i].text,
+		      cases[i].stmt, err, token, cases[i].err, cases[i].token);
+		free(buf);
+		free(funcs);
+	}
+}
+
+
 /* What a block that leaves them out gets, per mode. */
 static void test_mode_defaults(void)
 {
@@ -972,7 +1024,7 @@ static void test_needs_kprobes(void)
 	}
 }
 
-UNIT_MAIN(test_table, test_commands, test_full_config_fields, test_roots_fields, test_defaults,
+UNIT_MAIN(test_table, test_override_error, test_commands, test_full_config_fields, test_roots_fields, test_defaults,
 	  test_mode_defaults, test_stack_fields, test_mode_meaning, test_default_trace_meaning,
 	  test_time_triggers, test_oversized, test_largest_funclist, test_error_token,
 	  test_every_error_has_a_message, test_may_continue,
