@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 
 #include "closeout.h"
 #include "kftlog.h"
+#include "kftrec.h"
 #include "ksyms.h"
 #include "symbolize.h"
 #include "version.h"
@@ -24,7 +26,8 @@ static const char *const addr2sym_usage[] = {
 	"are hex words with 0x (any length), or without it of exactly 8 or 16",
 	"digits, in any case; columns stay aligned; an address outside every",
 	"symbol is kept; a line over 64 KiB is copied as it is. Input with no",
-	"kft log row (nor a log's header) is an error, after its output.",
+	"kft log row (nor a log's header) is an error, after its output. A kft",
+	"record file (kft record -o FILE) is read as the log it holds.",
 	"",
 	"  -a       any text, not only kft logs",
 	"  -m MAP   System.map or a copy of /proc/kallsyms of the kernel that",
@@ -100,7 +103,8 @@ int addr2sym__parse_args(int argc, char **argv, struct addr2sym_params *p,
 static int addr2sym__run(const struct addr2sym_params *p)
 {
 	const char *name = p->file ? p->file : "(stdin)";
-	FILE *in = p->file ? fopen(p->file, "r") : stdin;
+	FILE *in = p->file ? fopen(p->file, "r") : stdin, *text;
+	char label[PATH_MAX + 16];
 	struct kftlog_scan scan = { 0 };
 	struct ksyms *ks = NULL;
 	int ret = 1, failed;
@@ -114,7 +118,14 @@ static int addr2sym__run(const struct addr2sym_params *p)
 		fprintf(stderr, "addr2sym: %s: %s\n", p->map, ksyms__strerror(errno));
 		goto out;
 	}
-	failed = symbolize_stream(ks, in, stdout, &scan);
+	/* A kft record file is read as its text. */
+	snprintf(label, sizeof(label), "addr2sym: %s", name);
+	text = kftrec__text_of(in, label, stderr);
+	if (!text)
+		goto out;
+	failed = symbolize_stream(ks, text, stdout, &scan);
+	if (text != in)
+		fclose(text);
 	if (failed && ferror(stdout))
 		;	/* close_stdout() says it */
 	else if (failed)	/* a read error, or no memory */

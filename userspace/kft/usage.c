@@ -376,7 +376,7 @@ static const char *const kft_usage_record[] = {
 	"  kft record -o vfs.log 'vfs_*'              vfs_* calls until Ctrl-C",
 	"  kft record -o all.log --fast -d 10          every function, 10 s",
 	"  kd -c -m /proc/kallsyms vfs.log | less      the calls, as a tree",
-	"  kft report vfs.log | addr2sym -m /proc/kallsyms   its log, as text",
+	"  kft report vfs.log | less                    its log, as text",
 	NULL,
 };
 
@@ -413,10 +413,10 @@ static const char *const kft_usage_report[] = {
 	"",
 	"Prints the log kft record wrote into FILE ('-': standard input) as",
 	"text, a row as /proc/kft_data writes one (addresses, not symbols),",
-	"CPU after CPU within each of the recorder's reads: kd reads FILE",
-	"itself, sorting the rows; addr2sym, awk and other readers of logs read",
-	"this text. A FILE whose last row was cut short (a full disk) is",
-	"printed up to it, with a warning.",
+	"CPU after CPU within each of the recorder's reads: kd and addr2sym",
+	"read FILE itself (kd sorting the rows); awk, grep and other readers",
+	"of logs read this text. A FILE whose last row was cut short (a full",
+	"disk) is printed up to it, with a warning.",
 	"",
 	"  -h        this help",
 	"",
@@ -424,8 +424,8 @@ static const char *const kft_usage_report[] = {
 	"byte order, or cannot be read or written out.",
 	"",
 	"Examples:",
-	"  kft report vfs.rec | addr2sym -m /proc/kallsyms   the calls, with names",
-	"  kft report vfs.rec | wc -l                        the rows, and the header",
+	"  kft report vfs.rec | less                    the calls, as text",
+	"  kft report vfs.rec | awk '$7 ~ /^-/'         the calls that failed",
 	NULL,
 };
 
