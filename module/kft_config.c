@@ -14,6 +14,7 @@
  *		   | "sample" NUM | "include" "idle" | "per-process" | "snoop" NUM
  *		   | "hooks" ("fast" | "safe")
  *		   | "log" ("linear" | "ring" | "stream" | "persistent")
+ *		   | "offcpu" | "wakers" | "args"
  *
  * Words are separated by white space; '#' starts a comment that runs to the
  * end of the line. Keywords match exactly (no prefixes). Every statement may
@@ -126,6 +127,8 @@ static const char *const kft_parse_messages[] = {
 		"the kft region is too small for logentries: it holds at most, a CPU,",
 	[KFT_ERR_RING_CONFLICT] =
 		"log ring and log stream keep each CPU's calls one at a time, which would leave parts of a block of rows: not with",
+	[KFT_ERR_ARGS_ROOTS] =
+		"the calls held inside root calls keep no arguments: not with 'filter roots'",
 };
 
 _Static_assert(ARRAY_SIZE(kft_parse_messages) == KFT_ERR_COUNT,
@@ -165,6 +168,7 @@ static const char *const kft_stmt_words[] = {
 	[KFT_STMT_WAKERS] = "wakers",
 	[KFT_STMT_ONCPU] = "oncpu",
 	[KFT_STMT_LOG] = "log",
+	[KFT_STMT_ARGS] = "args",
 };
 
 _Static_assert(ARRAY_SIZE(kft_stmt_words) == KFT_STMT_COUNT, "a statement without its word");
@@ -193,12 +197,12 @@ _Static_assert(ARRAY_SIZE(kft_stmt_words) == KFT_STMT_COUNT, "a statement withou
  * a histogram it buckets each call's time on the CPU.
  */
 /*
- * What only a trace's log keeps: whole subtrees (roots), and how it fills
- * (log); and times off the CPU, which a histogram takes too (it buckets
- * the time on the CPU).
+ * What only a trace's log keeps: whole subtrees (roots), how it fills
+ * (log) and each call's arguments (args); and times off the CPU, which a
+ * histogram takes too (it buckets the time on the CPU).
  */
 #define KFT_STMTS_ROOTS	(STMT(ROOTS) | STMT(HOLDENTRIES) | STMT(HOLDTASKS) | STMT(WAKERS) | \
-			 STMT(LOG))
+			 STMT(LOG) | STMT(ARGS))
 #define KFT_STMTS_LOG	(KFT_STMTS_ROOTS | STMT(OFFCPU) | STMT(ONCPU))
 
 static const struct kft_mode_rule {
@@ -978,6 +982,13 @@ static int parse_log(struct kft_parser *ps)
 	return 0;
 }
 
+/* args: each logged call's argument registers, read at its entry. */
+static int parse_args(struct kft_parser *ps)
+{
+	ps->cfg->args = true;
+	return once(ps, KFT_STMT_ARGS, ps->tok.pos);
+}
+
 /* The statements, by their first word. */
 static const struct {
 	const char *word;
@@ -1000,6 +1011,7 @@ static const struct {
 	{ "offcpu", parse_offcpu },
 	{ "wakers", parse_wakers },
 	{ "log", parse_log },
+	{ "args", parse_args },
 };
 
 static bool is_command_word(const struct kft_parser *ps)
@@ -1102,6 +1114,9 @@ static int check_roots(struct kft_parser *ps)
 	if (ps->cfg->watch != KFT_WATCH_NONE)
 		return fail_at(ps, KFT_ERR_ROOTS_CONFLICT,
 			       later_of(seen[KFT_STMT_ROOTS], seen[KFT_STMT_WATCH]), "watch");
+	if (ps->cfg->args)
+		return fail_at(ps, KFT_ERR_ARGS_ROOTS,
+			       later_of(seen[KFT_STMT_ROOTS], seen[KFT_STMT_ARGS]), "args");
 	return 0;
 }
 
@@ -1312,6 +1327,7 @@ static bool is_keyword(const char *word, size_t len)
 		"worst-stack", "sample", "include", "idle", "per-process", "pid",
 		"tid", "cpu", "comm", "snoop", "units", "us", "ns", "ms", "hooks", "fast",
 		"safe", "errors", "log", "linear", "ring", "stream", "persistent", "error",
+		"args",
 	};
 	size_t i;
 

@@ -105,6 +105,7 @@ enum kft_parse_err {
 	KFT_ERR_REGION_NONE,
 	KFT_ERR_REGION_BUSY,
 	KFT_ERR_REGION_SMALL,
+	KFT_ERR_ARGS_ROOTS,
 	KFT_ERR_COUNT,
 };
 
@@ -233,6 +234,7 @@ struct kft_config {
 	unsigned long holdentries;	/* records held per task; with roots */
 	unsigned long holdtasks;	/* tasks inside roots at once */
 	bool offcpu;			/* trace: each call's times off the CPU; histogram: on it */
+	bool args;			/* trace: each call's argument registers at entry */
 	bool wakers;			/* trace, with roots: who woke each sleep (takes offcpu) */
 	bool filter_oncpu;		/* mintime, maxtime judge the time on the CPU (takes offcpu) */
 	enum kft_log_fill log;		/* trace: how the log fills */
@@ -297,6 +299,7 @@ enum kft_stmt {
 	KFT_STMT_WAKERS,
 	KFT_STMT_ONCPU,
 	KFT_STMT_LOG,
+	KFT_STMT_ARGS,
 	KFT_STMT_COUNT,
 };
 

@@ -333,6 +333,19 @@ static const struct parse_case cases[] = {
 	OK("new begin offcpu mode histogram end"),
 	BAD("new begin offcpu mode stacks filter funclist a fend end", NOT_IN_STACKS_MODE, 1, 18),
 	BAD("new begin offcpus end", UNKNOWN_STATEMENT, 1, 11),
+	/* args: a trace's only, once, with any log but not with filter roots. */
+	OK("new begin args end"),
+	OK("new begin args filter mintime 5 log ring offcpu end"),
+	OK("new begin log stream args hooks fast end"),
+	BAD("new begin args args end", DUPLICATE, 1, 16),
+	BAD("new begin mode count args end", NOT_IN_COUNT_MODE, 1, 22),
+	BAD("new begin args\nmode count end", NOT_IN_COUNT_MODE, 2, 1),
+	BAD("new begin args mode histogram end", NOT_IN_HISTOGRAM_MODE, 1, 16),
+	BAD("new begin mode stacks args filter funclist a fend end", NOT_IN_STACKS_MODE, 1, 23),
+	BAD("new begin mode profile args end", NOT_IN_PROFILE_MODE, 1, 24),
+	BAD("new begin args filter roots a fend end", ARGS_ROOTS, 1, 16),
+	BAD("new begin filter roots a fend\nargs end", ARGS_ROOTS, 2, 1),
+	BAD("new begin arg end", UNKNOWN_STATEMENT, 1, 11),
 	/* Bytes. */
 	BAD("new begin\x01 end", BAD_CHAR, 1, 10),
 	BAD("new begin trigger start entry f\xc3\xa9 end", BAD_CHAR, 1, 32),
@@ -499,6 +512,7 @@ static void test_defaults(void)
 	      "no triggers");
 	CHECK(!cfg.has_funclist && !cfg.mintime_us && !cfg.maxtime_us, "no filters");
 	CHECK(cfg.mode == KFT_MODE_TRACE, "default mode %d", cfg.mode);
+	CHECK(!cfg.args, "no args unless asked");
 	free(buf);
 	free(funcs);
 	CHECK(parse("new begin mode count end", &cmd, &cfg, &funcs, &err, &buf) == 0 &&
@@ -569,6 +583,21 @@ static void test_override_error(void)
 	}
 }
 
+
+/* args sets its flag and nothing else a run would see. */
+static void test_args_field(void)
+{
+	struct kft_func_ref *funcs;
+	struct kft_config cfg;
+	char *buf;
+
+	parse_ok("new begin args filter mintime 7 end", &cfg, &funcs, &buf);
+	CHECK(cfg.args && cfg.mintime_us == 7 && !cfg.offcpu && cfg.log == KFT_LOG_LINEAR,
+	      "args %d mintime %llu offcpu %d log %d", cfg.args, cfg.mintime_us, cfg.offcpu,
+	      cfg.log);
+	free(buf);
+	free(funcs);
+}
 
 /* What a block that leaves them out gets, per mode. */
 static void test_mode_defaults(void)
@@ -1024,7 +1053,8 @@ static void test_needs_kprobes(void)
 	}
 }
 
-UNIT_MAIN(test_table, test_override_error, test_commands, test_full_config_fields, test_roots_fields, test_defaults,
+UNIT_MAIN(test_table, test_override_error, test_commands, test_args_field,
+	  test_full_config_fields, test_roots_fields, test_defaults,
 	  test_mode_defaults, test_stack_fields, test_mode_meaning, test_default_trace_meaning,
 	  test_time_triggers, test_oversized, test_largest_funclist, test_error_token,
 	  test_every_error_has_a_message, test_may_continue,
