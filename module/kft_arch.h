@@ -332,6 +332,51 @@ static __always_inline unsigned long kft_entry_return_address(struct pt_regs *re
 #define KFT_ENTRY_TRIGGER_KPROBE	(!KFT_HAVE_FPROBE && !IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) && \
 					 KFT_KPROBE_AT_FTRACE_SITE)
 
+/*
+ * args: how many of a call's first arguments kft keeps, the registers the
+ * calling convention passes them in: a0 to a7 on riscv64, x0 to x5 of
+ * arm64's eight (as x86-64's six), r0 to r3 on 32-bit ARM.
+ */
+#if defined(CONFIG_ARM)
+#define KFT_ARGS_MAX	4
+#elif defined(CONFIG_RISCV)
+#define KFT_ARGS_MAX	8
+#else
+#define KFT_ARGS_MAX	6
+#endif
+
+/*
+ * Argument register @n (below KFT_ARGS_MAX) of the registers saved at a
+ * function's first instruction (a kprobe's, or fprobe's before 6.14).
+ * 32-bit ARM has no regs_get_kernel_argument(): r0 to r3 are its first
+ * four.
+ */
+static __always_inline unsigned long kft_regs_argument(struct pt_regs *regs, unsigned int n)
+{
+#if defined(CONFIG_ARM)
+	return regs->uregs[n];
+#else
+	return regs_get_kernel_argument(regs, n);
+#endif
+}
+
+/*
+ * The same from what ftrace passes an ftrace_ops callback (fast hooks,
+ * fprobe from 6.14 on): 32-bit ARM's is the pt_regs its ops asks for
+ * (KFT_FAST_OPS_FLAGS); before ftrace_regs_get_argument(), the pt_regs
+ * x86-64 saves in it.
+ */
+static __always_inline unsigned long kft_fregs_argument(struct ftrace_regs *fregs, unsigned int n)
+{
+#if defined(CONFIG_ARM)
+	return kft_regs_argument(ftrace_get_regs(fregs), n);
+#elif KFT_HAVE_FREGS_GET_ARGUMENT
+	return ftrace_regs_get_argument(fregs, n);
+#else
+	return kft_regs_argument(kft_fregs_pt(fregs), n);
+#endif
+}
+
 /* kft_irq_stack.c */
 int kft_irq_stacks_find(void);
 enum kft_stack_kind kft_stack_left(unsigned long *left);

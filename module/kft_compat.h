@@ -170,6 +170,13 @@ static inline void kft_hrtimer_setup(struct hrtimer *timer,
 #endif
 
 /*
+ * ftrace_regs_get_argument() (6.2 on): an argument register from what
+ * ftrace passes an ftrace_ops callback, whatever the architecture keeps
+ * there.
+ */
+#define KFT_HAVE_FREGS_GET_ARGUMENT	(KERNEL_VERSION(6, 2, 0) <= LINUX_VERSION_CODE)
+
+/*
  * interrupt_context_level(), which 6.1 has and 5.10 not: 0 in a task, 1 in
  * a softirq, 2 in a hard interrupt, 3 in an NMI.
  */

@@ -16,6 +16,7 @@
  * @run:	the run its handlers record into
  * @role:	what its handlers do
  * @fast:	kft's own return trampoline, not the kernel's mechanism
+ * @args:	each call keeps its argument registers (struct kft_rec_args)
  * @funcs:	the funclist; none for every function
  * @nr_funcs:	its length
  * @err:	where a reference matched nothing, or attaching failed
@@ -23,12 +24,14 @@
  * Return: 0 or an error, with @err set for a configuration error.
  */
 int kft_fhook_attach(struct kft_fhook *hook, struct kft_run *run,
-		     enum kft_hook_role role, bool fast, const struct kft_func_ref *funcs,
-		     unsigned int nr_funcs, struct kft_parse_error *err)
+		     enum kft_hook_role role, bool fast, bool args,
+		     const struct kft_func_ref *funcs, unsigned int nr_funcs,
+		     struct kft_parse_error *err)
 {
 	int ret;
 
 	hook->is_fast = fast;
+	hook->args = args;
 	hook->run = run;
 	hook->role = role;
 	if (fast)

@@ -63,6 +63,16 @@ struct kft_call {
 	struct kft_rec_sched sched_at;
 };
 
+/*
+ * A hook whose calls keep their arguments (args) gives each call a struct
+ * kft_rec_args right after its struct kft_call (fprobe, kretprobes; fast
+ * hooks keep them in a table of their own): a run without args gives none.
+ */
+static __always_inline struct kft_rec_args *kft_call_keep(struct kft_call *call)
+{
+	return (struct kft_rec_args *)(call + 1);
+}
+
 /* A hook's part for "hooks fast" (kft_exit_fast.c). */
 struct kft_fast_hook {
 	struct ftrace_ops ops;		/* no SAVE_REGS, no RECURSION: kft guards */
@@ -85,6 +95,7 @@ struct kft_fhook {
 	struct kft_run *run;
 	enum kft_hook_role role;
 	bool is_fast;			/* hooks fast: kft_exit_fast.c */
+	bool args;			/* its calls keep their arguments */
 	bool attached;
 };
 #elif KFT_HAVE_FPROBE
@@ -94,6 +105,7 @@ struct kft_fhook {
 	struct kft_run *run;
 	enum kft_hook_role role;
 	bool is_fast;			/* hooks fast: kft_exit_fast.c */
+	bool args;			/* its calls keep their arguments */
 	bool attached;
 };
 #else
@@ -111,8 +123,20 @@ struct kft_fhook {
 	struct kft_run *run;
 	enum kft_hook_role role;
 	bool is_fast;			/* hooks fast: kft_exit_fast.c */
+	bool args;			/* its calls keep their arguments */
 	bool attached;
 };
+#endif
+
+/* The per-call storage of a hook's safe mechanism (kft_call_keep()). */
+static inline size_t kft_fhook_call_size(const struct kft_fhook *hook)
+{
+	return sizeof(struct kft_call) + (hook->args ? sizeof(struct kft_rec_args) : 0);
+}
+
+#if KFT_FPROBE_FGRAPH
+/* fprobe on fgraph keeps at most MAX_FPROBE_DATA_SIZE bytes a call. */
+static_assert(sizeof(struct kft_call) + sizeof(struct kft_rec_args) <= MAX_FPROBE_DATA_SIZE);
 #endif
 
 /*
@@ -132,8 +156,9 @@ static inline int kft_exit_max_active(enum kft_hook_role role, unsigned int nr_f
 
 /* kft_exit.c: the interface. */
 int kft_fhook_attach(struct kft_fhook *hook, struct kft_run *run,
-		     enum kft_hook_role role, bool fast, const struct kft_func_ref *funcs,
-		     unsigned int nr_funcs, struct kft_parse_error *err);
+		     enum kft_hook_role role, bool fast, bool args,
+		     const struct kft_func_ref *funcs, unsigned int nr_funcs,
+		     struct kft_parse_error *err);
 void kft_fhook_detach(struct kft_fhook *hook);
 /* Calls the mechanism missed (no free per-call slot, recursion). */
 unsigned long kft_fhook_missed(const struct kft_fhook *hook);
@@ -166,6 +191,7 @@ void kft_fast_cleanup(void);
 /* The trampoline (kft_exit_fast_*.S) and what it calls. */
 void kft_fast_return(void);
 unsigned long kft_fast_exit(unsigned long *sp);
+struct kft_rec_args *kft_fast_keep(struct kft_call *call);
 #else
 /* No fast hooks here: a run that asks for them is refused before attaching. */
 static inline int kft_fast_attach(struct kft_fhook *hook, const struct kft_func_ref *funcs,

@@ -117,6 +117,13 @@ static unsigned int kft_fast_shift;
 static unsigned long kft_fast_mask;
 
 /*
+ * args: the arguments of the call of frame d of slot s, at s's index
+ * times KFT_FAST_DEPTH plus d. A table of its own, taken at the first
+ * attach of a run with args, so that frames are no larger without them.
+ */
+static struct kft_rec_args *kft_fast_args;
+
+/*
  * Hooks by id: a frame names its hook by an id, never by pointer, so that a
  * frame of a detached (freed) hook finds nothing. Written under kft_mutex.
  */
@@ -317,15 +324,18 @@ static __always_inline void kft_fast_hijack(unsigned long *retp)
 
 /*
  * kft_hook_entry() decides on the call of frame @f (at @d of @s), which is
- * marked as entering meanwhile (kft_fast_recursion()).
+ * marked as entering meanwhile (kft_fast_recursion()); @fregs has its
+ * arguments.
  */
 static __always_inline void kft_fast_entry_judge(struct kft_fhook *hook,
 						 struct kft_fast_slot *s,
 						 struct kft_fast_frame *f, unsigned int d,
-						 unsigned long *retp)
+						 unsigned long *retp, struct ftrace_regs *fregs)
 {
+	struct kft_args_src args = { .fregs = fregs };
+
 	kft_fast_enter(f);
-	if (kft_hook_entry(hook, f->ip, f->ret_ip, NULL, &f->call)) {
+	if (kft_hook_entry(hook, f->ip, f->ret_ip, NULL, &f->call, args)) {
 		kft_fast_unpush(s, f, d);
 	} else {
 		WRITE_ONCE(f->entering, 0);
@@ -343,9 +353,9 @@ static __always_inline void kft_fast_entry_judge(struct kft_fhook *hook,
 static noinline notrace void kft_fast_entry_slow(struct kft_fhook *hook,
 						 struct kft_fast_slot *s,
 						 struct kft_fast_frame *f, unsigned int d,
-						 unsigned long *retp)
+						 unsigned long *retp, struct ftrace_regs *fregs)
 {
-	kft_fast_entry_judge(hook, s, f, d, retp);
+	kft_fast_entry_judge(hook, s, f, d, retp, fregs);
 	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kft_fast_entry_slow);
@@ -387,7 +397,7 @@ static notrace void kft_fast_entry_quick(unsigned long ip, unsigned long parent_
 
 	if (likely(kft_fast_begin(hook, ip, parent_ip, fregs, &f, &s, &d, &retp))) {
 		if (unlikely(!kft_hook_entry_quick(hook, &f->call))) {
-			kft_fast_entry_slow(hook, s, f, d, retp);
+			kft_fast_entry_slow(hook, s, f, d, retp, fregs);
 			return;
 		}
 		kft_fast_hijack(retp);
@@ -407,10 +417,26 @@ static notrace void kft_fast_entry(unsigned long ip, unsigned long parent_ip,
 	unsigned int d;
 
 	if (likely(kft_fast_begin(hook, ip, parent_ip, fregs, &f, &s, &d, &retp)))
-		kft_fast_entry_judge(hook, s, f, d, retp);
+		kft_fast_entry_judge(hook, s, f, d, retp, fregs);
 	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kft_fast_entry);
+
+/**
+ * kft_fast_keep() - where a fast hook's call keeps its arguments (args)
+ * @call:	the call, in its frame
+ *
+ * Return: its place in kft_fast_args, which a run with args has.
+ */
+notrace struct kft_rec_args *kft_fast_keep(struct kft_call *call)
+{
+	struct kft_fast_frame *f = container_of(call, struct kft_fast_frame, call);
+	unsigned long s = ((unsigned long)f - (unsigned long)kft_fast_table) /
+			  sizeof(struct kft_fast_slot);
+
+	return &kft_fast_args[s * KFT_FAST_DEPTH + (f - kft_fast_table[s].frames)];
+}
+NOKPROBE_SYMBOL(kft_fast_keep);
 
 /* A return with no frame of its own: where to go is unknown (fgraph panics). */
 static notrace void __noreturn kft_fast_lost(unsigned long *sp)
@@ -447,7 +473,7 @@ static noinline notrace unsigned long kft_fast_exit_slow(struct kft_fast_slot *s
 							 u64 now_cycles,
 							 unsigned long retval)
 {
-	kft_hook_exit(hook, f->ip, f->ret_ip, true, &f->call, now_cycles, retval);
+	kft_hook_exit(hook, f->ip, f->ret_ip, true, &f->call, now_cycles, retval, NULL);
 	preempt_enable_notrace();
 	return kft_fast_pop(s, f, d);
 }
@@ -982,6 +1008,24 @@ err_free:
 	return ret;
 }
 
+/*
+ * args: the arguments' table, beside the slots' (taken first), for the
+ * first run that asks (kft_mutex); kept, as the slots are, until kft goes.
+ */
+static int kft_fast_args_get(void)
+{
+	size_t bytes = array3_size(kft_fast_mask + 1, KFT_FAST_DEPTH,
+				   sizeof(struct kft_rec_args));
+
+	lockdep_assert_held(&kft_mutex);
+	if (kft_fast_args)
+		return 0;
+	if (!kft_mem_fits(bytes))
+		return -ENOMEM;
+	kft_fast_args = __vmalloc(bytes, KFT_BIG_GFP | __GFP_ZERO);
+	return kft_fast_args ? 0 : -ENOMEM;
+}
+
 static int kft_fast_register(struct kft_fhook *hook)
 {
 	unsigned int i;
@@ -1060,6 +1104,8 @@ int kft_fast_attach(struct kft_fhook *hook, const struct kft_func_ref *funcs,
 	int ret;
 
 	ret = kft_fast_table_get();
+	if (!ret && hook->args)
+		ret = kft_fast_args_get();
 	if (ret == -ENOMEM)
 		kft_func_error(err, KFT_ERR_FAST_NO_MEMORY, NULL);
 	ret = ret ?: kft_fast_register(hook);
@@ -1185,5 +1231,7 @@ void kft_fast_cleanup(void)
 	synchronize_rcu_tasks();
 	vfree(kft_fast_table);
 	kft_fast_table = NULL;
+	vfree(kft_fast_args);
+	kft_fast_args = NULL;
 }
 #endif

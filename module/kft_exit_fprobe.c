@@ -27,25 +27,30 @@
 
 /*
  * fprobe's handlers get the registers as a pt_regs up to 6.13, as a struct
- * ftrace_regs from 6.14 (fprobe on fgraph); kft reads only the return
- * value, at the exit (fgraph's exit saves the return registers and the
- * stack and frame pointers, no more).
+ * ftrace_regs from 6.14 (fprobe on fgraph); kft reads the arguments at the
+ * entry (args) and the return value at the exit (fgraph's exit saves the
+ * return registers and the stack and frame pointers, no more).
  */
 #if KFT_FPROBE_FGRAPH
 #define kft_fprobe_regs		ftrace_regs
 #define kft_fprobe_hook(fp)	(container_of(fp, struct kft_fprobe, fp)->hook)
 #define kft_fprobe_retval(regs)	ftrace_regs_get_return_value(regs)
+#define kft_fprobe_args(regs, data) \
+	((struct kft_args_src){ .fregs = (regs), .keep = kft_call_keep(data) })
 #else
 #define kft_fprobe_regs		pt_regs
 #define kft_fprobe_hook(fp)	container_of(fp, struct kft_fhook, fp)
 #define kft_fprobe_retval(regs)	regs_return_value(regs)
+#define kft_fprobe_args(regs, data) \
+	((struct kft_args_src){ .regs = (regs), .keep = kft_call_keep(data) })
 #endif
 
 static notrace int kft_fprobe_entry(struct fprobe *fp, unsigned long entry_ip,
 				    unsigned long ret_ip, struct kft_fprobe_regs *regs,
 				    void *data)
 {
-	return kft_hook_entry(kft_fprobe_hook(fp), entry_ip, ret_ip, NULL, data);
+	return kft_hook_entry(kft_fprobe_hook(fp), entry_ip, ret_ip, NULL, data,
+			      kft_fprobe_args(regs, data));
 }
 NOKPROBE_SYMBOL(kft_fprobe_entry);
 
@@ -54,7 +59,7 @@ static notrace void kft_fprobe_exit(struct fprobe *fp, unsigned long entry_ip,
 				    void *data)
 {
 	kft_hook_exit(kft_fprobe_hook(fp), entry_ip, ret_ip, false, data, 0,
-		      kft_fprobe_retval(regs));
+		      kft_fprobe_retval(regs), kft_call_keep(data));
 }
 NOKPROBE_SYMBOL(kft_fprobe_exit);
 
@@ -83,7 +88,7 @@ static int kft_fprobe_add(struct kft_fprobe *p, struct kft_fhook *hook,
 	p->hook = hook;
 	p->fp.entry_handler = kft_fprobe_entry;
 	p->fp.exit_handler = kft_fprobe_exit;
-	p->fp.entry_data_size = sizeof(struct kft_call);
+	p->fp.entry_data_size = kft_fhook_call_size(hook);
 	if (glob)
 		ret = register_fprobe(&p->fp, glob, glob[0] == '*' && !glob[1] ?
 				      KFT_FPROBE_UNSAFE : NULL);
@@ -292,7 +297,7 @@ static int kft_fprobe_register(struct kft_fhook *hook,
 
 	hook->fp.entry_handler = kft_fprobe_entry;
 	hook->fp.exit_handler = kft_fprobe_exit;
-	hook->fp.entry_data_size = sizeof(struct kft_call);
+	hook->fp.entry_data_size = kft_fhook_call_size(hook);
 	hook->fp.nr_maxactive = kft_exit_max_active(hook->role, nr_funcs);
 	if (!nr_funcs)
 		return kft_fprobe_register_all(hook);

@@ -35,13 +35,14 @@ static __always_inline struct kft_krp *kft_krp_of(struct kretprobe_instance *ri)
 
 static notrace int kft_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
+	struct kft_call *call = (struct kft_call *)ri->data;
 	struct kft_krp *k = kft_krp_of(ri);
 
 	if (unlikely(!k))
 		return 1;	/* no instance: the exit handler is not called */
 	return kft_hook_entry(k->hook, (unsigned long)k->rp.kp.addr,
-			      kft_entry_return_address(regs), regs,
-			      (struct kft_call *)ri->data);
+			      kft_entry_return_address(regs), regs, call,
+			      (struct kft_args_src){ .regs = regs, .keep = kft_call_keep(call) });
 }
 NOKPROBE_SYMBOL(kft_krp_entry);
 
@@ -59,7 +60,7 @@ static notrace int kft_krp_exit(struct kretprobe_instance *ri, struct pt_regs *r
 		return 0;	/* the hooks are coming off: the call is not logged */
 	kft_hook_exit(k->hook, (unsigned long)k->rp.kp.addr,
 		      kft_kretprobe_ret_ip(ri, regs), false, (struct kft_call *)ri->data, 0,
-		      regs_return_value(regs));
+		      regs_return_value(regs), kft_call_keep((struct kft_call *)ri->data));
 	return 0;
 }
 NOKPROBE_SYMBOL(kft_krp_exit);
@@ -147,7 +148,7 @@ static int kft_krp_register(struct kft_fhook *hook, struct kft_krp *k,
 		k->rp.kp.symbol_name = t->ref->text;
 	k->rp.entry_handler = kft_krp_entry;
 	k->rp.handler = kft_krp_exit;
-	k->rp.data_size = sizeof(struct kft_call);
+	k->rp.data_size = kft_fhook_call_size(hook);
 	k->rp.maxactive = kft_exit_max_active(hook->role, nr) / nr + 16;
 	return register_kretprobe(&k->rp);
 }

@@ -29,6 +29,11 @@
  * A slot is reserved with one atomic increment of the log's counter; when it
  * passes the capacity the run stops with "log full", and the counter goes on
  * counting what was lost.
+ *
+ * args: the entry reads the argument registers into the call's own storage
+ * beside its struct kft_call (the mechanism's: struct kft_args_src), and
+ * whoever reserves the record copies them beside it in the log. A run with
+ * args is one with extras: a run without pays nothing for them.
  */
 #ifndef KFT_HOOK_PATH_H
 #define KFT_HOOK_PATH_H
@@ -43,8 +48,9 @@
 #include "kft_task.h"
 
 /*
- * @ring: the caller may be in a ring's or a stream's run (run->extras): a
- * linear log's path, a constant false, has none of their code.
+ * @ring: the caller may be in a ring's or a stream's run, or one with args
+ * (run->extras): a linear log's path, a constant false, has none of their
+ * code.
  */
 static __always_inline struct kft_record *kft_log_reserve(struct kft_run *run, bool ring)
 {
@@ -80,6 +86,61 @@ static __always_inline void kft_record_fill(struct kft_record *rec, unsigned lon
 	rec->retval = retval;
 	/* Pairs with smp_load_acquire() in kft_log_view_build(). */
 	smp_store_release(&rec->func, func);
+}
+
+/*
+ * args: where a mechanism's entry finds the traced function's argument
+ * registers, and where it keeps them until the call's record is made.
+ * @fregs: what ftrace passed an ftrace_ops callback, or NULL; else @regs,
+ * saved at the function's first instruction, or NULL (zeros then).
+ * @keep: the call's storage beside its struct kft_call (kft_call_keep()),
+ * used only in a run with args, whose hooks were attached with room for
+ * it; NULL for a fast hook's call (kft_args_keep()).
+ */
+struct kft_args_src {
+	struct ftrace_regs *fregs;
+	struct pt_regs *regs;
+	struct kft_rec_args *keep;
+};
+
+/*
+ * Where @call keeps its arguments (@keep from its mechanism). A fast
+ * hook's frames keep theirs in a table found only when needed: what it
+ * takes to find them is no cost to a run without args.
+ */
+static __always_inline struct kft_rec_args *kft_args_keep(struct kft_rec_args *keep,
+							  struct kft_call *call)
+{
+#if KFT_HAVE_FAST_HOOKS
+	return keep ?: kft_fast_keep(call);
+#else
+	return keep;
+#endif
+}
+
+/*
+ * args, at a call's entry that the filters let through: its registers
+ * kept. Return: where (for kft_log_args_put(), which need not look again).
+ */
+static __always_inline struct kft_rec_args *kft_args_take(const struct kft_args_src *src,
+							  struct kft_call *call)
+{
+	struct kft_rec_args *keep = kft_args_keep(src->keep, call);
+	unsigned int i;
+
+	for (i = 0; i < KFT_ARGS_MAX; i++)
+		keep->a[i] = src->fregs ? kft_fregs_argument(src->fregs, i) :
+			     src->regs ? kft_regs_argument(src->regs, i) : 0;
+	return keep;
+}
+
+/* args: a call's registers beside its record, before the record is complete. */
+static __always_inline void kft_log_args_put(struct kft_run *run, const struct kft_record *rec,
+					     struct kft_rec_args *keep, struct kft_call *call,
+					     bool ring)
+{
+	if (ring && unlikely(run->log.args))
+		run->log.args[rec - run->log.records] = *kft_args_keep(keep, call);
 }
 
 /* A log record filled: a ring's readers may take it now (kft_log_ring.h). */
@@ -265,7 +326,7 @@ static __always_inline void kft_hook_entry_sched(struct kft_run *run, bool irq,
 static __always_inline int kft_hook_entry_take(struct kft_run *run, unsigned long ip,
 					       unsigned long ret_ip, struct pt_regs *regs,
 					       struct kft_call *call, bool irq, bool record,
-					       bool ring)
+					       struct kft_rec_args *keep, bool ring)
 {
 	struct kft_record *rec;
 	s32 pid;
@@ -283,6 +344,7 @@ static __always_inline int kft_hook_entry_take(struct kft_run *run, unsigned lon
 		rec = kft_log_reserve(run, ring);
 		if (!rec)
 			return 1;
+		kft_log_args_put(run, rec, keep, call, ring);
 		kft_record_fill(rec, ip, ret_ip, call, pid, kft_rec_info_open(call->cpu), 0);
 		kft_log_publish(run, rec, ring);
 		kft_record_comm(run, call, pid);
@@ -291,14 +353,22 @@ static __always_inline int kft_hook_entry_take(struct kft_run *run, unsigned lon
 	return 0;
 }
 
-/* The entry of a run with filter roots, offcpu (the task's slots), or a ring or stream log. */
+/*
+ * The entry of a run with filter roots, offcpu (the task's slots), a ring
+ * or stream log, or args.
+ */
 static __always_inline int kft_hook_entry_extras(struct kft_run *run, unsigned long ip,
 						  unsigned long ret_ip, struct pt_regs *regs,
-						  struct kft_call *call, bool irq)
+						  struct kft_call *call, bool irq,
+						  const struct kft_args_src *args)
 {
+	struct kft_rec_args *keep = NULL;
+
 	if (run->hold.slots && !kft_hold_entry(run, ip, irq, call))
 		return 1;
-	if (kft_hook_entry_take(run, ip, ret_ip, regs, call, irq, !run->hold.slots, true))
+	if (run->log.args)
+		keep = kft_args_take(args, call);
+	if (kft_hook_entry_take(run, ip, ret_ip, regs, call, irq, !run->hold.slots, keep, true))
 		return 1;
 	/* Last: the exit is now sure to be seen, and gives the slot back. */
 	kft_hook_entry_sched(run, irq, call);
@@ -312,12 +382,13 @@ static __always_inline int kft_hook_entry_extras(struct kft_run *run, unsigned l
  * @ret_ip:	where it will return to
  * @regs:	the registers at its first instruction (a kprobe), or NULL
  * @call:	per-call storage, handed to kft_hook_exit()
+ * @args:	where its argument registers are, and where to keep them
  *
  * Return: 0 to see the exit, non-zero to skip it.
  */
 static __always_inline int kft_hook_entry(struct kft_fhook *hook, unsigned long ip,
 					    unsigned long ret_ip, struct pt_regs *regs,
-					    struct kft_call *call)
+					    struct kft_call *call, struct kft_args_src args)
 {
 	struct kft_run *run = hook->run;
 	/* Acquire: a new state comes with its generation (kft_run_prime()). */
@@ -345,8 +416,8 @@ static __always_inline int kft_hook_entry(struct kft_fhook *hook, unsigned long 
 		return 1;
 	}
 	if (unlikely(run->extras))
-		return kft_hook_entry_extras(run, ip, ret_ip, regs, call, irq);
-	return kft_hook_entry_take(run, ip, ret_ip, regs, call, irq, true, false);
+		return kft_hook_entry_extras(run, ip, ret_ip, regs, call, irq, &args);
+	return kft_hook_entry_take(run, ip, ret_ip, regs, call, irq, true, NULL, false);
 }
 
 /*
@@ -591,8 +662,9 @@ static __always_inline void kft_hold_exit(struct kft_run *run, unsigned long ip,
  * Return: false when the log had no room (a full linear log stops the run).
  */
 static __always_inline bool kft_log_whole(struct kft_run *run, unsigned long ip,
-					  unsigned long ret_ip, const struct kft_call *call,
-					  u64 dur, unsigned long retval, bool ring)
+					  unsigned long ret_ip, struct kft_call *call,
+					  u64 dur, unsigned long retval,
+					  struct kft_rec_args *keep, bool ring)
 {
 	struct kft_record *rec = kft_log_reserve(run, ring);
 	s32 pid;
@@ -601,6 +673,7 @@ static __always_inline bool kft_log_whole(struct kft_run *run, unsigned long ip,
 		return false;
 	pid = kft_record_pid(call);
 	kft_log_sched_put(run, rec, call);
+	kft_log_args_put(run, rec, keep, call, ring);
 	kft_record_fill(rec, ip, ret_ip, call, pid, kft_rec_info(dur, call->cpu), retval);
 	kft_log_publish(run, rec, ring);
 	kft_record_comm(run, call, pid);
@@ -613,14 +686,14 @@ static __always_inline bool kft_log_whole(struct kft_run *run, unsigned long ip,
  */
 static __always_inline void kft_log_close(struct kft_run *run, unsigned long ip,
 					  unsigned long ret_ip, bool ret_ip_known,
-					  const struct kft_call *call, u64 dur, unsigned long retval,
-					  bool ring)
+					  struct kft_call *call, u64 dur, unsigned long retval,
+					  struct kft_rec_args *keep, bool ring)
 {
 	struct kft_record *rec = call->rec;
 
 	if (ring && unlikely(run->log.ring.tags) &&
 	    !kft_ring_close_begin(&run->log, rec, call->entry_ns)) {
-		kft_log_whole(run, ip, ret_ip, call, dur, retval, ring);
+		kft_log_whole(run, ip, ret_ip, call, dur, retval, keep, ring);
 		return;
 	}
 	kft_log_sched_put(run, rec, call);
@@ -636,7 +709,8 @@ static __always_inline void kft_log_close(struct kft_run *run, unsigned long ip,
 static __always_inline void kft_hook_exit_record(struct kft_run *run, unsigned long ip,
 						 unsigned long ret_ip, bool ret_ip_known,
 						 struct kft_call *call, u64 now_cycles,
-						 unsigned long retval, bool ring)
+						 unsigned long retval,
+						 struct kft_rec_args *keep, bool ring)
 {
 	u64 now = 0, dur, cycles;
 
@@ -653,7 +727,7 @@ static __always_inline void kft_hook_exit_record(struct kft_run *run, unsigned l
 	if (call->rec) {
 		now = kft_now();
 		dur = kft_elapsed(now, call->entry_ns);
-		kft_log_close(run, ip, ret_ip, ret_ip_known, call, dur, retval, ring);
+		kft_log_close(run, ip, ret_ip, ret_ip_known, call, dur, retval, keep, ring);
 	} else {
 		/* (A record at entry only without this filter: kft_run_create().) */
 		if (unlikely(run->cfg.errors) && !now_cycles && kft_retval_filtered(run, retval))
@@ -679,7 +753,7 @@ static __always_inline void kft_hook_exit_record(struct kft_run *run, unsigned l
 		}
 		if (run->histogram)
 			kft_hist_add(run, ip, run->cfg.offcpu ? kft_call_oncpu(call, dur) : dur);
-		else if (!kft_log_whole(run, ip, ret_ip, call, dur, retval, ring))
+		else if (!kft_log_whole(run, ip, ret_ip, call, dur, retval, keep, ring))
 			return;
 	}
 	kft_deadline_check(run, now);
@@ -689,18 +763,20 @@ filtered:
 	this_cpu_inc(run->counters->filtered_time);
 }
 
-/* The exit of a run with filter roots, offcpu, or a ring or stream log. */
+/* The exit of a run with filter roots, offcpu, a ring or stream log, or args. */
 static __always_inline void kft_hook_exit_extras(struct kft_run *run, unsigned long ip,
 						  unsigned long ret_ip, bool ret_ip_known,
 						  struct kft_call *call, u64 now_cycles,
-						  unsigned long retval)
+						  unsigned long retval,
+						  struct kft_rec_args *keep)
 {
 	if (run->sched.slots)
 		kft_hook_exit_sched(run, call);
 	if (run->hold.slots)
 		kft_hold_exit(run, ip, ret_ip, call, retval);
 	else
-		kft_hook_exit_record(run, ip, ret_ip, ret_ip_known, call, now_cycles, retval, true);
+		kft_hook_exit_record(run, ip, ret_ip, ret_ip_known, call, now_cycles, retval, keep,
+				     true);
 }
 
 /**
@@ -712,11 +788,13 @@ static __always_inline void kft_hook_exit_extras(struct kft_run *run, unsigned l
  * @call:	what kft_hook_entry() stored
  * @now_cycles:	the cycle count kft_hook_exit_quick() read, or 0
  * @retval:	the return register (the function's return value)
+ * @keep:	where kft_hook_entry() kept its arguments (args: struct
+ *		kft_args_src's)
  */
 static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long ip,
 					  unsigned long ret_ip, bool ret_ip_known,
 					  struct kft_call *call, u64 now_cycles,
-					  unsigned long retval)
+					  unsigned long retval, struct kft_rec_args *keep)
 {
 	struct kft_run *run = hook->run;
 
@@ -730,10 +808,11 @@ static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long 
 		return;
 	}
 	if (unlikely(run->extras))
-		kft_hook_exit_extras(run, ip, ret_ip, ret_ip_known, call, now_cycles, retval);
+		kft_hook_exit_extras(run, ip, ret_ip, ret_ip_known, call, now_cycles, retval,
+				     keep);
 	else
 		kft_hook_exit_record(run, ip, ret_ip, ret_ip_known, call, now_cycles, retval,
-				     false);
+				     NULL, false);
 }
 
 #endif

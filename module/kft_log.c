@@ -29,6 +29,7 @@ static void kft_log_buf_release(struct kref *ref)
 	if (!buf->ring.in_region)
 		vfree(buf->records);
 	vfree(buf->sched);
+	vfree(buf->args);
 	kft_comms_free(&buf->comms);
 	kft_ring_free(&buf->ring);
 	kfree(buf);
@@ -41,12 +42,19 @@ static unsigned long kft_log_slots(unsigned long entries, enum kft_log_fill fill
 					entries;
 }
 
+/* A side array of @capacity elements of @size bytes, zeroed. */
+static void *kft_log_side_alloc(unsigned long capacity, size_t size)
+{
+	return __vmalloc(array_size(capacity, size), KFT_BIG_GFP | __GFP_ZERO);
+}
+
 /*
  * A log of @capacity records (a ring or stream: 1 << @shift for each
- * CPU), with their offcpu times if @sched; in @mem's records and ring if
- * given (the kft region's: a persistent ring).
+ * CPU), with the side arrays @sides asks for; in @mem's records and ring
+ * if given (the kft region's: a persistent ring, whose side arrays are
+ * this boot's memory only).
  */
-static struct kft_log_buf *kft_log_buf_alloc(unsigned long capacity, bool sched,
+static struct kft_log_buf *kft_log_buf_alloc(unsigned long capacity, struct kft_log_sides sides,
 					     enum kft_log_fill fill, unsigned int shift,
 					     const struct kft_log_mem *mem)
 {
@@ -55,7 +63,8 @@ static struct kft_log_buf *kft_log_buf_alloc(unsigned long capacity, bool sched,
 
 	if (!kft_mem_fits(array_size(capacity, (mem ? 0 : sizeof(struct kft_record) +
 							(ring ? sizeof(u32) : 0)) +
-					       (sched ? sizeof(struct kft_rec_sched) : 0))))
+					       (sides.sched ? sizeof(struct kft_rec_sched) : 0) +
+					       (sides.args ? sizeof(struct kft_rec_args) : 0))))
 		return NULL;
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
 	if (!buf)
@@ -67,15 +76,17 @@ static struct kft_log_buf *kft_log_buf_alloc(unsigned long capacity, bool sched,
 		buf->records = __vmalloc(array_size(capacity, sizeof(struct kft_record)),
 					 KFT_BIG_GFP | __GFP_ZERO);
 	}
-	if (sched)
-		buf->sched = __vmalloc(array_size(capacity, sizeof(struct kft_rec_sched)),
-				       KFT_BIG_GFP | __GFP_ZERO);
-	if (!buf->records || (sched && !buf->sched) ||
+	if (sides.sched)
+		buf->sched = kft_log_side_alloc(capacity, sizeof(struct kft_rec_sched));
+	if (sides.args)
+		buf->args = kft_log_side_alloc(capacity, sizeof(struct kft_rec_args));
+	if (!buf->records || (sides.sched && !buf->sched) || (sides.args && !buf->args) ||
 	    (ring && !mem && kft_ring_alloc(&buf->ring, capacity, shift, fill == KFT_LOG_STREAM)) ||
 	    kft_comms_alloc(&buf->comms, capacity)) {
 		if (!mem)
 			vfree(buf->records);
 		vfree(buf->sched);
+		vfree(buf->args);
 		kft_ring_free(&buf->ring);
 		kfree(buf);
 		return NULL;
@@ -91,6 +102,7 @@ static void kft_log_use(struct kft_log *log, struct kft_log_buf *buf)
 	log->buf = buf;
 	log->records = buf->records;
 	log->sched = buf->sched;
+	log->args = buf->args;
 	log->capacity = buf->capacity;
 	log->ring = buf->ring;
 	atomic_long_set(&log->reserved, 0);
@@ -101,16 +113,16 @@ static void kft_log_use(struct kft_log *log, struct kft_log_buf *buf)
  * @log:	the log
  * @entries:	its calls (a ring or stream: each CPU's, rounded up to a power
  *		of two)
- * @sched:	with offcpu's times
+ * @sides:	what it keeps beside its records
  * @fill:	how it fills
  * @mem:	a ring's records and tags, or NULL to allocate them
  *
  * Return: 0, or -ENOMEM.
  */
-int kft_log_alloc(struct kft_log *log, unsigned long entries, bool sched,
+int kft_log_alloc(struct kft_log *log, unsigned long entries, struct kft_log_sides sides,
 		  enum kft_log_fill fill, const struct kft_log_mem *mem)
 {
-	struct kft_log_buf *buf = kft_log_buf_alloc(kft_log_slots(entries, fill), sched, fill,
+	struct kft_log_buf *buf = kft_log_buf_alloc(kft_log_slots(entries, fill), sides, fill,
 						    kft_ring_shift(entries), mem);
 
 	if (!buf)
@@ -126,6 +138,7 @@ void kft_log_free(struct kft_log *log)
 	log->buf = NULL;
 	log->records = NULL;
 	log->sched = NULL;
+	log->args = NULL;
 	log->ring = (struct kft_ring){};
 	log->capacity = 0;
 }
@@ -143,6 +156,7 @@ void kft_log_free(struct kft_log *log)
 int kft_log_reset(struct kft_log *log)
 {
 	struct kft_log_mem same = { .records = log->records, .ring = log->ring };
+	struct kft_log_sides sides = { .sched = log->sched != NULL, .args = log->args != NULL };
 	unsigned long used = kft_log_stored(log);
 	struct kft_log_buf *buf;
 
@@ -151,7 +165,7 @@ int kft_log_reset(struct kft_log *log)
 		 * The kft region's memory stays the log's: emptied, its reader
 		 * copies no more of it (kft_ring_copy() checks each tag).
 		 */
-		buf = kft_log_buf_alloc(log->capacity, log->sched != NULL, kft_log_fill_of(log),
+		buf = kft_log_buf_alloc(log->capacity, sides, kft_log_fill_of(log),
 					log->ring.shift, log->ring.in_region ? &same : NULL);
 		if (!buf)
 			return -ENOMEM;
@@ -169,6 +183,8 @@ int kft_log_reset(struct kft_log *log)
 		memset(log->records, 0, used * sizeof(*log->records));
 		if (log->sched)
 			memset(log->sched, 0, used * sizeof(*log->sched));
+		if (log->args)
+			memset(log->args, 0, used * sizeof(*log->args));
 	}
 	kft_comms_reset(&log->buf->comms);
 	atomic_long_set(&log->reserved, 0);
@@ -263,8 +279,10 @@ void kft_log_view_init(struct kft_log_view *view, struct kft_log *log)
 	view->buf = log->buf;
 	view->recs = log->buf->records;
 	view->sched = log->buf->sched;
+	view->args = log->buf->args;
 	view->copies = NULL;
 	view->sched_copies = NULL;
+	view->args_copies = NULL;
 	view->order = NULL;
 	view->nr = 0;
 }
@@ -307,9 +325,11 @@ void kft_log_view_free(struct kft_log_view *view)
 	kvfree(view->order);
 	kvfree(view->copies);
 	kvfree(view->sched_copies);
+	kvfree(view->args_copies);
 	view->order = NULL;
 	view->copies = NULL;
 	view->sched_copies = NULL;
+	view->args_copies = NULL;
 	view->nr = 0;
 	if (view->buf)
 		kref_put(&view->buf->ref, kft_log_buf_release);

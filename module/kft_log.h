@@ -24,6 +24,7 @@
 #include <linux/types.h>
 #include <asm/local.h>
 
+#include "kft_arch.h"
 #include "kft_comm.h"
 #include "kft_config.h"
 
@@ -202,6 +203,14 @@ struct kft_rec_sched {
 };
 
 /*
+ * args: a call's first argument registers, read at its entry, kept beside
+ * its record as offcpu's times are (a run without args has no such array).
+ */
+struct kft_rec_args {
+	unsigned long a[KFT_ARGS_MAX];
+};
+
+/*
  * log ring and log stream: CPU c's slots are records[c << shift] on, 1 <<
  * shift of them; a tag beside each record says which of the CPU's
  * reservations wrote it and whether it is being written or closed
@@ -232,6 +241,7 @@ struct kft_log_buf {
 	unsigned long capacity;
 	struct kft_record *records;
 	struct kft_rec_sched *sched;	/* offcpu, else NULL */
+	struct kft_rec_args *args;	/* args, else NULL */
 	struct kft_comms comms;		/* the records' task names */
 	struct kft_ring ring;		/* log ring or stream, else tags NULL */
 	struct mutex stream_lock;	/* a stream's readers: one at a time */
@@ -241,6 +251,7 @@ struct kft_log_buf {
 struct kft_log {
 	struct kft_record *records;	/* buf->records, for the traced path */
 	struct kft_rec_sched *sched;	/* buf->sched */
+	struct kft_rec_args *args;	/* buf->args */
 	unsigned long capacity;
 	/* Slots handed out; past capacity it keeps counting what was lost. */
 	atomic_long_t reserved;
@@ -256,8 +267,10 @@ struct kft_log_view {
 	struct kft_log_buf *buf;	/* a reference held by the view */
 	const struct kft_record *recs;	/* buf->records, or the copies */
 	const struct kft_rec_sched *sched; /* beside them, or NULL */
+	const struct kft_rec_args *args; /* likewise */
 	struct kft_record *copies;	/* a ring's */
 	struct kft_rec_sched *sched_copies;
+	struct kft_rec_args *args_copies;
 	u32 *order;			/* record indexes in entry-time order */
 	unsigned long nr;
 };
@@ -274,7 +287,13 @@ struct kft_log_mem {
 	struct kft_ring ring;
 };
 
-int kft_log_alloc(struct kft_log *log, unsigned long entries, bool sched,
+/* What a log keeps beside its records. */
+struct kft_log_sides {
+	bool sched;			/* offcpu's times */
+	bool args;			/* the calls' argument registers */
+};
+
+int kft_log_alloc(struct kft_log *log, unsigned long entries, struct kft_log_sides sides,
 		  enum kft_log_fill fill, const struct kft_log_mem *mem);
 void kft_log_free(struct kft_log *log);
 int kft_log_reset(struct kft_log *log);

@@ -96,13 +96,14 @@ unsigned long kft_ring_overwritten(const struct kft_ring *ring)
  * @n:		its reservation's number
  * @rec:	the copy
  * @sched:	offcpu's times beside it (ignored without offcpu)
+ * @args:	its arguments beside it (ignored without args)
  *
  * Return: false when the slot holds another reservation, or is being
  * written, or was written while copied. No lock: from any context (a
  * panic's too).
  */
 bool kft_ring_copy(const struct kft_log_buf *buf, unsigned int cpu, unsigned long n,
-		   struct kft_record *rec, struct kft_rec_sched *sched)
+		   struct kft_record *rec, struct kft_rec_sched *sched, struct kft_rec_args *args)
 {
 	unsigned long slot = kft_ring_slot(&buf->ring, cpu, n);
 	const u32 *tag = &buf->ring.tags[slot];
@@ -121,6 +122,8 @@ bool kft_ring_copy(const struct kft_log_buf *buf, unsigned int cpu, unsigned lon
 	rec->retval = src->retval;
 	if (buf->sched)
 		*sched = buf->sched[slot];
+	if (buf->args)
+		*args = buf->args[slot];
 	/* The copy is whole if the slot was not taken meanwhile. */
 	smp_rmb();
 	return (READ_ONCE(*tag) & ~KFT_RING_CLOSING) == kft_ring_tag(n) && rec->func;
@@ -141,7 +144,8 @@ static int kft_ring_view_alloc(struct kft_log_view *view, unsigned long room)
 {
 	const struct kft_log_buf *buf = view->buf;
 	size_t each = sizeof(struct kft_record) + sizeof(u32) +
-		      (buf->sched ? sizeof(struct kft_rec_sched) : 0);
+		      (buf->sched ? sizeof(struct kft_rec_sched) : 0) +
+		      (buf->args ? sizeof(struct kft_rec_args) : 0);
 
 	room = max(room, 1UL);
 	if (!kft_mem_fits(array_size(room, each)))
@@ -151,10 +155,14 @@ static int kft_ring_view_alloc(struct kft_log_view *view, unsigned long room)
 	if (buf->sched)
 		view->sched_copies = kvmalloc_array(room, sizeof(*view->sched_copies),
 						    KFT_BIG_GFP);
-	if (!view->copies || !view->order || (buf->sched && !view->sched_copies))
+	if (buf->args)
+		view->args_copies = kvmalloc_array(room, sizeof(*view->args_copies), KFT_BIG_GFP);
+	if (!view->copies || !view->order || (buf->sched && !view->sched_copies) ||
+	    (buf->args && !view->args_copies))
 		return -ENOMEM;
 	view->recs = view->copies;
 	view->sched = view->sched_copies;
+	view->args = view->args_copies;
 	return 0;
 }
 
@@ -167,6 +175,7 @@ static void kft_ring_view_fill(struct kft_log_view *view, unsigned long room)
 {
 	const struct kft_log_buf *buf = view->buf;
 	struct kft_rec_sched unused;
+	struct kft_rec_args unused_args;
 	unsigned long head, n;
 	unsigned int cpu;
 
@@ -175,7 +184,8 @@ static void kft_ring_view_fill(struct kft_log_view *view, unsigned long room)
 		n = head - min(head, 1UL << buf->ring.shift);
 		for (; n < head && view->nr < room; n++) {
 			if (kft_ring_copy(buf, cpu, n, &view->copies[view->nr],
-					  buf->sched ? &view->sched_copies[view->nr] : &unused)) {
+					  buf->sched ? &view->sched_copies[view->nr] : &unused,
+					  buf->args ? &view->args_copies[view->nr] : &unused_args)) {
 				view->order[view->nr] = view->nr;
 				view->nr++;
 			}
@@ -194,6 +204,7 @@ static void kft_stream_view_take(struct kft_log_view *view, unsigned long room)
 {
 	struct kft_log_buf *buf = view->buf;
 	struct kft_rec_sched unused;
+	struct kft_rec_args unused_args;
 	unsigned long head, n;
 	unsigned int cpu;
 
@@ -201,7 +212,8 @@ static void kft_stream_view_take(struct kft_log_view *view, unsigned long room)
 		head = kft_ring_head(&buf->ring, cpu);
 		for (n = kft_ring_tail(&buf->ring, cpu); n < head && view->nr < room; n++) {
 			if (!kft_ring_copy(buf, cpu, n, &view->copies[view->nr],
-					   buf->sched ? &view->sched_copies[view->nr] : &unused))
+					   buf->sched ? &view->sched_copies[view->nr] : &unused,
+					   buf->args ? &view->args_copies[view->nr] : &unused_args))
 				break;
 			view->order[view->nr] = view->nr;
 			view->nr++;

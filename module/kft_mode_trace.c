@@ -94,7 +94,8 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 				    const struct kft_counters *c)
 {
 	unsigned long stored = kft_log_stored(&run->log);
-	size_t each = sizeof(struct kft_record) + (run->log.sched ? sizeof(struct kft_rec_sched) : 0);
+	size_t each = sizeof(struct kft_record) + (run->log.sched ? sizeof(struct kft_rec_sched) : 0) +
+		      (run->log.args ? sizeof(struct kft_rec_args) : 0);
 
 	seq_printf(m, "\ncounters:\n"
 		   "  entries recorded %lu\n"
@@ -134,6 +135,8 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 	kft_output_roots_status(m, run, c);
 	kft_output_sched_status(m, run, c);
 	kft_output_watch_status(m, run, c);
+	if (run->log.args)
+		seq_printf(m, "args: %u registers a call\n", KFT_ARGS_MAX);
 	kft_output_trace_hooks(m, run);
 	seq_puts(m, "mode: trace\n");
 }
@@ -215,27 +218,53 @@ static void kft_output_comm(struct seq_file *m, const struct kft_comms *comms,
 }
 
 /*
- * A call's return value (kft's column after the comm): an error in decimal,
- * anything else in hex, as function_graph's funcgraph-retval shows them
- * (kft_retval_error()); "-" for a call whose exit was not seen. A reader
- * who could not see /proc/kallsyms' addresses sees errors and zero only,
- * and "hidden" for any other value: kft does not know a value's type, and
- * one that fits in 32 bits may still be another process's heap address or
- * a random number the kernel made.
+ * A register's value of unknown type, a return value or an argument: an
+ * error in decimal, anything else in hex, as function_graph's
+ * funcgraph-retval shows them (kft_retval_error()). A reader who could not
+ * see /proc/kallsyms' addresses sees errors and zero only, and "hidden"
+ * for any other value: kft does not know a value's type, and one that
+ * fits in 32 bits may still be another process's heap address or a random
+ * number the kernel made.
  */
+static void kft_output_value(struct seq_file *m, u64 v, bool show_addrs)
+{
+	long err = kft_retval_error(v);
+
+	if (err)
+		seq_printf(m, "%ld", err);
+	else if (!show_addrs && v)
+		seq_puts(m, "hidden");
+	else
+		seq_printf(m, "0x%llx", v);
+}
+
+/* A call's return value (kft's column after the comm); "-" for a call whose exit was not seen. */
 static void kft_output_retval(struct seq_file *m, const struct kft_record *rec,
 			      bool show_addrs)
 {
-	long err = kft_retval_error(rec->retval);
-
+	seq_putc(m, ' ');
 	if (kft_rec_dur(rec) == KFT_REC_DUR_OPEN)
-		seq_puts(m, " -");
-	else if (err)
-		seq_printf(m, " %ld", err);
-	else if (!show_addrs && rec->retval)
-		seq_puts(m, " hidden");
+		seq_putc(m, '-');
 	else
-		seq_printf(m, " 0x%llx", rec->retval);
+		kft_output_value(m, rec->retval, show_addrs);
+}
+
+/*
+ * args: a call's argument registers, as a word of its own after the
+ * return value (and offcpu's): "args=" and each value as a return value
+ * is shown, separated by commas.
+ */
+static void kft_output_args(struct seq_file *m, const struct kft_rec_args *args,
+			    bool show_addrs)
+{
+	unsigned int i;
+
+	seq_puts(m, " args=");
+	for (i = 0; i < KFT_ARGS_MAX; i++) {
+		if (i)
+			seq_putc(m, ',');
+		kft_output_value(m, args->a[i], show_addrs);
+	}
 }
 
 /*
@@ -291,11 +320,14 @@ static struct kft_record kft_output_rec_copy(const struct kft_record *r)
  * @times:	the run's timeline (rows are relative to its first start)
  * @comms:	the task names of the log the record is in
  * @r:		the record
+ * @sched:	offcpu's times beside it, or NULL
+ * @args:	its arguments beside it, or NULL
  * @show_addrs:	false: addresses print as zeros, as /proc/kallsyms does
  */
 static void kft_output_log_row(struct seq_file *m, const struct kft_run_times *times,
 			const struct kft_comms *comms, const struct kft_record *r,
-			const struct kft_rec_sched *sched, bool show_addrs)
+			const struct kft_rec_sched *sched, const struct kft_rec_args *args,
+			bool show_addrs)
 {
 	const struct kft_record copy = kft_output_rec_copy(r), *rec = &copy;
 	u64 dur = kft_rec_dur(rec);
@@ -328,6 +360,8 @@ static void kft_output_log_row(struct seq_file *m, const struct kft_run_times *t
 	}
 	if (sched && !stack && !wake && dur != KFT_REC_DUR_OPEN)
 		kft_output_sched(m, sched, dur, unit);
+	if (args && !stack && !wake)
+		kft_output_args(m, args, show_addrs);
 	if (kft_rec_is_cut(rec))
 		seq_puts(m, " cut");
 	seq_putc(m, '\n');
@@ -345,7 +379,7 @@ void kft_trace_show_row(struct seq_file *m, const struct kft_run_times *times,
 			const struct kft_comms *comms, const struct kft_record *rec,
 			bool show_addrs)
 {
-	kft_output_log_row(m, times, comms, rec, NULL, show_addrs);
+	kft_output_log_row(m, times, comms, rec, NULL, NULL, show_addrs);
 }
 
 /*
@@ -385,6 +419,7 @@ void kft_trace_print_last(struct kft_run *run, unsigned int calls, struct seq_fi
 	struct kft_counters c;
 	struct kft_record rec;
 	struct kft_rec_sched sched;
+	struct kft_rec_args args;
 	unsigned long head, n, rows = 0;
 	unsigned int cpu;
 
@@ -398,10 +433,10 @@ void kft_trace_print_last(struct kft_run *run, unsigned int calls, struct seq_fi
 		head = kft_ring_head(&buf->ring, cpu);
 		for (n = head - min_t(unsigned long, kft_ring_stored(&buf->ring, cpu), calls);
 		     n < head; n++) {
-			if (!kft_ring_copy(buf, cpu, n, &rec, &sched))
+			if (!kft_ring_copy(buf, cpu, n, &rec, &sched, &args))
 				continue;
 			kft_output_log_row(m, &run->times, &buf->comms, &rec,
-					   buf->sched ? &sched : NULL, true);
+					   buf->sched ? &sched : NULL, buf->args ? &args : NULL, true);
 			if (m->count)
 				m->count--;	/* the row's newline */
 			seq_printf(m, " %pS\n", (void *)kft_output_func_start(rec.func));
@@ -417,16 +452,17 @@ void kft_trace_print_last(struct kft_run *run, unsigned int calls, struct seq_fi
 static int kft_trace_log_alloc(struct kft_run *run)
 {
 	const struct kft_config *cfg = &run->cfg;
+	struct kft_log_sides sides = { .sched = cfg->offcpu, .args = cfg->args };
 	struct kft_log_mem mem;
 	int ret;
 
 	if (!cfg->persistent)
-		return kft_log_alloc(&run->log, cfg->logentries, cfg->offcpu, cfg->log, NULL);
+		return kft_log_alloc(&run->log, cfg->logentries, sides, cfg->log, NULL);
 	ret = kft_region_hold(&mem.ring, &mem.records, kft_ring_shift(cfg->logentries),
 			      run->id, cfg->units_ns);
 	if (ret)
 		return ret;
-	ret = kft_log_alloc(&run->log, cfg->logentries, cfg->offcpu, cfg->log, &mem);
+	ret = kft_log_alloc(&run->log, cfg->logentries, sides, cfg->log, &mem);
 	if (ret)
 		kft_region_let_go();
 	return ret;
@@ -474,7 +510,7 @@ int kft_trace_attach(struct kft_run *run, struct kft_parse_error *err)
 		return ret;
 	}
 	ret = kft_fhook_attach(&run->trace, run, KFT_HOOK_TRACE,
-			       run->cfg.hooks == KFT_HOOKS_FAST, run->cfg.funcs,
+			       run->cfg.hooks == KFT_HOOKS_FAST, run->cfg.args, run->cfg.funcs,
 			       run->nr_traced, err);
 	if (ret)
 		kft_sched_detach(&run->sched);
@@ -524,6 +560,7 @@ static void kft_trace_data_show(struct seq_file *m, struct kft_reader *r, unsign
 		kft_output_log_row(m, &r->times, &r->log.buf->comms,
 				   &r->log.recs[r->log.order[i - 1]],
 				   r->log.sched ? &r->log.sched[r->log.order[i - 1]] : NULL,
+				   r->log.args ? &r->log.args[r->log.order[i - 1]] : NULL,
 				   r->show_addrs);
 }
 

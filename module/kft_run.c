@@ -230,13 +230,13 @@ static int kft_run_attach_exit_triggers(struct kft_run *run, struct kft_parse_er
 
 	if (cfg->start.kind == KFT_TRIGGER_EXIT) {
 		ret = kft_fhook_attach(&run->start_exit, run, KFT_HOOK_START_EXIT,
-				       cfg->hooks == KFT_HOOKS_FAST, &cfg->start.func, 1, err);
+				       cfg->hooks == KFT_HOOKS_FAST, false, &cfg->start.func, 1, err);
 		if (ret)
 			return ret;
 	}
 	if (cfg->stop.kind == KFT_TRIGGER_EXIT) {
 		ret = kft_fhook_attach(&run->stop_exit, run, KFT_HOOK_STOP_EXIT,
-				       cfg->hooks == KFT_HOOKS_FAST, &cfg->stop.func, 1, err);
+				       cfg->hooks == KFT_HOOKS_FAST, false, &cfg->stop.func, 1, err);
 		if (ret) {
 			kft_fhook_detach(&run->start_exit);
 			return ret;
@@ -509,9 +509,12 @@ struct kft_run *kft_run_create(struct kft_run *old, char *text, const struct kft
 	run->task_filter = kft_task_filtered(cfg);
 	run->count_ctx_filter = cfg->noints || cfg->onlyints || run->task_filter;
 	/* (cycles_khz: no record at entry, no watch; offcpu's slot taken at entry.) */
-	run->entry_quick = run->cycles_khz && !run->count_ctx_filter && !cfg->offcpu;
-	/* (A ring's and a stream's records too: a linear log's path has none of their code.) */
-	run->extras = cfg->nr_roots || cfg->offcpu || cfg->log != KFT_LOG_LINEAR;
+	run->entry_quick = run->cycles_khz && !run->count_ctx_filter && !cfg->offcpu && !cfg->args;
+	/*
+	 * (A ring's and a stream's records, and args, too: a linear log's
+	 * path has none of their code.)
+	 */
+	run->extras = cfg->nr_roots || cfg->offcpu || cfg->log != KFT_LOG_LINEAR || cfg->args;
 	kft_watch_reset(&run->watch, cfg->watch_bytes);
 	INIT_WORK(&run->detach_work, kft_run_detach_work);
 	kft_hrtimer_setup(&run->timer, kft_timer_fn, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);

@@ -9,8 +9,8 @@
  * header's figures (calls lost) stay /proc/kft's and /proc/kft_data's.
  *
  * It opens on the run installed at the open, when that is a stream run
- * whose rows are calls only (no offcpu times: the language keeps filter
- * roots' trees and stack watches' snapshots out of streams),
+ * whose rows are calls only (no offcpu times, no arguments: the language
+ * keeps filter roots' trees and stack watches' snapshots out of streams),
  * and holds that run's buffer: a run primed again meanwhile writes into
  * another one, which this reader no longer sees.
  */
@@ -108,13 +108,14 @@ static unsigned int kft_stream_take_cpu(struct kft_stream_reader *r, unsigned in
 {
 	struct kft_log_buf *buf = r->buf;
 	struct kft_rec_sched unused;
+	struct kft_rec_args unused_args;
 	struct kft_record rec;
 	unsigned long n = READ_ONCE(buf->ring.cpus[cpu].tail);
 	unsigned long head = kft_ring_head(&buf->ring, cpu);
 	unsigned int nr = 0;
 
 	for (; n < head && nr < max; n++) {
-		if (!kft_ring_copy(buf, cpu, n, &rec, &unused))
+		if (!kft_ring_copy(buf, cpu, n, &rec, &unused, &unused_args))
 			break;
 		kft_stream_fill(r, &rec, first_start_ns, &r->rows[nr++]);
 	}
@@ -172,7 +173,8 @@ static ssize_t kft_stream_read(struct file *file, char __user *ubuf, size_t coun
 
 /*
  * The run's rows fit a stream row: -ENODATA without a run, -EINVAL for one
- * that is no stream, -EOPNOTSUPP for one whose rows carry offcpu's times.
+ * that is no stream, -EOPNOTSUPP for one whose rows carry offcpu's times
+ * or arguments.
  */
 static int kft_stream_usable(const struct kft_run *run)
 {
@@ -180,7 +182,7 @@ static int kft_stream_usable(const struct kft_run *run)
 		return -ENODATA;
 	if (!run->log.ring.stream)
 		return -EINVAL;
-	if (run->cfg.offcpu)
+	if (run->cfg.offcpu || run->cfg.args)
 		return -EOPNOTSUPP;
 	return 0;
 }
