@@ -8,6 +8,10 @@
  * calls by entry time, each tree made in interrupt context framed by
  * "!!!! start" and "!!!! end" lines, and each tree's lines marked with its
  * own character.
+ * A call whose row has its arguments (a log of a run with args) shows them
+ * after its name, "vfs_read(0xffff888003e1c000, 0x7ffd5c3b1e40, 0x1000,
+ * 0x7ffd5c3b1e38, 0x0, 0x0)", as the log has them (the registers, not yet
+ * typed: all of them, whatever the function takes).
  * A call that returned an error (the log's RETURN column) ends its line
  * with " = -22 EINVAL"; with r among the letters, every call with a return
  * value ends with it, " = 0x0" (a void function's is whatever its return
@@ -112,6 +116,19 @@ static void kd_indent(FILE *out, char marker, int depth)
 		fputs("|  ", out);
 }
 
+/* A call's arguments (args), as the log has them: "(0x1, -22, hidden)". */
+static void kd_args(FILE *out, const char *args)
+{
+	fputc('(', out);
+	for (; *args; args++) {
+		if (*args == ',')
+			fputs(", ", out);
+		else
+			fputc(*args, out);
+	}
+	fputc(')', out);
+}
+
 static void kd_line(FILE *out, const struct kd_call *c, const char *fields,
 		    int width, char marker)
 {
@@ -120,6 +137,8 @@ static void kd_line(FILE *out, const struct kd_call *c, const char *fields,
 	kd_cells(out, c->row, c, fields);
 	kd_indent(out, marker, c->depth);
 	fprintf(out, "%.*s", width, c->name);
+	if (*c->row->args)
+		kd_args(out, c->row->args);
 	if ((c->row->ret == KFTLOG_RET_ERROR || strchr(fields, 'r')) &&
 	    *kd_retval(c->row, ret, sizeof(ret)))
 		fprintf(out, " = %s", ret);

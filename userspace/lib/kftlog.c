@@ -96,8 +96,36 @@ static int parse_named(const struct word *w, const char *name, long long *v)
 	return split_named(w, name, &num) || word_ll(&num, v) || *v < 0 ? -1 : 0;
 }
 
-/* A call's words after RETURN: offcpu's three times, and "cut". */
-static void parse_after_ret(const struct word *w, size_t nr, struct kftlog_row *row)
+/*
+ * args=V,V,...: each V a value as a RETURN column writes one (an error,
+ * hex, or "hidden"), at least one. Return: 0, or -1 when the word is
+ * another or malformed (then ignored, as other unknown words are).
+ */
+static int parse_args(const struct word *w, struct kftlog_names *names)
+{
+	struct word v, item;
+	struct kftlog_row scratch;
+	size_t at, end;
+
+	if (split_named(w, "args", &v))
+		return -1;
+	for (at = 0; at <= v.len; at = end + 1) {
+		for (end = at; end < v.len && v.s[end] != ','; end++)
+			;
+		item = (struct word){ v.s + at, end - at };
+		scratch.ret = KFTLOG_RET_NONE;
+		parse_ret(&item, &scratch);
+		if (scratch.ret == KFTLOG_RET_NONE)
+			return -1;
+	}
+	names->args = v.s;
+	names->args_len = v.len;
+	return 0;
+}
+
+/* A call's words after RETURN: offcpu's three times, args, and "cut". */
+static void parse_after_ret(const struct word *w, size_t nr, struct kftlog_row *row,
+			    struct kftlog_names *names)
 {
 	size_t i = 7;
 
@@ -114,6 +142,8 @@ static void parse_after_ret(const struct word *w, size_t nr, struct kftlog_row *
 	} else {
 		row->oncpu = row->runnable = row->blocked = 0;
 	}
+	if (nr > i && !parse_args(&w[i], names))
+		i++;
 	row->cut = nr > i && word_is(&w[i], "cut");
 }
 
@@ -160,15 +190,15 @@ static int parse_tail(const struct word *w, size_t nr, struct kftlog_row *row,
 	const struct word *left = NULL;
 	struct word n;
 
-	names->comm = names->waker_comm = "";
-	names->comm_len = names->waker_comm_len = 0;
+	names->comm = names->waker_comm = names->args = "";
+	names->comm_len = names->waker_comm_len = names->args_len = 0;
 	row->left = -1;
 	row->ret = KFTLOG_RET_NONE;
 	row->ret_error = 0;
 	row->ret_value = 0;
 	row->waker_pid = -1;
 	row->slept = -1;
-	parse_after_ret(w, nr, row);
+	parse_after_ret(w, nr, row, names);
 	if (row->delta == KFTLOG_DELTA_WAKE)
 		return parse_wake(w, nr, row, names);
 	if (nr >= 7 && row->delta != KFTLOG_DELTA_STACK)
@@ -187,15 +217,15 @@ static int parse_tail(const struct word *w, size_t nr, struct kftlog_row *row,
 	return word_ll(&n, &row->left) || row->left < 0 ? -1 : 0;
 }
 
-/* A row's five words, and the six after that mean something; more are ignored. */
+/* A row's five words, and the seven after that mean something; more are ignored. */
 static int parse_row(const char *line, size_t len, struct kftlog_row *row,
 		     struct kftlog_names *names)
 {
-	struct word w[11];
+	struct word w[12];
 	size_t nr;
 
 	/* A NUL byte would cut a name short, or empty it: no row has one. */
-	if (memchr(line, '\0', len) || (nr = words_split(line, len, w, 11)) < 5 ||
+	if (memchr(line, '\0', len) || (nr = words_split(line, len, w, 12)) < 5 ||
 	    word_ll(&w[0], &row->entry) || row->entry < 0 ||
 	    word_ll(&w[1], &row->delta) || row->delta < KFTLOG_DELTA_WAKE ||
 	    parse_pid(&w[2], &row->pid, &row->cpu) || parse_tail(w, nr, row, names))
@@ -378,7 +408,8 @@ static int kftlog__add(struct kftlog *log, struct kftlog_row *row,
 	row->caller = strtab__intern(&log->names, names->caller, names->caller_len);
 	row->comm = strtab__intern(&log->names, names->comm, names->comm_len);
 	row->waker_comm = strtab__intern(&log->names, names->waker_comm, names->waker_comm_len);
-	if (!row->func || !row->caller || !row->comm || !row->waker_comm)
+	row->args = strtab__intern(&log->names, names->args, names->args_len);
+	if (!row->func || !row->caller || !row->comm || !row->waker_comm || !row->args)
 		return -1;
 	log->rows[log->nr++] = *row;
 	return 0;

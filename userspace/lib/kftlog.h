@@ -11,9 +11,11 @@
  * first; its first row has a column "left=N" after COMM, the bytes of stack
  * left (Documentation/stacks.rst, "Stack watches"). After a call's RETURN,
  * with offcpu, "oncpu=N runnable=N blocked=N": its time on the CPU,
- * runnable and blocked (the log's unit); and "cut" ends the row of a root
- * call whose tree did not fit its holding space (filter roots). Other
- * words there (and a RETURN that is none of those) are ignored.
+ * runnable and blocked (the log's unit); with args, "args=V,V,..." the
+ * call's first argument registers, each as a RETURN is written (an error
+ * in decimal, "hidden", else hex); and "cut" ends the row of a root call
+ * whose tree did not fit its holding space (filter roots). Other words
+ * there (and a RETURN that is none of those) are ignored.
  *
  * A wake set (wakers) is consecutive rows with DELTA -3: who woke a task
  * that slept inside a root call. ENTRY is when the task was switched out,
@@ -83,6 +85,7 @@ struct kftlog_row {
 	long long oncpu, runnable, blocked;	/* the log's unit, as delta */
 	const char *waker_comm;	/* a wake set's first row: wcomm=NAME; "" on others */
 	long long slept;	/* a wake set's first row: slept=N; -1 on others */
+	const char *args;	/* args=...'s values as written ("0x1,-22,hidden"); "" without */
 };
 
 /* Whether a row is the first of a stack watch snapshot (it has left=N). */
@@ -112,8 +115,8 @@ static inline int kftlog_row_continues(const struct kftlog_row *first,
 
 /* The words of a row's names, pointing into the line. */
 struct kftlog_names {
-	const char *func, *caller, *comm, *waker_comm;
-	size_t func_len, caller_len, comm_len, waker_comm_len;
+	const char *func, *caller, *comm, *waker_comm, *args;
+	size_t func_len, caller_len, comm_len, waker_comm_len, args_len;
 };
 
 /* A kernel release's longest (the kernel's __NEW_UTS_LEN). */

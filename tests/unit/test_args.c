@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A call's arguments in kft logs (args): the word "args=V,..." after the
+ * return value and offcpu's times as kftlog reads it (and ignores when
+ * malformed), and kd's call tree, which shows them after the call's name.
+ * A log without the word reads as before.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "unit.h"
+#include "kdrun.h"
+
+#define HEADER "\nKernel Instrumentation Run ID 1\n\nNumber of entries after filters = %d\n\n" \
+	" Entry    Delta     PID        Function                        Caller              Comm             Return\n" \
+	"-------- -------- -------- ----------------                 ------------        ----             ------\n"
+
+/* outer(0-100) > leaf(10-30), each with its arguments; old_fn without. */
+static const char log_args[] =
+	"\nKernel Instrumentation Run ID 1\n\nNumber of entries after filters = 3\n\n"
+	" Entry    Delta     PID        Function                        Caller              Comm             Return\n"
+	"-------- -------- -------- ----------------                 ------------        ----             ------\n"
+	"       0      100     10.0  outer    start_kernel+0x10   sh -22 args=0xffff888003e1c000,-100,0x0,hidden\n"
+	"      10       20     10.0  leaf     outer+0x8           sh 0x0 oncpu=15 runnable=5 blocked=0 args=0x1,0x2,0x3,0x4\n"
+	"     200        5     10.0  old_fn   start_kernel+0x20   sh 0x0\n";
+
+static void test_word_read(void)
+{
+	struct kftlog *log = kftlog__parse(log_args, strlen(log_args), "test", NULL);
+
+	CHECK(log->nr == 3 && log->scan.malformed == 0, "%zu rows, %zu malformed", log->nr,
+	      log->scan.malformed);
+	CHECK_STR(log->rows[0].args, "0xffff888003e1c000,-100,0x0,hidden", "row 0's args");
+	CHECK_STR(log->rows[1].args, "0x1,0x2,0x3,0x4", "row 1's args, after offcpu's");
+	CHECK(log->rows[1].has_sched && log->rows[1].oncpu == 15, "row 1 keeps its offcpu times");
+	CHECK_STR(log->rows[2].args, "", "a row without args");
+	CHECK(log->rows[0].ret == KFTLOG_RET_ERROR && log->rows[0].ret_error == -22,
+	      "row 0's return value");
+	kftlog__free(log);
+}
+
+/* What the module never writes is no args word: the row is read without. */
+static void test_word_refused(void)
+{
+	static const char *const bad[] = {
+		"args=", "args=,", "args=0x1,", "args=,0x1", "args=0x1,,0x2", "args=-",
+		"args=22", "args=0xg", "args=0x1;0x2", "args", "argz=0x1",
+	};
+	static const char *const good[] = { "args=0x0", "args=-4095,hidden,0xffffffffffffffff" };
+	char text[512];
+	struct kftlog *log;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), HEADER "  0  5  10.0  f  g+0x1  sh 0x0 %s\n", 1, bad[i]);
+		log = kftlog__parse(text, strlen(text), "test", NULL);
+		CHECK(log->nr == 1 && !log->rows[0].args[0], "'%s' read as args: '%s'", bad[i],
+		      log->nr ? log->rows[0].args : "(no row)");
+		kftlog__free(log);
+	}
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		snprintf(text, sizeof(text), HEADER "  0  5  10.0  f  g+0x1  sh 0x0 %s\n", 1, good[i]);
+		log = kftlog__parse(text, strlen(text), "test", NULL);
+		CHECK(log->nr == 1 && !strcmp(log->rows[0].args, good[i] + 5), "'%s' not read",
+		      good[i]);
+		kftlog__free(log);
+	}
+}
+
+/* kd -c: each call with its arguments, comma and blank between them. */
+static void test_calltree(void)
+{
+	struct kd_params p = { .mode = KD_CALLTREE, .max_depth = 20, .name_width = 40 };
+	char *out = kd_run(log_args, &p, NULL);
+
+	CHECK(out && strstr(out, "\nouter(0xffff888003e1c000, -100, 0x0, hidden) = -22 EINVAL\n"),
+	      "outer: %s", out ? out : "(null)");
+	CHECK(out && strstr(out, "\n|  leaf(0x1, 0x2, 0x3, 0x4)\n"), "leaf: %s", out ? out : "(null)");
+	CHECK(out && strstr(out, "\nold_fn\n"), "old_fn: %s", out ? out : "(null)");
+	free(out);
+}
+
+UNIT_MAIN(test_word_read, test_word_refused, test_calltree)
