@@ -494,6 +494,31 @@ static noinline __attribute__((__noipa__)) unsigned int kft_test_seq_loop(unsign
 	return n;
 }
 
+/*
+ * args: eight arguments the caller chooses, more than any architecture
+ * passes in registers (x86-64 and arm64 six and eight, 32-bit ARM four,
+ * riscv64 eight), so that a test can check the first ones kft keeps.
+ */
+static noinline __attribute__((__noipa__)) unsigned long
+kft_test_args(unsigned long a, unsigned long b, unsigned long c, unsigned long d,
+	      unsigned long e, unsigned long f, unsigned long g, unsigned long h)
+{
+	barrier();
+	return a ^ b ^ c ^ d ^ e ^ f ^ g ^ h;
+}
+
+/* "args A B C D E F G H" (hex): one call of kft_test_args() with them. */
+static int kft_test_args_cmd(const char *text)
+{
+	unsigned long v[8];
+
+	if (sscanf(text, "%lx %lx %lx %lx %lx %lx %lx %lx", &v[0], &v[1], &v[2], &v[3], &v[4],
+		   &v[5], &v[6], &v[7]) != 8)
+		return -EINVAL;
+	WRITE_ONCE(kft_test_sink, kft_test_args(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]));
+	return 0;
+}
+
 static noinline void kft_test_oops_inner(void)
 {
 	int *p = NULL;
@@ -671,7 +696,7 @@ static int kft_test_with_arg(const char *name, unsigned int n)
 static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
-	char buf[64], name[32];
+	char buf[192], name[32];
 	unsigned int n = 1, i, k;
 
 	if (count >= sizeof(buf))
@@ -681,6 +706,8 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 	buf[count] = '\0';
 	if (!strncmp(buf, "region ", 7))
 		return kft_test_region(buf) ?: count;
+	if (!strncmp(buf, "args ", 5))
+		return kft_test_args_cmd(buf + 5) ?: count;
 	if (sscanf(buf, "%31s %u", name, &n) < 1 || n > 1000000)
 		return -EINVAL;
 	if (!strcmp(name, "recurse") || !strcmp(name, "irq_recurse") ||
