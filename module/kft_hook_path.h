@@ -473,9 +473,10 @@ static __always_inline bool kft_hook_exit_quick(struct kft_fhook *hook, struct k
 
 	/*
 	 * A record reserved at entry: kft_hook_exit() closes it (if running);
-	 * offcpu's slot is given back there too, whatever the state.
+	 * offcpu's slot is given back there too, whatever the state. (A
+	 * rejected call's arguments need nothing: args alone leaves it here.)
 	 */
-	if (unlikely(hook->role != KFT_HOOK_TRACE || call->rec || run->extras))
+	if (unlikely(hook->role != KFT_HOOK_TRACE || call->rec || run->exit_extras))
 		return false;
 	/* Acquire: as in kft_hook_exit(). */
 	if (smp_load_acquire(&run->state) != KFT_RUNNING)

@@ -514,7 +514,8 @@ struct kft_run *kft_run_create(struct kft_run *old, char *text, const struct kft
 	 * (A ring's and a stream's records, and args, too: a linear log's
 	 * path has none of their code.)
 	 */
-	run->extras = cfg->nr_roots || cfg->offcpu || cfg->log != KFT_LOG_LINEAR || cfg->args;
+	run->exit_extras = cfg->nr_roots || cfg->offcpu || cfg->log != KFT_LOG_LINEAR;
+	run->extras = run->exit_extras || cfg->args;
 	kft_watch_reset(&run->watch, cfg->watch_bytes);
 	INIT_WORK(&run->detach_work, kft_run_detach_work);
 	kft_hrtimer_setup(&run->timer, kft_timer_fn, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);

@@ -170,11 +170,13 @@ struct kft_run {
 	bool entry_quick;		/* cycles, no filter at entry: kft_hook_entry_quick() */
 	bool histogram;			/* histogram mode: trace's hooks, counts in table */
 	/*
-	 * filter roots or offcpu (per-task slots at entry and exit), or a
-	 * ring's or a stream's log. One flag, so that a run with none of them
+	 * filter roots or offcpu (per-task slots at entry and exit), a ring's
+	 * or a stream's log, or args. One flag, so that a run with none of them
 	 * pays one test on each side.
 	 */
 	bool extras;
+	/* extras but args: what an exit that a filter rejects must still see */
+	bool exit_extras;
 
 	/* Timeline, kft_now() ns. */
 	struct kft_run_times times;
