@@ -159,7 +159,7 @@ static int kft_rec_stream_open(struct kft_rec *rec)
 	fprintf(stderr, "kft: record: %s: %s%s\n", path, strerror(errno),
 		errno == ENOENT ? " (a kft module older than this kft?)" :
 		errno == EINVAL ? " (the run is no log stream run)" :
-		errno == EOPNOTSUPP ? " (the run's rows carry offcpu's times)" : "");
+		errno == EOPNOTSUPP ? " (the run's rows carry offcpu's times or arguments)" : "");
 	return -1;
 }
 
