@@ -114,7 +114,7 @@ not_on() {
 # fgraph_index0 (a kernel bug shown without kft).
 fast_skip='last_boot|retval|errtrace|histogram_mode|durations_fgraph|replace_wide|stack_truncation|bad_input|kft_errors|kft_refuse|commands|version|unprivileged|opener_cap|proc_modes|config_status|addresses_hidden|generation|multi_write|concurrent_writes|reload_cycles|lockdown|bench_smoke|stack_watch|livepatch_fast|fast_.*|comm_escaped|fgraph_index0'
 fast_tests() {
-	tests_but $peer_tests $icount_tests | grep -Ev '^(count_|stacks_|profile_|kft_profile|kft_stackcount|kft_stacksnoop|kft_funccount|tools_stacks)' |
+	tests_but $peer_tests $icount_tests | grep -Ev '^(count_|counts_|stacks_|profile_|kft_profile|kft_stackcount|kft_stacksnoop|kft_funccount|tools_stacks)' |
 		grep -Evx "$fast_skip"
 }
 
