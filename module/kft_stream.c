@@ -16,6 +16,7 @@
  */
 #include <linux/hash.h>
 #include <linux/proc_fs.h>
+#include <linux/sched/signal.h>
 #include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -125,7 +126,9 @@ static unsigned int kft_stream_take_cpu(struct kft_stream_reader *r, unsigned in
 /*
  * Each CPU's calls, copied to @ubuf (room for @max rows) and only then
  * taken out (the tail moved past them): a copy that faults loses nothing.
- * Under the stream's lock. Return: the rows copied, or -EFAULT before any.
+ * A large read yields the CPU between chunks and ends early for a fatal
+ * signal, with what it copied. Under the stream's lock. Return: the rows
+ * copied, or -EFAULT before any.
  */
 static ssize_t kft_stream_take(struct kft_stream_reader *r, char __user *ubuf, size_t max)
 {
@@ -146,6 +149,11 @@ static ssize_t kft_stream_take(struct kft_stream_reader *r, char __user *ubuf, s
 					  buf->ring.cpus[cpu].tail + nr);
 			buf->stream_read += nr;
 			done += nr;
+			if (nr == KFT_STREAM_CHUNK) {
+				cond_resched();
+				if (fatal_signal_pending(current))
+					return done;
+			}
 		} while (nr == KFT_STREAM_CHUNK && done < max);
 		if (done == max)
 			break;
