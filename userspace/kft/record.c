@@ -30,6 +30,8 @@
 /* How often the buffers are drained; a read's rows at most. */
 #define KFT_REC_POLL_S		0.1
 #define KFT_REC_READ_ROWS	16384
+/* The longest drain, in seconds, before Ctrl-C and -d are looked at again. */
+#define KFT_REC_DRAIN_S		1.0
 /*
  * The header's room, before the rows: a stream run's header is a few
  * hundred bytes a CPU (its losses). A larger one is written into a second
@@ -165,11 +167,14 @@ static int kft_rec_stream_open(struct kft_rec *rec)
 
 /*
  * The calls the stream holds now, appended to the rows file: reads until
- * one comes back short. *n: how many. 0, or -1 after saying why.
+ * one comes back short, or for KFT_REC_DRAIN_S at most (calls that come
+ * faster than they are read must not keep Ctrl-C and -d waiting: the next
+ * poll goes on). *n: how many. 0, or -1 after saying why.
  */
 static int kft_rec_take(struct kft_rec *rec, unsigned long long *n)
 {
 	const size_t size = KFT_REC_READ_ROWS * sizeof(*rec->buf);
+	double give_up = kft_now() + KFT_REC_DRAIN_S;
 	ssize_t got;
 
 	*n = 0;
@@ -195,10 +200,10 @@ static int kft_rec_take(struct kft_rec *rec, unsigned long long *n)
 			return -1;
 		}
 		*n += (size_t)got / sizeof(*rec->buf);
-		if ((size_t)got < size)
+		rec->total += (size_t)got / sizeof(*rec->buf);
+		if ((size_t)got < size || kft_now() > give_up)
 			break;
 	}
-	rec->total += *n;
 	return 0;
 }
 
