@@ -142,6 +142,7 @@ static const char *const kft_fast_noreturn[] = {
 #include "kft_noreturn.h"
 };
 static_assert(ARRAY_SIZE(kft_fast_noreturn) <= KFT_MAX_NOTRACE_NAMES);
+static struct kft_names kft_fast_noreturn_names = KFT_NAMES(kft_fast_noreturn);
 
 /* @t's first probe: hash_ptr(t, bits), with the shift computed once. */
 static __always_inline unsigned long kft_fast_home(struct task_struct *t)
@@ -1086,7 +1087,7 @@ static int kft_fast_denylist(struct ftrace_ops *ops, const struct kft_func_ref *
 			break;
 	if (nr_funcs && i == nr_funcs)
 		return 0;
-	return kft_ftrace_notrace_names(ops, kft_fast_noreturn, ARRAY_SIZE(kft_fast_noreturn));
+	return kft_ftrace_notrace_names(ops, &kft_fast_noreturn_names);
 }
 
 /**

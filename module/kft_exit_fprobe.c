@@ -263,6 +263,7 @@ static const char *const kft_fprobe_unsafe[] = {
 	"rcu_read_lock_held_common",		/* what it calls, when not inlined */
 	"rcu_lockdep_current_cpu_online",
 };
+static struct kft_names kft_fprobe_unsafe_names = KFT_NAMES(kft_fprobe_unsafe);
 
 /*
  * Every function but those above (each is added to the notrace filter,
@@ -272,8 +273,7 @@ static int kft_fprobe_register_all(struct kft_fhook *hook)
 {
 	int ret;
 
-	ret = kft_ftrace_notrace_names(&hook->fp.ops, kft_fprobe_unsafe,
-				       ARRAY_SIZE(kft_fprobe_unsafe));
+	ret = kft_ftrace_notrace_names(&hook->fp.ops, &kft_fprobe_unsafe_names);
 	if (ret) {
 		ftrace_free_filter(&hook->fp.ops);
 		return ret;

@@ -140,6 +140,18 @@ int kft_ftrace_set_pattern(struct ftrace_ops *ops, const char *text, bool exclud
 }
 
 /*
+ * Bumped when a module comes: a name a loaded module may have is looked up
+ * again after that (struct kft_names).
+ */
+static atomic_long_t kft_modules_seq = ATOMIC_LONG_INIT(1);
+
+/* A module is coming: cached name lookups may have become stale. */
+void kft_ftrace_module_coming(void)
+{
+	atomic_long_inc(&kft_modules_seq);
+}
+
+/*
  * Which of @names (at most KFT_MAX_NOTRACE_NAMES) the kernel may have,
  * into @present. Built in, kallsyms says. A module asks kprobes' lookup,
  * which refuses a name nobody has with -ENOENT: the probes are registered
@@ -147,7 +159,7 @@ int kft_ftrace_set_pattern(struct ftrace_ops *ops, const char *text, bool exclud
  * RCU grace period for all. Any other refusal (a function kprobes may not
  * probe) leaves the name in.
  */
-static void kft_names_present(const char *const *names, unsigned int nr, unsigned long *present)
+static void kft_names_lookup(const char *const *names, unsigned int nr, unsigned long *present)
 {
 	struct kprobe *kps, **registered;
 	unsigned int i, n = 0;
@@ -182,11 +194,29 @@ out:
 	kfree(kps);
 }
 
+/*
+ * The names of @list the kernel may have, looked up once and again only
+ * after a module came. Each kprobe registered to look a name up holds
+ * preemption off while the kernel checks the address against every jump
+ * label, static call and bug entry of its text (about a millisecond of
+ * emulated time on 6.1): a lookup at every attach of every function was
+ * that, once per name, in the middle of a real-time system's work.
+ */
+static const unsigned long *kft_names_present(struct kft_names *list)
+{
+	long seq = atomic_long_read(&kft_modules_seq);
+
+	if (list->seq != seq) {
+		kft_names_lookup(list->names, list->nr, list->present);
+		list->seq = seq;
+	}
+	return list->present;
+}
+
 /**
  * kft_ftrace_notrace_names() - functions into an ftrace_ops' notrace filter
  * @ops:	the ops (its notrace filter wins over its filter)
- * @names:	the functions
- * @nr:		how many
+ * @list:	the functions, with what the last lookup of them found
  *
  * A function this kernel lacks (or never traces) is no error. Each name
  * costs ftrace a pass over every traceable function with a symbol lookup
@@ -196,17 +226,16 @@ out:
  *
  * Return: 0, or -ENOMEM.
  */
-int kft_ftrace_notrace_names(struct ftrace_ops *ops, const char *const *names,
-			     unsigned int nr)
+int kft_ftrace_notrace_names(struct ftrace_ops *ops, struct kft_names *list)
 {
-	DECLARE_BITMAP(present, KFT_MAX_NOTRACE_NAMES);
+	const unsigned long *present;
 	unsigned int i;
 
-	if (WARN_ON_ONCE(nr > KFT_MAX_NOTRACE_NAMES))
-		nr = KFT_MAX_NOTRACE_NAMES;
-	kft_names_present(names, nr, present);
-	for_each_set_bit(i, present, nr)
-		if (kft_ftrace_set_pattern(ops, names[i], true) == -ENOMEM)
+	if (WARN_ON_ONCE(list->nr > KFT_MAX_NOTRACE_NAMES))
+		return -EINVAL;
+	present = kft_names_present(list);
+	for_each_set_bit(i, present, list->nr)
+		if (kft_ftrace_set_pattern(ops, list->names[i], true) == -ENOMEM)
 			return -ENOMEM;
 	return 0;
 }

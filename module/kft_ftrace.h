@@ -6,6 +6,7 @@
 #ifndef KFT_FTRACE_H
 #define KFT_FTRACE_H
 
+#include <linux/bitmap.h>
 #include <linux/ftrace.h>
 
 #include "kft_config.h"
@@ -22,8 +23,21 @@ int kft_ftrace_set_filter_ip(struct ftrace_ops *ops, unsigned long ip, bool remo
 int kft_ftrace_set_pattern(struct ftrace_ops *ops, const char *text, bool exclude);
 /* The longest list: kft_fast_noreturn's 91 names (module/kft_noreturn.h). */
 #define KFT_MAX_NOTRACE_NAMES	128
-int kft_ftrace_notrace_names(struct ftrace_ops *ops, const char *const *names,
-			     unsigned int nr);
+/*
+ * Names kept out of an ftrace_ops' filter, and which of them the kernel had
+ * when last looked up (kft_ftrace.c; under kft_mutex). Static, one per list.
+ */
+struct kft_names {
+	const char *const *names;
+	unsigned int nr;
+	long seq;			/* modules' count at the lookup; 0: none yet */
+	DECLARE_BITMAP(present, KFT_MAX_NOTRACE_NAMES);
+};
+
+#define KFT_NAMES(array) { .names = (array), .nr = ARRAY_SIZE(array) }
+
+int kft_ftrace_notrace_names(struct ftrace_ops *ops, struct kft_names *list);
+void kft_ftrace_module_coming(void);
 int kft_ftrace_filter_add(struct ftrace_ops *ops, const struct kft_func_ref *f,
 			  unsigned long *addr, struct kft_parse_error *err);
 void kft_filter_sentinel(void);	/* kft_sentinel.c: never called */

@@ -37,6 +37,7 @@
 
 #include "kft_current.h"
 #include "kft_flight.h"
+#include "kft_ftrace.h"
 #include "kft_data.h"
 #include "kft_last_boot.h"
 #include "kft_region.h"
@@ -320,13 +321,16 @@ static const struct proc_ops kft_ctl_ops = {
  * hooked there, so that a module loaded later at the same addresses is not
  * traced, nor fires a trigger, by a run configured for the old one. What
  * kft learned of the code at those addresses goes when a new module comes
- * (kft_arch_module_coming()).
+ * (kft_arch_module_coming()), and so do the names it found the kernel had
+ * (kft_ftrace_module_coming()).
  */
 static int kft_module_notify(struct notifier_block *nb, unsigned long action,
 			     void *data)
 {
-	if (action == MODULE_STATE_COMING)
+	if (action == MODULE_STATE_COMING) {
 		kft_arch_module_coming();
+		kft_ftrace_module_coming();
+	}
 	if (action != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
 	mutex_lock(&kft_mutex);

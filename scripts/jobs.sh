@@ -111,8 +111,9 @@ not_on() {
 # histogram_mode, durations_fgraph, last_boot, replace_wide (hooks safe),
 # stack_truncation (safe, then fast), and every fast_* test: each names
 # hooks fast); comm_escaped (stacks, snoop and profile modes);
-# fgraph_index0 (a kernel bug shown without kft).
-fast_skip='last_boot|retval|errtrace|histogram_mode|durations_fgraph|replace_wide|stack_truncation|bad_input|kft_errors|kft_refuse|commands|version|unprivileged|opener_cap|proc_modes|config_status|addresses_hidden|generation|multi_write|concurrent_writes|reload_cycles|lockdown|bench_smoke|stack_watch|livepatch_fast|fast_.*|comm_escaped|fgraph_index0'
+# fgraph_index0 (a kernel bug shown without kft); attach_lookups (names
+# both hook kinds).
+fast_skip='attach_lookups|last_boot|retval|errtrace|histogram_mode|durations_fgraph|replace_wide|stack_truncation|bad_input|kft_errors|kft_refuse|commands|version|unprivileged|opener_cap|proc_modes|config_status|addresses_hidden|generation|multi_write|concurrent_writes|reload_cycles|lockdown|bench_smoke|stack_watch|livepatch_fast|fast_.*|comm_escaped|fgraph_index0'
 fast_tests() {
 	tests_but $peer_tests $icount_tests | grep -Ev '^(count_|counts_|stacks_|profile_|kft_profile|kft_stackcount|kft_stacksnoop|kft_funccount|tools_stacks)' |
 		grep -Evx "$fast_skip"
