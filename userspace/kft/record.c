@@ -55,6 +55,7 @@ struct kft_rec {
 	int problems;			/* disagreements said: exit 1 */
 	int not_ours;			/* the run is gone, or another's: not to be stopped */
 	int rows_failed;		/* the rows file could not be written: no FILE */
+	int rows_renamed;		/* rows_path became FILE: nothing to unlink */
 };
 
 /* "DIR/.NAME.WHAT-XXXXXX" beside path; 0, or -1 (too long). */
@@ -125,7 +126,7 @@ static void kft_rec_close(struct kft_rec *rec, int keep)
 	if (!rec->rows)
 		return;
 	fclose(rec->rows);
-	if (!keep)
+	if (!keep && !rec->rows_renamed)
 		unlink(rec->rows_path);
 	rec->rows = NULL;
 }
@@ -446,6 +447,8 @@ static int kft_rec_write(struct kft_rec *rec, const char *path)
 		if (done == tmp)
 			unlink(tmp);
 		err = -1;
+	} else if (!err && done == rec->rows_path) {
+		rec->rows_renamed = 1;
 	}
 	return err;
 }
