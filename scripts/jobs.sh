@@ -73,9 +73,9 @@ debug_skip="reload_cycles lockdown last_boot stacks_capacity kft_stacksnoop_rate
 # addresses_hidden, lockdown), the userspace commands over modes the other
 # tests cover in the kernel (kft_*, tools_*, errtrace, comm_*), the
 # samples' language, reload_cycles' slab growth, bench_smoke, the load
-# tests of the stack modes (capacity and rate), and fgraph_index0 (fprobe
-# on fgraph only: 6.14 on).
-rt_skip="samples reload_cycles bench_smoke lockdown last_boot bad_input kft_errors kft_refuse kft_record config_status generation multi_write version commands unprivileged opener_cap proc_modes addresses_hidden tools_pipeline tools_stacks errtrace kft_slowtrace kft_trace_glob kft_funccount kft_funccount_interval kft_funclatency kft_stackcount kft_stacksnoop kft_stacksnoop_rate kft_profile kft_trace comm_escaped comm_column fgraph_index0 stacks_capacity"
+# tests of the stack modes (capacity and rate), fgraph_index0 (fprobe
+# on fgraph only: 6.14 on), and attach_lookups (6.1's and 6.12's).
+rt_skip="attach_lookups samples reload_cycles bench_smoke lockdown last_boot bad_input kft_errors kft_refuse kft_record config_status generation multi_write version commands unprivileged opener_cap proc_modes addresses_hidden tools_pipeline tools_stacks errtrace kft_slowtrace kft_trace_glob kft_funccount kft_funccount_interval kft_funclatency kft_stackcount kft_stacksnoop kft_stacksnoop_rate kft_profile kft_trace comm_escaped comm_column fgraph_index0 stacks_capacity"
 
 # On some Debian kernels' main passes only, TEST=KERNEL,...:
 # kft_slowtrace on 6.12 (and in the fast pass, on the kernel fast_kernel
@@ -87,8 +87,11 @@ rt_skip="samples reload_cycles bench_smoke lockdown last_boot bad_input kft_erro
 # on 5.10 IRQ_WORK_INIT_HARD, a constant initializer (the rest of
 # kft_init() and kft_exit() is the same code on every kernel; every
 # test loads and unloads kft, load_unload checks the /proc files go, and
-# kmemleak watches it all on the debug kernel).
-some_kernels_tests="kft_slowtrace=6.12 reload_cycles=6.1,latest"
+# kmemleak watches it all on the debug kernel); attach_lookups on 6.1 and
+# 6.12 (and the debug kernel), the names looked up once per module load,
+# code without a kernel-version difference beyond what every fast attach
+# of the other tests runs (10 to 17 s a kernel).
+some_kernels_tests="kft_slowtrace=6.12 reload_cycles=6.1,latest attach_lookups=6.1,6.12"
 
 # not_on KERNEL: the tests of some_kernels_tests whose kernels are others.
 not_on() {
