@@ -7,7 +7,8 @@
  *	statement := "trigger" ("start" | "stop") ("entry" FUNC | "exit" FUNC | "error" FUNC
  *						  | "time" NUM)
  *		   | "filter" ("mintime" NUM | "maxtime" NUM | "noints" | "onlyints" | "errors"
- *			       | "funclist" FUNC+ "fend" | "pid" NUM | "tid" NUM | "cpu" NUM)
+ *			       | "funclist" FUNC+ "fend" | "pid" NUM | "tid" NUM | "cpu" NUM
+ *			       | "arg" NUM [ "long" | "ulong" | "int" | "uint" ] OP VALUE)
  *		   | "logentries" NUM | "autorepeat"
  *		   | "mode" ("trace" | "count" | "stacks" | "profile" | "histogram")
  *		   | "watch" ("stack" | "worst-stack") NUM
@@ -18,7 +19,8 @@
  *
  * Words are separated by white space; '#' starts a comment that runs to the
  * end of the line. Keywords match exactly (no prefixes). Every statement may
- * appear once ("watch stack" and "watch worst-stack" are one statement). The
+ * appear once ("watch stack" and "watch worst-stack" are one statement;
+ * "filter arg" up to KFT_ARGF_MAX times, OP one of == != < <= > >= &). The
  * first error ends the parse and is reported with its line and column; the
  * caller keeps its previous state. A statement that means nothing in the
  * block's mode (mintime in count mode) is an error at the later of it and
@@ -50,7 +52,7 @@ static const char *const kft_parse_messages[] = {
 	[KFT_ERR_EXPECTED_START_STOP] = "expected 'start' or 'stop'",
 	[KFT_ERR_EXPECTED_TRIGGER_KIND] = "expected 'entry', 'exit', 'error' or 'time'",
 	[KFT_ERR_EXPECTED_FILTER] =
-		"expected 'mintime', 'maxtime', 'oncpu', 'noints', 'onlyints', 'errors', 'funclist', 'roots', 'pid', 'tid', 'cpu' or 'comm'",
+		"expected 'mintime', 'maxtime', 'oncpu', 'noints', 'onlyints', 'errors', 'funclist', 'roots', 'pid', 'tid', 'cpu', 'comm' or 'arg'",
 	[KFT_ERR_MISSING_FUNCTION] = "missing function",
 	[KFT_ERR_BAD_FUNCTION] = "malformed function name or address",
 	[KFT_ERR_MISSING_NUMBER] = "missing number",
@@ -129,7 +131,20 @@ static const char *const kft_parse_messages[] = {
 		"log ring and log stream keep each CPU's calls one at a time, which would leave parts of a block of rows: not with",
 	[KFT_ERR_ARGS_ROOTS] =
 		"the calls held inside root calls keep no arguments: not with 'filter roots'",
+	[KFT_ERR_ARGF_INDEX] =
+		"an argument is 1 to " KFT_ARGF_REGS_TEXT " on this architecture, the registers its first arguments are passed in",
+	[KFT_ERR_ARGF_OP] =
+		"expected '==', '!=', '<', '<=', '>', '>=' or '&', after an optional 'long', 'ulong', 'int' or 'uint'",
+	[KFT_ERR_ARGF_CONSTANT] =
+		"gives the same answer for every value of the argument's type: it would keep every call or none",
+	[KFT_ERR_ARGF_TOO_MANY] = "at most 4 argument filters in a block",
+	[KFT_ERR_ARGF_MODE] =
+		"judges a call by its registers at its entry, which only trace and histogram modes' hooks see: not in count, stacks or profile mode",
+	[KFT_ERR_ARGF_ROOTS] =
+		"judges each call at its entry, and filter roots judges a whole tree at its root's return: not with 'filter roots'",
 };
+
+_Static_assert(KFT_ARGF_MAX == 4, "the message of KFT_ERR_ARGF_TOO_MANY says 4");
 
 _Static_assert(ARRAY_SIZE(kft_parse_messages) == KFT_ERR_COUNT,
 	       "a parse error without a message");
@@ -169,6 +184,7 @@ static const char *const kft_stmt_words[] = {
 	[KFT_STMT_ONCPU] = "oncpu",
 	[KFT_STMT_LOG] = "log",
 	[KFT_STMT_ARGS] = "args",
+	[KFT_STMT_ARGF] = "arg",
 };
 
 _Static_assert(ARRAY_SIZE(kft_stmt_words) == KFT_STMT_COUNT, "a statement without its word");
@@ -764,6 +780,196 @@ static int parse_filter_id(struct kft_parser *ps, struct kft_pos at)
 	return fail(ps, KFT_ERR_EXPECTED_FILTER);
 }
 
+/* filter arg's types: as C reads an argument of each, from its register. */
+static const struct {
+	const char *word;
+	unsigned int bits;
+	bool is_signed;
+} kft_argf_types[] = {
+	[KFT_ARGF_LONG] = { "long", 8 * sizeof(long), true },
+	[KFT_ARGF_ULONG] = { "ulong", 8 * sizeof(long), false },
+	[KFT_ARGF_INT] = { "int", 32, true },
+	[KFT_ARGF_UINT] = { "uint", 32, false },
+};
+
+static const char *const kft_argf_ops[] = {
+	[KFT_ARGF_EQ] = "==",
+	[KFT_ARGF_NE] = "!=",
+	[KFT_ARGF_LT] = "<",
+	[KFT_ARGF_LE] = "<=",
+	[KFT_ARGF_GT] = ">",
+	[KFT_ARGF_GE] = ">=",
+	[KFT_ARGF_AND] = "&",
+};
+
+/* The words /proc/kft shows a filter arg with. */
+const char *kft_argf_type_word(enum kft_argf_type type)
+{
+	return kft_argf_types[type].word;
+}
+
+const char *kft_argf_op_word(enum kft_argf_op op)
+{
+	return kft_argf_ops[op];
+}
+
+/* The largest value of @bits bits, unsigned. */
+static unsigned long long width_max(unsigned int bits)
+{
+	return bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
+}
+
+/* 0x and hex digits: the register's bits, at most @max. */
+static int parse_argf_hex(struct kft_parser *ps, unsigned long long max,
+			  unsigned long long *out)
+{
+	const char *s = ps->tok.s + 2;
+	unsigned long long v = 0;
+	int d;
+
+	if (!*s)
+		return fail(ps, KFT_ERR_BAD_NUMBER);
+	for (; *s; s++) {
+		d = hex_digit(*s);
+		if (d < 0)
+			return fail(ps, KFT_ERR_BAD_NUMBER);
+		if (v > max >> 4)
+			return fail(ps, KFT_ERR_NUMBER_RANGE);
+		v = v << 4 | d;
+	}
+	*out = v;
+	return 0;
+}
+
+/* A decimal number that the type holds, in its width (two's complement). */
+static int parse_argf_decimal(struct kft_parser *ps, unsigned long long max, bool is_signed,
+			      unsigned long long *out)
+{
+	const char *s = ps->tok.s;
+	bool neg = *s == '-';
+	/* The magnitude a signed type holds is one more below zero. */
+	unsigned long long limit = is_signed ? (max >> 1) + neg : max, v = 0;
+
+	s += neg;
+	if (!*s)
+		return fail(ps, KFT_ERR_BAD_NUMBER);
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return fail(ps, KFT_ERR_BAD_NUMBER);
+		if (v > (limit - (*s - '0')) / 10 || (neg && !is_signed))
+			return fail(ps, KFT_ERR_NUMBER_RANGE);
+		v = v * 10 + (*s - '0');
+	}
+	*out = neg ? (~v + 1) & max : v;
+	return 0;
+}
+
+/*
+ * filter arg's VALUE for @type: decimal (with a minus sign for a signed
+ * type), or 0x and the register's bits in the type's width (0xffffffea is
+ * an int's -22). Set: the value sign-extended from a signed type's width.
+ */
+static int parse_argf_value(struct kft_parser *ps, enum kft_argf_type type,
+			    unsigned long long *out)
+{
+	unsigned int bits = kft_argf_types[type].bits;
+	unsigned long long max = width_max(bits), v = 0;
+	const char *s;
+	int ret;
+
+	if (next(ps))
+		return -1;
+	if (!ps->tok.s || tok_is(ps, "end"))
+		return fail(ps, KFT_ERR_MISSING_NUMBER);
+	s = ps->tok.s;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		ret = parse_argf_hex(ps, max, &v);
+	else
+		ret = parse_argf_decimal(ps, max, kft_argf_types[type].is_signed, &v);
+	if (ret)
+		return ret;
+	if (kft_argf_types[type].is_signed && (v >> (bits - 1) & 1))
+		v |= ~max;
+	*out = v;
+	return 0;
+}
+
+/*
+ * Whether a comparison gives the same answer for every value of its type:
+ * below the least, up to the greatest, no bit.
+ */
+static bool argf_constant(const struct kft_argf *f)
+{
+	unsigned int bits = kft_argf_types[f->type].bits;
+	unsigned long long max = width_max(bits), min = 0;
+
+	if (kft_argf_types[f->type].is_signed) {
+		min = ~(max >> 1);	/* sign-extended */
+		max >>= 1;
+	}
+	switch (f->op) {
+	case KFT_ARGF_LT:
+	case KFT_ARGF_GE:
+		return f->value == min;
+	case KFT_ARGF_LE:
+	case KFT_ARGF_GT:
+		return f->value == max;
+	case KFT_ARGF_AND:
+		return !f->value;
+	default:
+		return false;
+	}
+}
+
+/* filter arg's optional type, then its operator: the current token onwards. */
+static int parse_argf_op(struct kft_parser *ps, struct kft_argf *f)
+{
+	size_t i;
+
+	f->type = KFT_ARGF_LONG;
+	for (i = 0; i < ARRAY_SIZE(kft_argf_types); i++) {
+		if (tok_is(ps, kft_argf_types[i].word)) {
+			f->type = i;
+			if (next(ps))
+				return -1;
+			break;
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(kft_argf_ops); i++) {
+		if (tok_is(ps, kft_argf_ops[i])) {
+			f->op = i;
+			return 0;
+		}
+	}
+	return fail(ps, KFT_ERR_ARGF_OP);
+}
+
+/* filter arg N [TYPE] OP VALUE (at: the statement's "filter"). */
+static int parse_filter_arg(struct kft_parser *ps, struct kft_pos at)
+{
+	struct kft_config *cfg = ps->cfg;
+	struct kft_argf *f;
+	unsigned long long n;
+
+	if (cfg->nr_argf == KFT_ARGF_MAX)
+		return fail_at(ps, KFT_ERR_ARGF_TOO_MANY, at, "arg");
+	if (!ps->seen[KFT_STMT_ARGF].line)
+		ps->seen[KFT_STMT_ARGF] = at;
+	f = &cfg->argf[cfg->nr_argf++];
+	f->pos = at;
+	if (parse_number(ps, 0, ~0ULL, &n))
+		return -1;
+	if (n < 1 || n > KFT_ARGF_REGS)
+		return fail(ps, KFT_ERR_ARGF_INDEX);
+	f->index = n - 1;
+	if (next(ps) || parse_argf_op(ps, f) || parse_argf_value(ps, f->type, &f->value))
+		return -1;
+	f->text = ps->tok.s;
+	if (argf_constant(f))
+		return fail(ps, KFT_ERR_ARGF_CONSTANT);
+	return 0;
+}
+
 static int parse_filter(struct kft_parser *ps)
 {
 	struct kft_config *cfg = ps->cfg;
@@ -799,6 +1005,8 @@ static int parse_filter(struct kft_parser *ps)
 		return once(ps, KFT_STMT_FUNCLIST, at) ?: parse_funclist(ps);
 	if (tok_is(ps, "roots"))
 		return once(ps, KFT_STMT_ROOTS, at) ?: parse_roots(ps);
+	if (tok_is(ps, "arg"))
+		return parse_filter_arg(ps, at);
 	return parse_filter_id(ps, at);
 }
 
@@ -1150,6 +1358,30 @@ static int check_oncpu(struct kft_parser *ps)
 	return 0;
 }
 
+/*
+ * filter arg judges a call at its entry, from the registers trace mode's
+ * hooks (and histogram mode's, the same) are given: count and stacks
+ * modes' bare ftrace callbacks are not given them on every kernel, and a
+ * profile's timer interrupts no entry. A root's tree is judged whole at
+ * its return: which of its calls an entry's filter would drop is not
+ * what the tree means.
+ */
+static int check_argf(struct kft_parser *ps)
+{
+	const struct kft_pos *seen = ps->seen;
+	enum kft_run_mode mode = ps->cfg->mode;
+
+	if (!ps->cfg->nr_argf)
+		return 0;
+	if (mode != KFT_MODE_TRACE && mode != KFT_MODE_HISTOGRAM)
+		return fail_at(ps, KFT_ERR_ARGF_MODE,
+			       later_of(seen[KFT_STMT_ARGF], seen[KFT_STMT_MODE]), "arg");
+	if (ps->cfg->nr_roots)
+		return fail_at(ps, KFT_ERR_ARGF_ROOTS,
+			       later_of(seen[KFT_STMT_ARGF], seen[KFT_STMT_ROOTS]), "arg");
+	return 0;
+}
+
 /* Checks that need the whole block; reported at the later statement. */
 static int check_block(struct kft_parser *ps)
 {
@@ -1191,7 +1423,7 @@ static int check_block(struct kft_parser *ps)
 	}
 	if (cfg->units_ms && cfg->mode != KFT_MODE_HISTOGRAM)
 		return fail_at(ps, KFT_ERR_UNITS_MS, seen[KFT_STMT_UNITS], "units");
-	return check_roots(ps) ?: check_oncpu(ps) ?: check_ring(ps);
+	return check_roots(ps) ?: check_oncpu(ps) ?: check_ring(ps) ?: check_argf(ps);
 }
 
 /* What depends on the mode, known only once the block has been read. */
@@ -1327,7 +1559,7 @@ static bool is_keyword(const char *word, size_t len)
 		"worst-stack", "sample", "include", "idle", "per-process", "pid",
 		"tid", "cpu", "comm", "snoop", "units", "us", "ns", "ms", "hooks", "fast",
 		"safe", "errors", "log", "linear", "ring", "stream", "persistent", "error",
-		"args",
+		"args", "arg",
 	};
 	size_t i;
 

@@ -106,6 +106,12 @@ enum kft_parse_err {
 	KFT_ERR_REGION_BUSY,
 	KFT_ERR_REGION_SMALL,
 	KFT_ERR_ARGS_ROOTS,
+	KFT_ERR_ARGF_INDEX,
+	KFT_ERR_ARGF_OP,
+	KFT_ERR_ARGF_CONSTANT,
+	KFT_ERR_ARGF_TOO_MANY,
+	KFT_ERR_ARGF_MODE,
+	KFT_ERR_ARGF_ROOTS,
 	KFT_ERR_COUNT,
 };
 
@@ -195,6 +201,56 @@ enum kft_hooks {
 #define KFT_DEFAULT_HOLDTASKS	32UL		/* tasks inside roots at once */
 #define KFT_MAX_HOLDTASKS	65536UL
 
+/*
+ * filter arg: the argument registers a call's entry can be judged by, the
+ * ones the architecture passes a function's first arguments in (as
+ * KFT_ARGS_MAX, kft_arch.h, which the module checks against this): the
+ * compiler's own macros, so that the parser says the same in userspace.
+ */
+#if defined(__arm__)
+#define KFT_ARGF_REGS		4
+#define KFT_ARGF_REGS_TEXT	"4"
+#elif defined(__riscv)
+#define KFT_ARGF_REGS		8
+#define KFT_ARGF_REGS_TEXT	"8"
+#else
+#define KFT_ARGF_REGS		6
+#define KFT_ARGF_REGS_TEXT	"6"
+#endif
+#define KFT_ARGF_MAX		4	/* filter arg statements a block may hold */
+
+/* How filter arg reads its register: as C would read an argument of that type. */
+enum kft_argf_type {
+	KFT_ARGF_LONG,		/* the default */
+	KFT_ARGF_ULONG,
+	KFT_ARGF_INT,
+	KFT_ARGF_UINT,
+};
+
+enum kft_argf_op {
+	KFT_ARGF_EQ,
+	KFT_ARGF_NE,
+	KFT_ARGF_LT,
+	KFT_ARGF_LE,
+	KFT_ARGF_GT,
+	KFT_ARGF_GE,
+	KFT_ARGF_AND,		/* any of the value's bits set */
+};
+
+/*
+ * filter arg N [TYPE] OP VALUE: a call is kept when argument register N
+ * (index N - 1), read as TYPE, compares with VALUE as OP says. @value is
+ * VALUE in TYPE's width, sign-extended for a signed type.
+ */
+struct kft_argf {
+	struct kft_pos pos;		/* the statement's "filter" */
+	const char *text;		/* VALUE as written, inside the parsed text */
+	unsigned int index;
+	enum kft_argf_type type;
+	enum kft_argf_op op;
+	unsigned long long value;
+};
+
 struct kft_config {
 	enum kft_run_mode mode;
 	struct kft_pos mode_pos;	/* the mode's word; 0:0 without "mode" */
@@ -240,6 +296,8 @@ struct kft_config {
 	enum kft_log_fill log;		/* trace: how the log fills */
 	bool persistent;		/* log ring, in the kft region (log persistent) */
 	struct kft_pos log_pos;		/* the log statement's word; 0:0 without one */
+	struct kft_argf argf[KFT_ARGF_MAX];	/* filter arg: a call passes all of them */
+	unsigned int nr_argf;
 };
 
 enum kft_command {
@@ -267,7 +325,8 @@ static inline unsigned int kft_config_max_funcs(size_t len)
 /*
  * The statements a block may hold, each at most once: where each was seen
  * finds duplicates and the statements a mode has no use for. The two kinds
- * of watch are one statement, so a block has one watch.
+ * of watch are one statement, so a block has one watch; filter arg, up to
+ * KFT_ARGF_MAX times, is seen where it first is.
  */
 enum kft_stmt {
 	KFT_STMT_START,
@@ -300,6 +359,7 @@ enum kft_stmt {
 	KFT_STMT_ONCPU,
 	KFT_STMT_LOG,
 	KFT_STMT_ARGS,
+	KFT_STMT_ARGF,		/* the first filter arg (there may be more) */
 	KFT_STMT_COUNT,
 };
 
@@ -313,6 +373,8 @@ int kft_config_parse(char *text, size_t len, enum kft_command *cmd,
 		     struct kft_config *cfg, struct kft_func_ref *funcs,
 		     unsigned int max_funcs, struct kft_parse_error *err);
 const char *kft_parse_strerror(enum kft_parse_err code);
+const char *kft_argf_type_word(enum kft_argf_type type);
+const char *kft_argf_op_word(enum kft_argf_op op);
 /* True when more text could still complete the input (a block not ended). */
 bool kft_parse_incomplete(const struct kft_parse_error *err);
 /*

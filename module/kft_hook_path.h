@@ -34,6 +34,11 @@
  * beside its struct kft_call (the mechanism's: struct kft_args_src), and
  * whoever reserves the record copies them beside it in the log. A run with
  * args is one with extras: a run without pays nothing for them.
+ *
+ * filter arg: the first thing a run with extras does at an entry that the
+ * context and task filters let through is to test the registers, out of
+ * line (kft_argf.c); a call that fails returns at once, its exit not
+ * hooked.
  */
 #ifndef KFT_HOOK_PATH_H
 #define KFT_HOOK_PATH_H
@@ -43,6 +48,7 @@
 #include <linux/preempt.h>
 #include <linux/sched.h>
 
+#include "kft_argf.h"
 #include "kft_log_ring.h"
 #include "kft_run.h"
 #include "kft_task.h"
@@ -354,8 +360,8 @@ static __always_inline int kft_hook_entry_take(struct kft_run *run, unsigned lon
 }
 
 /*
- * The entry of a run with filter roots, offcpu (the task's slots), a ring
- * or stream log, or args.
+ * The entry of a run with filter arg, filter roots, offcpu (the task's
+ * slots), a ring or stream log, or args.
  */
 static __always_inline int kft_hook_entry_extras(struct kft_run *run, unsigned long ip,
 						  unsigned long ret_ip, struct pt_regs *regs,
@@ -364,6 +370,10 @@ static __always_inline int kft_hook_entry_extras(struct kft_run *run, unsigned l
 {
 	struct kft_rec_args *keep = NULL;
 
+	if (run->argf.nr && !kft_argf_passes(&run->argf, args->fregs, args->regs)) {
+		this_cpu_inc(run->counters->filtered_args);
+		return 1;
+	}
 	if (run->hold.slots && !kft_hold_entry(run, ip, irq, call))
 		return 1;
 	if (run->log.args)

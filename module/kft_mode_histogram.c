@@ -48,12 +48,13 @@ static void kft_output_hist_status(struct seq_file *m, struct kft_run *run,
 		   "  filtered by context %lu\n"
 		   "  filtered by task %lu\n"
 		   "  filtered by return value %lu\n"
+		   "  filtered by argument %lu\n"
 		   "  exits without entry %lu\n"
 		   "  missed %lu\n"
 		   "  not counted, table full %lu\n"
 		   "  starts %u\n",
 		   calls, functions, c->filtered_time, c->filtered_ints, c->filtered_task,
-		   c->filtered_retval, c->not_found, kft_trace_missed(run), c->table_full,
+		   c->filtered_retval, c->filtered_args, c->not_found, kft_trace_missed(run), c->table_full,
 		   run->starts);
 	seq_printf(m, "table: %lu slots, %lu used, %u buckets of %s each, %zu bytes\n",
 		   kft_count_table_slots(&run->table), used, KFT_HIST_BUCKETS,

@@ -103,12 +103,13 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 		   "  filtered by context %lu\n"
 		   "  filtered by task %lu\n"
 		   "  filtered by return value %lu\n"
+		   "  filtered by argument %lu\n"
 		   "  exits without entry %lu\n"
 		   "  missed %lu\n"
 		   "  lost to full log %lu\n"
 		   "  starts %u\n",
 		   stored, c->filtered_time, c->filtered_ints, c->filtered_task,
-		   c->filtered_retval, c->not_found,
+		   c->filtered_retval, c->filtered_args, c->not_found,
 		   kft_trace_missed(run), kft_log_lost(&run->log), run->starts);
 	if (run->log.ring.tags) {
 		each += sizeof(u32);

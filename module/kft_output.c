@@ -100,8 +100,10 @@ void kft_output_header_common(struct seq_file *m, const struct kft_run *run,
 	/* kft's addition, only with filter errors. */
 	if (cfg->errors)
 		seq_printf(m, "Return value filter count = %lu\n", c->filtered_retval);
+	if (cfg->nr_argf)
+		seq_printf(m, "Argument filter count = %lu\n", c->filtered_args);
 	seq_printf(m, "Total entries filtered = %lu\n",
-		   c->filtered_time + c->filtered_ints + c->filtered_retval);
+		   c->filtered_time + c->filtered_ints + c->filtered_retval + c->filtered_args);
 }
 
 /*

@@ -509,13 +509,15 @@ struct kft_run *kft_run_create(struct kft_run *old, char *text, const struct kft
 	run->task_filter = kft_task_filtered(cfg);
 	run->count_ctx_filter = cfg->noints || cfg->onlyints || run->task_filter;
 	/* (cycles_khz: no record at entry, no watch; offcpu's slot taken at entry.) */
-	run->entry_quick = run->cycles_khz && !run->count_ctx_filter && !cfg->offcpu && !cfg->args;
+	run->entry_quick = run->cycles_khz && !run->count_ctx_filter && !cfg->offcpu && !cfg->args &&
+			   !cfg->nr_argf;
 	/*
 	 * (A ring's and a stream's records, and args, too: a linear log's
 	 * path has none of their code.)
 	 */
 	run->exit_extras = cfg->nr_roots || cfg->offcpu || cfg->log != KFT_LOG_LINEAR;
-	run->extras = run->exit_extras || cfg->args;
+	run->extras = run->exit_extras || cfg->args || cfg->nr_argf;
+	kft_argf_compile(&run->argf, cfg->argf, cfg->nr_argf);
 	kft_watch_reset(&run->watch, cfg->watch_bytes);
 	INIT_WORK(&run->detach_work, kft_run_detach_work);
 	kft_hrtimer_setup(&run->timer, kft_timer_fn, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);

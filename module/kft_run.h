@@ -30,6 +30,7 @@
 #include <linux/workqueue.h>
 
 #include "kft_arch.h"
+#include "kft_argf.h"
 #include "kft_clock.h"
 #include "kft_compat.h"
 #include "kft_config.h"
@@ -80,6 +81,7 @@ struct kft_counters {
 	unsigned long filtered_ints;	/* failed noints/onlyints */
 	unsigned long filtered_task;	/* failed filter pid/tid/cpu/comm */
 	unsigned long filtered_retval;	/* failed filter errors */
+	unsigned long filtered_args;	/* failed filter arg */
 	unsigned long not_found;	/* exits whose entry was before the start */
 	unsigned long table_full;	/* count, stacks, profile: no slot left */
 	unsigned long stack_busy;	/* a capture already under way here */
@@ -170,9 +172,9 @@ struct kft_run {
 	bool entry_quick;		/* cycles, no filter at entry: kft_hook_entry_quick() */
 	bool histogram;			/* histogram mode: trace's hooks, counts in table */
 	/*
-	 * filter roots or offcpu (per-task slots at entry and exit), a ring's
-	 * or a stream's log, or args. One flag, so that a run with none of them
-	 * pays one test on each side.
+	 * filter arg (a test at entry), filter roots or offcpu (per-task slots
+	 * at entry and exit), a ring's or a stream's log, or args. One flag,
+	 * so that a run with none of them pays one test on each side.
 	 */
 	bool extras;
 	/* extras but args: what an exit that a filter rejects must still see */
@@ -183,6 +185,7 @@ struct kft_run {
 	u64 stop_deadline_ns;		/* 0: no time stop pending */
 	unsigned int starts;		/* how many times it started (autorepeat) */
 
+	struct kft_argf_set argf;	/* trace, histogram: filter arg's tests */
 	struct kft_log log;		/* trace mode */
 	struct kft_hold hold;		/* trace with filter roots */
 	struct kft_sched sched;		/* trace with offcpu */

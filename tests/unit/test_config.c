@@ -11,11 +11,19 @@
 #define ADDR		0xffffffff810a2b40UL
 #define MOD_ADDR_TEXT	"0xffffffffc0001000"
 #define MOD_ADDR	0xffffffffc0001000UL
+#define LONG_MIN_TEXT	"-9223372036854775808"
+#define LONG_OVER_TEXT	"9223372036854775808"
+#define ULONG_MAX_TEXT	"0xffffffffffffffff"
+#define MINUS_16_HEX	"0xfffffffffffffff0"
 #else
 #define ADDR_TEXT	"0xc00a2b40"
 #define ADDR		0xc00a2b40UL
 #define MOD_ADDR_TEXT	"0xbf001000"
 #define MOD_ADDR	0xbf001000UL
+#define LONG_MIN_TEXT	"-2147483648"
+#define LONG_OVER_TEXT	"2147483648"
+#define ULONG_MAX_TEXT	"0xffffffff"
+#define MINUS_16_HEX	"0xfffffff0"
 #endif
 
 #define OK(text) { text, KFT_ERR_NONE, 0, 0, false }
@@ -346,6 +354,45 @@ static const struct parse_case cases[] = {
 	BAD("new begin args filter roots a fend end", ARGS_ROOTS, 1, 16),
 	BAD("new begin filter roots a fend\nargs end", ARGS_ROOTS, 2, 1),
 	BAD("new begin arg end", UNKNOWN_STATEMENT, 1, 11),
+	/* filter arg: up to 4, in trace and histogram modes, not with roots. */
+	OK("new begin filter arg 1 == 5 end"),
+	OK("new begin filter arg 2 int == -22 filter arg 1 ulong >= 0x10 args end"),
+	OK("new begin filter arg 1 != 0 filter arg 1 < 10 filter arg 1 <= 9 filter arg 1 & 4 end"),
+	OK("new begin filter arg 1 uint > 0xfffffffe filter mintime 5 hooks fast end"),
+	OK("new begin mode histogram filter arg 1 long > -1 filter errors end"),
+	OK("new begin filter arg 1 long == " LONG_MIN_TEXT " end"),
+	OK("new begin filter arg 1 == " ULONG_MAX_TEXT " end"),
+	BAD("new begin filter arg 0 == 5 end", ARGF_INDEX, 1, 22),
+	BAD("new begin filter arg 9 == 5 end", ARGF_INDEX, 1, 22),
+	BAD("new begin filter arg x == 5 end", BAD_NUMBER, 1, 22),
+	BAD("new begin filter arg 1 = 5 end", ARGF_OP, 1, 24),
+	BAD("new begin filter arg 1 short == 5 end", ARGF_OP, 1, 24),
+	BAD("new begin filter arg 1 int int == 5 end", ARGF_OP, 1, 28),
+	BAD("new begin filter arg 1 end", ARGF_OP, 1, 24),
+	BAD("new begin filter arg 1 == end", MISSING_NUMBER, 1, 27),
+	BAD("new begin filter arg 1 == 5x end", BAD_NUMBER, 1, 27),
+	BAD("new begin filter arg 1 == 0x end", BAD_NUMBER, 1, 27),
+	BAD("new begin filter arg 1 == - end", BAD_NUMBER, 1, 27),
+	BAD("new begin filter arg 1 int == 2147483648 end", NUMBER_RANGE, 1, 31),
+	OK("new begin filter arg 1 int == -2147483648 end"),
+	BAD("new begin filter arg 1 int == -2147483649 end", NUMBER_RANGE, 1, 31),
+	BAD("new begin filter arg 1 uint == 0x100000000 end", NUMBER_RANGE, 1, 32),
+	BAD("new begin filter arg 1 ulong == -1 end", NUMBER_RANGE, 1, 33),
+	BAD("new begin filter arg 1 == " LONG_OVER_TEXT " end", NUMBER_RANGE, 1, 27),
+	BAD("new begin filter arg 1 ulong < 0 end", ARGF_CONSTANT, 1, 32),
+	BAD("new begin filter arg 1 uint <= 0xffffffff end", ARGF_CONSTANT, 1, 32),
+	BAD("new begin filter arg 1 int > 2147483647 end", ARGF_CONSTANT, 1, 30),
+	BAD("new begin filter arg 1 int >= -2147483648 end", ARGF_CONSTANT, 1, 31),
+	BAD("new begin filter arg 1 & 0 end", ARGF_CONSTANT, 1, 26),
+	INCOMPLETE("new begin filter arg", MISSING_NUMBER, 1, 21),
+	INCOMPLETE("new begin filter arg 1", ARGF_OP, 1, 23),
+	BAD("new begin filter arg 1 == 1 filter arg 2 == 2 filter arg 3 == 3 filter arg 4 == 4\n"
+	    "filter arg 5 == 5 end", ARGF_TOO_MANY, 2, 1),
+	BAD("new begin mode count filter arg 1 == 5 end", ARGF_MODE, 1, 22),
+	BAD("new begin filter arg 1 == 5\nmode stacks filter funclist a fend end", ARGF_MODE, 2, 1),
+	BAD("new begin mode profile filter arg 1 == 5 end", ARGF_MODE, 1, 24),
+	BAD("new begin filter arg 1 == 5 filter roots a fend end", ARGF_ROOTS, 1, 29),
+	BAD("new begin filter roots a fend filter arg 1 == 5 end", ARGF_ROOTS, 1, 31),
 	/* Bytes. */
 	BAD("new begin\x01 end", BAD_CHAR, 1, 10),
 	BAD("new begin trigger start entry f\xc3\xa9 end", BAD_CHAR, 1, 32),
@@ -595,6 +642,36 @@ static void test_args_field(void)
 	CHECK(cfg.args && cfg.mintime_us == 7 && !cfg.offcpu && cfg.log == KFT_LOG_LINEAR,
 	      "args %d mintime %llu offcpu %d log %d", cfg.args, cfg.mintime_us, cfg.offcpu,
 	      cfg.log);
+	free(buf);
+	free(funcs);
+}
+
+/* filter arg: each statement's register, type, operator and value. */
+static void test_argf_fields(void)
+{
+	struct kft_func_ref *funcs;
+	struct kft_config cfg;
+	char *buf;
+
+	parse_ok("new begin filter arg 2 int == -22 filter arg 1 uint & 0x80000000\n"
+		 "filter arg 4 == " MINUS_16_HEX " end", &cfg, &funcs, &buf);
+	CHECK(cfg.nr_argf == 3, "nr_argf %u", cfg.nr_argf);
+	CHECK(cfg.argf[0].index == 1 && cfg.argf[0].type == KFT_ARGF_INT &&
+	      cfg.argf[0].op == KFT_ARGF_EQ && cfg.argf[0].value == (unsigned long long)-22 &&
+	      !strcmp(cfg.argf[0].text, "-22") && cfg.argf[0].pos.col == 11,
+	      "first: index %u type %d op %d value %llx text %s col %u", cfg.argf[0].index,
+	      cfg.argf[0].type, cfg.argf[0].op, cfg.argf[0].value, cfg.argf[0].text,
+	      cfg.argf[0].pos.col);
+	CHECK(cfg.argf[1].index == 0 && cfg.argf[1].type == KFT_ARGF_UINT &&
+	      cfg.argf[1].op == KFT_ARGF_AND && cfg.argf[1].value == 0x80000000ULL,
+	      "second: index %u type %d op %d value %llx", cfg.argf[1].index,
+	      cfg.argf[1].type, cfg.argf[1].op, cfg.argf[1].value);
+	CHECK(cfg.argf[2].index == 3 && cfg.argf[2].type == KFT_ARGF_LONG &&
+	      cfg.argf[2].value == (unsigned long long)-16 && cfg.argf[2].pos.line == 2,
+	      "third: index %u type %d value %llx line %u", cfg.argf[2].index,
+	      cfg.argf[2].type, cfg.argf[2].value, cfg.argf[2].pos.line);
+	CHECK(!strcmp(kft_argf_type_word(KFT_ARGF_UINT), "uint") &&
+	      !strcmp(kft_argf_op_word(KFT_ARGF_LE), "<="), "the words of types and operators");
 	free(buf);
 	free(funcs);
 }
@@ -1053,7 +1130,7 @@ static void test_needs_kprobes(void)
 	}
 }
 
-UNIT_MAIN(test_table, test_override_error, test_commands, test_args_field,
+UNIT_MAIN(test_table, test_override_error, test_commands, test_args_field, test_argf_fields,
 	  test_full_config_fields, test_roots_fields, test_defaults,
 	  test_mode_defaults, test_stack_fields, test_mode_meaning, test_default_trace_meaning,
 	  test_time_triggers, test_oversized, test_largest_funclist, test_error_token,
