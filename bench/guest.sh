@@ -341,6 +341,13 @@ n=$(counter "filtered by return value")
 [ "$n" = "$TOTAL" ] || die "kft errors: $n calls filtered for $TOTAL"
 [ "$(kft_row_count)" = 0 ] || die "kft errors: rows recorded"
 
+# filter arg rejecting every call (kft_bench_target's argument counts up
+# from 0 in each round): judged at entry, exit not hooked.
+kft_measure kft_argf_reject "filter arg 1 int < 0 filter funclist kft_bench_target fend"
+n=$(counter "filtered by argument")
+[ "$n" = "$TOTAL" ] || die "kft filter arg: $n calls filtered for $TOTAL"
+[ "$(kft_row_count)" = 0 ] || die "kft filter arg: rows recorded"
+
 kft_measure kft_context_reject "filter onlyints filter funclist kft_bench_target fend"
 n=$(counter "filtered by context")
 [ "$n" = "$TOTAL" ] || die "kft onlyints: $n calls filtered for $TOTAL"
@@ -431,6 +438,10 @@ kft_measure kft_fast_errors_reject "hooks fast filter errors filter funclist kft
 n=$(counter "filtered by return value")
 [ "$n" = "$TOTAL" ] || die "kft fast errors: $n calls filtered for $TOTAL"
 [ "$(kft_row_count)" = 0 ] || die "kft fast errors: rows recorded"
+kft_measure kft_fast_argf_reject "hooks fast filter arg 1 int < 0 filter funclist kft_bench_target fend"
+n=$(counter "filtered by argument")
+[ "$n" = "$TOTAL" ] || die "kft fast filter arg: $n calls filtered for $TOTAL"
+[ "$(kft_row_count)" = 0 ] || die "kft fast filter arg: rows recorded"
 kft_measure kft_fast_record "hooks fast logentries $((TOTAL + 1000)) filter funclist kft_bench_target fend"
 n=$(kft_row_count)
 [ "$n" = "$TOTAL" ] || die "kft fast record: $n rows for $TOTAL calls"
