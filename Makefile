@@ -90,33 +90,85 @@ TOOLS := $(BUILD)/bin/addr2sym $(BUILD)/bin/sym2addr $(BUILD)/bin/kd $(BUILD)/bi
 KFT_VERSION := $(shell cat $(CURDIR)/VERSION)
 VERSION_DEF := -DKFT_VERSION='"$(KFT_VERSION)"'
 # -Imodule: the kft command takes the language's limits from kft_config.h.
-TOOL_CFLAGS = $(CPPFLAGS) $(CFLAGS) $(WARN) $(VERSION_DEF) -Iuserspace -Iuserspace/lib -Iuserspace/kd -Imodule
+TOOL_CFLAGS = $(CPPFLAGS) $(CFLAGS) $(WARN) $(VERSION_DEF) -Iuserspace -Iuserspace/lib -Iuserspace/kd \
+	-Iuserspace/types -Imodule
 # Each tool's own sources (with LIB_SRC).
 SRC_addr2sym := userspace/addr2sym.c
 SRC_sym2addr := userspace/sym2addr.c
 # kd --srcline reads DWARF through elfutils' libdw (userspace/srcline),
 # linked where the compiler finds it: the host's tools (scripts/deps'
-# build group has libdw-dev). The guests' static copies, and cross
-# builds, get nolibdw.c, which refuses the option with the reason.
-# LIBDW=yes or LIBDW=no decides instead.
+# build group has libdw-dev). Cross builds get nolibdw.c, which refuses
+# the option with the reason. LIBDW=yes or LIBDW=no decides instead.
 ifeq ($(origin LIBDW),undefined)
 LIBDW := $(shell echo 'int main(void) { return !dwfl_version(0); }' | \
 	$(CC) -include elfutils/libdwfl.h -x c -o /dev/null - -ldw -lelf 2>/dev/null && echo yes)
 endif
+# The types of calls' arguments (userspace/types, Documentation/types.rst),
+# for kd --types and kft trace -T: BTF through libbpf, DWARF through libdw,
+# each linked where the compiler finds it (LIBBPF=yes or no decides
+# instead); a build without one has its stub (nobtf.c, nodwarf.c), which
+# refuses that source with the reason. Written prototypes need neither.
+ifeq ($(origin LIBBPF),undefined)
+LIBBPF := $(shell echo 'int main(void) { return !libbpf_major_version(); }' | \
+	$(CC) -include bpf/libbpf.h -x c -o /dev/null - -lbpf 2>/dev/null && echo yes)
+endif
+# libdwfl's offline module, shared by srcline and the types' DWARF.
+DWFL_SRC := userspace/dwfl/offline.c
 SRCLINE_NONE := userspace/srcline/nolibdw.c
+TYPES_CORE := $(filter-out %/kftbtf.c %/kftdwarf.c %/nobtf.c %/nodwarf.c, \
+	$(wildcard userspace/types/*.c))
+TYPES_BTF := userspace/types/kftbtf.c
+TYPES_DWARF := userspace/types/kftdwarf.c $(DWFL_SRC)
+TYPES_NONE := userspace/types/nobtf.c userspace/types/nodwarf.c
+# Every source of the types, for the unit test (which needs both libraries).
+TYPES_SRC := $(TYPES_CORE) $(TYPES_BTF) $(TYPES_DWARF)
+TYPES_LIBS := -lbpf -ldw -lelf
 ifeq ($(LIBDW),yes)
 SRCLINE_SRC := userspace/srcline/srcline.c userspace/srcline/frames.c
-LIBS_kd := -ldw -lelf
+TOOL_TYPES_DWARF := $(TYPES_DWARF)
+LIBS_DW := -ldw -lelf
 else
 SRCLINE_SRC := $(SRCLINE_NONE)
+TOOL_TYPES_DWARF := userspace/types/nodwarf.c
 endif
-SRC_kd := $(KD_SRC) $(SRCLINE_SRC)
-# The guest's: static, without libdw.
-GUEST_SRC_kd = $(KD_SRC) $(SRCLINE_NONE)
+ifeq ($(LIBBPF),yes)
+TOOL_TYPES_BTF := $(TYPES_BTF)
+LIBS_BPF := -lbpf
+else
+TOOL_TYPES_BTF := userspace/types/nobtf.c
+endif
+# The types as kd and kft link them (the DWARF part once, with srcline's).
+TOOL_TYPES := $(TYPES_CORE) $(TOOL_TYPES_BTF) $(filter-out $(DWFL_SRC),$(TOOL_TYPES_DWARF))
+TOOL_DWFL := $(if $(filter yes,$(LIBDW)),$(DWFL_SRC))
+LIBS_kd := $(LIBS_BPF) $(LIBS_DW)
+LIBS_kft := $(LIBS_BPF) $(LIBS_DW)
+SRC_kd := $(KD_SRC) $(SRCLINE_SRC) $(TOOL_DWFL) $(TOOL_TYPES)
+# The guests' static kd and kft: libbpf, libdw and what they need
+# (libelf, zlib, xz, bzip2) linked statically where the compiler finds
+# their static libraries (Debian's -dev packages have them: the host's
+# x86-64 guests), so that a guest's kd reads that guest's BTF; a cross
+# build has the stubs. GUEST_TYPES=yes or no decides instead.
+GUEST_TYPES_LIBS := -lbpf -ldw -lelf -lz -llzma -lbz2 -lpthread
+ifeq ($(origin GUEST_TYPES),undefined)
+GUEST_TYPES := $(shell echo 'int main(void) { return !dwfl_version(0) || !btf__new_empty(); }' | \
+	$(CC) -static -include elfutils/libdwfl.h -include bpf/btf.h -x c -o /dev/null - \
+	$(GUEST_TYPES_LIBS) 2>/dev/null && echo yes)
+endif
+ifeq ($(GUEST_TYPES),yes)
+GUEST_TYPES_SRC := $(TYPES_SRC)
+GUEST_LIBS := $(GUEST_TYPES_LIBS)
+else
+GUEST_TYPES_SRC := $(TYPES_CORE) $(TYPES_NONE)
+endif
+GUEST_SRC_kd = $(KD_SRC) $(SRCLINE_NONE) $(GUEST_TYPES_SRC)
 GUEST_SRC_addr2sym = $(SRC_addr2sym)
-GUEST_SRC_kft = $(SRC_kft)
+GUEST_SRC_kft = $(KFT_SRC) module/kft_config.c $(GUEST_TYPES_SRC)
 # kft trace parses a configuration with the module's parser (expand.c).
-SRC_kft := $(KFT_SRC) module/kft_config.c
+SRC_kft := $(KFT_SRC) module/kft_config.c $(TOOL_DWFL) $(TOOL_TYPES)
+# The same without libbpf and libdw, for the unit tests and fuzzers (and
+# cross builds of them): the types' stubs.
+KFT_NOLIBS := $(KFT_SRC) module/kft_config.c $(TYPES_CORE) $(TYPES_NONE)
+KD_NOLIBS := $(KD_SRC) $(SRCLINE_NONE) $(TYPES_CORE) $(TYPES_NONE)
 
 userspace: deps-build $(TOOLS)
 
@@ -129,13 +181,14 @@ $(BUILD)/bin/sym2addr: userspace/sym2addr.c $(LIB_SRC) $(wildcard userspace/lib/
 	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ userspace/sym2addr.c $(LIB_SRC)
 
 $(BUILD)/bin/kd: $(SRC_kd) userspace/kd/kd.h $(LIB_SRC) $(wildcard userspace/lib/*.h) \
-		$(wildcard userspace/srcline/*.h) VERSION
+		$(wildcard userspace/srcline/*.h userspace/types/*.h userspace/dwfl/*.h) VERSION
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $(SRC_kd) $(LIB_SRC) $(LIBS_kd)
 
-$(BUILD)/bin/kft: $(SRC_kft) userspace/kft/kft.h module/kft_config.h $(LIB_SRC) $(wildcard userspace/lib/*.h) VERSION
+$(BUILD)/bin/kft: $(SRC_kft) userspace/kft/kft.h module/kft_config.h $(LIB_SRC) $(wildcard userspace/lib/*.h) \
+		$(wildcard userspace/types/*.h userspace/dwfl/*.h) VERSION
 	@mkdir -p $(dir $@)
-	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $(SRC_kft) $(LIB_SRC) -lm
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $(SRC_kft) $(LIB_SRC) -lm $(LIBS_kft)
 
 # The same tools with ASan and UBSan, for tests/tools/run.
 SAN_TOOLS := $(BUILD)/san/addr2sym $(BUILD)/san/sym2addr $(BUILD)/san/kd $(BUILD)/san/kft
@@ -178,13 +231,7 @@ $(BUILD)/guest/%: tests/helpers/%.c
 # through them where it is made.
 $(BUILD)/guest/addr2sym $(BUILD)/guest/kd $(BUILD)/guest/kft: $(BUILD)/guest/%: $(BUILD)/bin/%
 	@mkdir -p $(dir $@)
-	$(CC) -static $(TOOL_CFLAGS) -o $@ $(GUEST_SRC_$*) $(LIB_SRC) -lm
-
-# The types of calls' arguments (userspace/types, Documentation/types.rst):
-# BTF through libbpf, DWARF through libdw. Linked only into what uses it
-# (the unit test, today): the guest's static programs have no libbpf.
-TYPES_SRC := $(wildcard userspace/types/*.c)
-TYPES_LIBS := -lbpf -ldw -lelf
+	$(CC) -static $(TOOL_CFLAGS) -o $@ $(GUEST_SRC_$*) $(LIB_SRC) -lm $(if $(filter-out addr2sym,$*),$(GUEST_LIBS))
 
 # Unit tests: each tests/unit/test_X.c is a program, linked with the
 # framework and the userspace sources it tests, built with sanitizers.
@@ -198,25 +245,25 @@ UNIT_LIB := tests/unit/unit.c
 UNIT_DEPS_config := module/kft_config.c
 UNIT_DEPS_ksyms := $(LIB_SRC) userspace/addr2sym.c
 # The tests of kd's views run it on a log's text (kdrun.c).
-KD_RUN := $(LIB_SRC) $(KD_SRC) $(SRCLINE_NONE) tests/unit/kdrun.c
+KD_RUN := $(LIB_SRC) $(KD_NOLIBS) tests/unit/kdrun.c
 UNIT_DEPS_kd := $(KD_RUN)
 UNIT_DEPS_snapshot := $(KD_RUN)
 UNIT_DEPS_wake := $(KD_RUN)
-UNIT_DEPS_stacks := $(LIB_SRC) $(KD_SRC) $(SRCLINE_NONE)
-UNIT_DEPS_flame := $(LIB_SRC) $(KD_SRC) $(SRCLINE_NONE)
+UNIT_DEPS_stacks := $(LIB_SRC) $(KD_NOLIBS)
+UNIT_DEPS_flame := $(LIB_SRC) $(KD_NOLIBS)
 UNIT_DEPS_stream := $(LIB_SRC)
 UNIT_DEPS_kftrec := $(LIB_SRC)
 # The tests of the kft command's options parse lines (kftargs.c).
-KFT_ARGS := $(LIB_SRC) $(SRC_kft) tests/unit/kftargs.c
+KFT_ARGS := $(LIB_SRC) $(KFT_NOLIBS) tests/unit/kftargs.c
 UNIT_DEPS_kft := $(KFT_ARGS)
-UNIT_DEPS_kft_stacks := $(LIB_SRC) $(SRC_kft)
-UNIT_DEPS_kft_expand := $(LIB_SRC) $(SRC_kft)
+UNIT_DEPS_kft_stacks := $(LIB_SRC) $(KFT_NOLIBS)
+UNIT_DEPS_kft_expand := $(LIB_SRC) $(KFT_NOLIBS)
 UNIT_DEPS_kft_record := $(KFT_ARGS)
 UNIT_DEPS_retval := $(KD_RUN)
 UNIT_DEPS_args := $(KD_RUN)
 UNIT_DEPS_kd_offcpu := $(KD_RUN)
 UNIT_DEPS_console := $(KD_RUN)
-UNIT_DEPS_slowtree := $(LIB_SRC) $(SRC_kft)
+UNIT_DEPS_slowtree := $(LIB_SRC) $(KFT_NOLIBS)
 UNIT_DEPS_types := $(LIB_SRC) $(TYPES_SRC)
 UNIT_LIBS_types := $(TYPES_LIBS)
 
@@ -237,8 +284,8 @@ $(UNIT_OBJ)/%.o: %.c VERSION
 # intermediate files after the first build, and the next one (make
 # check's lint after its unit tests), finding them named by the .d files
 # and missing, compiled them all again (12 s; 19 s in make check).
-.SECONDARY: $(call unit_objs,$(wildcard tests/unit/*.c) $(LIB_SRC) $(KD_SRC) $(SRC_kft) userspace/addr2sym.c \
-	$(TYPES_SRC) $(SRCLINE_NONE))
+.SECONDARY: $(call unit_objs,$(wildcard tests/unit/*.c) $(LIB_SRC) $(KD_NOLIBS) $(KFT_NOLIBS) \
+	userspace/addr2sym.c $(TYPES_SRC))
 
 .SECONDEXPANSION:
 $(BUILD)/unit/test_%: $(UNIT_OBJ)/tests/unit/test_%.o $$(call unit_objs,$(UNIT_LIB) $$(UNIT_DEPS_$$*))
@@ -270,7 +317,7 @@ FUZZ_DEPS_config := module/kft_config.c
 FUZZ_DEPS_kftlog := $(LIB_SRC)
 FUZZ_DEPS_kftrec := $(LIB_SRC)
 FUZZ_DEPS_ksyms := $(LIB_SRC)
-FUZZ_DEPS_kftstacks := $(LIB_SRC) $(SRC_kft)
+FUZZ_DEPS_kftstacks := $(LIB_SRC) $(KFT_NOLIBS)
 # (the written prototypes and the printing: no libbpf, no libdw)
 FUZZ_DEPS_proto := $(LIB_SRC) $(addprefix userspace/types/,kftparse.c kftproto.c kftcall.c)
 
@@ -290,18 +337,18 @@ $(FUZZ_OBJ)/%.o: %.c VERSION
 	$(FUZZ_CC) $(FUZZ_FLAGS) -MMD -MP -c -o $@ $<
 -include $(shell find $(FUZZ_OBJ) -name '*.d' 2>/dev/null)
 # Kept, as the unit tests' objects (above).
-.SECONDARY: $(call fuzz_objs,$(LIB_SRC) $(KD_SRC) $(SRC_kft) $(TYPES_SRC) $(SRCLINE_NONE))
+.SECONDARY: $(call fuzz_objs,$(LIB_SRC) $(KD_NOLIBS) $(KFT_NOLIBS) $(TYPES_SRC))
 
 $(BUILD)/fuzz/bin/%: tests/fuzz/fuzz_%.c $$(call fuzz_objs,$$(FUZZ_DEPS_$$*)) $(wildcard userspace/*/*.h module/kft_config.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(call fuzz_objs,$(FUZZ_DEPS_$*))
 
 # kd_MODE: FUZZ_KD_MODE is the enum kd_mode (kd_svg: KD_SVG).
-$(BUILD)/fuzz/bin/kd_%: tests/fuzz/fuzz_kd.c $(call fuzz_objs,$(LIB_SRC) $(KD_SRC) $(SRCLINE_NONE)) \
+$(BUILD)/fuzz/bin/kd_%: tests/fuzz/fuzz_kd.c $(call fuzz_objs,$(LIB_SRC) $(KD_NOLIBS)) \
 		$(wildcard userspace/*/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -DFUZZ_KD_MODE=KD_$(shell echo $* | tr a-z- A-Z_) -o $@ $< \
-		$(call fuzz_objs,$(LIB_SRC) $(KD_SRC) $(SRCLINE_NONE))
+		$(call fuzz_objs,$(LIB_SRC) $(KD_NOLIBS))
 
 unit:
 	@scripts/unit

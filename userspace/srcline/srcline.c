@@ -17,6 +17,7 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
+#include "dwfl/offline.h"
 #include "frames.h"
 #include "srcline.h"
 
@@ -52,25 +53,6 @@ struct srcline_word {
 	char module[SRCLINE_MODULE_MAX];	/* "": the image */
 	char name[SRCLINE_NAME_MAX];
 	uint64_t off;
-};
-
-/*
- * The file's own debug sections only: no separate debug file is looked
- * for (nor fetched from a debuginfod server). The file named is the one
- * read, or an error says why.
- */
-static int srcline_no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-				Dwarf_Addr base, const char *file, const char *debuglink,
-				GElf_Word crc, char **debuginfo_file)
-{
-	(void)mod, (void)userdata, (void)modname, (void)base, (void)file, (void)debuglink;
-	(void)crc, (void)debuginfo_file;
-	return -1;
-}
-
-static const Dwfl_Callbacks srcline_callbacks = {
-	.find_debuginfo = srcline_no_debuginfo,
-	.section_address = dwfl_offline_section_address,
 };
 
 int srcline__available(void)
@@ -149,15 +131,9 @@ int srcline__add(struct srcline *sl, const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	f = &sl->files[sl->nr];
-	f->dwfl = dwfl_begin(&srcline_callbacks);
-	if (!f->dwfl) {
+	f->mod = dwfl_offline__open(path, path, &f->dwfl);
+	if (!f->mod) {
 		snprintf(err, errlen, "%s: %s", path, dwfl_errmsg(-1));
-		return -1;
-	}
-	f->mod = dwfl_report_offline(f->dwfl, path, path, -1);
-	if (!f->mod || dwfl_report_end(f->dwfl, NULL, NULL)) {
-		snprintf(err, errlen, "%s: %s", path, dwfl_errmsg(-1));
-		srcline_file_free(f);
 		return -1;
 	}
 	if (srcline_kind(f, path, err, errlen)) {

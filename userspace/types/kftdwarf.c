@@ -19,6 +19,7 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 
+#include "dwfl/offline.h"
 #include "namemap.h"
 #include "kftsource.h"
 
@@ -33,24 +34,6 @@ struct kftdwarf {
 	Dwarf *dw;
 	bool indexed;
 	struct namemap index;	/* name -> the subprogram's DIE offset */
-};
-
-/*
- * The file's own debug sections only: no separate debug file is looked
- * for (nor fetched from a debuginfod server).
- */
-static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-			Dwarf_Addr base, const char *file, const char *debuglink,
-			GElf_Word crc, char **debuginfo_file)
-{
-	(void)mod, (void)userdata, (void)modname, (void)base, (void)file, (void)debuglink;
-	(void)crc, (void)debuginfo_file;
-	return -1;
-}
-
-static const Dwfl_Callbacks kftdwarf_callbacks = {
-	.find_debuginfo = no_debuginfo,
-	.section_address = dwfl_offline_section_address,
 };
 
 /* @die's attribute @name, its own or its abstract origin's. */
@@ -316,15 +299,12 @@ struct kftsource *kftdwarf__open(const char *path, struct kfttypes_error *err)
 	Dwarf_Addr bias;
 
 	err->column = 0;
-	if (!d || !(d->dwfl = dwfl_begin(&kftdwarf_callbacks))) {
+	if (!d) {
 		snprintf(err->msg, sizeof(err->msg), "out of memory");
-		free(d);
 		errno = ENOMEM;
 		return NULL;
 	}
-	mod = dwfl_report_offline(d->dwfl, "kft", path, -1);
-	if (mod)
-		dwfl_report_end(d->dwfl, NULL, NULL);
+	mod = dwfl_offline__open("kft", path, &d->dwfl);
 	d->dw = mod ? dwfl_module_getdwarf(mod, &bias) : NULL;
 	if (!d->dw) {
 		snprintf(err->msg, sizeof(err->msg), "%s: no DWARF: %s", path, dwfl_errmsg(-1));
