@@ -266,6 +266,7 @@ UNIT_DEPS_console := $(KD_RUN)
 UNIT_DEPS_slowtree := $(LIB_SRC) $(KFT_NOLIBS)
 UNIT_DEPS_types := $(LIB_SRC) $(TYPES_SRC)
 UNIT_LIBS_types := $(TYPES_LIBS)
+UNIT_DEPS_typedlog := $(LIB_SRC) $(TYPES_CORE) $(TYPES_NONE)
 
 unit-build: $(UNIT_TESTS)
 

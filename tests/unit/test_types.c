@@ -308,7 +308,10 @@ static void test_buffer_sizes(void)
 	struct kfttypes *t = with_prototypes(protos, 1);
 	unsigned long long args[] = { 1, 1 };
 	struct kfttypes_capture caps[] = { STR("hello"), NONE };
-	struct kfttypes_call call = { args, 2, caps, true, (unsigned long long)-22 };
+	struct kfttypes_call call = {
+		.args = args, .nr_args = 2, .captures = caps, .has_ret = true,
+		.ret = (unsigned long long)-22,
+	};
 	size_t len;
 
 	for (len = 0; len <= sizeof(expected) + 1; len++) {

@@ -10,8 +10,12 @@
  * own character.
  * A call whose row has its arguments (a log of a run with args) shows them
  * after its name, "vfs_read(0xffff888003e1c000, 0x7ffd5c3b1e40, 0x1000,
- * 0x7ffd5c3b1e38, 0x0, 0x0)", as the log has them (the registers, not yet
- * typed: all of them, whatever the function takes).
+ * 0x7ffd5c3b1e38, 0x0, 0x0)", as the log has them (the registers: all of
+ * them, whatever the function takes). With --types, typed:
+ * "do_sys_openat2(dfd=-100, filename=0x7ffd5c3b1e40, how=0xffffc90000b2fe40)
+ * = 3", each value as its parameter's type says, the return value as the
+ * function's (a void function has none; a row without arguments shows
+ * its name and its return value so typed).
  * A call that returned an error (the log's RETURN column) ends its line
  * with " = -22 EINVAL"; with r among the letters, every call with a return
  * value ends with it, " = 0x0" (a void function's is whatever its return
@@ -32,6 +36,7 @@
 #include <string.h>
 
 #include "kd.h"
+#include "typedlog.h"
 
 static const char kd_markers[] = "*+#@%&=~";
 
@@ -129,19 +134,39 @@ static void kd_args(FILE *out, const char *args)
 	fputc(')', out);
 }
 
-static void kd_line(FILE *out, const struct kd_call *c, const char *fields,
-		    int width, char marker)
+/*
+ * --types: a call with its arguments printed as its function's types say
+ * (typedlog.h), its return value too (none for a void function); a
+ * function no source knows, in hex, its return value as without --types.
+ */
+static void kd_typed(FILE *out, const struct kd_tree *t, const struct kd_call *c,
+		     const char *fields, int width)
+{
+	char shown[KD_TYPED_MAX], text[KD_TYPED_MAX];
+
+	snprintf(shown, sizeof(shown), "%.*s", width, c->name);
+	typedlog__format(t->types, c->name, shown, c->row, strchr(fields, 'r'), text,
+			 sizeof(text));
+	fputs(text, out);
+}
+
+static void kd_line(FILE *out, const struct kd_tree *t, const struct kd_call *c,
+		    const char *fields, int width, char marker)
 {
 	char ret[48];
 
 	kd_cells(out, c->row, c, fields);
 	kd_indent(out, marker, c->depth);
-	fprintf(out, "%.*s", width, c->name);
-	if (*c->row->args)
-		kd_args(out, c->row->args);
-	if ((c->row->ret == KFTLOG_RET_ERROR || strchr(fields, 'r')) &&
-	    *kd_retval(c->row, ret, sizeof(ret)))
-		fprintf(out, " = %s", ret);
+	if (t->types) {
+		kd_typed(out, t, c, fields, width);
+	} else {
+		fprintf(out, "%.*s", width, c->name);
+		if (*c->row->args)
+			kd_args(out, c->row->args);
+		if ((c->row->ret == KFTLOG_RET_ERROR || strchr(fields, 'r')) &&
+		    *kd_retval(c->row, ret, sizeof(ret)))
+			fprintf(out, " = %s", ret);
+	}
 	if (c->row->cut)
 		fputs(" (cut: its calls did not all fit)", out);
 	if (c->src)
@@ -257,7 +282,7 @@ static void kd_interlaced_calls(FILE *out, struct kd_interlace *il)
 			}
 		}
 		if (c->depth < il->p->max_depth)
-			kd_line(out, c, il->fields, il->p->name_width, il->marker[il->root[i]]);
+			kd_line(out, t, c, il->fields, il->p->name_width, il->marker[il->root[i]]);
 	}
 	if (in_irq)
 		fputs("----------- !!!! end ----------------\n", out);
@@ -372,7 +397,7 @@ static int kd_by_thread(FILE *out, const struct kd_tree *t, const struct kd_para
 		if (i < t->nr)
 			kd_task_header(out, &t->calls[order[i]], i ? &t->calls[order[i - 1]] : NULL);
 		if (i < t->nr && t->calls[order[i]].depth < p->max_depth)
-			kd_line(out, &t->calls[order[i]], fields, p->name_width, 0);
+			kd_line(out, t, &t->calls[order[i]], fields, p->name_width, 0);
 	}
 	free(order);
 	free(snaps);

@@ -11,6 +11,7 @@
 #include "kftlog.h"
 #include "ksyms.h"
 #include "strtab.h"
+#include "typedlog.h"
 
 enum kd_mode { KD_SUMMARY, KD_CALLTREE, KD_FOLDED, KD_JSON, KD_SVG, KD_FLAMEGRAPH, KD_TASKS };
 
@@ -21,6 +22,9 @@ enum kd_weigh {
 	KD_WEIGH_ONCPU,		/* its local time on the CPU only */
 	KD_WEIGH_OFFCPU,	/* its local runnable and blocked time only, as frames */
 };
+
+/* A call printed typed (--types) is cut at this length. */
+#define KD_TYPED_MAX	4096
 
 /* The files --srcline takes: a vmlinux and the modules of a trace. */
 #define KD_MAX_SRCLINE	64
@@ -46,6 +50,8 @@ struct kd_params {
 	/* --srcline: the files whose DWARF gives the calls' source lines */
 	const char *srcline[KD_MAX_SRCLINE];
 	int nr_srcline;
+	/* --types, --btf, --dwarf, --proto: the calls printed typed */
+	struct typedlog_files types;
 	int help;
 	int version;		/* --version */
 };
@@ -107,6 +113,7 @@ struct kd_tree {
 	int units_ns;		/* the log's times are ns (units ns), not us */
 	int has_retvals;	/* some call has a return value (its column) */
 	int has_sched;		/* some call has offcpu's times (their columns) */
+	struct typedlog *types;	/* --types: the calls' types; NULL without */
 };
 
 /* The unit of t's times, as labels say it: "us", or "ns". */

@@ -93,6 +93,22 @@ static const char *const kd_usage_text[] = {
 	"                 built with debug information; again for more files",
 	"                 (one vmlinux, a .ko per module). Raw addresses need",
 	"                 -m MAP under KASLR (the log's boot's kallsyms)",
+	"  --types        with -c: each call printed as its function's types say,",
+	"                 'do_sys_openat2(dfd=-100, filename=0x7ffd5c3b1e40,",
+	"                 how=0xffffc90000b2fe40) = 3' (a log of a run with args;",
+	"                 without them, its return value typed: none for a void",
+	"                 function); pointers 'hidden' without CAP_SYSLOG; a",
+	"                 function no source knows in hex. The types: this",
+	"                 kernel's /sys/kernel/btf/vmlinux, and a module's",
+	"                 /sys/kernel/btf/MODULE, unless --btf says otherwise",
+	"  --btf FILE     (implies --types) BTF: a vmlinux's (raw, as",
+	"                 /sys/kernel/btf/vmlinux, or an ELF file's .BTF); again",
+	"                 for modules' BTF, read as split over the first",
+	"  --dwarf FILE   (implies --types) the DWARF of a vmlinux or module",
+	"                 built with debug information, for functions no BTF has",
+	"  --proto FILE   (implies --types) prototypes, a line each, for",
+	"                 functions neither has: 'int my_fn(unsigned int flags,",
+	"                 const char *name)' (Documentation/types.rst)",
 	"  --max-rows N   keep at most N rows (default 16777216, the largest log",
 	"                 kft keeps); a longer log is an error",
 	"  -V             verbose: say what was read",
@@ -113,6 +129,7 @@ static const char *const kd_usage_text[] = {
 	"  kd -c -l console.txt               the calls an oops interrupted",
 	"  kd -c -m kallsyms --srcline vmlinux --srcline kft_test.ko kft.log",
 	"                                     each call's source line, its caller's",
+	"  kd -c -m /proc/kallsyms --types /proc/kft_data  calls of a run with args, typed",
 	NULL,
 };
 
@@ -193,6 +210,10 @@ static int kd_check_fields(const struct kd_params *p, char *err, size_t errlen)
 		snprintf(err, errlen, "--srcline: only with -c, --json or the summary");
 		return -1;
 	}
+	if (p->types.wanted && p->mode != KD_CALLTREE) {
+		snprintf(err, errlen, "--types, --btf, --dwarf, --proto: only with -c");
+		return -1;
+	}
 	if (p->title && p->mode != KD_FLAMEGRAPH) {
 		snprintf(err, errlen, "--title: only with --flamegraph");
 		return -1;
@@ -247,6 +268,10 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 		{ "max-rows", required_argument, NULL, 'R' },
 		{ "dump", required_argument, NULL, 'D' },
 		{ "srcline", required_argument, NULL, 'X' },
+		{ "types", no_argument, NULL, 'Y' },
+		{ "btf", required_argument, NULL, 'B' },
+		{ "dwarf", required_argument, NULL, 'E' },
+		{ "proto", required_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
@@ -276,6 +301,13 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 			break;
 		case 'X':
 			if (kd_add_srcline(p, optarg, err, errlen))
+				return -1;
+			break;
+		case 'Y': p->types.wanted = true; break;
+		case 'B': case 'E': case 'O':
+			if (typedlog_files__add(&p->types, opt == 'B' ? TYPEDLOG_BTF :
+						opt == 'E' ? TYPEDLOG_DWARF : TYPEDLOG_PROTO,
+						optarg, err, errlen))
 				return -1;
 			break;
 		case 'f': p->fields = optarg; break;
@@ -470,7 +502,8 @@ static void kd_say_dump(const char *name, const struct kftcon_info *info,
 
 /* p's output of log (checked), to standard output; 0 or 1, as kd exits. */
 static int kd_run_log(const struct kd_params *p, const struct kftlog *log, const char *name,
-		      const struct kftcon_info *info, const struct ksyms *ks, struct srcline *sl)
+		      const struct kftcon_info *info, const struct ksyms *ks, struct srcline *sl,
+		      struct typedlog *types)
 {
 	struct kd_tree tree;
 	int ret;
@@ -493,6 +526,7 @@ static int kd_run_log(const struct kd_params *p, const struct kftlog *log, const
 			kd_tree_free(&tree);
 			return 1;
 		}
+		tree.types = types;
 		/* 1: said already; -1: errno says why. */
 		ret = kd_check_weigh(&tree, name, p) ? 1 : kd_output(stdout, &tree, p);
 		kd_tree_free(&tree);
@@ -518,7 +552,7 @@ static int kd_run_flame(const struct kd_params *p, FILE *in, const char *name,
 	if (kd_read_flame_input(in, name, stderr, p->max_rows, p->dump, &log, &info, &f))
 		kd_read_error(name, &info, p);
 	else if (log)
-		ret = kd_run_log(p, log, name, &info, ks, NULL);
+		ret = kd_run_log(p, log, name, &info, ks, NULL, NULL);
 	else if (p->dump)
 		fprintf(stderr, "kd: %s: --dump: no last calls in it (no 'kft: === last "
 			"calls before' line): it is no saved console\n", name);
@@ -579,10 +613,25 @@ static int kd_load_srcline(const struct kd_params *p, struct srcline **sl)
 	return 0;
 }
 
+/* --types' sources, into *types (NULL without the option); -1 after saying why. */
+static int kd_load_types(const struct kd_params *p, struct typedlog **types)
+{
+	char err[PATH_MAX + 256];
+
+	*types = NULL;
+	if (!p->types.wanted)
+		return 0;
+	*types = typedlog__open(&p->types, TYPEDLOG_BTF_DIR, err, sizeof(err));
+	if (!*types)
+		fprintf(stderr, "kd: %s\n", err);
+	return *types ? 0 : -1;
+}
+
 static int kd_run(const struct kd_params *p)
 {
 	const char *name = p->file ? p->file : "(stdin)";
 	struct kftcon_info info = { 0 };
+	struct typedlog *types = NULL;
 	struct srcline *sl = NULL;
 	struct ksyms *ks = NULL;
 	struct kftlog *log;
@@ -593,7 +642,7 @@ static int kd_run(const struct kd_params *p)
 		fprintf(stderr, "kd: %s: %s\n", p->map, ksyms__strerror(errno));
 		return 1;
 	}
-	if (kd_load_srcline(p, &sl)) {
+	if (kd_load_srcline(p, &sl) || kd_load_types(p, &types)) {
 		srcline__free(sl);
 		ksyms__free(ks);
 		return 1;
@@ -608,7 +657,7 @@ static int kd_run(const struct kd_params *p)
 	} else if (p->mode == KD_FLAMEGRAPH) {
 		ret = kd_run_flame(p, text, name, ks);
 	} else if ((log = kd_read_log(p, text, name, &info))) {
-		ret = kd_run_log(p, log, name, &info, ks, sl);
+		ret = kd_run_log(p, log, name, &info, ks, sl, types);
 		kftlog__free(log);
 	}
 	if (text && text != in)
@@ -617,6 +666,7 @@ static int kd_run(const struct kd_params *p)
 		fclose(in);
 	if (close_stdout("kd"))
 		ret = 1;
+	typedlog__free(types);
 	srcline__free(sl);
 	ksyms__free(ks);
 	return ret;

@@ -42,6 +42,7 @@
 #include "kft_config.h"
 #include "kftlog.h"
 #include "strtab.h"
+#include "typedlog.h"
 
 enum kft_subcmd {
 	KFT_SUB_NONE,		/* kft -h, or a usage error */
@@ -68,6 +69,10 @@ struct kft_params {
 	/* trace, record; report */
 	const char *config;	/* a file, or "-": standard input; report: its FILE */
 	const char *output;	/* -o; NULL: standard output (record: none, an error) */
+	/* trace -a: the configuration gets the word args */
+	int args;
+	/* trace -T, --btf, --dwarf, --proto: the calls listed typed, not the log */
+	struct typedlog_files types;
 	/* funccount, stackcount (-D), profile (its duration argument) */
 	double interval;	/* -i, seconds; 0: one summary at the end */
 	double duration;	/* funccount -d, stackcount -D, seconds; 0: until Ctrl-C */
@@ -640,6 +645,18 @@ int kft_configure(const struct kft_paths *paths, const char *name, const char *c
 
 /* The subcommands: exit statuses. */
 int kft_trace(const struct kft_params *p, const struct kft_paths *paths);
+/*
+ * trace -a (typedcalls.c): @config with the word args after each
+ * "begin", malloc'ed; NULL with why in @err (too long for the module).
+ */
+char *kft_config_with_args(const char *config, char *err, size_t errlen);
+/*
+ * trace -T: the log's calls listed to @out, one a line in entry order,
+ * each typed by @types, its function named through @ks. 0, or -1 after
+ * saying why (a read error: errno).
+ */
+int kft_typed_calls(FILE *in, const char *name, FILE *out, const struct ksyms *ks,
+		    struct typedlog *types);
 int kft_funccount(const struct kft_params *p, const struct kft_paths *paths);
 int kft_stackcount(const struct kft_params *p, const struct kft_paths *paths);
 int kft_profile(const struct kft_params *p, const struct kft_paths *paths);

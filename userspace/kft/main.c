@@ -150,14 +150,29 @@ static int kft_parse_trace(int argc, char **argv, struct kft_params *p,
 {
 	static const struct option longs[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "btf", required_argument, NULL, 'B' },
+		{ "dwarf", required_argument, NULL, 'E' },
+		{ "proto", required_argument, NULL, 'O' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "+:o:h", longs, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:o:haT", longs, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			p->output = optarg;
+			break;
+		case 'a':
+			p->args = 1;
+			break;
+		case 'T':
+			p->types.wanted = true;
+			break;
+		case 'B': case 'E': case 'O':
+			if (typedlog_files__add(&p->types, opt == 'B' ? TYPEDLOG_BTF :
+						opt == 'E' ? TYPEDLOG_DWARF : TYPEDLOG_PROTO,
+						optarg, err, errlen))
+				return -1;
 			break;
 		case 'h':
 			p->help = 1;

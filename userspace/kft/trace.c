@@ -144,8 +144,12 @@ static int kft_trace_out_close(struct kft_trace_out *o)
 	return 0;
 }
 
-/* /proc/kft_data to out, symbolized with kallsyms. 0, or -1 after saying why. */
-static int kft_trace_save(const struct kft_paths *paths, struct kft_trace_out *out)
+/*
+ * /proc/kft_data to out, symbolized with kallsyms, or (types: -T) its
+ * calls listed typed. 0, or -1 after saying why.
+ */
+static int kft_trace_save(const struct kft_paths *paths, struct kft_trace_out *out,
+			  struct typedlog *types)
 {
 	struct ksyms *ks = ksyms__load(paths->kallsyms);
 	FILE *in;
@@ -162,6 +166,8 @@ static int kft_trace_save(const struct kft_paths *paths, struct kft_trace_out *o
 	} else {
 		if (kft_trace_out_begin(out, paths->data))
 			;	/* said */
+		else if (types)
+			ret = kft_typed_calls(in, paths->data, out->f, ks, types);
 		else if (symbolize_stream(ks, in, out->f, NULL) && !ferror(out->f))
 			fprintf(stderr, "kft: %s: %s\n", paths->data, strerror(errno));
 		else
@@ -231,7 +237,8 @@ int kft_configure(const struct kft_paths *paths, const char *name, const char *c
 
 /* Configured, primed or started, waited for, saved: 0, or -1. */
 static int kft_trace_run(const struct kft_paths *paths, const struct kft_params *p,
-			 const char *config, struct kft_trace_out *out, const sigset_t *orig)
+			 const char *config, struct kft_trace_out *out, const sigset_t *orig,
+			 struct typedlog *types)
 {
 	struct kft_status st;
 
@@ -245,31 +252,57 @@ static int kft_trace_run(const struct kft_paths *paths, const struct kft_params 
 		st.start_trigger ? "primed, waiting for its start trigger" : "started");
 	if (kft_trace_wait(paths, orig))
 		return -1;
-	return kft_trace_save(paths, out);
+	return kft_trace_save(paths, out, types);
+}
+
+/* -a: the configuration with args; -T: its types' sources. 0, or -1 after saying why. */
+static int kft_trace_prepare(const struct kft_params *p, char **config,
+			     struct typedlog **types)
+{
+	char err[PATH_MAX + 256], *with_args;
+
+	*types = NULL;
+	if (p->args) {
+		with_args = kft_config_with_args(*config, err, sizeof(err));
+		if (!with_args) {
+			fprintf(stderr, "kft: %s: %s\n", kft_trace_name(p->config), err);
+			return -1;
+		}
+		free(*config);
+		*config = with_args;
+	}
+	if (p->types.wanted &&
+	    !(*types = typedlog__open(&p->types, TYPEDLOG_BTF_DIR, err, sizeof(err)))) {
+		fprintf(stderr, "kft: trace: %s\n", err);
+		return -1;
+	}
+	return 0;
 }
 
 int kft_trace(const struct kft_params *p, const struct kft_paths *paths)
 {
 	char *config = kft_trace_config(p->config);
+	struct typedlog *types = NULL;
 	struct kft_trace_out out;
 	struct kft_status st;
 	int lock, ret = 1;
 	sigset_t orig;
 
-	if (!config)
-		return 1;
-	if (kft_trace_out_open(&out, p->output)) {
+	if (!config || kft_trace_prepare(p, &config, &types) ||
+	    kft_trace_out_open(&out, p->output)) {
+		typedlog__free(types);
 		free(config);
 		return 1;
 	}
 	kft_signals_catch(&orig);
 	lock = kft_claim(paths, &st);
 	if (lock >= 0) {
-		ret = kft_trace_run(paths, p, config, &out, &orig) ? 1 : 0;
+		ret = kft_trace_run(paths, p, config, &out, &orig, types) ? 1 : 0;
 		close(lock);
 	}
 	if (kft_trace_out_close(&out))
 		ret = 1;
+	typedlog__free(types);
 	free(config);
 	return ret;
 }

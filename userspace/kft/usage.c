@@ -13,7 +13,7 @@ static const char *const kft_usage_main[] = {
 	"Drives the kft kernel module (/proc/kft, /proc/kft_data); needs root.",
 	"",
 	"Commands:",
-	"  trace [-o FILE] CONFIG|-   run a configuration (a file, or standard",
+	"  trace [-aT] [-o FILE] CONFIG|-   run a configuration (a file, or standard",
 	"                             input) to its end or Ctrl-C, then save the",
 	"                             log, symbolized with /proc/kallsyms",
 	"  funccount [-hMT] [-i secs] [-d secs] [-t top] PATTERN...",
@@ -76,7 +76,8 @@ static const char *const kft_usage_main[] = {
 };
 
 static const char *const kft_usage_trace[] = {
-	"usage: kft trace [-o FILE] CONFIG|-",
+	"usage: kft trace [-aT] [--btf FILE] [--dwarf FILE] [--proto FILE] [-o FILE]",
+	"                 CONFIG|-",
 	"",
 	"Writes the configuration CONFIG (a file; '-': standard input; at most",
 	"65536 bytes, the language of Documentation/kft.rst) to /proc/kft, primes",
@@ -91,10 +92,19 @@ static const char *const kft_usage_trace[] = {
 	"  -o FILE  write the log to FILE (default: standard output); FILE is",
 	"           emptied only when the log is there: a command that fails",
 	"           before keeps what FILE had",
+	"  -a       each logged call keeps its first argument registers: the",
+	"           word args after each 'begin' of CONFIG",
+	"  -T       instead of the log, its calls, a line each in entry order,",
+	"           typed as kd -c --types prints them ('do_sys_openat2(dfd=-100,",
+	"           filename=0x7ffd5c3b1e40, how=0xffffc90000b2fe40) = 3'): the",
+	"           types of /sys/kernel/btf/vmlinux and its modules', unless:",
+	"  --btf FILE, --dwarf FILE, --proto FILE  (imply -T) the types' sources,",
+	"           as kd's options of those names take them",
 	"  -h       this help",
 	"",
 	"Examples:",
 	"  kft trace -o kft.log open.cfg && kd -c kft.log",
+	"  kft trace -a -T open.cfg                   open()'s calls with their arguments",
 	"  printf 'new begin filter funclist vfs_* fend end' | kft trace - | kd",
 	NULL,
 };

@@ -233,6 +233,16 @@ static int btf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
+/* Why @path has no BTF: libbpf's own errors (-4000 and below) by its words. */
+static void btf_say(struct kfttypes_error *err, const char *path, int e)
+{
+	char why[96];
+
+	if (libbpf_strerror(e, why, sizeof(why)))
+		snprintf(why, sizeof(why), "%s", strerror(-e));
+	snprintf(err->msg, sizeof(err->msg), "%s: no BTF: %s", path, why);
+}
+
 /* kftbtf__open's work, with libbpf quiet. */
 static int btf_open(struct kftbtf *b, const char *path, const char *base_path,
 		    struct kfttypes_error *err)
@@ -243,13 +253,13 @@ static int btf_open(struct kftbtf *b, const char *path, const char *base_path,
 		b->base = btf__parse(base_path, NULL);
 		e = btf_error(b->base);
 		if (e)
-			snprintf(err->msg, sizeof(err->msg), "%s: no BTF: %s", base_path, strerror(-e));
+			btf_say(err, base_path, e);
 	}
 	if (!e) {
 		b->btf = base_path ? btf__parse_split(path, b->base) : btf__parse(path, NULL);
 		e = btf_error(b->btf);
 		if (e)
-			snprintf(err->msg, sizeof(err->msg), "%s: no BTF: %s", path, strerror(-e));
+			btf_say(err, path, e);
 	}
 	return e;
 }

@@ -181,39 +181,54 @@ static void out_return(struct kftout *o, const struct kftype *t, unsigned long l
 		out_value(o, t, v, NULL, flags);
 }
 
+/* "(a=1, b=hidden, c=?)": each parameter with its argument's value. */
+static void out_params(struct kftout *o, const struct kftproto *p,
+		       const struct kfttypes_call *call, int nr_args, unsigned int flags)
+{
+	int i;
+
+	out_put(o, "(", 1);
+	for (i = 0; i < p->nr_params; i++) {
+		const struct kftparam *param = &p->params[i];
+
+		if (i)
+			out_str(o, ", ");
+		if (param->name) {
+			out_str(o, param->name);
+			out_put(o, "=", 1);
+		}
+		if (i < nr_args && (call->hidden & (1u << i)))
+			out_str(o, "hidden");
+		else if (i < nr_args)
+			out_value(o, &param->type, call->args[i],
+				  call->captures ? &call->captures[i] : NULL, flags);
+		else
+			out_put(o, "?", 1);
+	}
+	if (p->variadic)
+		out_str(o, p->nr_params ? ", ..." : "...");
+	out_put(o, ")", 1);
+}
+
 size_t kftcall__format(const struct kftproto *p, const char *name,
 		       const struct kfttypes_call *call, unsigned int flags, char *buf, size_t len)
 {
 	struct kftout o = { .buf = buf, .len = len };
-	int nr_args = call->nr_args < 0 ? 0 : call->nr_args, i;
+	int nr_args = call->nr_args < 0 ? 0 : call->nr_args;
 
 	if (nr_args > KFTTYPES_MAX_ARGS)
 		nr_args = KFTTYPES_MAX_ARGS;
 	if (len)
 		buf[0] = '\0';
 	out_str(&o, name ? name : p->name);
-	out_put(&o, "(", 1);
-	for (i = 0; i < p->nr_params; i++) {
-		const struct kftparam *param = &p->params[i];
-
-		if (i)
-			out_str(&o, ", ");
-		if (param->name) {
-			out_str(&o, param->name);
-			out_put(&o, "=", 1);
-		}
-		if (i < nr_args)
-			out_value(&o, &param->type, call->args[i],
-				  call->captures ? &call->captures[i] : NULL, flags);
-		else
-			out_put(&o, "?", 1);
-	}
-	if (p->variadic)
-		out_str(&o, p->nr_params ? ", ..." : "...");
-	out_put(&o, ")", 1);
+	if (!(flags & KFTTYPES_RETURN_ONLY))
+		out_params(&o, p, call, nr_args, flags);
 	if (call->has_ret && p->ret.kind != KFTYPE_VOID) {
 		out_str(&o, " = ");
-		out_return(&o, &p->ret, call->ret, flags);
+		if (call->hidden & KFTTYPES_RET_HIDDEN)
+			out_str(&o, "hidden");
+		else
+			out_return(&o, &p->ret, call->ret, flags);
 	}
 	return o.used;
 }

@@ -171,13 +171,22 @@ const struct kftproto *kfttypes__find(struct kfttypes *t, const char *func)
 	return p;
 }
 
+size_t kfttypes__format_shown(struct kfttypes *t, const char *func, const char *shown,
+			      const struct kfttypes_call *call, unsigned int flags, char *buf,
+			      size_t len)
+{
+	const struct kftproto *p = kfttypes__find(t, func);
+
+	if (!shown)
+		shown = func;
+	if (!p)
+		return kftcall__format_untyped(shown, call, t->word_bytes, flags, buf, len);
+	return kftcall__format(p, shown, call, flags, buf, len);
+}
+
 size_t kfttypes__format_call(struct kfttypes *t, const char *func,
 			     const struct kfttypes_call *call, unsigned int flags, char *buf,
 			     size_t len)
 {
-	const struct kftproto *p = kfttypes__find(t, func);
-
-	if (!p)
-		return kftcall__format_untyped(func, call, t->word_bytes, flags, buf, len);
-	return kftcall__format(p, func, call, flags, buf, len);
+	return kfttypes__format_shown(t, func, NULL, call, flags, buf, len);
 }

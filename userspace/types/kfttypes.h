@@ -49,10 +49,21 @@ struct kfttypes_call {
 	const struct kfttypes_capture *captures;
 	bool has_ret;			/* the call returned, with ret */
 	unsigned long long ret;
+	/*
+	 * The values the log hid from its reader (kft's "hidden": a reader
+	 * without CAP_SYSLOG sees only errors and zeros): bit i for
+	 * argument i, KFTTYPES_RET_HIDDEN for the return value; each prints
+	 * as "hidden", whatever its type.
+	 */
+	unsigned int hidden;
 };
+
+#define KFTTYPES_RET_HIDDEN	(1u << KFTTYPES_MAX_ARGS)
 
 /* Addresses print as "hidden" (kft's readers without CAP_SYSLOG). */
 #define KFTTYPES_HIDE_ADDRS	0x1
+/* The log has no arguments for the call: its name and return value only. */
+#define KFTTYPES_RETURN_ONLY	0x2
 
 /*
  * A set of type sources for a machine whose long and pointers have
@@ -92,5 +103,9 @@ const struct kftproto *kfttypes__find(struct kfttypes *t, const char *func);
 size_t kfttypes__format_call(struct kfttypes *t, const char *func,
 			     const struct kfttypes_call *call, unsigned int flags, char *buf,
 			     size_t len);
+/* The same, the call printed as a call of @shown (NULL: @func), a name cut to fit. */
+size_t kfttypes__format_shown(struct kfttypes *t, const char *func, const char *shown,
+			      const struct kfttypes_call *call, unsigned int flags, char *buf,
+			      size_t len);
 
 #endif

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A kft log's calls printed typed (typedlog.h, kftrow.h): each row's args
+ * word read into registers (errors, hex, "hidden"; a malformed value
+ * ends them), its return value, and the text typedlog__format prints
+ * with written prototypes: hidden values, a void function's return value
+ * left out, a row without arguments, a function no source knows (its
+ * return value only when an error, unless every one is asked for); the
+ * refusals of --proto's files with their line and column. (Addresses
+ * other than zero print as the reader's rights say: tests/tools/types
+ * checks both.)
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "unit.h"
+#include "kftlog.h"
+#include "kftrow.h"
+#include "typedlog.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A log of rows "FUNC RETURN [args=...]", each at entry 0, pid 10. */
+static struct kftlog *log_of(const char *const *rows, size_t n)
+{
+	char text[4096];
+	size_t o, i;
+
+	o = (size_t)snprintf(text, sizeof(text), "\nKernel Instrumentation Run ID 1\n\n"
+			     "Number of entries after filters = %zu\n\n"
+			     " Entry    Delta     PID        Function    Caller   Comm   Return\n"
+			     "-------- -------- -------- ------------ ------------ ---- ------\n", n);
+	for (i = 0; i < n; i++)
+		o += (size_t)snprintf(text + o, sizeof(text) - o, "%8zu %8d %8s %s\n", i * 10, 5,
+				      "10.0", rows[i]);
+	return kftlog__parse(text, o, "test", NULL);
+}
+
+static void test_row_values(void)
+{
+	static const char *const rows[] = {
+		"f outer+0x8 sh -22 args=0xffff888003e1c000,-100,0x0,hidden",
+		"g outer+0x8 sh hidden args=0x1,0xg,0x3",
+		"h outer+0x8 sh 0x7",
+	};
+	struct kftlog *log = log_of(rows, ARRAY_SIZE(rows));
+	unsigned long long regs[KFTTYPES_MAX_ARGS];
+	struct kfttypes_call call;
+
+	CHECK(log && log->nr == 3, "3 rows: %zu", log ? log->nr : 0);
+	if (!log || log->nr != 3)
+		return;
+	kftrow__call(&log->rows[0], regs, &call);
+	CHECK(call.nr_args == 4 && regs[0] == 0xffff888003e1c000ULL &&
+	      regs[1] == (unsigned long long)-100 && regs[2] == 0, "row 0: %d args", call.nr_args);
+	CHECK(call.hidden == 1u << 3, "row 0: hidden %#x", call.hidden);
+	CHECK(call.has_ret && call.ret == (unsigned long long)-22, "row 0's return value");
+	kftrow__call(&log->rows[1], regs, &call);
+	/* (kftlog keeps no malformed args word: the row has none.) */
+	CHECK(call.nr_args <= 1, "row 1: %d args before the malformed one", call.nr_args);
+	CHECK(call.has_ret && (call.hidden & KFTTYPES_RET_HIDDEN), "row 1's hidden return value");
+	kftrow__call(&log->rows[2], regs, &call);
+	CHECK(call.nr_args == 0 && call.has_ret && call.ret == 7, "row 2: no args, returned 7");
+	kftlog__free(log);
+}
+
+/* A file of @text in the test's temporary directory: its path in buf. */
+static const char *file_of(const char *text, char *buf, size_t len)
+{
+	FILE *f;
+
+	snprintf(buf, len, "/tmp/test_typedlog.%d.protos", getpid());
+	f = fopen(buf, "w");
+	CHECK(f && fputs(text, f) >= 0 && !fclose(f), "%s written", buf);
+	return buf;
+}
+
+static struct typedlog *open_protos(const char *text, char *err, size_t errlen)
+{
+	struct typedlog_files files = { 0 };
+	char path[128];
+	struct typedlog *tl;
+
+	CHECK(!typedlog_files__add(&files, TYPEDLOG_PROTO, file_of(text, path, sizeof(path)), err,
+				   errlen), "added");
+	/* No BTF directory: only the prototypes. */
+	tl = typedlog__open(&files, "/nonexistent", err, errlen);
+	unlink(path);
+	return tl;
+}
+
+static void test_format(void)
+{
+	static const char *const rows[] = {
+		"f outer+0x8 sh -22 args=0x0,-100,0x0,hidden",
+		"v outer+0x8 sh 0x3 args=0x1,0x2",
+		"v outer+0x8 sh 0x3",
+		"f outer+0x8 sh 0x7",
+		"unknown outer+0x8 sh 0x7 args=0x1",
+		"unknown outer+0x8 sh -2 args=0x1",
+		"mod:f outer+0x8 sh hidden args=0x0,0x2,0x3,0x0",
+	};
+	static const char *const want[] = {
+		"f(p=0x0, n=-100, b=false, s=hidden) = -EINVAL",
+		"v(x=1)",
+		"v",
+		"f = 7",
+		"unknown(0x1)",
+		"unknown(0x1) = -ENOENT",
+		"mod:f(p=0x0, n=2, b=true, s=0x0) = hidden",
+	};
+	struct kftlog *log = log_of(rows, ARRAY_SIZE(rows));
+	char err[256], buf[256];
+	struct typedlog *tl = open_protos("# protos\nint f(void *p, int n, bool b, char *s)\n"
+					  "\nvoid v(int x)\n", err, sizeof(err));
+	size_t i;
+
+	CHECK(tl, "opened: %s", tl ? "" : err);
+	if (!tl || !log) {
+		typedlog__free(tl);
+		kftlog__free(log);
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		size_t n = typedlog__format(tl, log->rows[i].func, NULL, &log->rows[i], false,
+					    buf, sizeof(buf));
+
+		CHECK(n == strlen(want[i]), "row %zu: %zu for %s", i, n, buf);
+		CHECK_STR(buf, want[i], rows[i]);
+	}
+	typedlog__format(tl, log->rows[4].func, NULL, &log->rows[4], true, buf, sizeof(buf));
+	CHECK_STR(buf, "unknown(0x1) = 0x7", "every return value");
+	typedlog__format(tl, "f", "f-cut", &log->rows[3], false, buf, sizeof(buf));
+	CHECK_STR(buf, "f-cut = 7", "shown as another name");
+	typedlog__free(tl);
+	kftlog__free(log);
+}
+
+static void test_proto_errors(void)
+{
+	static const struct {
+		const char *text, *err;
+	} cases[] = {
+		{ "int f(int x)\nint g(frob x)\n", ":2: column 7: unknown type 'frob'" },
+		{ "int f(int x)\n\nint f(int y)\n", ":3: f has a prototype already" },
+		{ "int f(int x[4])", ":1: column 12: an array: write a pointer" },
+	};
+	char err[256];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct typedlog *tl = open_protos(cases[i].text, err, sizeof(err));
+		const char *at = strstr(err, ".protos");
+
+		CHECK(!tl, "%s: refused", cases[i].text);
+		CHECK(at && !strcmp(at + 7, cases[i].err), "%s: '%s', not '%s'", cases[i].text, err,
+		      cases[i].err);
+		typedlog__free(tl);
+	}
+}
+
+static void test_no_source(void)
+{
+	struct typedlog_files files = { 0 };
+	char err[256];
+	int i;
+
+	CHECK(!typedlog__open(&files, "/nonexistent", err, sizeof(err)), "no source refused");
+	CHECK(strstr(err, "no types: /nonexistent/vmlinux") != NULL, "%s", err);
+	for (i = 0; i < TYPEDLOG_MAX_FILES; i++)
+		typedlog_files__add(&files, TYPEDLOG_BTF, "x", err, sizeof(err));
+	CHECK(typedlog_files__add(&files, TYPEDLOG_BTF, "x", err, sizeof(err)) == -1 &&
+	      !strcmp(err, "--btf: at most 64 files"), "%s", err);
+}
+
+UNIT_MAIN(test_row_values, test_format, test_proto_errors, test_no_source)

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A log's calls printed typed (typedlog.h): the options' files opened as
+ * kfttypes' sources, each row's values read by kftrow.c and printed by
+ * kfttypes__format_call, the formatter every command shares.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kftparse.h"
+#include "kftrow.h"
+#include "kfttypes.h"
+#include "namemap.h"
+#include "typedlog.h"
+
+/* The modules whose BTF is looked for at most (a kernel has a few hundred). */
+#define TYPEDLOG_MAX_MODULES	4096
+/* A module's name, as the kernel keeps it (MODULE_NAME_LEN). */
+#define TYPEDLOG_MODULE_MAX	56
+/* CAP_SYSLOG's bit in /proc/self/status's CapEff (linux/capability.h). */
+#define TYPEDLOG_CAP_SYSLOG	34
+
+struct typedlog {
+	struct kfttypes *types;
+	unsigned int flags;		/* KFTTYPES_HIDE_ADDRS */
+	/* Without --btf: the running kernel's, its modules' read when met. */
+	bool running_btf;
+	char vmlinux[PATH_MAX];
+	const char *btf_dir;
+	struct namemap modules;		/* the modules looked for */
+};
+
+static const char *const typedlog_options[] = {
+	[TYPEDLOG_BTF] = "--btf", [TYPEDLOG_DWARF] = "--dwarf", [TYPEDLOG_PROTO] = "--proto",
+};
+
+int typedlog_files__add(struct typedlog_files *f, enum typedlog_kind kind, const char *path,
+			char *err, size_t errlen)
+{
+	if (f->nr[kind] == TYPEDLOG_MAX_FILES) {
+		snprintf(err, errlen, "%s: at most %d files", typedlog_options[kind],
+			 TYPEDLOG_MAX_FILES);
+		return -1;
+	}
+	f->paths[kind][f->nr[kind]++] = path;
+	f->wanted = true;
+	return 0;
+}
+
+/* Whether a line of a prototypes' file has none: blank, or a '#' comment. */
+static bool typedlog_no_prototype(const char *line)
+{
+	line += strspn(line, " \t\r\n");
+	return !*line || *line == '#';
+}
+
+/* One line of --proto's @path (its @nr): 0, or -1 with why in @err. */
+static int typedlog_proto_line(struct kfttypes *t, const char *path, unsigned int nr,
+			       char *line, char *err, size_t errlen)
+{
+	struct kfttypes_error e = { 0 };
+
+	line[strcspn(line, "\r\n")] = '\0';
+	if (typedlog_no_prototype(line) || !kfttypes__add_prototype(t, line, &e))
+		return 0;
+	if (e.column)
+		snprintf(err, errlen, "--proto %s:%u: column %d: %s", path, nr, e.column, e.msg);
+	else
+		snprintf(err, errlen, "--proto %s:%u: %s", path, nr, e.msg);
+	return -1;
+}
+
+/* The prototypes of --proto's @path, a line each: 0, or -1 with why in @err. */
+static int typedlog_read_protos(struct kfttypes *t, const char *path, char *err, size_t errlen)
+{
+	char line[KFTPARSE_MAX_LEN + 2];
+	unsigned int nr = 0;
+	FILE *in = fopen(path, "r");
+	int ret = 0;
+
+	if (!in) {
+		snprintf(err, errlen, "--proto %s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (!ret && fgets(line, sizeof(line), in)) {
+		nr++;
+		if (!strchr(line, '\n') && !feof(in)) {
+			snprintf(err, errlen, "--proto %s:%u: longer than %d bytes", path, nr,
+				 KFTPARSE_MAX_LEN);
+			ret = -1;
+		} else {
+			ret = typedlog_proto_line(t, path, nr, line, err, errlen);
+		}
+	}
+	if (!ret && ferror(in)) {
+		snprintf(err, errlen, "--proto %s: %s", path, strerror(errno));
+		ret = -1;
+	}
+	fclose(in);
+	return ret;
+}
+
+/* A source's refusal, as the option that named it says it. */
+static int typedlog_refused(enum typedlog_kind kind, const struct kfttypes_error *e,
+			    char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s %s", typedlog_options[kind], e->msg);
+	return -1;
+}
+
+/*
+ * --btf's files (the first a vmlinux's, the rest its modules' split BTF),
+ * or none given, the running kernel's vmlinux when it has BTF.
+ */
+static int typedlog_open_btf(struct typedlog *tl, const struct typedlog_files *f,
+			     char *err, size_t errlen)
+{
+	struct kfttypes_error e = { 0 };
+	int i;
+
+	for (i = 0; i < f->nr[TYPEDLOG_BTF]; i++) {
+		const char *base = i ? f->paths[TYPEDLOG_BTF][0] : NULL;
+
+		if (kfttypes__add_btf(tl->types, f->paths[TYPEDLOG_BTF][i], base, &e))
+			return typedlog_refused(TYPEDLOG_BTF, &e, err, errlen);
+	}
+	if (i)
+		return 0;
+	snprintf(tl->vmlinux, sizeof(tl->vmlinux), "%s/vmlinux", tl->btf_dir);
+	if (access(tl->vmlinux, R_OK))
+		return 0;
+	if (kfttypes__add_btf(tl->types, tl->vmlinux, NULL, &e))
+		return typedlog_refused(TYPEDLOG_BTF, &e, err, errlen);
+	tl->running_btf = true;
+	return 0;
+}
+
+static int typedlog_open_sources(struct typedlog *tl, const struct typedlog_files *f,
+				 char *err, size_t errlen)
+{
+	struct kfttypes_error e = { 0 };
+	int i;
+
+	if (typedlog_open_btf(tl, f, err, errlen))
+		return -1;
+	for (i = 0; i < f->nr[TYPEDLOG_DWARF]; i++)
+		if (kfttypes__add_dwarf(tl->types, f->paths[TYPEDLOG_DWARF][i], &e))
+			return typedlog_refused(TYPEDLOG_DWARF, &e, err, errlen);
+	for (i = 0; i < f->nr[TYPEDLOG_PROTO]; i++)
+		if (typedlog_read_protos(tl->types, f->paths[TYPEDLOG_PROTO][i], err, errlen))
+			return -1;
+	if (!tl->running_btf && !f->nr[TYPEDLOG_BTF] && !f->nr[TYPEDLOG_DWARF] &&
+	    !f->nr[TYPEDLOG_PROTO]) {
+		snprintf(err, errlen, "--types: no types: %s/vmlinux: %s (this kernel has no "
+			 "BTF?); name them with --btf, --dwarf or --proto", tl->btf_dir,
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+struct typedlog *typedlog__open(const struct typedlog_files *f, const char *btf_dir,
+				char *err, size_t errlen)
+{
+	struct typedlog *tl = calloc(1, sizeof(*tl));
+
+	if (tl)
+		tl->types = kfttypes__new(0);
+	if (!tl || !tl->types) {
+		snprintf(err, errlen, "out of memory");
+		free(tl);
+		return NULL;
+	}
+	tl->btf_dir = btf_dir;
+	tl->modules.max = TYPEDLOG_MAX_MODULES;
+	tl->flags = typedlog__sees_addresses() ? 0 : KFTTYPES_HIDE_ADDRS;
+	if (typedlog_open_sources(tl, f, err, errlen)) {
+		typedlog__free(tl);
+		return NULL;
+	}
+	return tl;
+}
+
+void typedlog__free(struct typedlog *tl)
+{
+	if (!tl)
+		return;
+	kfttypes__free(tl->types);
+	namemap__clear(&tl->modules);
+	free(tl);
+}
+
+/* Whether @name can be a module's (and so a file's name under btf_dir). */
+static bool typedlog_module_name(const char *name, size_t len)
+{
+	size_t i;
+
+	if (!len || len >= TYPEDLOG_MODULE_MAX)
+		return false;
+	for (i = 0; i < len; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-",
+			    name[i]))
+			return false;
+	return true;
+}
+
+/*
+ * The running kernel's BTF of @func's module ("module:name"), read the
+ * first time one of its functions is met. A module without BTF, or whose
+ * BTF does not read, has its calls printed by the other sources, or in hex.
+ */
+static void typedlog_module_btf(struct typedlog *tl, const char *func)
+{
+	const char *colon = strchr(func, ':');
+	char module[TYPEDLOG_MODULE_MAX], path[PATH_MAX];
+	struct kfttypes_error e;
+	size_t seen;
+
+	if (!tl->running_btf || !colon || !typedlog_module_name(func, (size_t)(colon - func)))
+		return;
+	snprintf(module, sizeof(module), "%.*s", (int)(colon - func), func);
+	if (namemap__get(&tl->modules, module, &seen) || namemap__set(&tl->modules, module, 1))
+		return;
+	snprintf(path, sizeof(path), "%s/%s", tl->btf_dir, module);
+	if (!access(path, R_OK))
+		kfttypes__add_btf(tl->types, path, tl->vmlinux, &e);
+}
+
+size_t typedlog__format(struct typedlog *tl, const char *func, const char *shown,
+			const struct kftlog_row *r, bool every_return, char *buf, size_t len)
+{
+	unsigned long long regs[KFTTYPES_MAX_ARGS];
+	struct kfttypes_call call;
+
+	typedlog_module_btf(tl, func);
+	kftrow__call(r, regs, &call);
+	if (!kfttypes__find(tl->types, func) && !every_return && r->ret != KFTLOG_RET_ERROR)
+		call.has_ret = false;
+	return kfttypes__format_shown(tl->types, func, shown, &call,
+				      tl->flags | (r->args && *r->args ? 0 : KFTTYPES_RETURN_ONLY), buf, len);
+}
+
+bool typedlog__sees_addresses(void)
+{
+	char line[256];
+	unsigned long long caps = 0;
+	FILE *in = fopen("/proc/self/status", "r");
+	bool found = false;
+
+	while (in && !found && fgets(line, sizeof(line), in))
+		found = sscanf(line, "CapEff: %llx", &caps) == 1;
+	if (in)
+		fclose(in);
+	return found && (caps >> TYPEDLOG_CAP_SYSLOG & 1);
+}
