@@ -519,6 +519,35 @@ static int kft_test_args_cmd(const char *text)
 	return 0;
 }
 
+/* The colors kft_test_typed() takes: an enumeration, one of them negative. */
+enum kft_test_color { KFT_TEST_RED, KFT_TEST_GREEN = 5, KFT_TEST_BLUE = -3 };
+
+static const char kft_test_typed_name[] = "kft typed";
+
+/*
+ * A function of one parameter of each kind kd --types prints (an int, an
+ * enumeration, a bool, a string, a pointer) and an int's return value;
+ * noipa: its arguments are in the registers the ABI says.
+ */
+static noinline __attribute__((__noipa__)) int
+kft_test_typed(int n, enum kft_test_color color, bool ok, const char *name, void *p)
+{
+	barrier();
+	return ok ? n + 1000 : -EINVAL;
+}
+
+/* "typed N COLOR OK": one call of kft_test_typed() with them. */
+static int kft_test_typed_cmd(const char *text)
+{
+	int n, color, ok;
+
+	if (sscanf(text, "%d %d %d", &n, &color, &ok) != 3)
+		return -EINVAL;
+	WRITE_ONCE(kft_test_sink, kft_test_typed(n, color, ok, kft_test_typed_name,
+						 (void *)kft_test_typed_name + 4));
+	return 0;
+}
+
 static noinline void kft_test_oops_inner(void)
 {
 	int *p = NULL;
@@ -708,6 +737,8 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 		return kft_test_region(buf) ?: count;
 	if (!strncmp(buf, "args ", 5))
 		return kft_test_args_cmd(buf + 5) ?: count;
+	if (!strncmp(buf, "typed ", 6))
+		return kft_test_typed_cmd(buf + 6) ?: count;
 	if (sscanf(buf, "%31s %u", name, &n) < 1 || n > 1000000)
 		return -EINVAL;
 	if (!strcmp(name, "recurse") || !strcmp(name, "irq_recurse") ||
