@@ -313,7 +313,7 @@ FUZZ_FLAGS := -g -O1 $(WARN) $(VERSION_DEF) -fsanitize=fuzzer,address,undefined 
 	-fno-omit-frame-pointer -DKD_NO_MAIN -DKFT_NO_MAIN -Imodule -Iuserspace -Iuserspace/lib \
 	-Iuserspace/kd -Iuserspace/kft -Iuserspace/types
 FUZZ_KD_MODES := summary calltree folded json svg flamegraph tasks
-FUZZERS := config kftlog kftrec ksyms kftstacks proto $(addprefix kd_,$(FUZZ_KD_MODES))
+FUZZERS := config kftlog kftrec ksyms kftstacks proto typedlog $(addprefix kd_,$(FUZZ_KD_MODES))
 FUZZ_DEPS_config := module/kft_config.c
 FUZZ_DEPS_kftlog := $(LIB_SRC)
 FUZZ_DEPS_kftrec := $(LIB_SRC)
@@ -321,6 +321,8 @@ FUZZ_DEPS_ksyms := $(LIB_SRC)
 FUZZ_DEPS_kftstacks := $(LIB_SRC) $(KFT_NOLIBS)
 # (the written prototypes and the printing: no libbpf, no libdw)
 FUZZ_DEPS_proto := $(LIB_SRC) $(addprefix userspace/types/,kftparse.c kftproto.c kftcall.c)
+# (a log's calls printed typed, with written prototypes)
+FUZZ_DEPS_typedlog := $(LIB_SRC) $(TYPES_CORE) $(TYPES_NONE)
 
 fuzz-build: $(patsubst %,$(BUILD)/fuzz/bin/%,$(FUZZERS))
 

@@ -20,7 +20,9 @@ static void fuzz_format(const struct kftproto *p, const uint8_t *data, size_t si
 {
 	unsigned long long args[KFTTYPES_MAX_ARGS] = { 0 };
 	struct kfttypes_capture caps[KFTTYPES_MAX_ARGS];
-	struct kfttypes_call call = { args, KFTTYPES_MAX_ARGS, caps, true, 0 };
+	struct kfttypes_call call = {
+		.args = args, .nr_args = KFTTYPES_MAX_ARGS, .captures = caps, .has_ret = true,
+	};
 	char whole[4096], part[4096];
 	size_t n, len;
 	int i;
