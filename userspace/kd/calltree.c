@@ -145,7 +145,7 @@ static void kd_typed(FILE *out, const struct kd_tree *t, const struct kd_call *c
 	char shown[KD_TYPED_MAX], text[KD_TYPED_MAX];
 
 	snprintf(shown, sizeof(shown), "%.*s", width, c->name);
-	typedlog__format(t->types, c->name, shown, c->row, strchr(fields, 'r'), text,
+	typedlog__format(t->types, c->name, shown, c->row, strchr(fields, 'r') != NULL, text,
 			 sizeof(text));
 	fputs(text, out);
 }
