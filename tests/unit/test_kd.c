@@ -422,6 +422,11 @@ static void test_parse_args(void)
 		{ { "kd", "--weigh", "oncpu", NULL }, 0, "--weigh: only with --folded or --flamegraph" },
 		{ { "kd", "--folded", "--snapshots", "--weigh", "wall", NULL }, 0,
 		  "--weigh: not with --snapshots (a snapshot weighs 1)" },
+		{ { "kd", "-c", "--types", "--btf", "v", NULL }, 1, "" },
+		{ { "kd", "-c", "--dwarf", "d", NULL }, 1, "" },
+		{ { "kd", "--types", NULL }, 0, "--types, --btf, --dwarf, --proto: only with -c" },
+		{ { "kd", "--json", "--proto", "p", NULL }, 0,
+		  "--types, --btf, --dwarf, --proto: only with -c" },
 		/* The unit tests link kd without libdw, as the guests' static kd. */
 		{ { "kd", "-c", "--srcline", "vmlinux", NULL }, 0,
 		  "--srcline: this kd was built without libdw (elfutils' DWARF reader): "
@@ -444,6 +449,15 @@ static void test_parse_args(void)
 		CHECK((ret == 0) == cases[i].ok, "case %zu: returned %d (%s)", i, ret, err);
 		if (!cases[i].ok)
 			CHECK_STR(err, cases[i].err, "error message");
+	}
+	/* --btf, --dwarf, --proto: each file kept, and --types implied. */
+	{
+		char a0[] = "kd", a1[] = "-c", a2[] = "--btf", a3[] = "v", a4[] = "--btf", a5[] = "m";
+		char *argv[] = { a0, a1, a2, a3, a4, a5, NULL };
+
+		CHECK(!kd_parse_args(6, argv, &p, err, sizeof(err)) && p.types.wanted &&
+		      p.types.nr[TYPEDLOG_BTF] == 2 && !strcmp(p.types.paths[TYPEDLOG_BTF][1], "m"),
+		      "--btf v --btf m");
 	}
 	/* -m: a number is the width, anything else the map. */
 	{

@@ -51,6 +51,7 @@ static void test_parse_args(void)
 		{ "kft trace a b", -1, KFT_SUB_TRACE, "trace: more than one CONFIG" },
 		{ "kft trace -o out -", 0, KFT_SUB_TRACE, "" },
 		{ "kft trace -x cfg", -1, KFT_SUB_TRACE, "trace: unknown option '-x'" },
+		{ "kft trace -a -T --btf v --dwarf d --proto p -", 0, KFT_SUB_TRACE, "" },
 		{ "kft funccount", -1, KFT_SUB_FUNCCOUNT, "funccount: no PATTERN" },
 		{ "kft funccount -i 0 x", -1, KFT_SUB_FUNCCOUNT, "-i: not a number" },
 		{ "kft funccount -d 1s x", -1, KFT_SUB_FUNCCOUNT, "-d: not a number" },
@@ -75,6 +76,9 @@ static void test_parse_args(void)
 	      p.timestamps, p.interval, p.duration, p.top, p.nr_patterns);
 	kft_parse_line("kft trace -o out -", &p, err, sizeof(err));
 	CHECK(!strcmp(p.output, "out") && !strcmp(p.config, "-"), "trace -o out -");
+	kft_parse_line("kft trace -a --proto p cfg", &p, err, sizeof(err));
+	CHECK(p.args && p.types.wanted && p.types.nr[TYPEDLOG_PROTO] == 1 &&
+	      !strcmp(p.config, "cfg"), "trace -a --proto p cfg");
 	CHECK(!kft_parse_line("kft --version", &p, err, sizeof(err)) && p.version && !p.help,
 	      "kft --version: version %d help %d", p.version, p.help);
 	CHECK(!kft_parse_line("kft status", &p, err, sizeof(err)) && !p.version, "kft status: no version");
