@@ -514,6 +514,8 @@ static int kd_run_log(const struct kd_params *p, const struct kftlog *log, const
 	/* A warning, as for a log cut short: the user may know better. */
 	if (p->map)
 		symbolize_check_kernel(p->map, &log->scan, "kd", name, stderr);
+	if (types)
+		typedlog__check_kernel(types, log->scan.kernel, "kd", name, stderr);
 	if (log->scan.stacks_mode) {
 		ret = kd_stacks_output(stdout, log, ks, p);
 	} else {

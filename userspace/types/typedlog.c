@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "kftparse.h"
@@ -242,6 +243,20 @@ size_t typedlog__format(struct typedlog *tl, const char *func, const char *shown
 		call.has_ret = false;
 	return kfttypes__format_shown(tl->types, func, shown, &call,
 				      tl->flags | (r->args && *r->args ? 0 : KFTTYPES_RETURN_ONLY), buf, len);
+}
+
+int typedlog__check_kernel(const struct typedlog *tl, const char *log_kernel, const char *tool,
+			   const char *name, FILE *warn)
+{
+	struct utsname u;
+
+	if (!tl->running_btf || !log_kernel[0] || uname(&u) || !strcmp(u.release, log_kernel))
+		return 0;
+	if (warn)
+		fprintf(warn, "%s: warning: %s is a log of kernel %s, but the types are this "
+			"kernel's (%s): give --btf the traced kernel's BTF\n", tool, name,
+			log_kernel, u.release);
+	return 1;
 }
 
 bool typedlog__sees_addresses(void)

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "kftlog.h"
 
@@ -58,6 +59,15 @@ void typedlog__free(struct typedlog *tl);
  */
 size_t typedlog__format(struct typedlog *tl, const char *func, const char *shown,
 			const struct kftlog_row *r, bool every_return, char *buf, size_t len);
+
+/*
+ * Whether the types can be those of the kernel that wrote a log (its
+ * "Kernel:" line, @log_kernel; "": not said): 0, or 1 after a warning on
+ * @warn ("TOOL: warning: ...") that they are the running kernel's BTF
+ * (no --btf) and the log is of another release.
+ */
+int typedlog__check_kernel(const struct typedlog *tl, const char *log_kernel, const char *tool,
+			   const char *name, FILE *warn);
 
 /*
  * Whether this process may see kernel addresses (CAP_SYSLOG, as kft's
