@@ -21,46 +21,69 @@
 /* A call's text is cut at this length. */
 #define KFT_TYPED_CALL_MAX	4096
 
-/* Whether text[i..) starts the word @w (a whole word: space, '#' or the end after it). */
-static int kft_word_at(const char *text, size_t i, const char *w)
+/*
+ * The next word of a configuration at or after text[*i], as the module's
+ * lexer splits words (white space between them; '#' begins a comment to
+ * the end of its line): its start and length, and *i past it; 0 at the end.
+ */
+static size_t kft_next_word(const char *text, size_t *i, size_t *start)
 {
-	size_t n = strlen(w);
-	char next = text[i + n];
+	size_t n = *i;
 
-	return !strncmp(text + i, w, n) && (!next || strchr(" \t\r\n#", next));
+	for (;;) {
+		n += strspn(text + n, " \t\r\n");
+		if (text[n] != '#')
+			break;
+		n += strcspn(text + n, "\n");
+	}
+	*start = n;
+	n += strcspn(text + n, " \t\r\n#");
+	*i = n;
+	return n - *start;
+}
+
+static int kft_is_word(const char *text, size_t start, size_t len, const char *w)
+{
+	return len == strlen(w) && !strncmp(text + start, w, len);
+}
+
+/* Whether @config says args already (a second one would be an error). */
+static int kft_config_has_args(const char *config)
+{
+	size_t i = 0, start, len;
+
+	while ((len = kft_next_word(config, &i, &start)))
+		if (kft_is_word(config, start, len, "args"))
+			return 1;
+	return 0;
 }
 
 /*
- * The word args after each word begin of @config, found as the module's
- * lexer splits words (white space between them; '#' begins a comment to
- * the end of its line, copied as it is).
+ * The word args after each word begin of @config (unless it says args
+ * already), found as the module's lexer finds words: not in a comment.
  */
 char *kft_config_with_args(const char *config, char *err, size_t errlen)
 {
-	size_t len = strlen(config), i = 0, o = 0;
+	size_t len = strlen(config), i = 0, o = 0, from = 0, start, n;
+	int has_args = kft_config_has_args(config);
+	/* Each begin, 5 bytes, gets 5 more at most. */
 	char *text = malloc(len * 2 + 1);
 
 	if (!text) {
 		snprintf(err, errlen, "%s", strerror(errno));
 		return NULL;
 	}
-	while (i < len) {
-		int word = !i || strchr(" \t\r\n", config[i - 1]);
-
-		if (config[i] == '#') {
-			for (; i < len && config[i] != '\n'; i++)
-				text[o++] = config[i];
+	while (!has_args && (n = kft_next_word(config, &i, &start))) {
+		if (!kft_is_word(config, start, n, "begin"))
 			continue;
-		}
-		if (word && kft_word_at(config, i, "begin")) {
-			memcpy(text + o, "begin args", 10);
-			o += 10;
-			i += 5;
-			continue;
-		}
-		text[o++] = config[i++];
+		memcpy(text + o, config + from, i - from);
+		o += i - from;
+		memcpy(text + o, " args", 5);
+		o += 5;
+		from = i;
 	}
-	text[o] = '\0';
+	memcpy(text + o, config + from, len - from + 1);
+	o += len - from;
 	if (o > KFT_CONFIG_MAX) {
 		snprintf(err, errlen, "-a: with args the configuration is longer than kft "
 			 "takes (%d bytes)", KFT_CONFIG_MAX);
