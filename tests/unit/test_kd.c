@@ -452,7 +452,8 @@ static void test_parse_args(void)
 	}
 	/* --btf, --dwarf, --proto: each file kept, and --types implied. */
 	{
-		char a0[] = "kd", a1[] = "-c", a2[] = "--btf", a3[] = "v", a4[] = "--btf", a5[] = "m";
+		char a0[] = "kd", a1[] = "-c", a2[] = "--btf", a3[] = "v", a4[] = "--btf";
+		char a5[] = "m";
 		char *argv[] = { a0, a1, a2, a3, a4, a5, NULL };
 
 		CHECK(!kd_parse_args(6, argv, &p, err, sizeof(err)) && p.types.wanted &&

@@ -32,7 +32,8 @@ static struct kftlog *log_of(const char *const *rows, size_t n)
 	o = (size_t)snprintf(text, sizeof(text), "\nKernel Instrumentation Run ID 1\n\n"
 			     "Number of entries after filters = %zu\n\n"
 			     " Entry    Delta     PID        Function    Caller   Comm   Return\n"
-			     "-------- -------- -------- ------------ ------------ ---- ------\n", n);
+			     "-------- -------- -------- ------------ ------------ ---- ------\n",
+			     n);
 	for (i = 0; i < n; i++)
 		o += (size_t)snprintf(text + o, sizeof(text) - o, "%8zu %8d %8s %s\n", i * 10, 5,
 				      "10.0", rows[i]);

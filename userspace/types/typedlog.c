@@ -235,14 +235,16 @@ size_t typedlog__format(struct typedlog *tl, const char *func, const char *shown
 			const struct kftlog_row *r, bool every_return, char *buf, size_t len)
 {
 	unsigned long long regs[KFTTYPES_MAX_ARGS];
+	unsigned int flags = tl->flags;
 	struct kfttypes_call call;
 
 	typedlog_module_btf(tl, func);
 	kftrow__call(r, regs, &call);
 	if (!kfttypes__find(tl->types, func) && !every_return && r->ret != KFTLOG_RET_ERROR)
 		call.has_ret = false;
-	return kfttypes__format_shown(tl->types, func, shown, &call,
-				      tl->flags | (r->args && *r->args ? 0 : KFTTYPES_RETURN_ONLY), buf, len);
+	if (!r->args || !*r->args)
+		flags |= KFTTYPES_RETURN_ONLY;
+	return kfttypes__format_shown(tl->types, func, shown, &call, flags, buf, len);
 }
 
 int typedlog__check_kernel(const struct typedlog *tl, const char *log_kernel, const char *tool,
