@@ -146,16 +146,20 @@ SRC_kd := $(KD_SRC) $(SRCLINE_SRC) $(TOOL_DWFL) $(TOOL_TYPES)
 # The guests' static kd and kft: libbpf, libdw and what they need
 # (libelf, zlib, xz, bzip2) linked statically where the compiler finds
 # their static libraries (Debian's -dev packages have them: the host's
-# x86-64 guests), so that a guest's kd reads that guest's BTF; a cross
-# build has the stubs. GUEST_TYPES=yes or no decides instead.
+# x86-64 guests; arm64's and armhf's are unpacked under GUEST_TYPES_ROOT
+# by scripts/kernels/fetch --typelibs), so that a guest's kd reads that
+# guest's BTF; without them the stubs. GUEST_TYPES=yes or no decides instead.
+GUEST_TYPES_FLAGS := $(if $(GUEST_TYPES_ROOT),-I$(GUEST_TYPES_ROOT)/usr/include \
+	-L$(GUEST_TYPES_ROOT)/usr/lib/$(shell $(CC) -dumpmachine))
 GUEST_TYPES_LIBS := -lbpf -ldw -lelf -lz -llzma -lbz2 -lpthread
 ifeq ($(origin GUEST_TYPES),undefined)
 GUEST_TYPES := $(shell echo 'int main(void) { return !dwfl_version(0) || !btf__new_empty(); }' | \
-	$(CC) -static -include elfutils/libdwfl.h -include bpf/btf.h -x c -o /dev/null - \
-	$(GUEST_TYPES_LIBS) 2>/dev/null && echo yes)
+	$(CC) -static $(GUEST_TYPES_FLAGS) -include elfutils/libdwfl.h -include bpf/btf.h -x c \
+	-o /dev/null - $(GUEST_TYPES_LIBS) 2>/dev/null && echo yes)
 endif
 ifeq ($(GUEST_TYPES),yes)
 GUEST_TYPES_SRC := $(TYPES_SRC)
+GUEST_CFLAGS := $(GUEST_TYPES_FLAGS)
 # -w: the linker's one warning there, glibc's that a static program's
 # dlopen needs the same glibc at run time, is of libdw's lookup of
 # libdebuginfod, which kft never makes (it reads no separate debug file).
@@ -232,9 +236,18 @@ $(BUILD)/guest/%: tests/helpers/%.c
 
 # The analyzers and the kft command in the guest too: the log goes
 # through them where it is made.
+# A stamp per GUEST_TYPES value: kd and kft are linked again when it changes
+# (the static libraries came, or went).
+GUEST_TYPES_STAMP := $(BUILD)/guest/.types-$(or $(GUEST_TYPES),no)
+$(GUEST_TYPES_STAMP):
+	@mkdir -p $(dir $@)
+	@rm -f $(BUILD)/guest/.types-*
+	@touch $@
+$(BUILD)/guest/kd $(BUILD)/guest/kft: $(GUEST_TYPES_STAMP)
 $(BUILD)/guest/addr2sym $(BUILD)/guest/kd $(BUILD)/guest/kft: $(BUILD)/guest/%: $(BUILD)/bin/%
 	@mkdir -p $(dir $@)
-	$(CC) -static $(TOOL_CFLAGS) -o $@ $(GUEST_SRC_$*) $(LIB_SRC) -lm $(if $(filter-out addr2sym,$*),$(GUEST_LIBS))
+	$(CC) -static $(TOOL_CFLAGS) $(GUEST_CFLAGS) -o $@ $(GUEST_SRC_$*) $(LIB_SRC) -lm \
+		$(if $(filter-out addr2sym,$*),$(GUEST_LIBS))
 
 # Unit tests: each tests/unit/test_X.c is a program, linked with the
 # framework and the userspace sources it tests, built with sanitizers.

@@ -177,4 +177,33 @@ static void test_no_source(void)
 	      !strcmp(err, "--btf: at most 64 files"), "%s", err);
 }
 
-UNIT_MAIN(test_row_values, test_format, test_proto_errors, test_no_source)
+/*
+ * This test links the BTF source's stub (nobtf.c), as a cross build: the
+ * running kernel's BTF is then passed over when prototypes are named,
+ * and its refusal said when nothing else is.
+ */
+static void test_btf_unreadable(void)
+{
+	struct typedlog_files files = { 0 };
+	char dir[] = "/tmp/test_typedlog.XXXXXX", vmlinux[64], protos[128], err[256];
+	struct typedlog *tl;
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+	snprintf(vmlinux, sizeof(vmlinux), "%s/vmlinux", dir);
+	f = fopen(vmlinux, "w");
+	CHECK(f && !fclose(f), "%s", vmlinux);
+	tl = typedlog__open(&files, dir, err, sizeof(err));
+	CHECK(!tl && strstr(err, "built without libbpf"), "alone: %s", err);
+	typedlog__free(tl);
+	file_of("int f(int x)\n", protos, sizeof(protos));
+	CHECK(!typedlog_files__add(&files, TYPEDLOG_PROTO, protos, err, sizeof(err)), "added");
+	tl = typedlog__open(&files, dir, err, sizeof(err));
+	CHECK(tl != NULL, "with --proto: %s", tl ? "" : err);
+	typedlog__free(tl);
+	unlink(protos);
+	unlink(vmlinux);
+	rmdir(dir);
+}
+
+UNIT_MAIN(test_row_values, test_format, test_proto_errors, test_no_source, test_btf_unreadable)

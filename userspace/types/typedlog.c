@@ -134,7 +134,11 @@ static int typedlog_open_btf(struct typedlog *tl, const struct typedlog_files *f
 	snprintf(tl->vmlinux, sizeof(tl->vmlinux), "%s/vmlinux", tl->btf_dir);
 	if (access(tl->vmlinux, R_OK))
 		return 0;
-	if (kfttypes__add_btf(tl->types, tl->vmlinux, NULL, &e))
+	i = kfttypes__add_btf(tl->types, tl->vmlinux, NULL, &e);
+	/* A build without libbpf reads the other sources named, if any. */
+	if (i == -ENOTSUP && (f->nr[TYPEDLOG_DWARF] || f->nr[TYPEDLOG_PROTO]))
+		return 0;
+	if (i)
 		return typedlog_refused(TYPEDLOG_BTF, &e, err, errlen);
 	tl->running_btf = true;
 	return 0;

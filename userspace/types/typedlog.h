@@ -43,9 +43,10 @@ struct typedlog;
 /*
  * The sources @f names, read: the first --btf is a vmlinux's BTF, each
  * later one a module's (split BTF over the first's); no --btf: @btf_dir's
- * vmlinux, when there is one. NULL with why in @err: a file missing or
- * of no such kind, a prototype that does not parse (its file, line and
- * column), no source at all.
+ * vmlinux, when there is one (and this build reads BTF, or no other
+ * source is named: then it says why not). NULL with why in @err: a file
+ * missing or of no such kind, a prototype that does not parse (its file,
+ * line and column), no source at all.
  */
 struct typedlog *typedlog__open(const struct typedlog_files *f, const char *btf_dir,
 				char *err, size_t errlen);
