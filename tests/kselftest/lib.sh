@@ -161,6 +161,20 @@ call() {
 	echo "$1 ${2:-1}" >/proc/kft_test || fail "call $1 $2"
 }
 
+# uptime_us: the guest's CLOCK_BOOTTIME in microseconds, 10 ms steps.
+uptime_us() { awk '{ printf "%d\n", $1 * 1000000 }' /proc/uptime; }
+
+# timed_call NAME [COUNT]: call, and $call_us is how long the calls took
+# on the guest's clock, rounded up: the most any one of them can have
+# lasted. A bound of a call's duration that is a constant fails the day a
+# busy host stops the guest in the middle of it; this one cannot.
+timed_call() {
+	local t0
+	t0=$(uptime_us)
+	call "$@"
+	call_us=$(( $(uptime_us) - t0 + 20000 ))
+}
+
 # spinner_start: a shell of its own that does nothing but spin in
 # kft_test_hot_loop, 2 s a write, until killed; $spinner is its pid: the
 # process a profile test samples. Not the test's shell: what that shell
