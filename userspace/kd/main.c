@@ -269,9 +269,7 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 		{ "dump", required_argument, NULL, 'D' },
 		{ "srcline", required_argument, NULL, 'X' },
 		{ "types", no_argument, NULL, 'Y' },
-		{ "btf", required_argument, NULL, 'B' },
-		{ "dwarf", required_argument, NULL, 'E' },
-		{ "proto", required_argument, NULL, 'O' },
+		TYPEDLOG_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
@@ -305,9 +303,7 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 			break;
 		case 'Y': p->types.wanted = true; break;
 		case 'B': case 'E': case 'O':
-			if (typedlog_files__add(&p->types, opt == 'B' ? TYPEDLOG_BTF :
-						opt == 'E' ? TYPEDLOG_DWARF : TYPEDLOG_PROTO,
-						optarg, err, errlen))
+			if (typedlog_files__option(&p->types, opt, optarg, err, errlen))
 				return -1;
 			break;
 		case 'f': p->fields = optarg; break;

@@ -150,9 +150,7 @@ static int kft_parse_trace(int argc, char **argv, struct kft_params *p,
 {
 	static const struct option longs[] = {
 		{ "help", no_argument, NULL, 'h' },
-		{ "btf", required_argument, NULL, 'B' },
-		{ "dwarf", required_argument, NULL, 'E' },
-		{ "proto", required_argument, NULL, 'O' },
+		TYPEDLOG_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
@@ -169,9 +167,7 @@ static int kft_parse_trace(int argc, char **argv, struct kft_params *p,
 			p->types.wanted = true;
 			break;
 		case 'B': case 'E': case 'O':
-			if (typedlog_files__add(&p->types, opt == 'B' ? TYPEDLOG_BTF :
-						opt == 'E' ? TYPEDLOG_DWARF : TYPEDLOG_PROTO,
-						optarg, err, errlen))
+			if (typedlog_files__option(&p->types, opt, optarg, err, errlen))
 				return -1;
 			break;
 		case 'h':

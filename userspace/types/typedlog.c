@@ -52,6 +52,15 @@ int typedlog_files__add(struct typedlog_files *f, enum typedlog_kind kind, const
 	return 0;
 }
 
+int typedlog_files__option(struct typedlog_files *f, int opt, const char *path, char *err,
+			   size_t errlen)
+{
+	enum typedlog_kind kind = opt == 'B' ? TYPEDLOG_BTF : opt == 'E' ? TYPEDLOG_DWARF :
+				  TYPEDLOG_PROTO;
+
+	return typedlog_files__add(f, kind, path, err, errlen);
+}
+
 /* Whether a line of a prototypes' file has none: blank, or a '#' comment. */
 static bool typedlog_no_prototype(const char *line)
 {

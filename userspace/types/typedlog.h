@@ -38,6 +38,19 @@ struct typedlog_files {
 int typedlog_files__add(struct typedlog_files *f, enum typedlog_kind kind, const char *path,
 			char *err, size_t errlen);
 
+/* The long options that name the files, in each command's getopt table. */
+#define TYPEDLOG_LONG_OPTIONS \
+	{ "btf", required_argument, NULL, 'B' }, \
+	{ "dwarf", required_argument, NULL, 'E' }, \
+	{ "proto", required_argument, NULL, 'O' }
+
+/*
+ * getopt's @opt, one of TYPEDLOG_LONG_OPTIONS' letters, with its @path: 0,
+ * or -1 with why in @err.
+ */
+int typedlog_files__option(struct typedlog_files *f, int opt, const char *path, char *err,
+			   size_t errlen);
+
 struct typedlog;
 
 /*
