@@ -12,6 +12,7 @@
 #include <linux/tracepoint.h>
 #include <linux/vmalloc.h>
 
+#include "kft_clock.h"
 #include "kft_ftrace.h"
 #include "kft_hold.h"
 #include "kft_mem.h"
@@ -45,23 +46,47 @@ static notrace unsigned int kft_wake_first_frame(const struct kft_sched *sc,
 NOKPROBE_SYMBOL(kft_wake_first_frame);
 
 /*
+ * How long @s's task has slept, at its wakeup: 0 when it is not seen
+ * asleep yet (woken while still being switched out, on another CPU).
+ */
+static __always_inline u64 kft_wake_asleep(const struct kft_sched_slot *s)
+{
+	u64 out = READ_ONCE(s->out_ns), now;
+
+	if (!out)
+		return 0;
+	now = kft_now();
+	return now > out ? now - out : 0;
+}
+
+/*
  * @p is being woken, by current (or an interrupt), with @p's pi_lock held:
- * if @p is followed, who woke it goes into its w[cur] (kft_wake.h).
+ * if @p is followed, who woke it goes into its w[cur] (kft_wake.h), unless
+ * the sleep this ends cannot be the one kept.
  */
 static notrace void kft_wake_waking(void *data, struct task_struct *p)
 {
 	struct kft_sched *sc = data;
 	unsigned long raw[KFT_WAKE_UNWIND];
 	struct kft_sched_slot *s;
+	struct kft_sched_wake *wk;
 	struct kft_waker *w;
 	unsigned int n, i;
+	u64 asleep;
 
 	if (!atomic_read(&sc->owned))
 		return;
 	s = kft_sched_find(sc, p);
 	if (!s)
 		return;
-	w = &sc->wakes[s - sc->slots].w[READ_ONCE(sc->wakes[s - sc->slots].cur)];
+	wk = kft_sched_wake_of(sc, s);
+	w = &wk->w[READ_ONCE(wk->cur)];
+	asleep = kft_wake_asleep(s);
+	if (kft_wake_outlasted(wk, asleep)) {
+		WRITE_ONCE(w->valid, false);
+		return;
+	}
+	w->asleep_ns = asleep;
 	if (in_task()) {
 		w->pid = current->pid;
 		memcpy(w->comm, current->comm, sizeof(w->comm));

@@ -12,6 +12,13 @@
  * so a tree keeps the longest sleep between two of its calls' entries and
  * exits, that is every sleep that traced calls separate.
  *
+ * "Longest" is measured up to the wakeup, not up to the switch in (the
+ * wait for a CPU after it is no waker's doing), so the waking probe
+ * itself knows whether its wakeup can become the pending one. When it
+ * cannot, the probe does not unwind the waker's stack, which is most of
+ * what a wakeup costs: a call that sleeps many times between two traced
+ * calls unwinds only at each new longest sleep.
+ *
  * Who writes what, without a lock:
  * - the waking probe writes w[cur]: wakeups of one task are serialized by
  *   its pi_lock, and happen only while it is not runnable;
@@ -36,6 +43,7 @@ struct kft_waker {
 	s32 pid;			/* -1: woken from an interrupt */
 	u32 cpu;			/* the CPU the wakeup ran on */
 	u32 nr;				/* frames */
+	u64 asleep_ns;			/* the sleep up to this wakeup; 0: not known */
 	u64 comm[2];			/* the waking task's name; zeros for an interrupt */
 	unsigned long frames[KFT_WAKE_FRAMES];	/* innermost first */
 };
@@ -46,7 +54,8 @@ struct kft_sched_wake {
 	u32 pending_idx;		/* the one the task writes out */
 	bool pending;
 	u64 slept_at;			/* the pending sleep: switched out at (kft_now()) */
-	u64 slept_ns;			/* and for how long */
+	u64 slept_ns;			/* and for how long, up to the switch in */
+	u64 asleep_ns;			/* and up to its wakeup: what "longest" compares */
 };
 
 struct kft_hold;
@@ -69,6 +78,16 @@ static __always_inline void kft_wake_clear(struct kft_sched_wake *wk)
 }
 
 /*
+ * Whether a wakeup after @asleep_ns asleep cannot become the pending one:
+ * one pending slept at least as long. Read by the waking probe while the
+ * task sleeps, when only the task's next switch in could change them.
+ */
+static __always_inline bool kft_wake_outlasted(const struct kft_sched_wake *wk, u64 asleep_ns)
+{
+	return READ_ONCE(wk->pending) && asleep_ns <= READ_ONCE(wk->asleep_ns);
+}
+
+/*
  * The task is being switched in after @slept_ns asleep since @out_ns (0: it
  * was runnable, or not seen leaving): the wakeup that ended a sleep longer
  * than the one pending becomes pending. Any other is stale from now on.
@@ -79,9 +98,10 @@ static __always_inline void kft_wake_switched_in(struct kft_sched_wake *wk, u64 
 	u32 cur = wk->cur;
 
 	if (slept_ns && READ_ONCE(wk->w[cur].valid) &&
-	    (!wk->pending || slept_ns > wk->slept_ns)) {
+	    !kft_wake_outlasted(wk, wk->w[cur].asleep_ns)) {
 		wk->slept_at = out_ns;
 		wk->slept_ns = slept_ns;
+		WRITE_ONCE(wk->asleep_ns, wk->w[cur].asleep_ns);
 		wk->pending_idx = cur;
 		cur ^= 1;
 		WRITE_ONCE(wk->cur, cur);

@@ -24,6 +24,8 @@
  *			innermost calls leaf (for stack watches)
  *	irq_recurse	the same from hard interrupt context (2..8 deep)
  *	nap		COUNT is milliseconds asleep in one call of kft_test_nap
+ *	naps		one call of kft_test_naps: 200 ms asleep, then COUNT
+ *			sleeps of 1 ms
  *	spin_nap	in one call of kft_test_spin_nap: COUNT milliseconds
  *			spun, yielding the CPU at each turn (runnable, never
  *			blocked), then 3 * COUNT milliseconds asleep
@@ -151,6 +153,19 @@ static noinline void kft_test_sleep(void)
 static noinline void kft_test_nap(unsigned int ms)
 {
 	msleep(ms);
+}
+
+/*
+ * Asleep 200 ms, then @n times 1 ms, in one call: the first sleep is the
+ * longest, each later one ends in a wakeup that cannot replace it.
+ */
+static noinline void kft_test_naps(unsigned int n)
+{
+	unsigned int i;
+
+	msleep(200);
+	for (i = 0; i < n; i++)
+		msleep(1);
 }
 
 /*
@@ -632,6 +647,12 @@ static int kft_test_with_arg(const char *name, unsigned int n)
 		kft_test_hot_loop((u64)n * NSEC_PER_MSEC);
 		return 0;
 	}
+	if (!strcmp(name, "naps")) {
+		if (n > 1000)
+			return -EINVAL;
+		kft_test_naps(n);
+		return 0;
+	}
 	if (!strcmp(name, "nap")) {
 		if (n > 60000)
 			return -EINVAL;
@@ -743,6 +764,7 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 	if (!strcmp(name, "recurse") || !strcmp(name, "irq_recurse") ||
 	    !strcmp(name, "hot_ms") || !strcmp(name, "nap") || !strcmp(name, "spin_nap") ||
+	    !strcmp(name, "naps") ||
 	    !strcmp(name, "err_chain") || !strcmp(name, "ret_errptr") || !strcmp(name, "ret_u32") ||
 	    !strcmp(name, "ret_ptr") || !strcmp(name, "spin_poked") || !strcmp(name, "poke") ||
 	    !strcmp(name, "poll_poked") || !strcmp(name, "nap_poked") ||
