@@ -24,6 +24,9 @@
 #           pass's guest (lockdown_in_fast); on debug lockdown runs
 #           last in the main pass's shard without log_ring_oops
 #           (lockdown_joins)
+#           tsc: the tests of durations and time filters (tsc_tests) in
+#           a guest whose kernel marks the TSC unstable (KFT_VM_TSC),
+#           where kft's time filters leave the TSC for the ns clock
 #   @KofN   shard K of N of the pass's tests (split by their times:
 #           shard_of), so that a long pass runs in several lanes at once;
 #           K may be a list (@1,3of3: shards 1 and 3 in one guest)
@@ -36,6 +39,10 @@ kselftests=$top/tests/kselftest
 icount_tests=$(cd "$kselftests" && grep -l '^# requires: .*\<icount\>' *.tc | sed 's/\.tc$//')
 peer_tests=$(cd "$kselftests" && grep -l '^# requires: .*\<bpftrace\>' *.tc | sed 's/\.tc$//' |
 	grep -vxF $(printf -- '-e %s ' $icount_tests x))
+
+# The tsc pass's tests: tsc_unstable checks that the kernel marked the TSC
+# unstable (it skips everywhere else), the others time calls in ns and us.
+tsc_tests='tsc_unstable units_ns histogram_mode filter_mintime funclist_durations'
 
 # tests_but NAME...: every in-guest test but these.
 tests_but() {
@@ -235,6 +242,7 @@ job_tests() {
 		;;
 	peer) all=$peer_tests ;;
 	icount) all=$icount_tests ;;
+	tsc) all=$tsc_tests ;;
 	fast)
 		all=$(fast_tests_of "$kernel")
 		! lockdown_in_fast "$kernel" || all="$all last_boot lockdown"
@@ -321,6 +329,7 @@ job_guest() {
 	[ -n "$tests" ] || { echo "jobs: job $1 has no tests" >&2; return 1; }
 	case $pass in
 	fast) vars+=(KFT_VM_HOOKS=fast) ;; # (scripts/vm/run keeps its files apart)
+	tsc) vars+=(KFT_VM_TSC=unstable) tag=$pass ;;
 	?*) tag=$pass ;;
 	esac
 	# last_boot: the reset keeps the guest's RAM. Where the region is
