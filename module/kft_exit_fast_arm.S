@@ -17,6 +17,10 @@
  *   the caller.
  * - ARM or Thumb callers: the way on is a BX to the address kft kept,
  *   Thumb bit and all.
+ * - A Thumb-2 kernel: kft_fast_exit() is Thumb code there, and the module
+ *   loader refuses a BL from ARM code to a Thumb function (it does not
+ *   turn it into a BLX). A BLX to the function's address, whose Thumb bit
+ *   the loader's absolute relocation keeps, switches either way.
  */
 #include <linux/linkage.h>
 #include <linux/version.h>
@@ -35,10 +39,12 @@ UNWIND(	.cantunwind	)
 SYM_INNER_LABEL(kft_fast_return, SYM_L_GLOBAL)
 	push	{r0-r3}				@ kft_fast_exit(): sp - 4
 	add	r0, sp, #16			@ the stack pointer after the return
-	bl	kft_fast_exit
+	ldr	ip, =kft_fast_exit
+	blx	ip
 	mov	lr, r0				@ the address kft had replaced
 	pop	{r0-r3}
 	ret	lr
+	.ltorg
 UNWIND(	.fnend		)
 SYM_CODE_END(kft_fast_region)
 #endif
