@@ -35,7 +35,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	f = fopen(path, "w");
 	FUZZ_ASSERT(f && fputs(protos, f) >= 0 && !fclose(f));
 	FUZZ_ASSERT(!typedlog_files__add(&files, TYPEDLOG_PROTO, path, err, sizeof(err)));
-	fuzz_types = typedlog__open(&files, "/nonexistent", err, sizeof(err));
+	fuzz_types = typedlog__open(&files, "/nonexistent", 0, err, sizeof(err));
 	unlink(path);
 	FUZZ_ASSERT(fuzz_types);
 	return 0;

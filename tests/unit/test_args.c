@@ -69,6 +69,39 @@ static void test_word_refused(void)
 }
 
 /* kd -c: each call with its arguments, comma and blank between them. */
+/*
+ * The kernel's word, from the first row's address written as a number:
+ * 8 digits a 32-bit kernel's, 16 a 64-bit one's; symbols say nothing, and
+ * a number of another width (a hand-written one) neither.
+ */
+static void test_word_bytes(void)
+{
+	static const struct {
+		const char *func, *caller;
+		unsigned int bytes;
+	} cases[] = {
+		{ "f", "0xc0101234", 4 },
+		{ "0xc0101000", "g+0x1", 4 },
+		{ "f", "0xffffffff81001234", 8 },
+		{ "f", "g+0x1", 0 },
+		{ "f", "0x1234", 0 },
+		{ "f", "0xc010123g", 0 },
+	};
+	char text[512];
+	struct kftlog *log;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(text, sizeof(text), HEADER "  0  5  10.0  %s  %s  sh 0x0\n", 1,
+			 cases[i].func, cases[i].caller);
+		log = kftlog__parse(text, strlen(text), "test", NULL);
+		CHECK(log->nr == 1 && log->scan.word_bytes == cases[i].bytes,
+		      "%s %s: word %u, want %u", cases[i].func, cases[i].caller,
+		      log->scan.word_bytes, cases[i].bytes);
+		kftlog__free(log);
+	}
+}
+
 static void test_calltree(void)
 {
 	struct kd_params p = { .mode = KD_CALLTREE, .max_depth = 20, .name_width = 40 };
@@ -81,4 +114,4 @@ static void test_calltree(void)
 	free(out);
 }
 
-UNIT_MAIN(test_word_read, test_word_refused, test_calltree)
+UNIT_MAIN(test_word_read, test_word_refused, test_word_bytes, test_calltree)

@@ -88,7 +88,7 @@ static struct typedlog *open_protos(const char *text, char *err, size_t errlen)
 	CHECK(!typedlog_files__add(&files, TYPEDLOG_PROTO, file_of(text, path, sizeof(path)), err,
 				   errlen), "added");
 	/* No BTF directory: only the prototypes. */
-	tl = typedlog__open(&files, "/nonexistent", err, errlen);
+	tl = typedlog__open(&files, "/nonexistent", 0, err, errlen);
 	unlink(path);
 	return tl;
 }
@@ -169,7 +169,7 @@ static void test_no_source(void)
 	char err[256];
 	int i;
 
-	CHECK(!typedlog__open(&files, "/nonexistent", err, sizeof(err)), "no source refused");
+	CHECK(!typedlog__open(&files, "/nonexistent", 0, err, sizeof(err)), "no source refused");
 	CHECK(strstr(err, "no types: /nonexistent/vmlinux") != NULL, "%s", err);
 	for (i = 0; i < TYPEDLOG_MAX_FILES; i++)
 		typedlog_files__add(&files, TYPEDLOG_BTF, "x", err, sizeof(err));
@@ -193,12 +193,12 @@ static void test_btf_unreadable(void)
 	snprintf(vmlinux, sizeof(vmlinux), "%s/vmlinux", dir);
 	f = fopen(vmlinux, "w");
 	CHECK(f && !fclose(f), "%s", vmlinux);
-	tl = typedlog__open(&files, dir, err, sizeof(err));
+	tl = typedlog__open(&files, dir, 0, err, sizeof(err));
 	CHECK(!tl && strstr(err, "built without libbpf"), "alone: %s", err);
 	typedlog__free(tl);
 	file_of("int f(int x)\n", protos, sizeof(protos));
 	CHECK(!typedlog_files__add(&files, TYPEDLOG_PROTO, protos, err, sizeof(err)), "added");
-	tl = typedlog__open(&files, dir, err, sizeof(err));
+	tl = typedlog__open(&files, dir, 0, err, sizeof(err));
 	CHECK(tl != NULL, "with --proto: %s", tl ? "" : err);
 	typedlog__free(tl);
 	unlink(protos);

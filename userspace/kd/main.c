@@ -611,15 +611,19 @@ static int kd_load_srcline(const struct kd_params *p, struct srcline **sl)
 	return 0;
 }
 
-/* --types' sources, into *types (NULL without the option); -1 after saying why. */
-static int kd_load_types(const struct kd_params *p, struct typedlog **types)
+/*
+ * --types' sources, into *types (NULL without the option), for a log of a
+ * kernel of @word_bytes (0: not known, this machine's): -1 after saying why.
+ */
+static int kd_load_types(const struct kd_params *p, unsigned int word_bytes,
+			 struct typedlog **types)
 {
 	char err[PATH_MAX + 256];
 
 	*types = NULL;
 	if (!p->types.wanted)
 		return 0;
-	*types = typedlog__open(&p->types, TYPEDLOG_BTF_DIR, err, sizeof(err));
+	*types = typedlog__open(&p->types, TYPEDLOG_BTF_DIR, word_bytes, err, sizeof(err));
 	if (!*types)
 		fprintf(stderr, "kd: %s\n", err);
 	return *types ? 0 : -1;
@@ -640,7 +644,7 @@ static int kd_run(const struct kd_params *p)
 		fprintf(stderr, "kd: %s: %s\n", p->map, ksyms__strerror(errno));
 		return 1;
 	}
-	if (kd_load_srcline(p, &sl) || kd_load_types(p, &types)) {
+	if (kd_load_srcline(p, &sl)) {
 		srcline__free(sl);
 		ksyms__free(ks);
 		return 1;
@@ -655,7 +659,9 @@ static int kd_run(const struct kd_params *p)
 	} else if (p->mode == KD_FLAMEGRAPH) {
 		ret = kd_run_flame(p, text, name, ks);
 	} else if ((log = kd_read_log(p, text, name, &info))) {
-		ret = kd_run_log(p, log, name, &info, ks, sl, types);
+		/* (After the log: a 32-bit kernel's is typed with its words.) */
+		if (!kd_load_types(p, log->scan.word_bytes, &types))
+			ret = kd_run_log(p, log, name, &info, ks, sl, types);
 		kftlog__free(log);
 	}
 	if (text && text != in)

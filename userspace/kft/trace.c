@@ -272,7 +272,7 @@ static int kft_trace_prepare(const struct kft_params *p, char **config,
 		*config = with_args;
 	}
 	if (p->types.wanted &&
-	    !(*types = typedlog__open(&p->types, TYPEDLOG_BTF_DIR, err, sizeof(err)))) {
+	    !(*types = typedlog__open(&p->types, TYPEDLOG_BTF_DIR, 0, err, sizeof(err)))) {
 		fprintf(stderr, "kft: trace: %s\n", err);
 		return -1;
 	}

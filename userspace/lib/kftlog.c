@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kft logs: see kftlog.h. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,6 +218,24 @@ static int parse_tail(const struct word *w, size_t nr, struct kftlog_row *row,
 	return word_ll(&n, &row->left) || row->left < 0 ? -1 : 0;
 }
 
+/*
+ * The kernel's word from an address column as kft writes it ("0x" and
+ * all its digits: 8 for a 32-bit kernel, 16 for a 64-bit one); 0 for a
+ * symbol or another width.
+ */
+static unsigned int address_word_bytes(const char *s, size_t len)
+{
+	size_t i;
+
+	if ((len != 10 && len != 18) || s[0] != '0' || s[1] != 'x')
+		return 0;
+	for (i = 2; i < len; i++) {
+		if (!isxdigit((unsigned char)s[i]))
+			return 0;
+	}
+	return (unsigned int)(len - 2) / 2;
+}
+
 /* A row's five words, and the seven after that mean something; more are ignored. */
 static int parse_row(const char *line, size_t len, struct kftlog_row *row,
 		     struct kftlog_names *names)
@@ -324,6 +343,10 @@ enum kftlog_line kftlog_scan_line(struct kftlog_scan *s, const char *line, size_
 		return KFTLOG_MALFORMED;
 	}
 	s->rows++;
+	if (!s->word_bytes)
+		s->word_bytes = address_word_bytes(names->func, names->func_len);
+	if (!s->word_bytes)
+		s->word_bytes = address_word_bytes(names->caller, names->caller_len);
 	return KFTLOG_ROW;
 }
 

@@ -143,6 +143,12 @@ struct kftlog_scan {
 	 */
 	char kernel[KFTLOG_RELEASE_MAX + 1];
 	unsigned int kernel_line, kernel_again_line;	/* 0: none */
+	/*
+	 * The kernel's word in bytes, 4 or 8, from the width of the first
+	 * address a row writes as a number (kft writes them with all their
+	 * digits: 8 or 16); 0 while none has.
+	 */
+	unsigned int word_bytes;
 };
 
 enum kftlog_line {

@@ -178,12 +178,12 @@ static int typedlog_open_sources(struct typedlog *tl, const struct typedlog_file
 }
 
 struct typedlog *typedlog__open(const struct typedlog_files *f, const char *btf_dir,
-				char *err, size_t errlen)
+				unsigned int word_bytes, char *err, size_t errlen)
 {
 	struct typedlog *tl = calloc(1, sizeof(*tl));
 
 	if (tl)
-		tl->types = kfttypes__new(0);
+		tl->types = kfttypes__new(word_bytes);
 	if (!tl || !tl->types) {
 		snprintf(err, errlen, "out of memory");
 		free(tl);

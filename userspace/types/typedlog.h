@@ -57,12 +57,15 @@ struct typedlog;
  * The sources @f names, read: the first --btf is a vmlinux's BTF, each
  * later one a module's (split BTF over the first's); no --btf: @btf_dir's
  * vmlinux, when there is one (and this build reads BTF, or no other
- * source is named: then it says why not). NULL with why in @err: a file
- * missing or of no such kind, a prototype that does not parse (its file,
- * line and column), no source at all.
+ * source is named: then it says why not). @word_bytes is the word of the
+ * kernel that wrote the log (4 or 8; 0: this machine's): the size of a
+ * written prototype's longs and pointers, and of an argument no source
+ * types. NULL with why in @err: a file missing or of no such kind, a
+ * prototype that does not parse (its file, line and column), no source at
+ * all.
  */
 struct typedlog *typedlog__open(const struct typedlog_files *f, const char *btf_dir,
-				char *err, size_t errlen);
+				unsigned int word_bytes, char *err, size_t errlen);
 void typedlog__free(struct typedlog *tl);
 
 /*
