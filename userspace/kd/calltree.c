@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "kd.h"
+#include "kftrow.h"
 #include "typedlog.h"
 
 static const char kd_markers[] = "*+#@%&=~";
@@ -124,14 +125,10 @@ static void kd_indent(FILE *out, char marker, int depth)
 /* A call's arguments (args), as the log has them: "(0x1, -22, hidden)". */
 static void kd_args(FILE *out, const char *args)
 {
-	fputc('(', out);
-	for (; *args; args++) {
-		if (*args == ',')
-			fputs(", ", out);
-		else
-			fputc(*args, out);
-	}
-	fputc(')', out);
+	char text[KD_TYPED_MAX];
+
+	kftrow__args_text(args, text, sizeof(text));
+	fputs(text, out);
 }
 
 /*

@@ -75,3 +75,27 @@ void kftrow__call(const struct kftlog_row *r, unsigned long long *regs,
 		break;
 	}
 }
+
+/* One byte of the text, where it fits; the text's length counted anyway. */
+static void kftrow_put(char *buf, size_t len, size_t *n, char c)
+{
+	if (*n + 1 < len)
+		buf[*n] = c;
+	(*n)++;
+}
+
+size_t kftrow__args_text(const char *args, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	kftrow_put(buf, len, &n, '(');
+	for (; *args; args++) {
+		if (*args == ',')
+			kftrow_put(buf, len, &n, ',');
+		kftrow_put(buf, len, &n, *args == ',' ? ' ' : *args);
+	}
+	kftrow_put(buf, len, &n, ')');
+	if (len)
+		buf[n < len ? n : len - 1] = '\0';
+	return n;
+}

@@ -20,4 +20,11 @@
 void kftrow__call(const struct kftlog_row *r, unsigned long long *regs,
 		  struct kfttypes_call *call);
 
+/*
+ * A row's args word untyped, as the log has its values, as a call's
+ * argument list: "(0x1, -22, hidden)" into buf[0..len) (NUL-terminated
+ * when len > 0). The length of the whole text, as snprintf.
+ */
+size_t kftrow__args_text(const char *args, char *buf, size_t len);
+
 #endif
