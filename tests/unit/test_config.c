@@ -345,6 +345,8 @@ static const struct parse_case cases[] = {
 	OK("new begin args end"),
 	OK("new begin args filter mintime 5 log ring offcpu end"),
 	OK("new begin log stream args hooks fast end"),
+	/* (errtrace -a's run: every function, errors only, each with its arguments) */
+	OK("new begin mode trace filter errors units ns args logentries 65536 end"),
 	BAD("new begin args args end", DUPLICATE, 1, 16),
 	BAD("new begin mode count args end", NOT_IN_COUNT_MODE, 1, 22),
 	BAD("new begin args\nmode count end", NOT_IN_COUNT_MODE, 2, 1),

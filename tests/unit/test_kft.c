@@ -675,6 +675,11 @@ static void test_errtrace_args(void)
 		{ "kft errtrace -x f", -1, KFT_SUB_ERRTRACE, "errtrace: unknown option '-x'" },
 		{ "kft errtrace --fast -d 1 f", 0, KFT_SUB_ERRTRACE, "" },
 		{ "kft errtrace --fast=1 f", -1, KFT_SUB_ERRTRACE, "errtrace: unknown option" },
+		{ "kft errtrace -a -T --btf b --dwarf d --proto p f", 0, KFT_SUB_ERRTRACE, "" },
+		{ "kft errtrace -T f", -1, KFT_SUB_ERRTRACE,
+		  "errtrace: -T, --btf, --dwarf and --proto type the arguments -a keeps: add -a" },
+		{ "kft errtrace --proto p f", -1, KFT_SUB_ERRTRACE, "errtrace: -T, --btf" },
+		{ "kft errtrace -T -h", 0, KFT_SUB_ERRTRACE, "" },
 	};
 	struct kft_params p;
 	char err[256], *cfg;
@@ -693,6 +698,11 @@ static void test_errtrace_args(void)
 	cfg = kft_errtrace_config(&p, err, sizeof(err));
 	CHECK_STR(cfg, "new begin mode trace hooks fast filter errors units ns logentries 65536 end\n",
 		  "errtrace config, --fast");
+	free(cfg);
+	kft_parse_line("kft errtrace -a f", &p, err, sizeof(err));
+	cfg = kft_errtrace_config(&p, err, sizeof(err));
+	CHECK_STR(cfg, "new begin mode trace filter errors units ns args logentries 65536 end\n",
+		  "errtrace config, -a");
 	free(cfg);
 }
 

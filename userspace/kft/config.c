@@ -346,6 +346,8 @@ char *kft_errtrace_config(const struct kft_params *p, char *err, size_t errlen)
 		kft_text_add(&t, " hooks fast");
 	/* No funclist: every function, the errors' origins among them. */
 	kft_text_add(&t, " filter errors units ns");
+	if (p->args)
+		kft_text_add(&t, " args");
 	if (p->pid)
 		kft_text_add(&t, " filter pid %ld", p->pid);
 	if (p->comm)	/* one word (kft_parse_args() checked) */

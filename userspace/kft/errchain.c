@@ -279,7 +279,9 @@ int kft_errseen_add(struct kft_errseen *s, const struct kft_errcall *c)
 		if (kft_errseen_same(&s->keys[i], c))
 			return 0;
 	s->keys[i] = *c;
-	s->keys[i].comm = NULL;	/* not the key's, and its text is the log's */
+	/* Not the key's, and they are the log's. */
+	s->keys[i].comm = NULL;
+	s->keys[i].row = NULL;
 	s->used[i] = 1;
 	s->nr++;
 	return 1;

@@ -6,7 +6,9 @@
  * each call of a FUNCTION that returned an error (-e: that one), once, the
  * chain of calls beneath it that returned the same error (errchain.c),
  * innermost first: the origin. A full log is shown, then the run primed
- * and started again (what failed in between is not seen: said).
+ * and started again (what failed in between is not seen: said). With -a
+ * the run keeps each call's arguments, and a chain's calls are printed
+ * with them, as kft trace -a -T prints a call (typedcalls.c; -T: typed).
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -20,11 +22,14 @@
 
 /* How often the log is read. */
 #define KFT_ET_POLL_S	0.5
+/* A call with its arguments (-a) is cut at this length. */
+#define KFT_ET_CALL_MAX	4096
 
 struct kft_et {
 	const struct kft_params *p;
 	struct kft_session s;
 	struct ksyms *ks;
+	struct typedlog *types;		/* -T: the arguments' types; NULL: as logged */
 	struct kft_errseen seen;	/* this run's calls shown */
 	unsigned long long shown;
 	int ending;			/* the last look, after the stop: no restart */
@@ -64,7 +69,7 @@ static struct kft_errcall *kft_et_calls(const struct kftlog *log, size_t *n)
 		calls[*n] = (struct kft_errcall){
 			.entry = r->entry, .delta = r->delta, .pid = r->pid, .cpu = r->cpu,
 			.func = strtoull(r->func, NULL, 16), .caller = strtoull(r->caller, NULL, 16),
-			.err = r->ret_error, .comm = r->comm,
+			.err = r->ret_error, .comm = r->comm, .row = r,
 		};
 		(*n)++;
 	}
@@ -83,13 +88,28 @@ static const char *kft_et_name(const struct ksyms *ks, uint64_t addr, char *buf,
 	return ksyms__format(sym, addr, buf, size);
 }
 
+/*
+ * A call of a chain as its line begins: its function's name, or with -a
+ * the call with its arguments, as kft trace -T prints one (-T: typed).
+ */
+static const char *kft_et_call(const struct kft_et *et, const struct kft_errcall *c,
+			       char *buf, size_t size)
+{
+	char fn[KSYMS_LINE_MAX];
+
+	if (!et->p->args)
+		return kft_et_name(et->ks, c->func, buf, size);
+	kft_call_text(et->types, kft_et_name(et->ks, c->func, fn, sizeof(fn)), c->row, buf, size);
+	return buf;
+}
+
 /* One chain: the error, its calls innermost first, the task and the time. */
 static void kft_et_print(const struct kft_et *et, const struct kft_errcall *calls,
 			 const size_t *chain, size_t len, uint64_t start_us)
 {
 	const struct kft_errcall *root = &calls[chain[len - 1]];
 	const char *name = errname(root->err);
-	char fn[KSYMS_LINE_MAX], caller[KSYMS_LINE_MAX];
+	char fn[KFT_ET_CALL_MAX], caller[KSYMS_LINE_MAX];
 	long long t_us;
 	size_t i;
 
@@ -98,7 +118,7 @@ static void kft_et_print(const struct kft_et *et, const struct kft_errcall *call
 		const struct kft_errcall *c = &calls[chain[i]];
 
 		printf("    %-36s %10lld.%03lld us  from %s\n",
-		       kft_et_name(et->ks, c->func, fn, sizeof(fn)), c->delta / 1000, c->delta % 1000,
+		       kft_et_call(et, c, fn, sizeof(fn)), c->delta / 1000, c->delta % 1000,
 		       kft_et_name(et->ks, c->caller, caller, sizeof(caller)));
 	}
 	t_us = (long long)start_us + root->entry / 1000;
@@ -250,33 +270,60 @@ static int kft_et_finish(struct kft_et *et, int ret)
 	return ret;
 }
 
+/*
+ * What the run needs before it starts: the symbols, each FUNCTION found
+ * among them, and with -T the types, so that a file that is missing is
+ * said before every function is attached. 0, or -1 after saying why.
+ */
+static int kft_et_prepare(struct kft_et *et, const struct kft_paths *paths)
+{
+	char err[PATH_MAX + 256];
+
+	et->ks = ksyms__load(paths->kallsyms);
+	if (!et->ks) {
+		fprintf(stderr, "kft: %s: %s\n", paths->kallsyms, ksyms__strerror(errno));
+		return -1;
+	}
+	if (kft_ksyms_hidden(et->ks, "errtrace", paths->kallsyms) ||
+	    kft_et_check_patterns(et->p, et->ks))
+		return -1;
+	if (!et->p->types.wanted)
+		return 0;
+	et->types = typedlog__open(&et->p->types, TYPEDLOG_BTF_DIR, 0, err, sizeof(err));
+	if (!et->types) {
+		fprintf(stderr, "kft: errtrace: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static void kft_et_free(struct kft_et *et)
+{
+	kft_errseen_free(&et->seen);
+	typedlog__free(et->types);
+	ksyms__free(et->ks);
+}
+
 int kft_errtrace(const struct kft_params *p, const struct kft_paths *paths)
 {
 	struct kft_et et = { .p = p };
 	char err[256] = "";
 	int ret;
 
-	et.ks = ksyms__load(paths->kallsyms);
-	if (!et.ks) {
-		fprintf(stderr, "kft: %s: %s\n", paths->kallsyms, ksyms__strerror(errno));
-		return 1;
-	}
-	if (kft_ksyms_hidden(et.ks, "errtrace", paths->kallsyms) ||
-	    kft_et_check_patterns(p, et.ks)) {
-		ksyms__free(et.ks);
+	if (kft_et_prepare(&et, paths)) {
+		kft_et_free(&et);
 		return 1;
 	}
 	if (kft_session_start(&et.s, paths, p,
 			      kft_errtrace_config(p, err, sizeof(err)), err)) {
 		kft_explain_every_function(paths, "errtrace", "'kft trace' with a funclist and "
 					   "'filter errors' logs the errors of the functions it names");
-		ksyms__free(et.ks);
+		kft_et_free(&et);
 		return 1;
 	}
 	kft_et_banner(p);
 	ret = kft_session_loop(&et.s, KFT_ET_POLL_S, p->duration, kft_et_poll, &et);
 	ret = kft_et_finish(&et, ret);
-	kft_errseen_free(&et.seen);
-	ksyms__free(et.ks);
+	kft_et_free(&et);
 	return kft_session_end(&et.s, ret);
 }

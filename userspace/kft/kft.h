@@ -69,9 +69,12 @@ struct kft_params {
 	/* trace, record; report */
 	const char *config;	/* a file, or "-": standard input; report: its FILE */
 	const char *output;	/* -o; NULL: standard output (record: none, an error) */
-	/* trace -a: the configuration gets the word args */
+	/* trace -a: the configuration gets the word args; errtrace -a: its run too */
 	int args;
-	/* trace -T, --btf, --dwarf, --proto: the calls listed typed, not the log */
+	/*
+	 * trace -T, --btf, --dwarf, --proto: the calls listed typed, not the
+	 * log; errtrace's: each call of a chain printed typed
+	 */
 	struct typedlog_files types;
 	/* funccount, stackcount (-D), profile (its duration argument) */
 	double interval;	/* -i, seconds; 0: one summary at the end */
@@ -446,6 +449,7 @@ struct kft_errcall {
 	uint64_t func, caller;
 	long long err;		/* -4095..-1 */
 	const char *comm;
+	const struct kftlog_row *row;	/* the log's row: its arguments (-a) */
 };
 
 /* The deepest chain errtrace follows (the kernel's stacks hold fewer frames). */
@@ -650,6 +654,13 @@ int kft_trace(const struct kft_params *p, const struct kft_paths *paths);
  * "begin", malloc'ed; NULL with why in @err (too long for the module).
  */
 char *kft_config_with_args(const char *config, char *err, size_t errlen);
+/*
+ * Row @r's call of @func into buf[0..len): typed by @types as trace -T
+ * prints it, or, @types NULL, its arguments as the log has them,
+ * "name(0x1, -22, hidden)". The length of the whole text, as snprintf.
+ */
+size_t kft_call_text(struct typedlog *types, const char *func, const struct kftlog_row *r,
+		     char *buf, size_t len);
 /*
  * trace -T: the log's calls listed to @out, one a line in entry order,
  * each typed by @types, its function named through @ks. 0, or -1 after

@@ -264,18 +264,43 @@ static int kft_errtrace_opt(struct kft_params *p, int opt, char *err, size_t err
 	return -1;
 }
 
+/* errtrace's own options (-a, -T and the types' files); the rest as record's. */
+static int kft_errtrace_own_opt(struct kft_params *p, int opt, char *err, size_t errlen)
+{
+	switch (opt) {
+	case 'a':
+		p->args = 1;
+		return 0;
+	case 'T':
+		p->types.wanted = true;
+		return 0;
+	case 'B': case 'E': case 'O':
+		return typedlog_files__option(&p->types, opt, optarg, err, errlen);
+	}
+	return kft_errtrace_opt(p, opt, err, errlen);
+}
+
 static int kft_parse_errtrace(int argc, char **argv, struct kft_params *p,
 			      char *err, size_t errlen)
 {
 	static const struct option longs[] = {
 		{ "fast", no_argument, NULL, KFT_OPT_FAST },
 		{ "help", no_argument, NULL, 'h' },
+		TYPEDLOG_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 
 	p->entries = KFT_ERRTRACE_ENTRIES;
-	return kft_parse_opts(argc, argv, p, "+:c:d:e:hn:p:", longs, kft_errtrace_opt,
-			      "FUNCTION", err, errlen);
+	if (kft_parse_opts(argc, argv, p, "+:ac:d:e:hn:p:T", longs, kft_errtrace_own_opt,
+			   "FUNCTION", err, errlen))
+		return -1;
+	/* The types are those of the arguments: without -a the log has none. */
+	if (p->types.wanted && !p->args && !p->help) {
+		snprintf(err, errlen, "errtrace: -T, --btf, --dwarf and --proto type the "
+			 "arguments -a keeps: add -a");
+		return -1;
+	}
+	return 0;
 }
 
 /* record's own options; -d, -p, -c, --fast as errtrace's. */

@@ -3,7 +3,8 @@
  * kft trace -a and -T: the configuration given the word args, so that
  * each logged call keeps its argument registers, and the log's calls
  * listed typed, one a line, by the formatter kd -c --types uses too
- * (typedlog.h):
+ * (typedlog.h); errtrace -a prints the calls of its chains by the same
+ * function, kft_call_text():
  *
  *	     Entry   Duration      PID Comm             Call
  *	   1203394         12      157 cat              do_sys_openat2(dfd=-100, ...) = 3
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "kft.h"
+#include "kftrow.h"
 #include "ksyms.h"
 #include "symbolize.h"
 
@@ -102,13 +104,25 @@ static const char *kft_typed_name(const struct ksyms *ks, const char *func, char
 	return sym ? sym : func;
 }
 
+size_t kft_call_text(struct typedlog *types, const char *func, const struct kftlog_row *r,
+		     char *buf, size_t len)
+{
+	size_t n;
+
+	if (types)
+		return typedlog__format(types, func, NULL, r, false, buf, len);
+	n = (size_t)snprintf(buf, len, "%s", func);
+	return n + kftrow__args_text(r->args ? r->args : "", n < len ? buf + n : NULL,
+				     n < len ? len - n : 0);
+}
+
 static void kft_typed_row(FILE *out, const struct kftlog_row *r, const struct ksyms *ks,
 			  struct typedlog *types)
 {
 	char name[KFT_TYPED_NAME_MAX], call[KFT_TYPED_CALL_MAX];
 	const char *func = kft_typed_name(ks, r->func, name, sizeof(name));
 
-	typedlog__format(types, func, NULL, r, false, call, sizeof(call));
+	kft_call_text(types, func, r, call, sizeof(call));
 	if (r->delta >= 0)
 		fprintf(out, "%10lld %10lld ", r->entry, r->delta);
 	else
