@@ -82,7 +82,7 @@ debug_skip="reload_cycles lockdown last_boot stacks_capacity kft_stacksnoop_rate
 # samples' language, reload_cycles' slab growth, bench_smoke, the load
 # tests of the stack modes (capacity and rate), fgraph_index0 (fprobe
 # on fgraph only: 6.14 on), and attach_lookups (6.1's and 6.12's).
-rt_skip="attach_lookups samples reload_cycles bench_smoke lockdown last_boot bad_input kft_errors kft_refuse kft_record config_status generation multi_write version commands unprivileged opener_cap proc_modes addresses_hidden tools_pipeline tools_stacks errtrace kft_slowtrace kft_trace_glob kft_funccount kft_funccount_interval kft_funclatency kft_stackcount kft_stacksnoop kft_stacksnoop_rate kft_profile kft_trace comm_escaped comm_column fgraph_index0 stacks_capacity"
+rt_skip="attach_lookups samples reload_cycles bench_smoke lockdown last_boot bad_input kft_errors kft_refuse kft_record config_status generation multi_write version commands unprivileged opener_cap proc_modes addresses_hidden tools_pipeline tools_stacks errtrace errtrace_args kft_slowtrace kft_trace_glob kft_funccount kft_funccount_interval kft_funclatency kft_stackcount kft_stacksnoop kft_stacksnoop_rate kft_profile kft_trace comm_escaped comm_column fgraph_index0 stacks_capacity"
 
 # On some Debian kernels' main passes only, TEST=KERNEL,...:
 # kft_slowtrace on 6.12 (and in the fast pass, on the kernel fast_kernel
@@ -117,13 +117,13 @@ not_on() {
 # call timed); stack_watch (a watch takes hooks safe); the tests that name
 # their hooks themselves in every run they make, which the default changes
 # nothing in, so that the fast pass would run them again as the main pass
-# does on the same kernel (livepatch_fast, retval, errtrace, argfilter,
+# does on the same kernel (livepatch_fast, retval, errtrace, errtrace_args, argfilter,
 # histogram_mode, durations_fgraph, last_boot, replace_wide (hooks safe),
 # stack_truncation (safe, then fast), and every fast_* test: each names
 # hooks fast); comm_escaped (stacks, snoop and profile modes);
 # fgraph_index0 (a kernel bug shown without kft); attach_lookups (names
 # both hook kinds).
-fast_skip='attach_lookups|last_boot|retval|errtrace|argfilter|histogram_mode|durations_fgraph|replace_wide|stack_truncation|bad_input|kft_errors|kft_refuse|commands|version|unprivileged|opener_cap|proc_modes|config_status|addresses_hidden|generation|multi_write|concurrent_writes|reload_cycles|lockdown|bench_smoke|stack_watch|livepatch_fast|fast_.*|comm_escaped|fgraph_index0'
+fast_skip='attach_lookups|last_boot|retval|errtrace|errtrace_args|argfilter|histogram_mode|durations_fgraph|replace_wide|stack_truncation|bad_input|kft_errors|kft_refuse|commands|version|unprivileged|opener_cap|proc_modes|config_status|addresses_hidden|generation|multi_write|concurrent_writes|reload_cycles|lockdown|bench_smoke|stack_watch|livepatch_fast|fast_.*|comm_escaped|fgraph_index0'
 fast_tests() {
 	tests_but $peer_tests $icount_tests | grep -Ev '^(count_|counts_|stacks_|profile_|kft_profile|kft_stackcount|kft_stacksnoop|kft_funccount|tools_stacks)' |
 		grep -Evx "$fast_skip"
