@@ -129,8 +129,6 @@ static const char *const kft_parse_messages[] = {
 		"the kft region is too small for logentries: it holds at most, a CPU,",
 	[KFT_ERR_RING_CONFLICT] =
 		"log ring and log stream keep each CPU's calls one at a time, which would leave parts of a block of rows: not with",
-	[KFT_ERR_ARGS_ROOTS] =
-		"the calls held inside root calls keep no arguments: not with 'filter roots'",
 	[KFT_ERR_ARGF_INDEX] =
 		"an argument is 1 to " KFT_ARGF_REGS_TEXT " on this architecture, the registers its first arguments are passed in",
 	[KFT_ERR_ARGF_OP] =
@@ -1322,9 +1320,6 @@ static int check_roots(struct kft_parser *ps)
 	if (ps->cfg->watch != KFT_WATCH_NONE)
 		return fail_at(ps, KFT_ERR_ROOTS_CONFLICT,
 			       later_of(seen[KFT_STMT_ROOTS], seen[KFT_STMT_WATCH]), "watch");
-	if (ps->cfg->args)
-		return fail_at(ps, KFT_ERR_ARGS_ROOTS,
-			       later_of(seen[KFT_STMT_ROOTS], seen[KFT_STMT_ARGS]), "args");
 	return 0;
 }
 

@@ -21,13 +21,15 @@
  * @tasks:	tasks inside root calls at once (holdtasks)
  * @entries:	records each (holdentries, at least 2)
  * @sched:	with their offcpu times
+ * @args:	with their argument registers
  *
  * Return: 0, or -ENOMEM.
  */
 int kft_hold_alloc(struct kft_hold *h, unsigned long tasks, unsigned long entries,
-		   bool sched)
+		   bool sched, bool args)
 {
-	size_t each = sizeof(struct kft_record) + (sched ? sizeof(struct kft_rec_sched) : 0);
+	size_t each = sizeof(struct kft_record) + (sched ? sizeof(struct kft_rec_sched) : 0) +
+		      (args ? sizeof(struct kft_rec_args) : 0);
 	unsigned long i;
 
 	if (!kft_mem_fits(array3_size(tasks, entries, each)))
@@ -37,7 +39,9 @@ int kft_hold_alloc(struct kft_hold *h, unsigned long tasks, unsigned long entrie
 	h->records = __vmalloc(array3_size(tasks, entries, sizeof(*h->records)), KFT_BIG_GFP);
 	if (sched)
 		h->sched = __vmalloc(array3_size(tasks, entries, sizeof(*h->sched)), KFT_BIG_GFP);
-	if (!h->last || !h->slots || !h->records || (sched && !h->sched)) {
+	if (args)
+		h->args = __vmalloc(array3_size(tasks, entries, sizeof(*h->args)), KFT_BIG_GFP);
+	if (!h->last || !h->slots || !h->records || (sched && !h->sched) || (args && !h->args)) {
 		kft_hold_free(h);
 		return -ENOMEM;
 	}
@@ -46,6 +50,7 @@ int kft_hold_alloc(struct kft_hold *h, unsigned long tasks, unsigned long entrie
 	for (i = 0; i < tasks; i++) {
 		h->slots[i].recs = &h->records[i * entries];
 		h->slots[i].sched = sched ? &h->sched[i * entries] : NULL;
+		h->slots[i].args = args ? &h->args[i * entries] : NULL;
 	}
 	return 0;
 }
@@ -56,11 +61,13 @@ void kft_hold_free(struct kft_hold *h)
 	kvfree(h->slots);
 	vfree(h->records);
 	vfree(h->sched);
+	vfree(h->args);
 	kfree(h->roots);
 	h->last = NULL;
 	h->slots = NULL;
 	h->records = NULL;
 	h->sched = NULL;
+	h->args = NULL;
 	h->roots = NULL;
 	h->nr_roots = 0;
 }

@@ -47,12 +47,14 @@ struct kft_hold_slot {
 	unsigned int oldest;		/* full: the record to overwrite next */
 	struct kft_record *recs;	/* holdentries of them */
 	struct kft_rec_sched *sched;	/* offcpu: their times, else NULL */
+	struct kft_rec_args *args;	/* args: their registers, else NULL */
 } ____cacheline_aligned;
 
 struct kft_hold {
 	struct kft_hold_slot *slots;	/* NULL: the run has no roots */
 	struct kft_record *records;	/* tasks * entries */
 	struct kft_rec_sched *sched;	/* offcpu: tasks * entries, else NULL */
+	struct kft_rec_args *args;	/* args: tasks * entries, else NULL */
 	unsigned int tasks;
 	unsigned int entries;
 	atomic_t owned;			/* slots owned: 0, no call can be inside a root */
@@ -72,7 +74,7 @@ struct kft_parse_error;
 struct kft_func_ref;
 
 int kft_hold_alloc(struct kft_hold *h, unsigned long tasks, unsigned long entries,
-		   bool sched);
+		   bool sched, bool args);
 void kft_hold_free(struct kft_hold *h);
 void kft_hold_reset(struct kft_hold *h);
 int kft_hold_roots(struct kft_hold *h, const struct kft_func_ref *roots, unsigned int nr,

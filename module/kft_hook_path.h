@@ -603,6 +603,8 @@ static __always_inline void kft_hold_flush(struct kft_run *run, struct kft_hold_
 		j = s->oldest + i < n ? s->oldest + i : s->oldest + i - n;
 		if (run->log.sched)
 			run->log.sched[first + i] = s->sched[j];
+		if (run->log.args)
+			run->log.args[first + i] = s->args[j];
 		kft_record_copy(&run->log.records[first + i], &s->recs[j]);
 	}
 	if (fit < n)
@@ -626,13 +628,14 @@ static __always_inline bool kft_hold_keeps(struct kft_run *run, const struct kft
 
 /*
  * filter roots, at a call's exit: a call inside a root call is held in
- * current's slot; the outermost root's return decides on the subtree and
- * frees the slot, whatever the run's state. A call of an earlier
- * generation leaves the slot alone: the prime emptied the table since.
+ * current's slot, with the registers its entry kept (@args, in a run with
+ * args); the outermost root's return decides on the subtree and frees the
+ * slot, whatever the run's state. A call of an earlier generation leaves
+ * the slot alone: the prime emptied the table since.
  */
 static __always_inline void kft_hold_exit(struct kft_run *run, unsigned long ip,
 					  unsigned long ret_ip, struct kft_call *call,
-					  unsigned long retval)
+					  unsigned long retval, struct kft_rec_args *args)
 {
 	struct kft_hold_slot *s = call->hold;
 	bool root_done, keep = false;
@@ -658,6 +661,8 @@ static __always_inline void kft_hold_exit(struct kft_run *run, unsigned long ip,
 			info |= KFT_REC_CUT;
 		if (s->sched)
 			kft_rec_sched_fill(&s->sched[rec - s->recs], call);
+		if (s->args)
+			s->args[rec - s->recs] = *kft_args_keep(args, call);
 		kft_record_fill(rec, ip, ret_ip, call, s->pid, info, retval);
 	}
 	if (!root_done)
@@ -784,7 +789,7 @@ static __always_inline void kft_hook_exit_extras(struct kft_run *run, unsigned l
 	if (run->sched.slots)
 		kft_hook_exit_sched(run, call);
 	if (run->hold.slots)
-		kft_hold_exit(run, ip, ret_ip, call, retval);
+		kft_hold_exit(run, ip, ret_ip, call, retval, keep);
 	else
 		kft_hook_exit_record(run, ip, ret_ip, ret_ip_known, call, now_cycles, retval, keep,
 				     true);

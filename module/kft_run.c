@@ -453,7 +453,8 @@ static int kft_run_hold_setup(struct kft_run *run, struct kft_parse_error *err)
 		kft_error_at(err, KFT_ERR_HOLD_NO_MEMORY);
 	if (ret)
 		return ret;
-	ret = kft_hold_alloc(&run->hold, cfg->holdtasks, cfg->holdentries, cfg->offcpu);
+	ret = kft_hold_alloc(&run->hold, cfg->holdtasks, cfg->holdentries, cfg->offcpu,
+			     cfg->args);
 	if (ret)
 		kft_error_at(err, KFT_ERR_HOLD_NO_MEMORY);
 	return ret;

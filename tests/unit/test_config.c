@@ -341,7 +341,7 @@ static const struct parse_case cases[] = {
 	OK("new begin offcpu mode histogram end"),
 	BAD("new begin offcpu mode stacks filter funclist a fend end", NOT_IN_STACKS_MODE, 1, 18),
 	BAD("new begin offcpus end", UNKNOWN_STATEMENT, 1, 11),
-	/* args: a trace's only, once, with any log but not with filter roots. */
+	/* args: a trace's only, once, with any log and with filter roots. */
 	OK("new begin args end"),
 	OK("new begin args filter mintime 5 log ring offcpu end"),
 	OK("new begin log stream args hooks fast end"),
@@ -353,8 +353,8 @@ static const struct parse_case cases[] = {
 	BAD("new begin args mode histogram end", NOT_IN_HISTOGRAM_MODE, 1, 16),
 	BAD("new begin mode stacks args filter funclist a fend end", NOT_IN_STACKS_MODE, 1, 23),
 	BAD("new begin mode profile args end", NOT_IN_PROFILE_MODE, 1, 24),
-	BAD("new begin args filter roots a fend end", ARGS_ROOTS, 1, 16),
-	BAD("new begin filter roots a fend\nargs end", ARGS_ROOTS, 2, 1),
+	OK("new begin args filter roots a fend end"),
+	OK("new begin filter roots a fend\nargs end"),
 	BAD("new begin arg end", UNKNOWN_STATEMENT, 1, 11),
 	/* filter arg: up to 4, in trace and histogram modes, not with roots. */
 	OK("new begin filter arg 1 == 5 end"),
