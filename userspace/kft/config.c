@@ -417,6 +417,8 @@ char *kft_slowtrace_config(const struct kft_params *p, const char *const *roots,
 	if (p->errors)
 		kft_text_add(&t, " filter errors");
 	kft_text_add(&t, " units ns offcpu wakers");
+	if (p->args)
+		kft_text_add(&t, " args");
 	if (p->pid)
 		kft_text_add(&t, " filter pid %ld", p->pid);
 	if (p->comm)	/* one word (kft_parse_args() checked) */

@@ -657,7 +657,8 @@ char *kft_config_with_args(const char *config, char *err, size_t errlen);
 /*
  * Row @r's call of @func into buf[0..len): typed by @types as trace -T
  * prints it, or, @types NULL, its arguments as the log has them,
- * "name(0x1, -22, hidden)". The length of the whole text, as snprintf.
+ * "name(0x1, -22, hidden)" ("name" for a row without them). The length
+ * of the whole text, as snprintf.
  */
 size_t kft_call_text(struct typedlog *types, const char *func, const struct kftlog_row *r,
 		     char *buf, size_t len);

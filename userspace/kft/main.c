@@ -402,6 +402,9 @@ static int kft_slowtrace_opt(struct kft_params *p, int opt, char *err, size_t er
 	case 'e':
 		p->errors = 1;
 		return 0;
+	case 'a':
+		p->args = 1;
+		return 0;
 	case 'n':
 		if (!kft_number(optarg, 1, LONG_MAX, &p->max_shown))
 			return 0;
@@ -427,7 +430,7 @@ static int kft_parse_slowtrace(int argc, char **argv, struct kft_params *p,
 		{ NULL, 0, NULL, 0 },
 	};
 
-	if (kft_parse_opts(argc, argv, p, "+:c:d:eH:hL:n:p:", longs, kft_slowtrace_opt,
+	if (kft_parse_opts(argc, argv, p, "+:ac:d:eH:hL:n:p:", longs, kft_slowtrace_opt,
 			   "ROOT", err, errlen))
 		return -1;
 	if (!p->help && !p->min_us && !p->errors) {

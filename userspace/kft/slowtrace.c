@@ -8,7 +8,8 @@
  * runnable and blocked, and each sleep of the task says who woke it. The
  * log is read every half second and each tree not shown yet is printed
  * (slowtree.c); a full log is shown, then the run primed and started
- * again, as errtrace does.
+ * again, as errtrace does. With -a each call keeps its argument registers,
+ * and its line shows them as errtrace -a does (typedcalls.c).
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -22,6 +23,8 @@
 
 /* How often the log is read. */
 #define KFT_ST_POLL_S	0.5
+/* A call with its arguments (-a) is cut at this length. */
+#define KFT_ST_CALL_MAX	4096
 
 struct kft_st {
 	const struct kft_params *p;
@@ -55,12 +58,13 @@ static void kft_st_us(long long ns)
 /*
  * A call's line: its duration, the parts of it on the CPU, runnable and
  * blocked (offcpu; blank in a log without them), then its name indented
- * by its depth, and its error.
+ * by its depth (-a: with its arguments, as the log has them), and its
+ * error.
  */
 static void kft_st_call(const struct kft_st *st, const struct kft_slowcall *c)
 {
 	const struct kftlog_row *r = c->row;
-	char fn[KSYMS_LINE_MAX];
+	char fn[KSYMS_LINE_MAX], call[KFT_ST_CALL_MAX];
 	const char *name;
 
 	kft_st_us(r->delta);
@@ -71,8 +75,12 @@ static void kft_st_call(const struct kft_st *st, const struct kft_slowcall *c)
 	} else {
 		printf("%45s", "");
 	}
-	printf("  %*s%s", 2 * (int)c->depth, "",
-	       kft_st_name(st->ks, strtoull(c->row->func, NULL, 16), fn, sizeof(fn)));
+	name = kft_st_name(st->ks, strtoull(c->row->func, NULL, 16), fn, sizeof(fn));
+	if (st->p->args) {
+		kft_call_text(NULL, name, r, call, sizeof(call));
+		name = call;
+	}
+	printf("  %*s%s", 2 * (int)c->depth, "", name);
 	if (c->row->ret == KFTLOG_RET_ERROR) {
 		name = errname(c->row->ret_error);
 		printf(" = %lld%s%s", c->row->ret_error, name ? " " : "", name ? name : "");

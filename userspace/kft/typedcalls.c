@@ -112,8 +112,10 @@ size_t kft_call_text(struct typedlog *types, const char *func, const struct kftl
 	if (types)
 		return typedlog__format(types, func, NULL, r, false, buf, len);
 	n = (size_t)snprintf(buf, len, "%s", func);
-	return n + kftrow__args_text(r->args ? r->args : "", n < len ? buf + n : NULL,
-				     n < len ? len - n : 0);
+	/* A row without the args word (none kept) is its name alone, as kd -c prints it. */
+	if (!r->args || !*r->args)
+		return n;
+	return n + kftrow__args_text(r->args, n < len ? buf + n : NULL, n < len ? len - n : 0);
 }
 
 static void kft_typed_row(FILE *out, const struct kftlog_row *r, const struct ksyms *ks,

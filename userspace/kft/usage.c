@@ -32,7 +32,7 @@ static const char *const kft_usage_main[] = {
 	"           [-n calls] FUNCTION...",
 	"                             where the errors the functions return",
 	"                             come from",
-	"  slowtrace [-he] [--fast] [-L min] [-d secs] [-n calls] [-p PID] [-c COMM]",
+	"  slowtrace [-hae] [--fast] [-L min] [-d secs] [-n calls] [-p PID] [-c COMM]",
 	"            [-H calls] ROOT...",
 	"                             the slow or failing calls of the ROOT",
 	"                             functions, each with every call it made",
@@ -316,7 +316,7 @@ static const char *const kft_usage_errtrace[] = {
 };
 
 static const char *const kft_usage_slowtrace[] = {
-	"usage: kft slowtrace [-he] [--fast] [-L min] [-d secs] [-n calls] [-p PID]",
+	"usage: kft slowtrace [-hae] [--fast] [-L min] [-d secs] [-n calls] [-p PID]",
 	"                     [-c COMM] [-H calls] ROOT...",
 	"",
 	"Traces every kernel function, but keeps only the calls of the ROOT",
@@ -347,6 +347,9 @@ static const char *const kft_usage_slowtrace[] = {
 	"  -c COMM   only the calls of tasks of this name (filter comm)",
 	"  -H CALLS  calls held per task inside a root call (holdentries,",
 	"            default 4096): a larger tree is shown cut, and said",
+	"  -a        each call keeps its first argument registers (args; 48",
+	"            more bytes a held and a logged call on x86-64), shown as",
+	"            errtrace -a shows them: 'vfs_fsync(0xffff888003e1c000, 0x0, ...)'",
 	"  --fast    kft's own exit hooks (hooks fast; every kernel kft",
 	"            supports but 5.10): every call costs far less, but while a call",
 	"            is timed, stack traces of its task stop at kft, and rmmod",
