@@ -165,7 +165,7 @@ static noinline void kft_test_naps(unsigned int n)
 
 	msleep(200);
 	for (i = 0; i < n; i++)
-		msleep(1);
+		usleep_range(1000, 1100);
 }
 
 /*
