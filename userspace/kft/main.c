@@ -264,6 +264,17 @@ static int kft_errtrace_opt(struct kft_params *p, int opt, char *err, size_t err
 	return -1;
 }
 
+/* The types are those of the arguments: without -a the log has none. */
+static int kft_types_need_args(const char *cmd, const struct kft_params *p, char *err,
+			       size_t errlen)
+{
+	if (!p->types.wanted || p->args || p->help)
+		return 0;
+	snprintf(err, errlen, "%s: -T, --btf, --dwarf and --proto type the arguments -a "
+		 "keeps: add -a", cmd);
+	return -1;
+}
+
 /* errtrace's own options (-a, -T and the types' files); the rest as record's. */
 static int kft_errtrace_own_opt(struct kft_params *p, int opt, char *err, size_t errlen)
 {
@@ -294,13 +305,7 @@ static int kft_parse_errtrace(int argc, char **argv, struct kft_params *p,
 	if (kft_parse_opts(argc, argv, p, "+:ac:d:e:hn:p:T", longs, kft_errtrace_own_opt,
 			   "FUNCTION", err, errlen))
 		return -1;
-	/* The types are those of the arguments: without -a the log has none. */
-	if (p->types.wanted && !p->args && !p->help) {
-		snprintf(err, errlen, "errtrace: -T, --btf, --dwarf and --proto type the "
-			 "arguments -a keeps: add -a");
-		return -1;
-	}
-	return 0;
+	return kft_types_need_args("errtrace", p, err, errlen);
 }
 
 /* record's own options; -d, -p, -c, --fast as errtrace's. */
@@ -403,8 +408,9 @@ static int kft_slowtrace_opt(struct kft_params *p, int opt, char *err, size_t er
 		p->errors = 1;
 		return 0;
 	case 'a':
-		p->args = 1;
-		return 0;
+	case 'T':
+	case 'B': case 'E': case 'O':
+		return kft_errtrace_own_opt(p, opt, err, errlen);
 	case 'n':
 		if (!kft_number(optarg, 1, LONG_MAX, &p->max_shown))
 			return 0;
@@ -427,10 +433,11 @@ static int kft_parse_slowtrace(int argc, char **argv, struct kft_params *p,
 	static const struct option longs[] = {
 		{ "fast", no_argument, NULL, KFT_OPT_FAST },
 		{ "help", no_argument, NULL, 'h' },
+		TYPEDLOG_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 
-	if (kft_parse_opts(argc, argv, p, "+:ac:d:eH:hL:n:p:", longs, kft_slowtrace_opt,
+	if (kft_parse_opts(argc, argv, p, "+:ac:d:eH:hL:n:p:T", longs, kft_slowtrace_opt,
 			   "ROOT", err, errlen))
 		return -1;
 	if (!p->help && !p->min_us && !p->errors) {
@@ -438,7 +445,7 @@ static int kft_parse_slowtrace(int argc, char **argv, struct kft_params *p,
 			 "(the failing ones), or both");
 		return -1;
 	}
-	return 0;
+	return kft_types_need_args("slowtrace", p, err, errlen);
 }
 
 /* funclatency: bcc's options (not -r, -v: unknown options). */

@@ -9,7 +9,8 @@
  * log is read every half second and each tree not shown yet is printed
  * (slowtree.c); a full log is shown, then the run primed and started
  * again, as errtrace does. With -a each call keeps its argument registers,
- * and its line shows them as errtrace -a does (typedcalls.c).
+ * and its line shows them as errtrace -a does (typedcalls.c); with -T typed,
+ * its return value as its type says.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -20,6 +21,7 @@
 #include "kft.h"
 #include "kftlog.h"
 #include "ksyms.h"
+#include "typedlog.h"
 
 /* How often the log is read. */
 #define KFT_ST_POLL_S	0.5
@@ -30,6 +32,7 @@ struct kft_st {
 	const struct kft_params *p;
 	struct kft_session s;
 	struct ksyms *ks;
+	struct typedlog *types;		/* -T: the arguments' types; NULL: as logged */
 	struct kft_errseen seen;	/* this run's root calls shown */
 	unsigned long long shown;
 	uint64_t start_us;		/* the log's start, for the times shown */
@@ -58,8 +61,8 @@ static void kft_st_us(long long ns)
 /*
  * A call's line: its duration, the parts of it on the CPU, runnable and
  * blocked (offcpu; blank in a log without them), then its name indented
- * by its depth (-a: with its arguments, as the log has them), and its
- * error.
+ * by its depth (-a: with its arguments, as the log has them; -T: typed),
+ * and its error (-T: its return value as its type says, errors included).
  */
 static void kft_st_call(const struct kft_st *st, const struct kft_slowcall *c)
 {
@@ -77,11 +80,11 @@ static void kft_st_call(const struct kft_st *st, const struct kft_slowcall *c)
 	}
 	name = kft_st_name(st->ks, strtoull(c->row->func, NULL, 16), fn, sizeof(fn));
 	if (st->p->args) {
-		kft_call_text(NULL, name, r, call, sizeof(call));
+		kft_call_text(st->types, name, r, call, sizeof(call));
 		name = call;
 	}
 	printf("  %*s%s", 2 * (int)c->depth, "", name);
-	if (c->row->ret == KFTLOG_RET_ERROR) {
+	if (!st->types && c->row->ret == KFTLOG_RET_ERROR) {
 		name = errname(c->row->ret_error);
 		printf(" = %lld%s%s", c->row->ret_error, name ? " " : "", name ? name : "");
 	}
@@ -316,33 +319,63 @@ static int kft_st_finish(struct kft_st *st, int ret)
 	return ret;
 }
 
+/*
+ * What the run needs before it starts: the symbols, the configuration with
+ * its roots, and with -T the types, so that a file that is missing is said
+ * before every function is attached. The configuration, or NULL after
+ * saying why.
+ */
+static char *kft_st_prepare(struct kft_st *st, const struct kft_paths *paths)
+{
+	char err[PATH_MAX + 256];
+	char *config;
+
+	st->ks = ksyms__load(paths->kallsyms);
+	if (!st->ks) {
+		fprintf(stderr, "kft: %s: %s\n", paths->kallsyms, ksyms__strerror(errno));
+		return NULL;
+	}
+	if (kft_ksyms_hidden(st->ks, "slowtrace", paths->kallsyms) ||
+	    !(config = kft_st_config(st->p, paths, st->ks)))
+		return NULL;
+	if (!st->p->types.wanted)
+		return config;
+	st->types = typedlog__open(&st->p->types, TYPEDLOG_BTF_DIR, 0, err, sizeof(err));
+	if (!st->types) {
+		fprintf(stderr, "kft: slowtrace: %s\n", err);
+		free(config);
+		return NULL;
+	}
+	return config;
+}
+
+static void kft_st_free(struct kft_st *st)
+{
+	kft_errseen_free(&st->seen);
+	typedlog__free(st->types);
+	ksyms__free(st->ks);
+}
+
 int kft_slowtrace(const struct kft_params *p, const struct kft_paths *paths)
 {
 	struct kft_st st = { .p = p };
-	char *config;
+	char *config = kft_st_prepare(&st, paths);
 	int ret;
 
-	st.ks = ksyms__load(paths->kallsyms);
-	if (!st.ks) {
-		fprintf(stderr, "kft: %s: %s\n", paths->kallsyms, ksyms__strerror(errno));
-		return 1;
-	}
-	if (kft_ksyms_hidden(st.ks, "slowtrace", paths->kallsyms) ||
-	    !(config = kft_st_config(p, paths, st.ks))) {
-		ksyms__free(st.ks);
+	if (!config) {
+		kft_st_free(&st);
 		return 1;
 	}
 	if (kft_session_start(&st.s, paths, p, config, "")) {
 		kft_explain_every_function(paths, "slowtrace", "'kft trace' with a funclist, "
 					   "filter roots and mintime keeps the trees of the "
 					   "functions it names");
-		ksyms__free(st.ks);
+		kft_st_free(&st);
 		return 1;
 	}
 	kft_st_banner(p);
 	ret = kft_session_loop(&st.s, KFT_ST_POLL_S, p->duration, kft_st_poll, &st);
 	ret = kft_st_finish(&st, ret);
-	kft_errseen_free(&st.seen);
-	ksyms__free(st.ks);
+	kft_st_free(&st);
 	return kft_session_end(&st.s, ret);
 }

@@ -32,7 +32,7 @@ static const char *const kft_usage_main[] = {
 	"           [-n calls] FUNCTION...",
 	"                             where the errors the functions return",
 	"                             come from",
-	"  slowtrace [-hae] [--fast] [-L min] [-d secs] [-n calls] [-p PID] [-c COMM]",
+	"  slowtrace [-haeT] [--fast] [-L min] [-d secs] [-n calls] [-p PID] [-c COMM]",
 	"            [-H calls] ROOT...",
 	"                             the slow or failing calls of the ROOT",
 	"                             functions, each with every call it made",
@@ -316,8 +316,9 @@ static const char *const kft_usage_errtrace[] = {
 };
 
 static const char *const kft_usage_slowtrace[] = {
-	"usage: kft slowtrace [-hae] [--fast] [-L min] [-d secs] [-n calls] [-p PID]",
-	"                     [-c COMM] [-H calls] ROOT...",
+	"usage: kft slowtrace [-haeT] [--btf FILE] [--dwarf FILE] [--proto FILE] [--fast]",
+	"                     [-L min] [-d secs] [-n calls] [-p PID] [-c COMM]",
+	"                     [-H calls] ROOT...",
 	"",
 	"Traces every kernel function, but keeps only the calls of the ROOT",
 	"functions (names, module:name or globs of the traceable functions) that",
@@ -350,6 +351,12 @@ static const char *const kft_usage_slowtrace[] = {
 	"  -a        each call keeps its first argument registers (args; 48",
 	"            more bytes a held and a logged call on x86-64), shown as",
 	"            errtrace -a shows them: 'vfs_fsync(0xffff888003e1c000, 0x0, ...)'",
+	"  -T        with -a: each call typed, as kft trace -T prints a call",
+	"            ('vfs_fsync(file=0xffff888003e1c000, datasync=0) = 0'; the",
+	"            return value as its type says, an error by name), from",
+	"            /sys/kernel/btf/vmlinux and its modules', unless:",
+	"  --btf FILE, --dwarf FILE, --proto FILE  (imply -T) the types' sources,",
+	"            as kd's options of those names take them",
 	"  --fast    kft's own exit hooks (hooks fast; every kernel kft",
 	"            supports but 5.10): every call costs far less, but while a call",
 	"            is timed, stack traces of its task stop at kft, and rmmod",
@@ -360,6 +367,8 @@ static const char *const kft_usage_slowtrace[] = {
 	"  kft slowtrace -L 10ms vfs_fsync            fsyncs of 10 ms or more",
 	"  kft slowtrace -e -c mount path_mount       mount's failures, call by call",
 	"  kft slowtrace -L 1ms -n 5 '__x64_sys_*'    the first 5 system calls of 1 ms",
+	"  kft slowtrace -a -T -L 10ms vfs_fsync      the same fsyncs, each call",
+	"                                             with its arguments, typed",
 	NULL,
 };
 
