@@ -220,17 +220,22 @@ read_events() {
 }
 
 # spin_until_events N: this shell spins in kft_test_hot_loop, 100 ms a
-# call, until the run has counted N samples (at most 300 calls); $spins
-# is the number of calls it made. Samples come from hrtimers: on a busy
+# call, until the run has counted N samples more than when it began (at
+# most 300 calls): those before (the shell waiting for the run, a
+# loaded host's slow commands) are not the spin's; $spins is the number
+# of calls it made. Samples come from hrtimers: on a busy
 # host a guest that QEMU could not run for a while gets one late expiry
 # where it missed several, so a fixed spin holds anywhere from 250
 # samples a second to a few dozen (44 where 50 were wanted in 500 ms, a
 # make check on a busy machine). A test waits for the samples it needs.
 spin_until_events() {
+	local want
+
 	spins=0
 	read_events
-	while [ "$events" -lt "$1" ]; do
-		[ $spins -lt 300 ] || fail "$events samples counted in 300 spins of 100 ms, $1 wanted"
+	want=$((events + $1))
+	while [ "$events" -lt "$want" ]; do
+		[ $spins -lt 300 ] || fail "$events samples counted in 300 spins of 100 ms, $want wanted"
 		call hot_ms 100
 		spins=$((spins + 1))
 		read_events
