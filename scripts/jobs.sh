@@ -49,16 +49,30 @@ tests_but() {
 	(cd "$kselftests" && ls *.tc | sed 's/\.tc$//' | grep -vxF $(printf -- '-e %s ' "$@"))
 }
 
+# On 6.12's main pass only (Documentation/testing.rst, "One kernel's
+# tests"): the tests of what is kft's own code above the module's /proc
+# files, the same whatever the kernel: the userspace commands over
+# modes and runs whose kernel paths the module's tests check on every
+# kernel (kft_*, errtrace*, tools_*: a command writes a configuration,
+# reads the log or the stream, and prints; errtrace's every function is
+# all_functions' and fast_*'s there, its filter errors retval's, its args
+# args' and types'), the language's errors and a configuration in many
+# writes (the parser, which the fuzzers run under ASan and UBSan on the
+# host: bad_input, multi_write), the samples of the original's language
+# (their every function all_functions', their triggers trigger_*'s) and
+# the stack table's default size (stacks_capacity: stacks_mode's table).
+# What a command does differently where the kernel differs stays on
+# every kernel: kft_trace_glob (6.1 takes no glob), kft_refuse and
+# kft_errors (cheap), and so do the permissions (unprivileged,
+# opener_cap, proc_modes, addresses_hidden, lockdown). kft_slowtrace is
+# of these too, with its fast pass (some_kernels_tests).
+one_kernel_tests="samples bad_input multi_write kft_record tools_pipeline tools_stacks errtrace errtrace_args kft_funccount kft_funccount_interval kft_funclatency kft_stackcount kft_stacksnoop kft_stacksnoop_rate kft_profile kft_trace stacks_capacity"
+
 # Not on the debug kernel (Documentation/testing.rst, "The debug kernel"):
 # reload_cycles measures slab growth, which KASAN's quarantine inflates
 # (kmemleak checks for leaks there instead); lockdown runs at the end of
 # the shard without log_ring_oops (lockdown_joins); last_boot needs sysrq,
-# which it lacks; the peer's tests need BTF, which it lacks; the two load
-# tests of the stack modes measure capacity and rate, which KASAN
-# slows ten times (their code paths run in stacks_mode and kft_stacksnoop);
-# samples attaches every function three times and traces every function
-# for 5 s (70 to 100 s here), which all_functions does too, with load and
-# an rmmod, and the samples' language runs on the Debian kernels;
+# which it lacks; the peer's tests need BTF, which it lacks;
 # bench_smoke runs the benchmark, which runs on the Debian kernels only,
 # and its kft paths (reject, record, count, stacks, profile) are the
 # trace, count and stack tests' here (34 s); kft_slowtrace traces every
@@ -68,21 +82,21 @@ tests_but() {
 # function, whose paths filter_roots and offcpu check there (33 s), and
 # filter_roots_wide one root over every function, whose attach of every
 # function all_functions and replace_wide check there (25 s).
-debug_skip="reload_cycles lockdown last_boot stacks_capacity kft_stacksnoop_rate samples bench_smoke kft_slowtrace roots_offcpu_load filter_roots_wide"
+# And one_kernel_tests.
+debug_skip="reload_cycles lockdown last_boot bench_smoke kft_slowtrace roots_offcpu_load filter_roots_wide $one_kernel_tests"
 
 # Not on the real-time kernel (Documentation/testing.rst, "PREEMPT_RT"):
 # what PREEMPT_RT changes (threaded interrupts and irq_works, soft hrtimers,
 # sleeping spinlocks, preemptible RCU, cond_resched() empty) is met by
 # kft's kernel paths: hooks, timers, interrupts, teardown, concurrency,
 # every mode. Left out are the tests of what runs the same there as on
-# 6.12, whose source RT's kernel is: the language and its errors, the
-# /proc files' permissions and the status text (bad_input .. proc_modes,
-# addresses_hidden, lockdown), the userspace commands over modes the other
-# tests cover in the kernel (kft_*, tools_*, errtrace, comm_*), the
-# samples' language, reload_cycles' slab growth, bench_smoke, the load
-# tests of the stack modes (capacity and rate), fgraph_index0 (fprobe
-# on fgraph only: 6.14 on), and attach_lookups (6.1's and 6.12's).
-rt_skip="attach_lookups samples reload_cycles bench_smoke lockdown last_boot bad_input kft_errors kft_refuse kft_record config_status generation multi_write version commands unprivileged opener_cap proc_modes addresses_hidden tools_pipeline tools_stacks errtrace errtrace_args kft_slowtrace kft_trace_glob kft_funccount kft_funccount_interval kft_funclatency kft_stackcount kft_stacksnoop kft_stacksnoop_rate kft_profile kft_trace comm_escaped comm_column fgraph_index0 stacks_capacity"
+# 6.12, whose source RT's kernel is: one_kernel_tests, the language's
+# other errors, the /proc files' permissions and the status text
+# (kft_errors .. proc_modes, addresses_hidden, lockdown), the other
+# userspace commands (kft_*, comm_*), reload_cycles' slab growth,
+# bench_smoke, fgraph_index0 (fprobe on fgraph only: 6.14 on), and
+# attach_lookups (6.1's and 6.12's).
+rt_skip="attach_lookups reload_cycles bench_smoke lockdown last_boot kft_errors kft_refuse config_status generation version commands unprivileged opener_cap proc_modes addresses_hidden kft_slowtrace kft_trace_glob comm_escaped comm_column fgraph_index0 $one_kernel_tests"
 
 # On some Debian kernels' main passes only, TEST=KERNEL,...:
 # kft_slowtrace on 6.12 (and in the fast pass, on the kernel fast_kernel
@@ -98,7 +112,8 @@ rt_skip="attach_lookups samples reload_cycles bench_smoke lockdown last_boot bad
 # 6.12 (and the debug kernel), the names looked up once per module load,
 # code without a kernel-version difference beyond what every fast attach
 # of the other tests runs (10 to 17 s a kernel).
-some_kernels_tests="kft_slowtrace=6.12 reload_cycles=6.1,latest attach_lookups=6.1,6.12"
+# And one_kernel_tests, on 6.12.
+some_kernels_tests="kft_slowtrace=6.12 reload_cycles=6.1,latest attach_lookups=6.1,6.12 $(printf '%s=6.12 ' $one_kernel_tests)"
 
 # not_on KERNEL: the tests of some_kernels_tests whose kernels are others.
 not_on() {
@@ -125,7 +140,7 @@ not_on() {
 # both hook kinds).
 fast_skip='attach_lookups|last_boot|retval|errtrace|errtrace_args|argfilter|histogram_mode|durations_fgraph|replace_wide|stack_truncation|bad_input|kft_errors|kft_refuse|commands|version|unprivileged|opener_cap|proc_modes|config_status|addresses_hidden|generation|multi_write|concurrent_writes|reload_cycles|lockdown|bench_smoke|stack_watch|livepatch_fast|fast_.*|comm_escaped|fgraph_index0'
 fast_tests() {
-	tests_but $peer_tests $icount_tests | grep -Ev '^(count_|counts_|stacks_|profile_|kft_profile|kft_stackcount|kft_stacksnoop|kft_funccount|tools_stacks)' |
+	tests_but $peer_tests $icount_tests $one_kernel_tests | grep -Ev '^(count_|counts_|stacks_|profile_|kft_profile|kft_stackcount|kft_stacksnoop|kft_funccount|tools_stacks)' |
 		grep -Evx "$fast_skip"
 }
 
