@@ -31,10 +31,10 @@ static void fuzz_format(const struct kftproto *p, const uint8_t *data, size_t si
 	for (i = 0; i < KFTTYPES_MAX_ARGS; i++)
 		caps[i] = (struct kfttypes_capture){ data, size > 16 ? 16 : size, 0 };
 	call.ret = args[0];
-	n = kftcall__format(p, NULL, &call, args[1] & 1, whole, sizeof(whole));
+	n = kftcall__format(p, NULL, &call, args[1] & 2 ? 4 : 8, args[1] & 1, whole, sizeof(whole));
 	FUZZ_ASSERT(n == strlen(whole) || n >= sizeof(whole));
 	for (len = 1; len < sizeof(part) && len <= n; len += 1 + len / 4) {
-		kftcall__format(p, NULL, &call, args[1] & 1, part, len);
+		kftcall__format(p, NULL, &call, args[1] & 2 ? 4 : 8, args[1] & 1, part, len);
 		FUZZ_ASSERT(strlen(part) == len - 1 && !strncmp(part, whole, len - 1));
 	}
 }

@@ -563,6 +563,29 @@ static int kft_test_typed_cmd(const char *text)
 	return 0;
 }
 
+/*
+ * A 64-bit parameter between two ints, and a 64-bit value returned: on
+ * 32-bit ARM (AAPCS) @b takes the pair r2:r3, r1 left unused, @c goes on
+ * the stack, and the value returned is r0:r1.
+ */
+static noinline __attribute__((__noipa__)) u64 kft_test_wide(int a, u64 b, int c)
+{
+	barrier();
+	return b + c;
+}
+
+/* "wide A B C" (B in hex): one call of kft_test_wide() with them. */
+static int kft_test_wide_cmd(const char *text)
+{
+	unsigned long long b;
+	int a, c;
+
+	if (sscanf(text, "%d %llx %d", &a, &b, &c) != 3)
+		return -EINVAL;
+	WRITE_ONCE(kft_test_sink, (unsigned long)kft_test_wide(a, b, c));
+	return 0;
+}
+
 static noinline void kft_test_oops_inner(void)
 {
 	int *p = NULL;
@@ -760,6 +783,8 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 		return kft_test_args_cmd(buf + 5) ?: count;
 	if (!strncmp(buf, "typed ", 6))
 		return kft_test_typed_cmd(buf + 6) ?: count;
+	if (!strncmp(buf, "wide ", 5))
+		return kft_test_wide_cmd(buf + 5) ?: count;
 	if (sscanf(buf, "%31s %u", name, &n) < 1 || n > 1000000)
 		return -EINVAL;
 	if (!strcmp(name, "recurse") || !strcmp(name, "irq_recurse") ||

@@ -151,6 +151,58 @@ static void test_written(void)
 	kfttypes__free(t);
 }
 
+/*
+ * A 32-bit ARM kernel's calls (registers of 4 bytes): a 64-bit argument
+ * takes an even-odd pair, low word first (AAPCS), an odd register left
+ * unused before it; what the four logged registers do not reach prints
+ * "?"; a 64-bit return value is r0 alone, said, an error by name.
+ */
+static void test_written_arm32(void)
+{
+	static const char *const protos[] = {
+		"ssize_t pread_like(int fd, loff_t pos, int n)",
+		"long long big(long long a, int b, long long c)",
+		"void mix(u64 a, unsigned int b, u64 c)",
+		"unsigned long ul(unsigned long x, void *p)",
+	};
+	static const struct call_case cases[] = {
+		{ "pread_like", 4, { 3, 0xdead, 0x1, 0x2 }, { NONE }, true, 0xfffffff2, 0,
+		  "pread_like(fd=3, pos=8589934593, n=?) = -EFAULT" },
+		{ "pread_like", 4, { 3, 0, 0xfffffffe, 0xffffffff }, { NONE }, true, 10, 0,
+		  "pread_like(fd=3, pos=-2, n=?) = 10" },
+		{ "big", 4, { 0xfffffffb, 0xffffffff, 7, 0 }, { NONE }, true, 0xffffffea, 0,
+		  "big(a=-5, b=7, c=?) = -EINVAL" },
+		{ "big", 4, { 1, 0, 7, 0 }, { NONE }, true, 5, 0, "big(a=1, b=7, c=?) = 5 (low word)" },
+		{ "mix", 4, { 0x89abcdef, 0x01234567, 9, 0 }, { NONE }, true, 0, 0,
+		  "mix(a=81985529216486895, b=9, c=?)" },
+		/* two registers of an argument, but only three logged */
+		{ "mix", 3, { 1, 0, 2 }, { NONE }, true, 0, 0, "mix(a=1, b=2, c=?)" },
+		{ "pread_like", 3, { 3, 0, 1 }, { NONE }, true, 0, 0, "pread_like(fd=3, pos=?, n=?) = 0" },
+		{ "ul", 2, { 0xffffffff, 0x80001000 }, { NONE }, true, 0xffffffff, 0,
+		  "ul(x=4294967295, p=0x80001000) = 4294967295" },
+	};
+	struct kfttypes *t = kfttypes__new(4);
+	struct kfttypes_error err;
+	unsigned long long regs[4] = { 3, 0, 1, 2 };
+	struct kfttypes_call call = { .args = regs, .nr_args = 4, .has_ret = true };
+	char buf[256];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(protos); i++)
+		CHECK(!kfttypes__add_prototype(t, protos[i], &err), "'%s': %s", protos[i], err.msg);
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		check_call(t, &cases[i], "arm32");
+	/* Either register of a pair hidden hides the argument. */
+	call.hidden = 1u << 3;
+	kfttypes__format_call(t, "pread_like", &call, 0, buf, sizeof(buf));
+	CHECK_STR(buf, "pread_like(fd=3, pos=hidden, n=?) = 0", "arm32: a pair's high word hidden");
+	call.hidden = 1u << 1;
+	kfttypes__format_call(t, "pread_like", &call, 0, buf, sizeof(buf));
+	CHECK_STR(buf, "pread_like(fd=3, pos=8589934593, n=?) = 0",
+		  "arm32: the register skipped hidden");
+	kfttypes__free(t);
+}
+
 /* Prototypes that do not parse: the column and the message. */
 static void test_written_errors(void)
 {
@@ -502,6 +554,6 @@ static void test_vmlinux(void)
 	kfttypes__free(t);
 }
 
-UNIT_MAIN(test_written, test_written_errors, test_written_twice, test_written_bad_input,
+UNIT_MAIN(test_written, test_written_arm32, test_written_errors, test_written_twice, test_written_bad_input,
 	  test_huge_counts, test_buffer_sizes, test_btf_sample, test_btf_split, test_dwarf_sample,
 	  test_source_order, test_source_errors, test_vmlinux)

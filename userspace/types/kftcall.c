@@ -5,6 +5,13 @@
  * register, sign-extended, whatever the upper half holds. Addresses obey
  * KFTTYPES_HIDE_ADDRS as kft's log obeys a reader's rights: zero and
  * errors show, any other address is "hidden".
+ *
+ * A call's registers are its arguments' in order, one each, but on a
+ * 32-bit kernel (registers of 4 bytes: 32-bit ARM, the only one kft
+ * runs on), where the procedure call standard (AAPCS) passes a 64-bit
+ * argument in an even-odd pair of registers, low word first, leaving an
+ * odd register unused to align it; and returns one in r0 and r1, of
+ * which kft logs r0: such a return value prints as its low word, said.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -181,11 +188,49 @@ static void out_return(struct kftout *o, const struct kftype *t, unsigned long l
 		out_value(o, t, v, NULL, flags);
 }
 
+/* Whether a value of type @t takes two of a kernel's registers of @word_bytes. */
+static bool two_registers(const struct kftype *t, unsigned int word_bytes)
+{
+	return word_bytes == 4 && t->size == 8 &&
+	       (t->kind == KFTYPE_INT || t->kind == KFTYPE_ENUM);
+}
+
+/*
+ * One parameter's value from the call's registers, from register *reg on
+ * (moved past the registers it took): its first register's index, or -1
+ * when the registers logged end before it (it prints as "?"). *v is its
+ * value, *hidden whether the log hid a register of it.
+ */
+static int param_value(const struct kftype *t, const struct kfttypes_call *call, int nr_args,
+		       unsigned int word_bytes, int *reg, unsigned long long *v, bool *hidden)
+{
+	int first = *reg;
+
+	if (!two_registers(t, word_bytes)) {
+		*reg = first + 1;
+		if (first >= nr_args)
+			return -1;
+		*v = call->args[first];
+		*hidden = call->hidden & (1u << first);
+		return first;
+	}
+	first += first & 1;
+	*reg = first + 2;
+	if (first + 1 >= nr_args)
+		return -1;
+	*v = (call->args[first] & 0xffffffffull) | (call->args[first + 1] & 0xffffffffull) << 32;
+	*hidden = call->hidden & (3u << first);
+	return first;
+}
+
 /* "(a=1, b=hidden, c=?)": each parameter with its argument's value. */
 static void out_params(struct kftout *o, const struct kftproto *p,
-		       const struct kfttypes_call *call, int nr_args, unsigned int flags)
+		       const struct kfttypes_call *call, int nr_args, unsigned int word_bytes,
+		       unsigned int flags)
 {
-	int i;
+	unsigned long long v = 0;
+	bool hidden = false;
+	int i, reg = 0, first;
 
 	out_put(o, "(", 1);
 	for (i = 0; i < p->nr_params; i++) {
@@ -197,21 +242,43 @@ static void out_params(struct kftout *o, const struct kftproto *p,
 			out_str(o, param->name);
 			out_put(o, "=", 1);
 		}
-		if (i < nr_args && (call->hidden & (1u << i)))
-			out_str(o, "hidden");
-		else if (i < nr_args)
-			out_value(o, &param->type, call->args[i],
-				  call->captures ? &call->captures[i] : NULL, flags);
-		else
+		first = param_value(&param->type, call, nr_args, word_bytes, &reg, &v, &hidden);
+		if (first < 0)
 			out_put(o, "?", 1);
+		else if (hidden)
+			out_str(o, "hidden");
+		else
+			out_value(o, &param->type, v,
+				  call->captures ? &call->captures[first] : NULL, flags);
 	}
 	if (p->variadic)
 		out_str(o, p->nr_params ? ", ..." : "...");
 	out_put(o, ")", 1);
 }
 
+/*
+ * A 64-bit return value of a 32-bit kernel: r0, its low word, is all the
+ * log has. An error's high word is all ones: one of -1..-4095 is the error.
+ */
+static void out_return_low_word(struct kftout *o, const struct kftype *t, unsigned long long v,
+				unsigned int flags)
+{
+	const char *err = t->kind == KFTYPE_INT && t->is_signed ? value_errname(v, 4) : NULL;
+	struct kftype low = *t;
+
+	if (err) {
+		out_printf(o, "-%s", err);
+		return;
+	}
+	low.size = 4;
+	low.is_signed = false;
+	out_value(o, &low, v, NULL, flags);
+	out_str(o, " (low word)");
+}
+
 size_t kftcall__format(const struct kftproto *p, const char *name,
-		       const struct kfttypes_call *call, unsigned int flags, char *buf, size_t len)
+		       const struct kfttypes_call *call, unsigned int word_bytes, unsigned int flags,
+		       char *buf, size_t len)
 {
 	struct kftout o = { .buf = buf, .len = len };
 	int nr_args = call->nr_args < 0 ? 0 : call->nr_args;
@@ -222,11 +289,13 @@ size_t kftcall__format(const struct kftproto *p, const char *name,
 		buf[0] = '\0';
 	out_str(&o, name ? name : p->name);
 	if (!(flags & KFTTYPES_RETURN_ONLY))
-		out_params(&o, p, call, nr_args, flags);
+		out_params(&o, p, call, nr_args, word_bytes, flags);
 	if (call->has_ret && p->ret.kind != KFTYPE_VOID) {
 		out_str(&o, " = ");
 		if (call->hidden & KFTTYPES_RET_HIDDEN)
 			out_str(&o, "hidden");
+		else if (two_registers(&p->ret, word_bytes))
+			out_return_low_word(&o, &p->ret, call->ret, flags);
 		else
 			out_return(&o, &p->ret, call->ret, flags);
 	}
@@ -244,5 +313,5 @@ size_t kftcall__format_untyped(const char *func, const struct kfttypes_call *cal
 		p.nr_params = KFTTYPES_MAX_ARGS;
 	for (i = 0; i < p.nr_params; i++)
 		p.params[i].type.size = word_bytes;
-	return kftcall__format(&p, NULL, call, flags, buf, len);
+	return kftcall__format(&p, NULL, call, word_bytes, flags, buf, len);
 }

@@ -16,11 +16,14 @@
 
 /*
  * @call printed with @p into buf[0..len) (NUL-terminated when len > 0),
- * as a call of @name (NULL: the prototype's): the length of the whole
+ * as a call of @name (NULL: the prototype's), its registers a kernel's of
+ * @word_bytes (4: 32-bit ARM's, where a 64-bit argument takes an aligned
+ * pair; 8, or 0: one register an argument): the length of the whole
  * text, as snprintf, whatever fitted.
  */
 size_t kftcall__format(const struct kftproto *p, const char *name,
-		       const struct kfttypes_call *call, unsigned int flags, char *buf, size_t len);
+		       const struct kfttypes_call *call, unsigned int word_bytes, unsigned int flags,
+		       char *buf, size_t len);
 /*
  * The same without a prototype: func(0x.., 0x..) = 0x.., each value a
  * register of @word_bytes (errors by name, addresses hidden as flags say).

@@ -181,7 +181,7 @@ size_t kfttypes__format_shown(struct kfttypes *t, const char *func, const char *
 		shown = func;
 	if (!p)
 		return kftcall__format_untyped(shown, call, t->word_bytes, flags, buf, len);
-	return kftcall__format(p, shown, call, flags, buf, len);
+	return kftcall__format(p, shown, call, t->word_bytes, flags, buf, len);
 }
 
 size_t kfttypes__format_call(struct kfttypes *t, const char *func,
