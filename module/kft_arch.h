@@ -30,6 +30,16 @@
 #error "kft supports x86-64, arm64, 32-bit ARM and 64-bit RISC-V only"
 #endif
 
+/*
+ * Where the C function @fn's code starts: on a Thumb-2 kernel a pointer to
+ * a function has bit 0 set (the Thumb bit an interworking call takes),
+ * which ftrace's records of call sites do not have.
+ */
+static inline unsigned long kft_code_addr(const void *fn)
+{
+	return (unsigned long)fn & ~(unsigned long)IS_ENABLED(CONFIG_THUMB2_KERNEL);
+}
+
 /* 32-bit ARM's IRQ stacks are THREAD_SIZE, THREAD_ALIGN-ed (arch/arm/kernel/irq.c). */
 #if defined(CONFIG_ARM) && !defined(IRQ_STACK_SIZE)
 #define IRQ_STACK_SIZE	THREAD_SIZE

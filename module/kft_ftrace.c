@@ -59,7 +59,8 @@ struct tracepoint *kft_tracepoint(const char *name)
  */
 unsigned long kft_lookup_symbol(const char *name)
 {
-	struct kprobe kp = { .symbol_name = name };
+	/* Disabled: registered only to be looked up, never armed (no text patched). */
+	struct kprobe kp = { .symbol_name = name, .flags = KPROBE_FLAG_DISABLED };
 	unsigned long addr;
 
 	/*
@@ -78,6 +79,7 @@ unsigned long kft_lookup_symbol(const char *name)
 			return 0;
 		memset(&kp, 0, sizeof(kp));
 		kp.symbol_name = name;
+		kp.flags = KPROBE_FLAG_DISABLED;
 		kp.offset = KFT_KPROBE_LOOKUP_OFFSET;
 		if (register_kprobe(&kp))
 			return 0;
@@ -256,7 +258,7 @@ int kft_func_error(struct kft_parse_error *err, enum kft_parse_err code,
 /* The sentinel (kft_sentinel.c) into a funclist's filter. */
 int kft_ftrace_filter_add_sentinel(struct ftrace_ops *ops)
 {
-	return kft_ftrace_set_filter_ip(ops, (unsigned long)kft_filter_sentinel, false);
+	return kft_ftrace_set_filter_ip(ops, kft_code_addr(kft_filter_sentinel), false);
 }
 
 /**
