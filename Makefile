@@ -114,7 +114,9 @@ LIBBPF := $(shell echo 'int main(void) { return !libbpf_major_version(); }' | \
 endif
 # libdwfl's offline module, shared by srcline and the types' DWARF.
 DWFL_SRC := userspace/dwfl/offline.c
-SRCLINE_NONE := userspace/srcline/nolibdw.c
+# --srcline's option and text, the same with libdw or without.
+SRCLINE_COMMON := userspace/srcline/files.c userspace/srcline/text.c
+SRCLINE_NONE := userspace/srcline/nolibdw.c $(SRCLINE_COMMON)
 TYPES_CORE := $(filter-out %/kftbtf.c %/kftdwarf.c %/nobtf.c %/nodwarf.c, \
 	$(wildcard userspace/types/*.c))
 TYPES_BTF := userspace/types/kftbtf.c
@@ -124,7 +126,7 @@ TYPES_NONE := userspace/types/nobtf.c userspace/types/nodwarf.c
 TYPES_SRC := $(TYPES_CORE) $(TYPES_BTF) $(TYPES_DWARF)
 TYPES_LIBS := -lbpf -ldw -lelf
 ifeq ($(LIBDW),yes)
-SRCLINE_SRC := userspace/srcline/srcline.c userspace/srcline/frames.c
+SRCLINE_SRC := userspace/srcline/srcline.c userspace/srcline/frames.c $(SRCLINE_COMMON)
 TOOL_TYPES_DWARF := $(TYPES_DWARF)
 LIBS_DW := -ldw -lelf
 else

@@ -10,6 +10,7 @@
 #include "kftcon.h"
 #include "kftlog.h"
 #include "ksyms.h"
+#include "srcline/srcline.h"
 #include "strtab.h"
 #include "typedlog.h"
 
@@ -25,9 +26,6 @@ enum kd_weigh {
 
 /* A call printed typed (--types) is cut at this length. */
 #define KD_TYPED_MAX	4096
-
-/* The files --srcline takes: a vmlinux and the modules of a trace. */
-#define KD_MAX_SRCLINE	64
 
 struct kd_params {
 	enum kd_mode mode;
@@ -48,8 +46,7 @@ struct kd_params {
 	enum kd_weigh weigh;	/* --weigh */
 	const char *title;	/* --title: the flame graph's */
 	/* --srcline: the files whose DWARF gives the calls' source lines */
-	const char *srcline[KD_MAX_SRCLINE];
-	int nr_srcline;
+	struct srcline_files srcline;
 	/* --types, --btf, --dwarf, --proto: the calls printed typed */
 	struct typedlog_files types;
 	int help;
@@ -128,7 +125,6 @@ void kd_usage(FILE *out);
 int kd_tree_build(struct kd_tree *t, const struct kftlog *log, const struct ksyms *ks);
 void kd_tree_free(struct kd_tree *t);
 
-struct srcline;
 /*
  * --srcline (srclines.c): each call's src and caller_src, its words
  * mapped through ks (NULL: addresses are the files' own); -1 without

@@ -205,7 +205,7 @@ static int kd_check_fields(const struct kd_params *p, char *err, size_t errlen)
 
 	if (kd_check_folding(p, err, errlen))
 		return -1;
-	if (p->nr_srcline && p->mode != KD_CALLTREE && p->mode != KD_SUMMARY &&
+	if (p->srcline.nr && p->mode != KD_CALLTREE && p->mode != KD_SUMMARY &&
 	    p->mode != KD_JSON) {
 		snprintf(err, errlen, "--srcline: only with -c, --json or the summary");
 		return -1;
@@ -235,22 +235,6 @@ static int kd_check_fields(const struct kd_params *p, char *err, size_t errlen)
 	return 0;
 }
 
-/* One more --srcline FILE, if this kd reads DWARF. */
-static int kd_add_srcline(struct kd_params *p, const char *file, char *err, size_t errlen)
-{
-	if (!srcline__available()) {
-		snprintf(err, errlen, "--srcline: this kd was built without libdw (elfutils' "
-			 "DWARF reader): build kd where libdw-dev is installed");
-		return -1;
-	}
-	if (p->nr_srcline == KD_MAX_SRCLINE) {
-		snprintf(err, errlen, "--srcline: at most %d files", KD_MAX_SRCLINE);
-		return -1;
-	}
-	p->srcline[p->nr_srcline++] = file;
-	return 0;
-}
-
 /* No side effects beyond getopt's state: fills p, or -1 with a message. */
 int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t errlen)
 {
@@ -267,7 +251,7 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 		{ "width", required_argument, NULL, 'W' },
 		{ "max-rows", required_argument, NULL, 'R' },
 		{ "dump", required_argument, NULL, 'D' },
-		{ "srcline", required_argument, NULL, 'X' },
+		SRCLINE_LONG_OPTION,
 		{ "types", no_argument, NULL, 'Y' },
 		TYPEDLOG_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
@@ -297,8 +281,8 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 			if (kd_parse_weigh(optarg, p, err, errlen))
 				return -1;
 			break;
-		case 'X':
-			if (kd_add_srcline(p, optarg, err, errlen))
+		case SRCLINE_OPT:
+			if (srcline_files__add(&p->srcline, "kd", optarg, err, errlen))
 				return -1;
 			break;
 		case 'Y': p->types.wanted = true; break;
@@ -592,23 +576,14 @@ static FILE *kd_text_of(FILE *in, const char *name)
 static int kd_load_srcline(const struct kd_params *p, struct srcline **sl)
 {
 	char err[PATH_MAX + 256];
-	int i;
 
 	*sl = NULL;
-	if (!p->nr_srcline)
+	if (!p->srcline.nr)
 		return 0;
-	*sl = srcline__new();
-	if (!*sl) {
-		fprintf(stderr, "kd: out of memory\n");
-		return -1;
-	}
-	for (i = 0; i < p->nr_srcline; i++) {
-		if (srcline__add(*sl, p->srcline[i], err, sizeof(err))) {
-			fprintf(stderr, "kd: --srcline %s\n", err);
-			return -1;
-		}
-	}
-	return 0;
+	*sl = srcline_files__open(&p->srcline, err, sizeof(err));
+	if (!*sl)
+		fprintf(stderr, "kd: %s\n", err);
+	return *sl ? 0 : -1;
 }
 
 /*

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kd --srcline: each call's source lines, from the DWARF of the files
- * given (userspace/srcline). A call's function is shown at the line of
- * its entry address, in the function itself ("fs/open.c:1380"); its
- * caller at the line of the call, with the inlined calls it lies in,
- * innermost first ("build_open_how fs/open.c:1391 <- do_sys_open
- * fs/open.c:1420"), as eu-addr2line -i and addr2line -i print them.
- * A log repeats a few thousand addresses many times: each word is
- * looked up once (the log keeps one copy of each, so its pointer is its
- * key) and its text kept once in the tree's names.
+ * given, in the text every command that prints calls shows
+ * (srcline__text()): a call's function at the line of its entry
+ * ("fs/open.c:1380"), its caller at the line of the call with the
+ * inlined calls it lies in ("build_open_how fs/open.c:1391 <-
+ * do_sys_open fs/open.c:1420"). A log repeats a few thousand addresses
+ * many times: each word is looked up once (the log keeps one copy of
+ * each, so its pointer is its key) and its text kept once in the tree's
+ * names.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -17,9 +17,6 @@
 
 #include "kd.h"
 #include "srcline/srcline.h"
-
-/* One text for a function's or a caller's lines; longer is cut. */
-#define KD_SRCLINE_TEXT	1024
 
 /* The text of each word looked up, by the word's pointer and kind. */
 struct kd_srcline_cache {
@@ -57,65 +54,23 @@ static int kd_srcline_grow(struct kd_srcline_cache *c)
 	return 0;
 }
 
-/* "file:line", or "??" for a frame without one. */
-static size_t kd_srcline_where(char *buf, size_t size, const struct srcline_frame *f)
-{
-	int n = f->file ? snprintf(buf, size, "%s:%d", f->file, f->line) :
-			  snprintf(buf, size, "??");
-
-	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
-}
-
-/*
- * The text of a word's frames: a function's the outermost frame's line
- * (its own, where the entry lies in code inlined into it); a caller's
- * every frame, named, innermost first.
- */
-static void kd_srcline_text(char *buf, size_t size, const struct srcline_frame *frames, int n,
-			    int is_return)
-{
-	size_t len = 0;
-	int i;
-
-	if (n <= 0) {
-		snprintf(buf, size, "??");
-		return;
-	}
-	if (!is_return) {
-		kd_srcline_where(buf, size, &frames[n - 1]);
-		return;
-	}
-	buf[0] = '\0';
-	for (i = 0; i < n && len + 1 < size; i++) {
-		int w = snprintf(buf + len, size - len, "%s%s ", i ? " <- " : "",
-				 frames[i].function ? frames[i].function : "?");
-
-		len += w < 0 ? 0 : (size_t)w < size - len ? (size_t)w : size - len - 1;
-		len += kd_srcline_where(buf + len, size - len, &frames[i]);
-	}
-}
-
 /* The text of word (a function's, or a caller's), looked up once; NULL with errno. */
 static const char *kd_srcline_of(struct kd_tree *t, struct kd_srcline_cache *c,
 				 struct srcline *sl, const struct ksyms *ks, const char *word,
 				 int is_return)
 {
-	struct srcline_frame frames[SRCLINE_MAX_FRAMES];
-	char text[KD_SRCLINE_TEXT];
+	char text[SRCLINE_TEXT_MAX];
 	size_t i;
-	int n;
 
 	if ((c->nr + 1) * 2 > c->cap && kd_srcline_grow(c))
 		return NULL;
 	i = kd_srcline_slot(c, word, is_return);
 	if (c->slots[i].word)
 		return c->slots[i].text;
-	n = srcline__lookup(sl, ks, word, is_return, frames, SRCLINE_MAX_FRAMES);
-	if (n < 0) {
+	if (srcline__text(sl, ks, word, is_return, text, sizeof(text))) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	kd_srcline_text(text, sizeof(text), frames, n, is_return);
 	c->slots[i] = (struct kd_srcline_slot){
 		.word = word, .is_return = is_return,
 		.text = strtab__intern(&t->names, text, strlen(text)),

@@ -394,7 +394,7 @@ static const char *kd_fields(const struct kd_tree *t, const struct kd_params *p,
 	if (p->fields)
 		return p->fields;
 	snprintf(buf, len, "%s%s%s%s", p->long_fields ? "Fctalsmn" : "Fctal",
-		 t->has_sched ? "oqb" : "", t->has_retvals ? "e" : "", p->nr_srcline ? "S" : "");
+		 t->has_sched ? "oqb" : "", t->has_retvals ? "e" : "", p->srcline.nr ? "S" : "");
 	return buf;
 }
 

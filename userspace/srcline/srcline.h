@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Source lines of kernel addresses, from the DWARF of a vmlinux or of a
- * module's .ko built with debug information (kd --srcline), read through
- * elfutils' libdwfl and libdw. A log's address is the running kernel's:
+ * module's .ko built with debug information (the --srcline of kd and of
+ * the kft commands that print calls), read through elfutils' libdwfl and
+ * libdw. A log's address is the running kernel's:
  * under KASLR the image is moved, and a module lies wherever it was
  * loaded. An address is brought back to the file's own by its symbol in
  * the map (System.map or /proc/kallsyms): the image by the distance
@@ -11,7 +12,8 @@
  * its symbol already ("name+0x10", "module:name+0x10") is found by name.
  *
  * A build without libdw has this interface too (nolibdw.c): it says it is
- * unavailable, and every file added is refused.
+ * unavailable, and every file added is refused. The option (files.c) and
+ * the text of a word's lines (text.c) are the same in both builds.
  */
 #ifndef KFT_SRCLINE_H
 #define KFT_SRCLINE_H
@@ -24,6 +26,8 @@
 #define SRCLINE_MAX_FILES	64
 /* Inlined frames kept of one address, the outermost function's included. */
 #define SRCLINE_MAX_FRAMES	16
+/* The text of one word's lines (srcline__text()); a longer one is cut. */
+#define SRCLINE_TEXT_MAX	1024
 
 /*
  * One frame of an address's source: the function (an inlined one, or the
@@ -63,5 +67,39 @@ int srcline__add(struct srcline *sl, const char *path, char *err, size_t errlen)
 int srcline__lookup(struct srcline *sl, const struct ksyms *ks, const char *word,
 		    int is_return, struct srcline_frame *frames, int max);
 void srcline__free(struct srcline *sl);
+
+/*
+ * The text of @word's lines into buf[0..size), as every command that
+ * prints calls shows them: a function's (!@is_return) the line of its
+ * entry, in the function itself ("fs/open.c:1380"); a caller's (a return
+ * address) every frame of the call, named, innermost first
+ * ("build_open_how fs/open.c:1391 <- do_sys_open fs/open.c:1420"); "??"
+ * for what no file of @sl has. 0, or -1 without memory.
+ */
+int srcline__text(struct srcline *sl, const struct ksyms *ks, const char *word, int is_return,
+		  char *buf, size_t size);
+
+/* The files --srcline names, in order; filled by srcline_files__add, nothing read. */
+struct srcline_files {
+	const char *paths[SRCLINE_MAX_FILES];
+	int nr;
+};
+
+/* The long option, in the getopt table of each command that takes it. */
+#define SRCLINE_OPT		'X'
+#define SRCLINE_LONG_OPTION	{ "srcline", required_argument, NULL, SRCLINE_OPT }
+
+/*
+ * One more --srcline @path, of the options of the program @tool ("kd",
+ * "kft"): 0, or -1 with why in @err (this build reads no DWARF, too many
+ * files). Nothing is read yet.
+ */
+int srcline_files__add(struct srcline_files *f, const char *tool, const char *path,
+		       char *err, size_t errlen);
+/*
+ * The DWARF of every file @f names, read into a new set: the set, or NULL
+ * with why in @err ("--srcline FILE: no DWARF in it ...", out of memory).
+ */
+struct srcline *srcline_files__open(const struct srcline_files *f, char *err, size_t errlen);
 
 #endif
