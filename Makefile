@@ -95,10 +95,11 @@ TOOL_CFLAGS = $(CPPFLAGS) $(CFLAGS) $(WARN) $(VERSION_DEF) -Iuserspace -Iuserspa
 # Each tool's own sources (with LIB_SRC).
 SRC_addr2sym := userspace/addr2sym.c
 SRC_sym2addr := userspace/sym2addr.c
-# kd --srcline reads DWARF through elfutils' libdw (userspace/srcline),
-# linked where the compiler finds it: the host's tools (scripts/deps'
-# build group has libdw-dev). Cross builds get nolibdw.c, which refuses
-# the option with the reason. LIBDW=yes or LIBDW=no decides instead.
+# The --srcline of kd and of the kft commands that print calls reads
+# DWARF through elfutils' libdw (userspace/srcline), linked where the
+# compiler finds it: the host's tools (scripts/deps' build group has
+# libdw-dev). Cross builds get nolibdw.c, which refuses the option with
+# the reason. LIBDW=yes or LIBDW=no decides instead.
 ifeq ($(origin LIBDW),undefined)
 LIBDW := $(shell echo 'int main(void) { return !dwfl_version(0); }' | \
 	$(CC) -include elfutils/libdwfl.h -x c -o /dev/null - -ldw -lelf 2>/dev/null && echo yes)
@@ -171,12 +172,12 @@ GUEST_TYPES_SRC := $(TYPES_CORE) $(TYPES_NONE)
 endif
 GUEST_SRC_kd = $(KD_SRC) $(SRCLINE_NONE) $(GUEST_TYPES_SRC)
 GUEST_SRC_addr2sym = $(SRC_addr2sym)
-GUEST_SRC_kft = $(KFT_SRC) module/kft_config.c $(GUEST_TYPES_SRC)
+GUEST_SRC_kft = $(KFT_SRC) module/kft_config.c $(SRCLINE_NONE) $(GUEST_TYPES_SRC)
 # kft trace parses a configuration with the module's parser (expand.c).
-SRC_kft := $(KFT_SRC) module/kft_config.c $(TOOL_DWFL) $(TOOL_TYPES)
+SRC_kft := $(KFT_SRC) module/kft_config.c $(SRCLINE_SRC) $(TOOL_DWFL) $(TOOL_TYPES)
 # The same without libbpf and libdw, for the unit tests and fuzzers (and
-# cross builds of them): the types' stubs.
-KFT_NOLIBS := $(KFT_SRC) module/kft_config.c $(TYPES_CORE) $(TYPES_NONE)
+# cross builds of them): the stubs of srcline and of the types.
+KFT_NOLIBS := $(KFT_SRC) module/kft_config.c $(SRCLINE_NONE) $(TYPES_CORE) $(TYPES_NONE)
 KD_NOLIBS := $(KD_SRC) $(SRCLINE_NONE) $(TYPES_CORE) $(TYPES_NONE)
 
 userspace: deps-build $(TOOLS)
@@ -195,7 +196,7 @@ $(BUILD)/bin/kd: $(SRC_kd) userspace/kd/kd.h $(LIB_SRC) $(wildcard userspace/lib
 	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $(SRC_kd) $(LIB_SRC) $(LIBS_kd)
 
 $(BUILD)/bin/kft: $(SRC_kft) userspace/kft/kft.h module/kft_config.h $(LIB_SRC) $(wildcard userspace/lib/*.h) \
-		$(wildcard userspace/types/*.h userspace/dwfl/*.h) VERSION
+		$(wildcard userspace/srcline/*.h userspace/types/*.h userspace/dwfl/*.h) VERSION
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $(SRC_kft) $(LIB_SRC) -lm $(LIBS_kft)
 

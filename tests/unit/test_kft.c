@@ -680,6 +680,10 @@ static void test_errtrace_args(void)
 		  "errtrace: -T, --btf, --dwarf and --proto type the arguments -a keeps: add -a" },
 		{ "kft errtrace --proto p f", -1, KFT_SUB_ERRTRACE, "errtrace: -T, --btf" },
 		{ "kft errtrace -T -h", 0, KFT_SUB_ERRTRACE, "" },
+		/* The unit tests link kft without libdw, as the guests' static kft. */
+		{ "kft errtrace --srcline vmlinux f", -1, KFT_SUB_ERRTRACE,
+		  "--srcline: this kft was built without libdw (elfutils' DWARF reader): "
+		  "build kft where libdw-dev is installed" },
 	};
 	struct kft_params p;
 	char err[256], *cfg;

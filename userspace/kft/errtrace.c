@@ -9,6 +9,8 @@
  * and started again (what failed in between is not seen: said). With -a
  * the run keeps each call's arguments, and a chain's calls are printed
  * with them, as kft trace -a -T prints a call (typedcalls.c; -T: typed).
+ * With --srcline each call's line ends with its function's source line
+ * and its caller's, as kd -c ends a call's (typedcalls.c too).
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -30,6 +32,7 @@ struct kft_et {
 	struct kft_session s;
 	struct ksyms *ks;
 	struct typedlog *types;		/* -T: the arguments' types; NULL: as logged */
+	struct srcline *sl;		/* --srcline: the calls' source lines; NULL: none */
 	struct kft_errseen seen;	/* this run's calls shown */
 	unsigned long long shown;
 	int ending;			/* the last look, after the stop: no restart */
@@ -103,9 +106,12 @@ static const char *kft_et_call(const struct kft_et *et, const struct kft_errcall
 	return buf;
 }
 
-/* One chain: the error, its calls innermost first, the task and the time. */
-static void kft_et_print(const struct kft_et *et, const struct kft_errcall *calls,
-			 const size_t *chain, size_t len, uint64_t start_us)
+/*
+ * One chain: the error, its calls innermost first, the task and the time.
+ * 0, or -1 without memory (for the index of a --srcline file's symbols).
+ */
+static int kft_et_print(const struct kft_et *et, const struct kft_errcall *calls,
+			const size_t *chain, size_t len, uint64_t start_us)
 {
 	const struct kft_errcall *root = &calls[chain[len - 1]];
 	const char *name = errname(root->err);
@@ -117,9 +123,12 @@ static void kft_et_print(const struct kft_et *et, const struct kft_errcall *call
 	for (i = 0; i < len; i++) {
 		const struct kft_errcall *c = &calls[chain[i]];
 
-		printf("    %-36s %10lld.%03lld us  from %s\n",
+		printf("    %-36s %10lld.%03lld us  from %s",
 		       kft_et_call(et, c, fn, sizeof(fn)), c->delta / 1000, c->delta % 1000,
 		       kft_et_name(et->ks, c->caller, caller, sizeof(caller)));
+		if (et->sl && kft_call_srcline(stdout, et->sl, et->ks, c->row, true))
+			return -1;
+		putchar('\n');
 	}
 	t_us = (long long)start_us + root->entry / 1000;
 	if (root->pid < 0)
@@ -128,6 +137,7 @@ static void kft_et_print(const struct kft_et *et, const struct kft_errcall *call
 	else
 		printf("    %s, pid %d, CPU %d, at %lld.%06lld s\n", root->comm, root->pid,
 		       root->cpu, t_us / 1000000, t_us % 1000000);
+	return 0;
 }
 
 /*
@@ -150,7 +160,8 @@ static int kft_et_show_chains(struct kft_et *et, const struct kft_errcall *calls
 		if (!added)
 			continue;
 		len = kft_errchain(next, n, i, chain, KFT_ERRCHAIN_MAX);
-		kft_et_print(et, calls, chain, len, start_us);
+		if (kft_et_print(et, calls, chain, len, start_us))
+			return -1;
 		et->shown++;
 	}
 	return 0;
@@ -272,13 +283,12 @@ static int kft_et_finish(struct kft_et *et, int ret)
 
 /*
  * What the run needs before it starts: the symbols, each FUNCTION found
- * among them, and with -T the types, so that a file that is missing is
- * said before every function is attached. 0, or -1 after saying why.
+ * among them, with -T the types and with --srcline the files' DWARF, so
+ * that a file that is missing is said before every function is attached.
+ * 0, or -1 after saying why.
  */
 static int kft_et_prepare(struct kft_et *et, const struct kft_paths *paths)
 {
-	char err[PATH_MAX + 256];
-
 	et->ks = ksyms__load(paths->kallsyms);
 	if (!et->ks) {
 		fprintf(stderr, "kft: %s: %s\n", paths->kallsyms, ksyms__strerror(errno));
@@ -287,19 +297,13 @@ static int kft_et_prepare(struct kft_et *et, const struct kft_paths *paths)
 	if (kft_ksyms_hidden(et->ks, "errtrace", paths->kallsyms) ||
 	    kft_et_check_patterns(et->p, et->ks))
 		return -1;
-	if (!et->p->types.wanted)
-		return 0;
-	et->types = typedlog__open(&et->p->types, TYPEDLOG_BTF_DIR, 0, err, sizeof(err));
-	if (!et->types) {
-		fprintf(stderr, "kft: errtrace: %s\n", err);
-		return -1;
-	}
-	return 0;
+	return kft_call_sources_open(et->p, "errtrace", &et->types, &et->sl);
 }
 
 static void kft_et_free(struct kft_et *et)
 {
 	kft_errseen_free(&et->seen);
+	srcline__free(et->sl);
 	typedlog__free(et->types);
 	ksyms__free(et->ks);
 }

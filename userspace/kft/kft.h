@@ -41,6 +41,7 @@
 
 #include "kft_config.h"
 #include "kftlog.h"
+#include "srcline/srcline.h"
 #include "strtab.h"
 #include "typedlog.h"
 
@@ -76,6 +77,8 @@ struct kft_params {
 	 * log; errtrace's: each call of a chain printed typed
 	 */
 	struct typedlog_files types;
+	/* errtrace --srcline: each call's source lines, from these files' DWARF */
+	struct srcline_files srcline;
 	/* funccount, stackcount (-D), profile (its duration argument) */
 	double interval;	/* -i, seconds; 0: one summary at the end */
 	double duration;	/* funccount -d, stackcount -D, seconds; 0: until Ctrl-C */
@@ -662,6 +665,22 @@ char *kft_config_with_args(const char *config, char *err, size_t errlen);
  */
 size_t kft_call_text(struct typedlog *types, const char *func, const struct kftlog_row *r,
 		     char *buf, size_t len);
+/*
+ * The sources of the calls @sub prints (errtrace, slowtrace, trace), each
+ * read when @p asks for it: -T's types into *@types, --srcline's files
+ * into *@sl (NULL when not asked). 0, or -1 after saying why; what was
+ * read is the caller's to free either way.
+ */
+int kft_call_sources_open(const struct kft_params *p, const char *sub, struct typedlog **types,
+			  struct srcline **sl);
+/*
+ * --srcline: row @r's source lines on @out as kd -c ends a call's line,
+ * its function's, "  [fs/namei.c:210]", and with @caller its caller's
+ * frames, " <- helper fs/open.c:30 <- middle fs/open.c:41"; @ks maps the
+ * running kernel's addresses. 0, or -1 without memory.
+ */
+int kft_call_srcline(FILE *out, struct srcline *sl, const struct ksyms *ks,
+		     const struct kftlog_row *r, bool caller);
 /*
  * trace -T: the log's calls listed to @out, one a line in entry order,
  * each typed by @types, its function named through @ks. 0, or -1 after

@@ -275,7 +275,10 @@ static int kft_types_need_args(const char *cmd, const struct kft_params *p, char
 	return -1;
 }
 
-/* errtrace's own options (-a, -T and the types' files); the rest as record's. */
+/*
+ * errtrace's own options (-a, -T and the types' files, --srcline); the
+ * rest as record's.
+ */
 static int kft_errtrace_own_opt(struct kft_params *p, int opt, char *err, size_t errlen)
 {
 	switch (opt) {
@@ -287,6 +290,8 @@ static int kft_errtrace_own_opt(struct kft_params *p, int opt, char *err, size_t
 		return 0;
 	case 'B': case 'E': case 'O':
 		return typedlog_files__option(&p->types, opt, optarg, err, errlen);
+	case SRCLINE_OPT:
+		return srcline_files__add(&p->srcline, "kft", optarg, err, errlen);
 	}
 	return kft_errtrace_opt(p, opt, err, errlen);
 }
@@ -298,6 +303,7 @@ static int kft_parse_errtrace(int argc, char **argv, struct kft_params *p,
 		{ "fast", no_argument, NULL, KFT_OPT_FAST },
 		{ "help", no_argument, NULL, 'h' },
 		TYPEDLOG_LONG_OPTIONS,
+		SRCLINE_LONG_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
 

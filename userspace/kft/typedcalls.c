@@ -8,6 +8,11 @@
  *
  *	     Entry   Duration      PID Comm             Call
  *	   1203394         12      157 cat              do_sys_openat2(dfd=-100, ...) = 3
+ *
+ * And what the commands that print calls share besides: the sources
+ * their options name, -T's types and --srcline's files, opened before a
+ * run starts; a call's source lines, at the end of its line as kd -c
+ * ends it (srcline__text(), the same text).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -116,6 +121,41 @@ size_t kft_call_text(struct typedlog *types, const char *func, const struct kftl
 	if (!r->args || !*r->args)
 		return n;
 	return n + kftrow__args_text(r->args, n < len ? buf + n : NULL, n < len ? len - n : 0);
+}
+
+int kft_call_sources_open(const struct kft_params *p, const char *sub, struct typedlog **types,
+			  struct srcline **sl)
+{
+	char err[PATH_MAX + 256];
+
+	*types = NULL;
+	*sl = NULL;
+	if (p->types.wanted &&
+	    !(*types = typedlog__open(&p->types, TYPEDLOG_BTF_DIR, 0, err, sizeof(err)))) {
+		fprintf(stderr, "kft: %s: %s\n", sub, err);
+		return -1;
+	}
+	if (p->srcline.nr && !(*sl = srcline_files__open(&p->srcline, err, sizeof(err)))) {
+		fprintf(stderr, "kft: %s: %s\n", sub, err);
+		return -1;
+	}
+	return 0;
+}
+
+int kft_call_srcline(FILE *out, struct srcline *sl, const struct ksyms *ks,
+		     const struct kftlog_row *r, bool caller)
+{
+	char text[SRCLINE_TEXT_MAX];
+
+	if (srcline__text(sl, ks, r->func, 0, text, sizeof(text)))
+		return -1;
+	fprintf(out, "  [%s]", text);
+	if (!caller)
+		return 0;
+	if (srcline__text(sl, ks, r->caller, 1, text, sizeof(text)))
+		return -1;
+	fprintf(out, " <- %s", text);
+	return 0;
 }
 
 static void kft_typed_row(FILE *out, const struct kftlog_row *r, const struct ksyms *ks,
