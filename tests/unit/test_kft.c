@@ -64,6 +64,9 @@ static void test_parse_args(void)
 		{ "kft last-boot -h", 0, KFT_SUB_LAST_BOOT, "" },
 		{ "kft last-boot now", -1, KFT_SUB_LAST_BOOT, "last-boot: unexpected 'now'" },
 		{ "kft last-boot -o f", -1, KFT_SUB_LAST_BOOT, "last-boot: unknown option '-o'" },
+		/* A kft without libdw (the unit tests') refuses --srcline in each command. */
+		{ "kft slowtrace -e --srcline vmlinux f", -1, KFT_SUB_SLOWTRACE,
+		  "--srcline: this kft was built without libdw" },
 	};
 	struct kft_params p;
 	char err[256];

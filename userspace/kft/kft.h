@@ -77,7 +77,7 @@ struct kft_params {
 	 * log; errtrace's: each call of a chain printed typed
 	 */
 	struct typedlog_files types;
-	/* errtrace --srcline: each call's source lines, from these files' DWARF */
+	/* errtrace, slowtrace --srcline: each call's source lines, from these files' DWARF */
 	struct srcline_files srcline;
 	/* funccount, stackcount (-D), profile (its duration argument) */
 	double interval;	/* -i, seconds; 0: one summary at the end */

@@ -416,6 +416,7 @@ static int kft_slowtrace_opt(struct kft_params *p, int opt, char *err, size_t er
 	case 'a':
 	case 'T':
 	case 'B': case 'E': case 'O':
+	case SRCLINE_OPT:
 		return kft_errtrace_own_opt(p, opt, err, errlen);
 	case 'n':
 		if (!kft_number(optarg, 1, LONG_MAX, &p->max_shown))
@@ -440,6 +441,7 @@ static int kft_parse_slowtrace(int argc, char **argv, struct kft_params *p,
 		{ "fast", no_argument, NULL, KFT_OPT_FAST },
 		{ "help", no_argument, NULL, 'h' },
 		TYPEDLOG_LONG_OPTIONS,
+		SRCLINE_LONG_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
 

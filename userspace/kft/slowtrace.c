@@ -10,7 +10,9 @@
  * (slowtree.c); a full log is shown, then the run primed and started
  * again, as errtrace does. With -a each call keeps its argument registers,
  * and its line shows them as errtrace -a does (typedcalls.c); with -T typed,
- * its return value as its type says.
+ * its return value as its type says. With --srcline each call's line ends
+ * with its function's source line, in kd -c's form; not its caller's,
+ * whose call is the line above it.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -33,6 +35,7 @@ struct kft_st {
 	struct kft_session s;
 	struct ksyms *ks;
 	struct typedlog *types;		/* -T: the arguments' types; NULL: as logged */
+	struct srcline *sl;		/* --srcline: the calls' source lines; NULL: none */
 	struct kft_errseen seen;	/* this run's root calls shown */
 	unsigned long long shown;
 	uint64_t start_us;		/* the log's start, for the times shown */
@@ -62,9 +65,10 @@ static void kft_st_us(long long ns)
  * A call's line: its duration, the parts of it on the CPU, runnable and
  * blocked (offcpu; blank in a log without them), then its name indented
  * by its depth (-a: with its arguments, as the log has them; -T: typed),
- * and its error (-T: its return value as its type says, errors included).
+ * its error (-T: its return value as its type says, errors included), and
+ * --srcline's source line. 0, or -1 without memory.
  */
-static void kft_st_call(const struct kft_st *st, const struct kft_slowcall *c)
+static int kft_st_call(const struct kft_st *st, const struct kft_slowcall *c)
 {
 	const struct kftlog_row *r = c->row;
 	char fn[KSYMS_LINE_MAX], call[KFT_ST_CALL_MAX];
@@ -88,7 +92,10 @@ static void kft_st_call(const struct kft_st *st, const struct kft_slowcall *c)
 		name = errname(c->row->ret_error);
 		printf(" = %lld%s%s", c->row->ret_error, name ? " " : "", name ? name : "");
 	}
+	if (st->sl && kft_call_srcline(stdout, st->sl, st->ks, r, false))
+		return -1;
 	putchar('\n');
+	return 0;
 }
 
 /*
@@ -117,8 +124,11 @@ static size_t kft_st_wake(const struct kft_st *st, const struct kft_slowcall *se
 	return k;
 }
 
-/* One tree: the root's task and time, then its calls and wake sets. */
-static void kft_st_print(const struct kft_st *st, const struct kft_slowcall *calls, size_t n)
+/*
+ * One tree: the root's task and time, then its calls and wake sets. 0,
+ * or -1 without memory.
+ */
+static int kft_st_print(const struct kft_st *st, const struct kft_slowcall *calls, size_t n)
 {
 	const struct kftlog_row *root = calls[0].row;
 	long long t_us = (long long)st->start_us + root->entry / 1000;
@@ -131,9 +141,10 @@ static void kft_st_print(const struct kft_st *st, const struct kft_slowcall *cal
 	for (i = 0; i < n; i++) {
 		if (kftlog_row_starts_wake(calls[i].row))
 			i += kft_st_wake(st, &calls[i], n - i) - 1;
-		else
-			kft_st_call(st, &calls[i]);
+		else if (kft_st_call(st, &calls[i]))
+			return -1;
 	}
+	return 0;
 }
 
 /* A tree of the log: printed unless it was already. 0, 1 (-n reached), or -1. */
@@ -156,7 +167,8 @@ static int kft_st_tree(void *ctx, const struct kft_slowcall *calls, size_t n)
 	added = kft_errseen_add(&st->seen, &key);
 	if (added <= 0)
 		return added;
-	kft_st_print(st, calls, n);
+	if (kft_st_print(st, calls, n))
+		return -1;
 	st->shown++;
 	return st->p->max_shown && st->shown >= (unsigned long long)st->p->max_shown;
 }
@@ -321,13 +333,12 @@ static int kft_st_finish(struct kft_st *st, int ret)
 
 /*
  * What the run needs before it starts: the symbols, the configuration with
- * its roots, and with -T the types, so that a file that is missing is said
- * before every function is attached. The configuration, or NULL after
- * saying why.
+ * its roots, with -T the types and with --srcline the files' DWARF, so
+ * that a file that is missing is said before every function is attached.
+ * The configuration, or NULL after saying why.
  */
 static char *kft_st_prepare(struct kft_st *st, const struct kft_paths *paths)
 {
-	char err[PATH_MAX + 256];
 	char *config;
 
 	st->ks = ksyms__load(paths->kallsyms);
@@ -338,11 +349,7 @@ static char *kft_st_prepare(struct kft_st *st, const struct kft_paths *paths)
 	if (kft_ksyms_hidden(st->ks, "slowtrace", paths->kallsyms) ||
 	    !(config = kft_st_config(st->p, paths, st->ks)))
 		return NULL;
-	if (!st->p->types.wanted)
-		return config;
-	st->types = typedlog__open(&st->p->types, TYPEDLOG_BTF_DIR, 0, err, sizeof(err));
-	if (!st->types) {
-		fprintf(stderr, "kft: slowtrace: %s\n", err);
+	if (kft_call_sources_open(st->p, "slowtrace", &st->types, &st->sl)) {
 		free(config);
 		return NULL;
 	}
@@ -352,6 +359,7 @@ static char *kft_st_prepare(struct kft_st *st, const struct kft_paths *paths)
 static void kft_st_free(struct kft_st *st)
 {
 	kft_errseen_free(&st->seen);
+	srcline__free(st->sl);
 	typedlog__free(st->types);
 	ksyms__free(st->ks);
 }

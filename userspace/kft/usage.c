@@ -32,8 +32,8 @@ static const char *const kft_usage_main[] = {
 	"           [-c COMM] [-n calls] FUNCTION...",
 	"                             where the errors the functions return",
 	"                             come from",
-	"  slowtrace [-haeT] [--fast] [-L min] [-d secs] [-n calls] [-p PID] [-c COMM]",
-	"            [-H calls] ROOT...",
+	"  slowtrace [-haeT] [--fast] [--srcline FILE] [-L min] [-d secs] [-n calls]",
+	"            [-p PID] [-c COMM] [-H calls] ROOT...",
 	"                             the slow or failing calls of the ROOT",
 	"                             functions, each with every call it made",
 	"  record -o FILE [-e calls] [-d secs] [-p PID] [-c COMM] [--fast]",
@@ -325,8 +325,8 @@ static const char *const kft_usage_errtrace[] = {
 
 static const char *const kft_usage_slowtrace[] = {
 	"usage: kft slowtrace [-haeT] [--btf FILE] [--dwarf FILE] [--proto FILE] [--fast]",
-	"                     [-L min] [-d secs] [-n calls] [-p PID] [-c COMM]",
-	"                     [-H calls] ROOT...",
+	"                     [--srcline FILE] [-L min] [-d secs] [-n calls] [-p PID]",
+	"                     [-c COMM] [-H calls] ROOT...",
 	"",
 	"Traces every kernel function, but keeps only the calls of the ROOT",
 	"functions (names, module:name or globs of the traceable functions) that",
@@ -365,6 +365,11 @@ static const char *const kft_usage_slowtrace[] = {
 	"            /sys/kernel/btf/vmlinux and its modules', unless:",
 	"  --btf FILE, --dwarf FILE, --proto FILE  (imply -T) the types' sources,",
 	"            as kd's options of those names take them",
+	"  --srcline FILE  each call's line ends with its function's source line,",
+	"            as kd -c --srcline shows it ('[fs/sync.c:188]'), from FILE's",
+	"            DWARF: a vmlinux, or a module's .ko, built with debug",
+	"            information; again for more files (one vmlinux, a .ko per",
+	"            module)",
 	"  --fast    kft's own exit hooks (hooks fast; every kernel kft",
 	"            supports but 5.10): every call costs far less, but while a call",
 	"            is timed, stack traces of its task stop at kft, and rmmod",
@@ -377,6 +382,9 @@ static const char *const kft_usage_slowtrace[] = {
 	"  kft slowtrace -L 1ms -n 5 '__x64_sys_*'    the first 5 system calls of 1 ms",
 	"  kft slowtrace -a -T -L 10ms vfs_fsync      the same fsyncs, each call",
 	"                                             with its arguments, typed",
+	"  kft slowtrace --srcline vmlinux -L 10ms vfs_fsync",
+	"                                             the same fsyncs, each call",
+	"                                             with its source line",
 	NULL,
 };
 
