@@ -67,6 +67,8 @@ static void test_parse_args(void)
 		/* A kft without libdw (the unit tests') refuses --srcline in each command. */
 		{ "kft slowtrace -e --srcline vmlinux f", -1, KFT_SUB_SLOWTRACE,
 		  "--srcline: this kft was built without libdw" },
+		{ "kft trace -T --srcline vmlinux -", -1, KFT_SUB_TRACE,
+		  "--srcline: this kft was built without libdw" },
 	};
 	struct kft_params p;
 	char err[256];

@@ -77,7 +77,10 @@ struct kft_params {
 	 * log; errtrace's: each call of a chain printed typed
 	 */
 	struct typedlog_files types;
-	/* errtrace, slowtrace --srcline: each call's source lines, from these files' DWARF */
+	/*
+	 * errtrace, slowtrace, trace -T --srcline: each call's source lines,
+	 * from these files' DWARF
+	 */
 	struct srcline_files srcline;
 	/* funccount, stackcount (-D), profile (its duration argument) */
 	double interval;	/* -i, seconds; 0: one summary at the end */
@@ -683,11 +686,12 @@ int kft_call_srcline(FILE *out, struct srcline *sl, const struct ksyms *ks,
 		     const struct kftlog_row *r, bool caller);
 /*
  * trace -T: the log's calls listed to @out, one a line in entry order,
- * each typed by @types, its function named through @ks. 0, or -1 after
- * saying why (a read error: errno).
+ * each typed by @types, its function named through @ks; with @sl
+ * (--srcline) each line ends with the call's source lines. 0, or -1 after
+ * saying why (a read error: errno; no memory).
  */
 int kft_typed_calls(FILE *in, const char *name, FILE *out, const struct ksyms *ks,
-		    struct typedlog *types);
+		    struct typedlog *types, struct srcline *sl);
 int kft_funccount(const struct kft_params *p, const struct kft_paths *paths);
 int kft_stackcount(const struct kft_params *p, const struct kft_paths *paths);
 int kft_profile(const struct kft_params *p, const struct kft_paths *paths);

@@ -151,6 +151,7 @@ static int kft_parse_trace(int argc, char **argv, struct kft_params *p,
 	static const struct option longs[] = {
 		{ "help", no_argument, NULL, 'h' },
 		TYPEDLOG_LONG_OPTIONS,
+		SRCLINE_LONG_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
@@ -170,12 +171,22 @@ static int kft_parse_trace(int argc, char **argv, struct kft_params *p,
 			if (typedlog_files__option(&p->types, opt, optarg, err, errlen))
 				return -1;
 			break;
+		case SRCLINE_OPT:
+			if (srcline_files__add(&p->srcline, "kft", optarg, err, errlen))
+				return -1;
+			break;
 		case 'h':
 			p->help = 1;
 			return 0;
 		default:
 			return kft_opt_error("trace", opt, argv, err, errlen);
 		}
+	}
+	/* The saved log is for kd, which takes --srcline itself. */
+	if (p->srcline.nr && !p->types.wanted) {
+		snprintf(err, errlen, "trace: --srcline ends each line of -T's listing of the "
+			 "calls: add -T (a saved log takes kd -c --srcline)");
+		return -1;
 	}
 	if (argc - optind != 1) {
 		snprintf(err, errlen, "trace: %s", optind == argc ? "no CONFIG (a file, or -)" :

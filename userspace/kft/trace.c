@@ -3,7 +3,8 @@
  * kft trace: a configuration written (its funclist's globs named one by
  * one where the module refuses them: expand.c), its run primed (or
  * started), waited for until complete or Ctrl-C, and its log saved,
- * symbolized, to standard output or -o FILE.
+ * symbolized, to standard output or -o FILE; with -T its calls listed
+ * instead, typed (typedcalls.c), with --srcline their source lines.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -144,12 +145,19 @@ static int kft_trace_out_close(struct kft_trace_out *o)
 	return 0;
 }
 
+/* What trace prints calls with: -T's types, --srcline's files; NULL when not asked. */
+struct kft_trace_sources {
+	struct typedlog *types;
+	struct srcline *sl;
+};
+
 /*
- * /proc/kft_data to out, symbolized with kallsyms, or (types: -T) its
- * calls listed typed. 0, or -1 after saying why.
+ * /proc/kft_data to out, symbolized with kallsyms, or (-T) its calls
+ * listed typed, with --srcline their source lines. 0, or -1 after saying
+ * why.
  */
 static int kft_trace_save(const struct kft_paths *paths, struct kft_trace_out *out,
-			  struct typedlog *types)
+			  const struct kft_trace_sources *src)
 {
 	struct ksyms *ks = ksyms__load(paths->kallsyms);
 	FILE *in;
@@ -166,8 +174,8 @@ static int kft_trace_save(const struct kft_paths *paths, struct kft_trace_out *o
 	} else {
 		if (kft_trace_out_begin(out, paths->data))
 			;	/* said */
-		else if (types)
-			ret = kft_typed_calls(in, paths->data, out->f, ks, types);
+		else if (src->types)
+			ret = kft_typed_calls(in, paths->data, out->f, ks, src->types, src->sl);
 		else if (symbolize_stream(ks, in, out->f, NULL) && !ferror(out->f))
 			fprintf(stderr, "kft: %s: %s\n", paths->data, strerror(errno));
 		else
@@ -238,7 +246,7 @@ int kft_configure(const struct kft_paths *paths, const char *name, const char *c
 /* Configured, primed or started, waited for, saved: 0, or -1. */
 static int kft_trace_run(const struct kft_paths *paths, const struct kft_params *p,
 			 const char *config, struct kft_trace_out *out, const sigset_t *orig,
-			 struct typedlog *types)
+			 const struct kft_trace_sources *src)
 {
 	struct kft_status st;
 
@@ -252,16 +260,18 @@ static int kft_trace_run(const struct kft_paths *paths, const struct kft_params 
 		st.start_trigger ? "primed, waiting for its start trigger" : "started");
 	if (kft_trace_wait(paths, orig))
 		return -1;
-	return kft_trace_save(paths, out, types);
+	return kft_trace_save(paths, out, src);
 }
 
-/* -a: the configuration with args; -T: its types' sources. 0, or -1 after saying why. */
+/*
+ * -a: the configuration with args; -T, --srcline: the sources of the
+ * calls listed. 0, or -1 after saying why.
+ */
 static int kft_trace_prepare(const struct kft_params *p, char **config,
-			     struct typedlog **types)
+			     struct kft_trace_sources *src)
 {
 	char err[PATH_MAX + 256], *with_args;
 
-	*types = NULL;
 	if (p->args) {
 		with_args = kft_config_with_args(*config, err, sizeof(err));
 		if (!with_args) {
@@ -271,38 +281,32 @@ static int kft_trace_prepare(const struct kft_params *p, char **config,
 		free(*config);
 		*config = with_args;
 	}
-	if (p->types.wanted &&
-	    !(*types = typedlog__open(&p->types, TYPEDLOG_BTF_DIR, 0, err, sizeof(err)))) {
-		fprintf(stderr, "kft: trace: %s\n", err);
-		return -1;
-	}
-	return 0;
+	return kft_call_sources_open(p, "trace", &src->types, &src->sl);
 }
 
 int kft_trace(const struct kft_params *p, const struct kft_paths *paths)
 {
 	char *config = kft_trace_config(p->config);
-	struct typedlog *types = NULL;
+	struct kft_trace_sources src = { 0 };
 	struct kft_trace_out out;
 	struct kft_status st;
 	int lock, ret = 1;
 	sigset_t orig;
 
-	if (!config || kft_trace_prepare(p, &config, &types) ||
-	    kft_trace_out_open(&out, p->output)) {
-		typedlog__free(types);
-		free(config);
-		return 1;
-	}
+	if (!config || kft_trace_prepare(p, &config, &src) ||
+	    kft_trace_out_open(&out, p->output))
+		goto free_sources;
 	kft_signals_catch(&orig);
 	lock = kft_claim(paths, &st);
 	if (lock >= 0) {
-		ret = kft_trace_run(paths, p, config, &out, &orig, types) ? 1 : 0;
+		ret = kft_trace_run(paths, p, config, &out, &orig, &src) ? 1 : 0;
 		close(lock);
 	}
 	if (kft_trace_out_close(&out))
 		ret = 1;
-	typedlog__free(types);
+free_sources:
+	srcline__free(src.sl);
+	typedlog__free(src.types);
 	free(config);
 	return ret;
 }

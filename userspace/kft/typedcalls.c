@@ -158,8 +158,9 @@ int kft_call_srcline(FILE *out, struct srcline *sl, const struct ksyms *ks,
 	return 0;
 }
 
-static void kft_typed_row(FILE *out, const struct kftlog_row *r, const struct ksyms *ks,
-			  struct typedlog *types)
+/* One call's line of the listing: 0, or -1 without memory (--srcline's). */
+static int kft_typed_row(FILE *out, const struct kftlog_row *r, const struct ksyms *ks,
+			 struct typedlog *types, struct srcline *sl)
 {
 	char name[KFT_TYPED_NAME_MAX], call[KFT_TYPED_CALL_MAX];
 	const char *func = kft_typed_name(ks, r->func, name, sizeof(name));
@@ -173,14 +174,19 @@ static void kft_typed_row(FILE *out, const struct kftlog_row *r, const struct ks
 		fprintf(out, "%8d ", r->pid);
 	else
 		fprintf(out, "%8s ", "irq");
-	fprintf(out, "%-16s %s\n", r->comm, call);
+	fprintf(out, "%-16s %s", r->comm, call);
+	if (sl && kft_call_srcline(out, sl, ks, r, true))
+		return -1;
+	fputc('\n', out);
+	return 0;
 }
 
 int kft_typed_calls(FILE *in, const char *name, FILE *out, const struct ksyms *ks,
-		    struct typedlog *types)
+		    struct typedlog *types, struct srcline *sl)
 {
 	struct kftlog *log = kftlog__read(in, name, stderr, KFTLOG_MAX_ROWS);
 	size_t i;
+	int ret = 0;
 
 	if (!log || kftlog__sort(log)) {
 		fprintf(stderr, "kft: %s: %s\n", name, strerror(errno));
@@ -188,9 +194,11 @@ int kft_typed_calls(FILE *in, const char *name, FILE *out, const struct ksyms *k
 		return -1;
 	}
 	fprintf(out, "%10s %10s %8s %-16s %s\n", "Entry", "Duration", "PID", "Comm", "Call");
-	for (i = 0; i < log->nr; i++)
+	for (i = 0; i < log->nr && !ret; i++)
 		if (log->rows[i].delta >= 0 || log->rows[i].delta == KFTLOG_DELTA_OPEN)
-			kft_typed_row(out, &log->rows[i], ks, types);
+			ret = kft_typed_row(out, &log->rows[i], ks, types, sl);
+	if (ret)
+		fprintf(stderr, "kft: %s: out of memory\n", name);
 	kftlog__free(log);
-	return 0;
+	return ret;
 }
