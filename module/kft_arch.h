@@ -31,13 +31,21 @@
 #endif
 
 /*
- * Where the C function @fn's code starts: on a Thumb-2 kernel a pointer to
- * a function has bit 0 set (the Thumb bit an interworking call takes),
- * which ftrace's records of call sites do not have.
+ * Where the function at @addr starts, @addr a function pointer or a
+ * symbol's value: on a Thumb-2 kernel both have bit 0 set (the Thumb bit
+ * an interworking call takes; a module's symbols keep it, and kprobes'
+ * lookups give it back), which ftrace's records of call sites and
+ * vmlinux's symbols do not have.
  */
+static inline unsigned long kft_code_start(unsigned long addr)
+{
+	return addr & ~(unsigned long)IS_ENABLED(CONFIG_THUMB2_KERNEL);
+}
+
+/* Where the C function @fn's code starts (kft_code_start()). */
 static inline unsigned long kft_code_addr(const void *fn)
 {
-	return (unsigned long)fn & ~(unsigned long)IS_ENABLED(CONFIG_THUMB2_KERNEL);
+	return kft_code_start((unsigned long)fn);
 }
 
 /* 32-bit ARM's IRQ stacks are THREAD_SIZE, THREAD_ALIGN-ed (arch/arm/kernel/irq.c). */

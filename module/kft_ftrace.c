@@ -84,7 +84,7 @@ unsigned long kft_lookup_symbol(const char *name)
 		if (register_kprobe(&kp))
 			return 0;
 	}
-	addr = (unsigned long)kp.addr - kp.offset;
+	addr = kft_code_start((unsigned long)kp.addr - kp.offset);
 	unregister_kprobe(&kp);
 	return addr;
 }

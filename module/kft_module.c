@@ -11,6 +11,7 @@
 #include <linux/module.h>
 #include <linux/string.h>
 
+#include "kft_arch.h"
 #include "kft_module.h"
 
 /* Does the function @name at @addr of @mod match @ref, as ftrace or kprobes matched it? */
@@ -79,8 +80,8 @@ unsigned int kft_module_collect(struct module *mod, const struct kft_func_ref *r
 		sym = &ks->symtab[i];
 		for (r = 0; r < nr_refs; r++) {
 			if (kft_ref_matches(&refs[r], mod, ks->strtab + sym->st_name,
-					    sym->st_value)) {
-				addrs[n++] = sym->st_value;
+					    kft_code_start(sym->st_value))) {
+				addrs[n++] = kft_code_start(sym->st_value);
 				break;
 			}
 		}
