@@ -58,7 +58,9 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpuhotplug.h>
+#include <linux/glob.h>
 #include <linux/hash.h>
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/log2.h>
 #include <linux/module.h>
@@ -1056,26 +1058,43 @@ static void kft_fast_unregister(struct kft_fhook *hook)
 	hook->fast.id = 0;
 }
 
-/* @f, a function of a funclist, may name or match one of kft_fast_noreturn. */
-static bool kft_fast_may_be_noreturn(const struct kft_func_ref *f)
+/* @name is one of kft_fast_noreturn or, a glob (@is_glob), matches one. */
+static bool kft_fast_names_noreturn(const char *name, bool is_glob)
 {
 	unsigned int i;
 
-	if (f->is_glob || f->is_addr)
-		return true;
 	for (i = 0; i < ARRAY_SIZE(kft_fast_noreturn); i++)
-		if (!strcmp(f->text, kft_fast_noreturn[i]))
+		if (is_glob ? glob_match(name, kft_fast_noreturn[i]) :
+			      !strcmp(name, kft_fast_noreturn[i]))
 			return true;
 	return false;
 }
 
 /*
+ * @f, a function of a funclist, may be one of kft_fast_noreturn: a name or
+ * glob by its text, an address (checked to be a function's start) by its
+ * symbol's name. kft's globs are what glob_match() takes, and ftrace
+ * matches them the same way.
+ */
+static bool kft_fast_may_be_noreturn(const struct kft_func_ref *f)
+{
+	char name[KSYM_SYMBOL_LEN];
+
+	if (!f->is_addr)
+		return kft_fast_names_noreturn(f->text, f->is_glob);
+	sprint_symbol_no_offset(name, f->addr);
+	name[strcspn(name, " ")] = '\0';	/* "name [module]" */
+	return kft_fast_names_noreturn(name, false);
+}
+
+/*
  * kft_fast_noreturn into the ops' notrace filter (which wins over its
  * filter), where the functions to hook may include one: every function, a
- * glob, an address, one of those names. Each name costs ftrace a pass over
- * every traceable function with a symbol lookup for each (about 0.1 s
- * under emulation): a funclist of plain names, the common case, is
- * checked here by name instead.
+ * glob that matches one, an address or a name of one. Each name costs
+ * ftrace a pass over every traceable function with a symbol lookup for
+ * each, and the list has dozens: a funclist is checked here by name
+ * instead, and only every function, or a funclist that may hook one of
+ * them, pays for the passes.
  */
 static int kft_fast_denylist(struct ftrace_ops *ops, const struct kft_func_ref *funcs,
 			     unsigned int nr_funcs)
