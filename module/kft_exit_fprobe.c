@@ -132,6 +132,25 @@ static unsigned long kft_function_start(unsigned long addr)
 }
 
 /*
+ * A name (or module:name) is hooked at the address kallsyms gives it, and
+ * checked there: ftrace's matching of a name would look at every
+ * traceable function's name for it.
+ */
+static int kft_fprobe_name_check(struct ftrace_ops *scratch, const struct kft_func_ref *f,
+				 unsigned long *addr, struct kft_parse_error *err)
+{
+	int ret;
+
+	*addr = kft_lookup_symbol(f->text);
+	if (!*addr)
+		return kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, f);
+	ret = kft_ftrace_set_filter_ip(scratch, *addr, false);
+	if (ret == -ENOMEM)
+		return ret;
+	return ret ? kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, f) : 0;
+}
+
+/*
  * Each reference checked; the only glob found; the others' addresses, each
  * once, unless the glob covers them.
  */
@@ -147,7 +166,10 @@ static int kft_fprobe_targets(const struct kft_func_ref *funcs, unsigned int nr_
 	*glob = NULL;
 	*nr = 0;
 	for (i = 0; i < nr_funcs && !ret; i++) {
-		ret = kft_ftrace_filter_add(&scratch, &funcs[i], &addr, err);
+		if (funcs[i].is_glob || funcs[i].is_addr)
+			ret = kft_ftrace_filter_add(&scratch, &funcs[i], &addr, err);
+		else
+			ret = kft_fprobe_name_check(&scratch, &funcs[i], &addr, err);
 		if (!ret && funcs[i].is_glob && *glob)
 			ret = kft_func_error(err, KFT_ERR_ONE_GLOB, &funcs[i]);
 		if (ret || funcs[i].is_glob) {
@@ -316,9 +338,14 @@ static int kft_fprobe_register(struct kft_fhook *hook,
 		ftrace_free_filter(&hook->fp.ops);
 		return ret;
 	}
-	if (first_addr)
-		return register_fprobe_ips(&hook->fp, &first_addr, 1);
-	return register_fprobe(&hook->fp, funcs[0].text, NULL);
+	/*
+	 * Registered by an address already in the filter, which adds nothing:
+	 * by a name, fprobe would match it over every traceable function again
+	 * (its per-call slots are nr_maxactive, whatever it is given).
+	 */
+	if (!first_addr)
+		first_addr = kft_code_addr(kft_filter_sentinel);
+	return register_fprobe_ips(&hook->fp, &first_addr, 1);
 }
 
 /*
