@@ -94,9 +94,16 @@ debug_skip="reload_cycles lockdown last_boot bench_smoke kft_slowtrace roots_off
 # other errors, the /proc files' permissions and the status text
 # (kft_errors .. proc_modes, addresses_hidden, lockdown), the other
 # userspace commands (kft_*, comm_*), reload_cycles' slab growth,
-# bench_smoke, fgraph_index0 (fprobe on fgraph only: 6.14 on), and
-# attach_lookups (6.1's and 6.12's).
-rt_skip="attach_lookups reload_cycles bench_smoke lockdown last_boot kft_errors kft_refuse config_status generation version commands unprivileged opener_cap proc_modes addresses_hidden kft_slowtrace kft_trace_glob comm_escaped comm_column fgraph_index0 $one_kernel_tests"
+# bench_smoke, fgraph_index0 (fprobe on fgraph only: 6.14 on),
+# attach_lookups (6.1's and 6.12's), and the tests that repeat over every
+# function what others check there once: replace_wide (a run over every
+# function replaced by another: kft's order of detach and attach, whose
+# every-function detach under load all_functions runs, with PREEMPT_RT's
+# preemptible teardown), fast_denylist (the fast hooks' deny list of the
+# same source's names, 6.12's; every function with fast hooks is
+# fast_cpu_offline's here), and some_kernels_tests' count_reads_grow and
+# filter_roots_wide.
+rt_skip="attach_lookups replace_wide fast_denylist count_reads_grow filter_roots_wide reload_cycles bench_smoke lockdown last_boot kft_errors kft_refuse config_status generation version commands unprivileged opener_cap proc_modes addresses_hidden kft_slowtrace kft_trace_glob comm_escaped comm_column fgraph_index0 $one_kernel_tests"
 
 # On some Debian kernels' main passes only, TEST=KERNEL,...:
 # kft_slowtrace on 6.12 (and in the fast pass, on the kernel fast_kernel
@@ -117,8 +124,15 @@ rt_skip="attach_lookups reload_cycles bench_smoke lockdown last_boot kft_errors 
 # record, count, stacks, profile, the scheduler probes) the module's
 # tests check on every kernel; scripts/bench runs it on the others (28 s
 # of 6.1's and 7.3's main passes, 84 s of 6.1's peer pass: bpftrace
-# starts once a row). And one_kernel_tests, on 6.12.
-some_kernels_tests="kft_slowtrace=6.12 reload_cycles=6.1,latest attach_lookups=6.1,6.12 bench_smoke=6.12 peer_bench_smoke=6.12 $(printf '%s=6.12 ' $one_kernel_tests)"
+# starts once a row). count_reads_grow and filter_roots_wide on 6.12 (and
+# count_reads_grow on the debug kernel): every function again for what is
+# kft's own code above the hooks, the same on every kernel, whose kernel
+# paths other tests run on each (count_reads_grow: the count table's
+# view as functions keep coming, over count mode's every function,
+# count_all's; filter_roots_wide: one root over every function, filter
+# roots being filter_roots' and every function all_functions'). And
+# one_kernel_tests, on 6.12.
+some_kernels_tests="kft_slowtrace=6.12 reload_cycles=6.1,latest attach_lookups=6.1,6.12 bench_smoke=6.12 peer_bench_smoke=6.12 count_reads_grow=6.12 filter_roots_wide=6.12 $(printf '%s=6.12 ' $one_kernel_tests)"
 
 # not_on KERNEL: the tests of some_kernels_tests whose kernels are others.
 not_on() {
@@ -237,13 +251,13 @@ lockdown_joins() {
 	n=${shard#*of} k=,${shard%of*},
 	all=$(tests_but $debug_skip $peer_tests $icount_tests)
 	for ((x = n; x >= 1; x--)); do
-		if ! printf '%s\n' $all | shard_of "$n" "$x" | grep -qx log_ring_oops; then
+		if ! printf '%s\n' $all | shard_of "$n" "$x" debug | grep -qx log_ring_oops; then
 			t=$x
 			break
 		fi
 	done
 	[ -n "$t" ] && [[ $k == *,$t,* ]] &&
-		! printf '%s\n' $all | shard_of "$n" "${shard%of*}" | grep -qx log_ring_oops
+		! printf '%s\n' $all | shard_of "$n" "${shard%of*}" debug | grep -qx log_ring_oops
 }
 
 # job_tests JOB: the tests a job runs, one a line.
@@ -277,7 +291,7 @@ job_tests() {
 		;;
 	*) echo "jobs: unknown pass '$pass' in job $1" >&2; return 1 ;;
 	esac
-	[ -z "$shard" ] || all=$(printf '%s\n' $all | shard_of "${shard#*of}" "${shard%of*}")
+	[ -z "$shard" ] || all=$(printf '%s\n' $all | shard_of "${shard#*of}" "${shard%of*}" "$kernel")
 	if lockdown_joins "$1"; then
 		if printf '%s\n' $all | grep -qx log_ring_oops; then
 			echo "jobs: job $1 runs log_ring_oops, whose panic lockdown forbids" >&2
@@ -288,14 +302,20 @@ job_tests() {
 	printf '%s\n' $all
 }
 
-# shard_of N K: of the tests on stdin, those of shard K of N (K may list
-# several, "1,3": one guest runs them, one boot for both). Longest
-# first, each to the shard with the least time so far (times from
-# tests/kselftest/weights: 6.12's guest seconds, from a ledger with
-# scripts/ledger -w; 5 s for a test not there yet), so that the shards
-# take about as long; the same split on every machine.
+# shard_of N K KERNEL: of the tests on stdin, those of shard K of N (K may
+# list several, "1,3": one guest runs them, one boot for both). Longest
+# first, each to the shard with the least time so far, so that the shards
+# take about as long; the same split on every machine. The times are the
+# kernel's own guest seconds where it has them (tests/kselftest/weights.
+# KERNEL: the debug kernel slows some tests far more than others, so
+# 6.12's times cut it into uneven shards), else 6.12's
+# (tests/kselftest/weights), from a ledger with scripts/ledger -w; 5 s
+# for a test not there yet.
 shard_of() {
-	awk -v n="$1" -v k=",$2," -v weights="$kselftests/weights" '
+	local weights=$kselftests/weights
+
+	[ ! -e "$weights.$3" ] || weights=$weights.$3
+	awk -v n="$1" -v k=",$2," -v weights="$weights" '
 		BEGIN { while ((getline line <weights) > 0) { split(line, f, " "); w[f[1]] = f[2] } }
 		{ t[NR] = $1; s[NR] = ($1 in w) ? w[$1] : 5 }
 		END {
