@@ -165,6 +165,13 @@ static void test_parse_stacks_args(void)
 		{ "kft stacksnoop -h", 0, KFT_SUB_STACKSNOOP, "" },
 		{ "kft stacksnoop -f x", -1, KFT_SUB_STACKSNOOP, "stacksnoop: unknown option '-f'" },
 		{ "kft stacksnoop -p -1 x", -1, KFT_SUB_STACKSNOOP, "-p: not a process id" },
+		/* The unit tests link kft without libdw, as the guests' static kft. */
+		{ "kft stackcount --srcline vmlinux x", -1, KFT_SUB_STACKCOUNT,
+		  "--srcline: this kft was built without libdw" },
+		{ "kft stacksnoop --srcline vmlinux x", -1, KFT_SUB_STACKSNOOP,
+		  "--srcline: this kft was built without libdw" },
+		{ "kft profile --srcline vmlinux", -1, KFT_SUB_PROFILE,
+		  "profile: unknown option '--srcline'" },
 		{ "kft profile", 0, KFT_SUB_PROFILE, "" },
 		{ "kft profile 5", 0, KFT_SUB_PROFILE, "" },
 		{ "kft profile --help", 0, KFT_SUB_PROFILE, "" },

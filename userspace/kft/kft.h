@@ -79,7 +79,7 @@ struct kft_params {
 	struct typedlog_files types;
 	/*
 	 * errtrace, slowtrace, trace -T --srcline: each call's source lines,
-	 * from these files' DWARF
+	 * from these files' DWARF; stackcount's and stacksnoop's: each frame's
 	 */
 	struct srcline_files srcline;
 	/* funccount, stackcount (-D), profile (its duration argument) */
@@ -395,6 +395,12 @@ struct kft_stack_style {
 	int addresses;		/* the address before the name (stackcount -v) */
 	int annotate;		/* _[k] after each frame (profile -a, folded) */
 	int module;		/* module functions as module:name (-M), else bare */
+	/*
+	 * --srcline: each frame's line ends with its source lines (NULL:
+	 * none), its address mapped through ks, by its name without ks
+	 */
+	struct srcline *sl;
+	struct ksyms *ks;
 };
 
 /*
@@ -403,17 +409,25 @@ struct kft_stack_style {
  */
 const char *kft_bcc_name(const char *name, int module);
 
-void kft_stacks_print(FILE *out, const struct kft_stack_row *rows, size_t n,
-		      const struct kft_stack_style *style);
+/* The stacks of rows[0..n) on out. 0, or -1 without memory (--srcline). */
+int kft_stacks_print(FILE *out, const struct kft_stack_row *rows, size_t n,
+		     const struct kft_stack_style *style);
 /*
  * stacksnoop's header, and one event: its time in seconds from start_us,
  * the function entered (its first frame, or function when it has none);
  * style's comm adds the COMM, PID and CPU columns (stacksnoop -v).
  */
 void kft_snoop_header(FILE *out, int verbose);
-void kft_snoop_print(FILE *out, const struct kft_stacks *s, const struct kft_stack *ev,
-		     uint64_t start_us, const char *function,
-		     const struct kft_stack_style *style);
+int kft_snoop_print(FILE *out, const struct kft_stacks *s, const struct kft_stack *ev,
+		    uint64_t start_us, const char *function, const struct kft_stack_style *style);
+/*
+ * --srcline's files and, to map the frames' addresses, the symbols, for
+ * @sub's stacks: into @style (nothing without the option). 0, or -1 after
+ * saying why; kft_stack_srclines_free() frees what was read either way.
+ */
+int kft_stack_srclines_open(const struct kft_params *p, const char *sub,
+			    const struct kft_paths *paths, struct kft_stack_style *style);
+void kft_stack_srclines_free(struct kft_stack_style *style);
 
 /*
  * expand.c: globs named one by one, for kernels whose trace hooks take
@@ -570,6 +584,8 @@ int kft_session_log(struct kft_session *s, long entries, struct kft_head *head,
  * subcommand sub that names calls by their addresses.
  */
 int kft_ksyms_hidden(const struct ksyms *ks, const char *sub, const char *path);
+/* Whether kallsyms hides its addresses from us, unsaid. */
+int kft_ksyms_zero(const struct ksyms *ks);
 /* A log whose addresses are hidden from us (zeros): said, for sub. */
 void kft_say_hidden(const char *sub, const char *path);
 /*
@@ -676,6 +692,15 @@ size_t kft_call_text(struct typedlog *types, const char *func, const struct kftl
  */
 int kft_call_sources_open(const struct kft_params *p, const char *sub, struct typedlog **types,
 			  struct srcline **sl);
+/* --srcline's files alone, for the commands that print stacks: as above. */
+int kft_srcline_open(const struct kft_params *p, const char *sub, struct srcline **sl);
+/*
+ * --srcline: @word's source lines (srcline__text(): a function's at its
+ * entry, a return address's the call's with its inlined calls) on @out
+ * between @before and @after. 0, or -1 without memory.
+ */
+int kft_word_srcline(FILE *out, struct srcline *sl, const struct ksyms *ks, const char *word,
+		     bool is_return, const char *before, const char *after);
 /*
  * --srcline: row @r's source lines on @out as kd -c ends a call's line,
  * its function's, "  [fs/namei.c:210]", and with @caller its caller's

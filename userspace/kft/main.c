@@ -534,6 +534,7 @@ static const struct option kft_longs_stackcount[] = {
 	{ "user-stacks-only", no_argument, NULL, 'U' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "debug", no_argument, NULL, KFT_OPT_DEBUG },
+	SRCLINE_LONG_OPTION,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -543,6 +544,7 @@ static const struct option kft_longs_stacksnoop[] = {
 	{ "pid", required_argument, NULL, 'p' },
 	{ "offset", no_argument, NULL, 's' },
 	{ "verbose", no_argument, NULL, 'v' },
+	SRCLINE_LONG_OPTION,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -634,6 +636,8 @@ static int kft_stacks_opt(struct kft_params *p, int opt, char *err, size_t errle
 		return kft_stacks_number(opt, optarg, &p->frequency, err, errlen);
 	case KFT_OPT_STACK_STORAGE:
 		return kft_stacks_number(opt, optarg, &p->stack_storage, err, errlen);
+	case SRCLINE_OPT:
+		return srcline_files__add(&p->srcline, "kft", optarg, err, errlen);
 	case 'D':
 	case 'i':
 		if (kft_seconds(optarg, opt == 'D' ? &p->duration : &p->interval)) {
@@ -696,6 +700,9 @@ static int kft_stacks_operands(int argc, char **argv, struct kft_params *p,
 	p->nr_patterns = n;
 	if (p->sub == KFT_SUB_STACKCOUNT && !n)
 		snprintf(err, errlen, "stackcount: no PATTERN");
+	else if (p->srcline.nr && p->folded)
+		snprintf(err, errlen, "stackcount: --srcline ends each frame's line: not with "
+			 "-f, whose stack is one line");
 	else if (p->sub == KFT_SUB_STACKSNOOP && n != 1)
 		snprintf(err, errlen, "stacksnoop: %s", n ? "one FUNCTION only" : "no FUNCTION");
 	else

@@ -215,10 +215,15 @@ void kft_say_hidden(const char *sub, const char *path)
 		"CAP_SYSLOG (root) and kernel.kptr_restrict below 2\n", sub, path, sub);
 }
 
-int kft_ksyms_hidden(const struct ksyms *ks, const char *sub, const char *path)
+int kft_ksyms_zero(const struct ksyms *ks)
 {
 	/* Sorted: all are zero when the last is. */
-	if (!ks->nr || ks->syms[ks->nr - 1].addr)
+	return ks->nr && !ks->syms[ks->nr - 1].addr;
+}
+
+int kft_ksyms_hidden(const struct ksyms *ks, const char *sub, const char *path)
+{
+	if (!kft_ksyms_zero(ks))
 		return 0;
 	kft_say_hidden(sub, path);
 	return 1;

@@ -7,7 +7,8 @@
  * previous summary, the least counted first. As funccount's, a summary is
  * the difference of two reads: the counts only grow during a run, so no
  * event is lost or counted twice between two -i summaries (bcc clears its
- * map instead, and loses the events in between).
+ * map instead, and loses the events in between). With --srcline each
+ * frame of stackcount's stacks ends with its source lines (stackprint.c).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -35,6 +36,7 @@ static int kft_sc_summary(void *ctx)
 	struct kft_stacks cur = { 0 };
 	char stamp[64];
 	size_t n;
+	int ret;
 
 	if (kft_session_read(&sc->s, KFT_DATA_STACKS, kft_sc_read, &cur, &cur.head,
 			     "more stacks, frames or names than kft holds")) {
@@ -51,12 +53,14 @@ static int kft_sc_summary(void *ctx)
 		putchar('\n');
 	if (sc->p->timestamps)
 		printf("%-8s\n", kft_stamp(stamp, sizeof(stamp), "%H:%M:%S"));
-	kft_stacks_print(stdout, rows, n, &sc->style);
+	ret = kft_stacks_print(stdout, rows, n, &sc->style);
 	fflush(stdout);
 	free(rows);
 	kft_stacks_free(&sc->prev);
 	sc->prev = cur;
-	return cur.head.stopped;
+	if (ret)
+		fprintf(stderr, "kft: out of memory\n");
+	return ret ? -1 : cur.head.stopped;
 }
 
 /* What the last read says was not counted, or not understood. */
@@ -110,6 +114,7 @@ int kft_stackcount(const struct kft_params *p, const struct kft_paths *paths)
 {
 	struct kft_sc sc = { .p = p };
 	char err[256] = "";
+	int ret;
 
 	/* As bcc: -P prints "comm [pid]"; folded has the comm with -P or -p. */
 	sc.style = (struct kft_stack_style){
@@ -119,8 +124,14 @@ int kft_stackcount(const struct kft_params *p, const struct kft_paths *paths)
 		.addresses = p->verbose,
 		.module = p->module,
 	};
-	return kft_sc_run(&sc, paths, kft_stackcount_config(p, err, sizeof(err)), err,
-			  kft_stackcount_banner);
+	/* Read before the run is written: a file that is missing is said first. */
+	if (kft_stack_srclines_open(p, "stackcount", paths, &sc.style))
+		ret = 1;
+	else
+		ret = kft_sc_run(&sc, paths, kft_stackcount_config(p, err, sizeof(err)), err,
+				 kft_stackcount_banner);
+	kft_stack_srclines_free(&sc.style);
+	return ret;
 }
 
 /* "Sampling at 49 Hertz of all threads by kernel stack... Hit Ctrl-C to end." */

@@ -17,12 +17,17 @@
  * flamegraph.pl. stacksnoop: a line per event, its frames after tabs.
  * Frames are named as bcc's ksym() names them: the bare name, also of a
  * module's function (with -M, kft's module:name); "[unknown]" (bcc's word)
- * where the kernel found no symbol.
+ * where the kernel found no symbol. With --srcline a frame's line ends
+ * with its source lines, as kd -c ends a call's: the first frame, the
+ * function entered, at its entry; every other one, a return address, at
+ * the line of its call with the inlined calls it lies in.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 
 #include "kft.h"
+#include "ksyms.h"
 
 /* kft's names of module functions are "module:name"; no symbol has a ':'. */
 const char *kft_bcc_name(const char *name, int module)
@@ -43,6 +48,28 @@ static void kft_frame_put(FILE *out, const struct kft_frame *f, int offsets, int
 		fprintf(out, "%s+0x%" PRIx64, name, f->off);
 	else
 		fputs(name, out);
+}
+
+/*
+ * --srcline: a frame's source lines, "  [fs/open.c:30]". Its address is
+ * the running kernel's, mapped through the symbols; where they hide
+ * addresses, the kernel's own name and offset find it. 0, or -1 without
+ * memory.
+ */
+static int kft_frame_srcline(FILE *out, const struct kft_frame *f, bool is_return,
+			     const struct kft_stack_style *st)
+{
+	char word[KFTLOG_LINE_MAX];
+
+	if (st->ks && f->addr) {
+		snprintf(word, sizeof(word), "0x%" PRIx64, f->addr);
+	} else if (f->name) {
+		snprintf(word, sizeof(word), "%s+0x%" PRIx64, f->name, f->off);
+	} else {
+		fputs("  [??]", out);
+		return 0;
+	}
+	return kft_word_srcline(out, st->sl, st->ks, word, is_return, "  [", "]");
 }
 
 /* [comm;]outer;...;inner COUNT: the root first, as flame graphs want. */
@@ -66,8 +93,9 @@ static void kft_stack_folded(FILE *out, const struct kft_stack_row *r,
 	fprintf(out, " %" PRIu64 "\n", r->count);
 }
 
-static void kft_stack_lines(FILE *out, const struct kft_stack_row *r,
-			    const struct kft_stack_style *st)
+/* A stack a frame a line, then its process and count. 0, or -1 without memory. */
+static int kft_stack_lines(FILE *out, const struct kft_stack_row *r,
+			   const struct kft_stack_style *st)
 {
 	const struct kft_frame *f;
 	size_t i;
@@ -78,6 +106,8 @@ static void kft_stack_lines(FILE *out, const struct kft_stack_row *r,
 		if (st->addresses)
 			fprintf(out, "%-16" PRIx64 " ", f->addr);
 		kft_frame_put(out, f, st->offsets, st->module);
+		if (st->sl && kft_frame_srcline(out, f, i > 0, st))
+			return -1;
 		fputc('\n', out);
 	}
 	if (st->profile)
@@ -88,19 +118,21 @@ static void kft_stack_lines(FILE *out, const struct kft_stack_row *r,
 			r->count);
 	else
 		fprintf(out, "    %" PRIu64 "\n\n", r->count);
+	return 0;
 }
 
-void kft_stacks_print(FILE *out, const struct kft_stack_row *rows, size_t n,
-		      const struct kft_stack_style *style)
+int kft_stacks_print(FILE *out, const struct kft_stack_row *rows, size_t n,
+		     const struct kft_stack_style *style)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		if (style->folded)
 			kft_stack_folded(out, &rows[i], style);
-		else
-			kft_stack_lines(out, &rows[i], style);
+		else if (kft_stack_lines(out, &rows[i], style))
+			return -1;
 	}
+	return 0;
 }
 
 void kft_snoop_header(FILE *out, int verbose)
@@ -112,9 +144,8 @@ void kft_snoop_header(FILE *out, int verbose)
 		fprintf(out, "%-18s %s\n", "TIME(s)", "FUNCTION");
 }
 
-void kft_snoop_print(FILE *out, const struct kft_stacks *s, const struct kft_stack *ev,
-		     uint64_t start_us, const char *function,
-		     const struct kft_stack_style *style)
+int kft_snoop_print(FILE *out, const struct kft_stacks *s, const struct kft_stack *ev,
+		    uint64_t start_us, const char *function, const struct kft_stack_style *style)
 {
 	uint64_t us = ev->time_us > start_us ? ev->time_us - start_us : 0;
 	char time[32];
@@ -132,7 +163,36 @@ void kft_snoop_print(FILE *out, const struct kft_stacks *s, const struct kft_sta
 	for (i = 0; i < ev->nr; i++) {
 		fputc('\t', out);
 		kft_frame_put(out, &s->frames[ev->first + i], style->offsets, style->module);
+		if (style->sl && kft_frame_srcline(out, &s->frames[ev->first + i], i > 0, style))
+			return -1;
 		fputc('\n', out);
 	}
 	fputc('\n', out);
+	return 0;
+}
+
+int kft_stack_srclines_open(const struct kft_params *p, const char *sub,
+			    const struct kft_paths *paths, struct kft_stack_style *style)
+{
+	if (!p->srcline.nr)
+		return 0;
+	style->ks = ksyms__load(paths->kallsyms);
+	if (!style->ks) {
+		fprintf(stderr, "kft: %s: %s\n", paths->kallsyms, ksyms__strerror(errno));
+		return -1;
+	}
+	/* Addresses hidden from us: the frames' names find them instead. */
+	if (kft_ksyms_zero(style->ks)) {
+		ksyms__free(style->ks);
+		style->ks = NULL;
+	}
+	return kft_srcline_open(p, sub, &style->sl);
+}
+
+void kft_stack_srclines_free(struct kft_stack_style *style)
+{
+	srcline__free(style->sl);
+	ksyms__free(style->ks);
+	style->sl = NULL;
+	style->ks = NULL;
 }

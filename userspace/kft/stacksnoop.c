@@ -6,7 +6,8 @@
  * second and prints the calls as they come, flushed at each read so that a
  * pipe gets them at once; at Ctrl-C it stops the run, reads what came
  * until the stop, and says on standard error how many calls the full ring
- * lost.
+ * lost. With --srcline each frame ends with its source lines
+ * (stackprint.c).
  */
 #include <inttypes.h>
 
@@ -18,6 +19,7 @@
 struct kft_snoop {
 	const struct kft_params *p;
 	struct kft_session s;
+	struct kft_stack_style style;
 	uint64_t lost;		/* "Events lost, ring full" at the last read */
 	int stopping;		/* the last read, after our stop: the stop is no news */
 };
@@ -31,47 +33,64 @@ static int kft_snoop_read(void *st, FILE *in)
 static int kft_snoop_poll(void *ctx)
 {
 	struct kft_snoop *sn = ctx;
-	const struct kft_params *p = sn->p;
-	const struct kft_stack_style style = {
-		.comm = p->verbose, .offsets = p->offsets, .module = p->module,
-	};
 	struct kft_stacks cur = { 0 };
 	size_t i;
-	int ret;
+	int ret = 0;
 
 	if (kft_session_read(&sn->s, KFT_DATA_STACKS, kft_snoop_read, &cur, &cur.head,
 			     "more events, frames or names than kft holds")) {
 		kft_stacks_free(&cur);
 		return -1;
 	}
-	for (i = 0; i < cur.nr_events; i++)
-		kft_snoop_print(stdout, &cur, &cur.events[i], cur.head.start_us, p->patterns[0],
-				&style);
+	for (i = 0; i < cur.nr_events && !ret; i++)
+		ret = kft_snoop_print(stdout, &cur, &cur.events[i], cur.head.start_us,
+				      sn->p->patterns[0], &sn->style);
 	fflush(stdout);
 	sn->lost = cur.events_lost;
-	ret = cur.head.stopped && !sn->stopping;
+	if (ret)
+		fprintf(stderr, "kft: out of memory\n");
+	else
+		ret = cur.head.stopped && !sn->stopping;
 	kft_stacks_free(&cur);
 	return ret;
+}
+
+/* Configured, started, printed as the calls come until the end, stopped: the exit status. */
+static int kft_snoop_run(struct kft_snoop *sn, const struct kft_paths *paths)
+{
+	const struct kft_params *p = sn->p;
+	char err[256] = "";
+	int ret;
+
+	if (kft_session_start(&sn->s, paths, p, kft_stacksnoop_config(p, err, sizeof(err)), err))
+		return 1;
+	kft_snoop_header(stdout, p->verbose);
+	fflush(stdout);
+	ret = kft_session_loop(&sn->s, KFT_SNOOP_POLL_S, 0, kft_snoop_poll, sn);
+	ret = kft_session_stop(&sn->s, ret);
+	if (!ret) {
+		sn->stopping = 1;
+		ret = kft_snoop_poll(sn);
+	}
+	if (sn->lost)
+		fprintf(stderr, "kft: %" PRIu64 " calls lost: more than the %d kft keeps between "
+			"two reads\n", sn->lost, KFT_SNOOP_EVENTS);
+	return kft_session_end(&sn->s, ret);
 }
 
 int kft_stacksnoop(const struct kft_params *p, const struct kft_paths *paths)
 {
 	struct kft_snoop sn = { .p = p };
-	char err[256] = "";
 	int ret;
 
-	if (kft_session_start(&sn.s, paths, p, kft_stacksnoop_config(p, err, sizeof(err)), err))
-		return 1;
-	kft_snoop_header(stdout, p->verbose);
-	fflush(stdout);
-	ret = kft_session_loop(&sn.s, KFT_SNOOP_POLL_S, 0, kft_snoop_poll, &sn);
-	ret = kft_session_stop(&sn.s, ret);
-	if (!ret) {
-		sn.stopping = 1;
-		ret = kft_snoop_poll(&sn);
-	}
-	if (sn.lost)
-		fprintf(stderr, "kft: %" PRIu64 " calls lost: more than the %d kft keeps between "
-			"two reads\n", sn.lost, KFT_SNOOP_EVENTS);
-	return kft_session_end(&sn.s, ret);
+	sn.style = (struct kft_stack_style){
+		.comm = p->verbose, .offsets = p->offsets, .module = p->module,
+	};
+	/* Read before the run is written: a file that is missing is said first. */
+	if (kft_stack_srclines_open(p, "stacksnoop", paths, &sn.style))
+		ret = 1;
+	else
+		ret = kft_snoop_run(&sn, paths);
+	kft_stack_srclines_free(&sn.style);
+	return ret;
 }

@@ -12,7 +12,7 @@
  * And what the commands that print calls share besides: the sources
  * their options name, -T's types and --srcline's files, opened before a
  * run starts; a call's source lines, at the end of its line as kd -c
- * ends it (srcline__text(), the same text).
+ * ends it (srcline__text(), the same text), and a stack frame's.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -123,6 +123,18 @@ size_t kft_call_text(struct typedlog *types, const char *func, const struct kftl
 	return n + kftrow__args_text(r->args, n < len ? buf + n : NULL, n < len ? len - n : 0);
 }
 
+int kft_srcline_open(const struct kft_params *p, const char *sub, struct srcline **sl)
+{
+	char err[PATH_MAX + 256];
+
+	*sl = NULL;
+	if (p->srcline.nr && !(*sl = srcline_files__open(&p->srcline, err, sizeof(err)))) {
+		fprintf(stderr, "kft: %s: %s\n", sub, err);
+		return -1;
+	}
+	return 0;
+}
+
 int kft_call_sources_open(const struct kft_params *p, const char *sub, struct typedlog **types,
 			  struct srcline **sl)
 {
@@ -135,27 +147,26 @@ int kft_call_sources_open(const struct kft_params *p, const char *sub, struct ty
 		fprintf(stderr, "kft: %s: %s\n", sub, err);
 		return -1;
 	}
-	if (p->srcline.nr && !(*sl = srcline_files__open(&p->srcline, err, sizeof(err)))) {
-		fprintf(stderr, "kft: %s: %s\n", sub, err);
+	return kft_srcline_open(p, sub, sl);
+}
+
+int kft_word_srcline(FILE *out, struct srcline *sl, const struct ksyms *ks, const char *word,
+		     bool is_return, const char *before, const char *after)
+{
+	char text[SRCLINE_TEXT_MAX];
+
+	if (srcline__text(sl, ks, word, is_return, text, sizeof(text)))
 		return -1;
-	}
+	fprintf(out, "%s%s%s", before, text, after);
 	return 0;
 }
 
 int kft_call_srcline(FILE *out, struct srcline *sl, const struct ksyms *ks,
 		     const struct kftlog_row *r, bool caller)
 {
-	char text[SRCLINE_TEXT_MAX];
-
-	if (srcline__text(sl, ks, r->func, 0, text, sizeof(text)))
+	if (kft_word_srcline(out, sl, ks, r->func, false, "  [", "]"))
 		return -1;
-	fprintf(out, "  [%s]", text);
-	if (!caller)
-		return 0;
-	if (srcline__text(sl, ks, r->caller, 1, text, sizeof(text)))
-		return -1;
-	fprintf(out, " <- %s", text);
-	return 0;
+	return caller ? kft_word_srcline(out, sl, ks, r->caller, true, " <- ", "") : 0;
 }
 
 /* One call's line of the listing: 0, or -1 without memory (--srcline's). */
