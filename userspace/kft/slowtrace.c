@@ -12,7 +12,8 @@
  * and its line shows them as errtrace -a does (typedcalls.c); with -T typed,
  * its return value as its type says. With --srcline each call's line ends
  * with its function's source line, in kd -c's form; not its caller's,
- * whose call is the line above it.
+ * whose call is the line above it. Each frame of a waker ends with the
+ * line of its call.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -99,15 +100,35 @@ static int kft_st_call(const struct kft_st *st, const struct kft_slowcall *c)
 }
 
 /*
+ * A waker's frame, named, and with --srcline its source lines. Each is a
+ * return address, the line of its call, but for the one frame of a
+ * waker the module could not unwind: try_to_wake_up() itself, at its
+ * entry. 0, or -1 without memory.
+ */
+static int kft_st_waker_frame(const struct kft_st *st, const char *func, bool first)
+{
+	uint64_t addr = strtoull(func, NULL, 16);
+	const struct ksym *sym = ksyms__map_addr(st->ks, addr);
+	char fn[KSYMS_LINE_MAX];
+	bool is_return;
+
+	printf("%s%s", first ? " " : " <- ", kft_st_name(st->ks, addr, fn, sizeof(fn)));
+	if (!st->sl)
+		return 0;
+	is_return = !sym || sym->addr != addr || strcmp(sym->name, "try_to_wake_up");
+	return kft_word_srcline(stdout, st->sl, st->ks, func, is_return, " [", "]");
+}
+
+/*
  * A wake set's line: the time its task slept, in the blocked column, then
  * at the set's depth (beneath the call that slept) who woke it and the
  * waker's frames, innermost first. set[0] is the set's first row, the
- * rows that continue it follow (of n left in the tree). How many it took.
+ * rows that continue it follow (of n left in the tree). How many it took,
+ * or 0 without memory.
  */
 static size_t kft_st_wake(const struct kft_st *st, const struct kft_slowcall *set, size_t n)
 {
 	const struct kftlog_row *r = set->row;
-	char fn[KSYMS_LINE_MAX];
 	size_t k;
 
 	printf("%45s", "");
@@ -118,8 +139,8 @@ static size_t kft_st_wake(const struct kft_st *st, const struct kft_slowcall *se
 	else
 		printf("woken by %s (pid %d):", r->waker_comm, r->waker_pid);
 	for (k = 0; k < n && (!k || kftlog_row_continues(r, set[k].row)); k++)
-		printf("%s%s", k ? " <- " : " ",
-		       kft_st_name(st->ks, strtoull(set[k].row->func, NULL, 16), fn, sizeof(fn)));
+		if (kft_st_waker_frame(st, set[k].row->func, !k))
+			return 0;
 	putchar('\n');
 	return k;
 }
@@ -132,17 +153,21 @@ static int kft_st_print(const struct kft_st *st, const struct kft_slowcall *call
 {
 	const struct kftlog_row *root = calls[0].row;
 	long long t_us = (long long)st->start_us + root->entry / 1000;
-	size_t i;
+	size_t i, k;
 
 	printf("\n%s, pid %d, CPU %d, at %lld.%06lld s%s\n", root->comm, root->pid, root->cpu,
 	       t_us / 1000000, t_us % 1000000,
 	       root->cut ? " (cut: not every call fit; -H holds more)" : "");
 	printf("%15s%15s%15s%15s  %s\n", "us: wall", "on-CPU", "runnable", "blocked", "call");
 	for (i = 0; i < n; i++) {
-		if (kftlog_row_starts_wake(calls[i].row))
-			i += kft_st_wake(st, &calls[i], n - i) - 1;
-		else if (kft_st_call(st, &calls[i]))
+		if (kftlog_row_starts_wake(calls[i].row)) {
+			k = kft_st_wake(st, &calls[i], n - i);
+			if (!k)
+				return -1;
+			i += k - 1;
+		} else if (kft_st_call(st, &calls[i])) {
 			return -1;
+		}
 	}
 	return 0;
 }
