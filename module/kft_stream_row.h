@@ -5,6 +5,12 @@
  * record writes them into its file, kft report and kd read them), so
  * only <linux/types.h> types. Documentation/kft.rst, "Streaming", says
  * what each field holds.
+ *
+ * A row is a struct kft_stream_row, then what its flags say follows it,
+ * in this order: offcpu's times (struct kft_stream_sched) and the
+ * arguments (struct kft_stream_args). A run's rows all have the same
+ * extensions, but a reader needs only each row's own flags to find the
+ * next row.
  */
 #ifndef KFT_STREAM_ROW_H
 #define KFT_STREAM_ROW_H
@@ -17,8 +23,16 @@
 #define KFT_STREAM_ROW_HIDDEN	0x2
 /* The call's exit was not seen (dur_ns 0). */
 #define KFT_STREAM_ROW_OPEN	0x4
+/* A struct kft_stream_sched follows the row (a run with offcpu). */
+#define KFT_STREAM_ROW_SCHED	0x8
+/* A struct kft_stream_args follows (a run with args), after the times. */
+#define KFT_STREAM_ROW_ARGS	0x10
+/* Every flag a row may have: a reader refuses a row with another. */
+#define KFT_STREAM_ROW_FLAGS	0x1f
 
 #define KFT_STREAM_COMM_LEN	16
+/* Argument registers a row has room for: the most of any architecture. */
+#define KFT_STREAM_ARGS_MAX	8
 
 struct kft_stream_row {
 	__u64 entry_ns;		/* since the run's first start */
@@ -30,6 +44,31 @@ struct kft_stream_row {
 	__u16 cpu;
 	__u16 flags;		/* KFT_STREAM_ROW_* */
 	char comm[KFT_STREAM_COMM_LEN];	/* NUL-padded; "" in interrupt context */
+};
+
+/*
+ * offcpu: the call's time on the CPU, runnable and blocked. On the CPU is
+ * the rest of the duration, as /proc/kft_data shows it (0 when the other
+ * two exceed it). Zeros in a row with KFT_STREAM_ROW_OPEN.
+ */
+struct kft_stream_sched {
+	__u64 oncpu_ns;
+	__u64 runnable_ns;
+	__u64 blocked_ns;
+};
+
+/*
+ * args: the architecture's argument registers at the call's entry, nr of
+ * them, each as /proc/kft_data shows a value: an error sign-extended (its
+ * bit in error set), a value hidden from the reader 0 (its bit in hidden
+ * set). The registers past nr are 0.
+ */
+struct kft_stream_args {
+	__u64 a[KFT_STREAM_ARGS_MAX];
+	__u8 nr;
+	__u8 error;		/* bit i: a[i] is an error */
+	__u8 hidden;		/* bit i: a[i] was hidden from the reader */
+	__u8 pad[5];		/* 0 */
 };
 
 #endif

@@ -2,7 +2,7 @@
 /*
  * libFuzzer harness: kft record's file as text (userspace/lib/kftrec.c),
  * on arbitrary bytes. Its text is bounded by its input: the header as it
- * is, a line of at most 256 bytes a row of 64.
+ * is, a line of less than KFTREC_TEXT_MAX bytes a row of 64 or more.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fgetc(in);
 	kftrec__to_text(in, out, "fuzz", warn);
 	fclose(out);
-	FUZZ_ASSERT(len <= size + (size / sizeof(struct kft_stream_row)) * 256);
+	FUZZ_ASSERT(len <= size + (size / sizeof(struct kft_stream_row)) * KFTREC_TEXT_MAX);
 	free(text);
 	fclose(in);
 	fclose(warn);

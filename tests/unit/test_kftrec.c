@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kft record's file (userspace/lib/kftrec.c): a row's text to the byte of
- * the module's, the first line and what is refused, a file cut short.
+ * the module's, offcpu's times and the arguments after it, the first line
+ * and what is refused, a version 1 file, a file cut short, rows none kft
+ * writes.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -43,20 +45,70 @@ static void test_row_text(void)
 		  1, "       7        9      5.0  0x0000000000000000               "
 		     "0x0000000000000000 \\000 hidden\n" },
 	};
-	struct kft_stream_row row;
-	char buf[512];
+	struct kftrec_call call = { 0 };
+	char buf[KFTREC_TEXT_MAX];
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		kftrec_row_text(&cases[i].row, cases[i].unit, 16, buf, sizeof(buf));
+		call.row = cases[i].row;
+		kftrec_call_text(&call, cases[i].unit, 16, buf, sizeof(buf));
 		CHECK_STR(buf, cases[i].text, "a row's text");
 	}
-	row = cases[0].row;
-	row.func = 0xc0100200;
-	row.caller = 0x100;
-	kftrec_row_text(&row, 1000, 8, buf, sizeof(buf));
+	call.row = cases[0].row;
+	call.row.func = 0xc0100200;
+	call.row.caller = 0x100;
+	kftrec_call_text(&call, 1000, 8, buf, sizeof(buf));
 	CHECK(strstr(buf, "  0xc0100200               0x00000100 ") != NULL,
 	      "32-bit addresses: 8 digits: %s", buf);
+}
+
+/*
+ * offcpu's times and the arguments, as the module's kft_output_sched() and
+ * kft_output_args() write them after the return value: the times in the
+ * log's unit, an open call without them; each argument as a return value
+ * (an error in decimal, "hidden", else hex), as many as the row has.
+ */
+static void test_call_extras_text(void)
+{
+	static const struct {
+		uint16_t flags;
+		unsigned int unit;
+		struct kft_stream_sched sched;
+		struct kft_stream_args args;
+		const char *tail;
+	} cases[] = {
+		{ KFT_STREAM_ROW_SCHED, 1, { 700, 300, 500 }, { .nr = 0 },
+		  " sh 0x3 oncpu=700 runnable=300 blocked=500\n" },
+		{ KFT_STREAM_ROW_SCHED, 1000, { 1999, 1000, 0 }, { .nr = 0 },
+		  " sh 0x3 oncpu=1 runnable=1 blocked=0\n" },
+		{ KFT_STREAM_ROW_SCHED | KFT_STREAM_ROW_OPEN, 1, { 0, 0, 0 }, { .nr = 0 },
+		  " sh -\n" },
+		{ KFT_STREAM_ROW_ARGS, 1,  { 0, 0, 0 },
+		  { { 0x11, (uint64_t)-22, 0, 0, 0, 0 }, 6, 0x2, 0x8, { 0 } },
+		  " sh 0x3 args=0x11,-22,0x0,hidden,0x0,0x0\n" },
+		{ KFT_STREAM_ROW_ARGS | KFT_STREAM_ROW_SCHED, 1, { 5, 0, 4 },
+		  { { 1, 2, 3, 0xfffffff0 }, 4, 0, 0, { 0 } },
+		  " sh 0x3 oncpu=5 runnable=0 blocked=4 args=0x1,0x2,0x3,0xfffffff0\n" },
+		{ KFT_STREAM_ROW_ARGS, 1, { 0, 0, 0 },
+		  { { 1, 2, 3, 4, 5, 6, 7, (uint64_t)-4095 }, 8, 0x80, 0, { 0 } },
+		  " sh 0x3 args=0x1,0x2,0x3,0x4,0x5,0x6,0x7,-4095\n" },
+	};
+	struct kftrec_call call;
+	char buf[KFTREC_TEXT_MAX];
+	const char *tail;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(&call, 0, sizeof(call));
+		call.row = row_of(2500, 1500, 42, 1, cases[i].flags, 0x3, "sh");
+		call.sched = cases[i].sched;
+		call.args = cases[i].args;
+		CHECK(kftrec_call_invalid(&call, 2) == NULL, "case %zu is a row kft writes: %s", i,
+		      kftrec_call_invalid(&call, 2));
+		kftrec_call_text(&call, cases[i].unit, 16, buf, sizeof(buf));
+		tail = strstr(buf, " sh ");
+		CHECK_STR(tail, cases[i].tail, "the row's words after its comm");
+	}
 }
 
 static const char header[] = "\nKernel Instrumentation Run ID 3\nUnits: ns\n\n"
@@ -80,6 +132,30 @@ static char *record_file(const char *first, const struct kft_stream_row *rows, s
 	fclose(f);
 	if (cut)
 		*len -= sizeof(*rows) - cut;
+	return text;
+}
+
+/* A version 2 record file of calls, each with the extensions its flags name. */
+static char *record_file_calls(const char *first, const struct kftrec_call *calls, size_t n,
+			       size_t *len)
+{
+	char *text = NULL;
+	FILE *f = open_memstream(&text, len);
+	size_t i;
+
+	if (first)
+		fputs(first, f);
+	else
+		kftrec_write_first_line(f);
+	fputs(header, f);
+	for (i = 0; i < n; i++) {
+		fwrite(&calls[i].row, sizeof(calls[i].row), 1, f);
+		if (calls[i].row.flags & KFT_STREAM_ROW_SCHED)
+			fwrite(&calls[i].sched, sizeof(calls[i].sched), 1, f);
+		if (calls[i].row.flags & KFT_STREAM_ROW_ARGS)
+			fwrite(&calls[i].args, sizeof(calls[i].args), 1, f);
+	}
+	fclose(f);
 	return text;
 }
 
@@ -134,9 +210,15 @@ static void test_refused(void)
 	} cases[] = {
 		{ "Kernel Instrumentation Run ID 3\n",
 		  "f: not a kft record file (its first line is no 'KFT record' line)\n" },
-		{ "\x7fKFT record 2: 64-byte rows, 8-byte addresses, little-endian\n",
-		  "f: a kft record file of another kind (version 2, 64-byte rows, 8-byte "
-		  "addresses): this kft reads version 1, 64-byte rows\n" },
+		{ "\x7fKFT record 3: 64-byte rows, 8-byte addresses, little-endian\n",
+		  "f: a kft record file of version 3: this kft reads versions 1 to 2 (a newer "
+		  "kft's file?)\n" },
+		{ "\x7fKFT record 0: 64-byte rows, 8-byte addresses, little-endian\n",
+		  "f: a kft record file of version 0: this kft reads versions 1 to 2 (a newer "
+		  "kft's file?)\n" },
+		{ "\x7fKFT record 2: 40-byte rows, 8-byte addresses, little-endian\n",
+		  "f: a kft record file of another kind (version 2, 40-byte rows, 8-byte "
+		  "addresses): this kft reads 64-byte rows, 4- or 8-byte addresses\n" },
 		{ "\x7fKFT record 1: 64-byte rows, 8-byte addresses, middle-endian\n",
 		  NULL },
 		{ "\x7f", "f: not a kft record file (its first line is no 'KFT record' line)\n" },
@@ -167,6 +249,117 @@ static void test_refused(void)
 	free(file);
 }
 
+/*
+ * Rows with offcpu's times and arguments, one of each kind: read whole,
+ * each as its flags say; cut inside an extension, the whole rows before it
+ * and a warning; a version 1 file (kft record before the extensions) reads
+ * as it did.
+ */
+static void test_file_extras(void)
+{
+	struct kftrec_call calls[3];
+	char *file, *out, *warnings;
+	size_t len;
+
+	memset(calls, 0, sizeof(calls));
+	calls[0].row = row_of(10, 9, 7, 0, KFT_STREAM_ROW_SCHED | KFT_STREAM_ROW_ARGS, 1, "sh");
+	calls[0].sched = (struct kft_stream_sched){ 5, 1, 3 };
+	calls[0].args = (struct kft_stream_args){ { 1, 2 }, 6, 0, 0, { 0 } };
+	calls[1].row = row_of(20, 4, 7, 0, KFT_STREAM_ROW_ARGS, 2, "sh");
+	calls[1].args = (struct kft_stream_args){ { (uint64_t)-2 }, 6, 1, 0, { 0 } };
+	calls[2].row = row_of(30, 4, 7, 0, KFT_STREAM_ROW_SCHED, 3, "sh");
+	calls[2].sched = (struct kft_stream_sched){ 4, 0, 0 };
+	file = record_file_calls(NULL, calls, 3, &len);
+	CHECK(to_text(file, len, &out, &warnings) == 0, "a file with extensions reads");
+	CHECK(strstr(out, " sh 0x1 oncpu=5 runnable=1 blocked=3 args=0x1,0x2,0x0,0x0,0x0,0x0\n") &&
+	      strstr(out, " sh 0x2 args=-2,0x0,0x0,0x0,0x0,0x0\n") &&
+	      strstr(out, " sh 0x3 oncpu=4 runnable=0 blocked=0\n"), "its rows: %s", out);
+	CHECK_STR(warnings, "", "no warning");
+	free(out);
+	free(warnings);
+	/* Cut 10 bytes into the second row's arguments. */
+	len -= sizeof(calls[2].row) + sizeof(calls[2].sched) + sizeof(calls[1].args) - 10;
+	CHECK(to_text(file, len, &out, &warnings) == 0, "cut inside an extension: reads");
+	CHECK(strstr(out, " sh 0x1 ") && !strstr(out, " sh 0x2"), "the whole rows: %s", out);
+	CHECK_STR(warnings, "f: warning: the file ends inside a row (74 of its 136 bytes): cut "
+		  "short\n", "the warning");
+	free(out);
+	free(warnings);
+	free(file);
+	/* Version 1: rows of 64 bytes, read as before. */
+	memset(calls, 0, sizeof(calls));
+	calls[0].row = row_of(10, 9, 7, 0, 0, 1, "sh");
+	file = record_file_calls("\x7fKFT record 1: 64-byte rows, 8-byte addresses, little-endian\n",
+				 calls, 1, &len);
+	CHECK(to_text(file, len, &out, &warnings) == 0, "a version 1 file reads");
+	CHECK(strstr(out, "0xffffffff81000108 sh 0x1\n") != NULL, "its row: %s", out);
+	free(out);
+	free(warnings);
+	free(file);
+}
+
+/*
+ * Rows none kft writes: refused, with the row's number and why, after the
+ * rows before it. (The control: the same file with a good second row reads.)
+ */
+static void test_file_malformed(void)
+{
+	static const char v1[] = "\x7fKFT record 1: 64-byte rows, 8-byte addresses, little-endian\n";
+	static const struct {
+		const char *first;
+		uint16_t flags;
+		struct kft_stream_args args;
+		const char *why;
+	} cases[] = {
+		{ NULL, 0, { { 0 }, 0, 0, 0, { 0 } }, NULL },
+		{ NULL, 0x20, { { 0 }, 0, 0, 0, { 0 } }, "flags kft does not know" },
+		{ NULL, 0x8000, { { 0 }, 0, 0, 0, { 0 } }, "flags kft does not know" },
+		{ v1, KFT_STREAM_ROW_SCHED, { { 0 }, 0, 0, 0, { 0 } },
+		  "extensions, which a version 1 file has none of" },
+		{ NULL, KFT_STREAM_ROW_ARGS, { { 0 }, 0, 0, 0, { 0 } },
+		  "its count of arguments is not 1 to 8" },
+		{ NULL, KFT_STREAM_ROW_ARGS, { { 0 }, 9, 0, 0, { 0 } },
+		  "its count of arguments is not 1 to 8" },
+		{ NULL, KFT_STREAM_ROW_ARGS, { { 0 }, 4, 0x10, 0, { 0 } },
+		  "its arguments' error and hidden bits contradict each other or its count" },
+		{ NULL, KFT_STREAM_ROW_ARGS, { { 0 }, 4, 1, 1, { 0 } },
+		  "its arguments' error and hidden bits contradict each other or its count" },
+		{ NULL, KFT_STREAM_ROW_ARGS, { { 0 }, 4, 0, 0, { 1 } },
+		  "its arguments' padding is not zero" },
+		{ NULL, KFT_STREAM_ROW_ARGS, { { 5 }, 4, 1, 0, { 0 } },
+		  "an argument's value goes against its bits" },
+		{ NULL, KFT_STREAM_ROW_ARGS, { { 5 }, 4, 0, 1, { 0 } },
+		  "an argument's value goes against its bits" },
+		{ NULL, KFT_STREAM_ROW_ARGS, { { 0, 0, 0, 0, 7 }, 4, 0, 0, { 0 } },
+		  "an argument's value goes against its bits" },
+	};
+	struct kftrec_call calls[2];
+	char *file, *out, *warnings, want[256];
+	size_t i, len;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(calls, 0, sizeof(calls));
+		calls[0].row = row_of(10, 9, 7, 0, 0, 1, "sh");
+		calls[1].row = row_of(20, 9, 7, 0, cases[i].flags, 2, "sh");
+		calls[1].args = cases[i].args;
+		file = record_file_calls(cases[i].first, calls, 2, &len);
+		if (!cases[i].why) {
+			CHECK(to_text(file, len, &out, &warnings) == 0, "control: case %zu reads", i);
+			CHECK_STR(warnings, "", "control: no warning");
+		} else {
+			CHECK(to_text(file, len, &out, &warnings) == -1, "case %zu (flags 0x%x) refused",
+			      i, cases[i].flags);
+			snprintf(want, sizeof(want), "f: row 2 is none kft writes (%s): a damaged "
+				 "file?\n", cases[i].why);
+			CHECK_STR(warnings, want, "why");
+		}
+		CHECK(strstr(out, " sh 0x1\n") != NULL, "case %zu: the row before: %s", i, out);
+		free(out);
+		free(warnings);
+		free(file);
+	}
+}
+
 /* Not a record file: given back as it is, its first byte still to read. */
 static void test_text_of_a_log(void)
 {
@@ -179,4 +372,5 @@ static void test_text_of_a_log(void)
 	fclose(in);
 }
 
-UNIT_MAIN(test_row_text, test_file_to_text, test_refused, test_text_of_a_log)
+UNIT_MAIN(test_row_text, test_call_extras_text, test_file_to_text, test_refused,
+	  test_file_extras, test_file_malformed, test_text_of_a_log)

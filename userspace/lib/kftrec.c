@@ -15,9 +15,13 @@
 #include "linereader.h"
 
 static_assert(sizeof(struct kft_stream_row) == 64, "a stream row is 64 bytes");
+static_assert(sizeof(struct kft_stream_sched) == 24, "offcpu's extension is 24 bytes");
+static_assert(sizeof(struct kft_stream_args) == 72, "the arguments' extension is 72 bytes");
 
-#define KFTREC_VERSION	1
-#define KFTREC_LINE_MAX	256
+/* Written now: rows with extensions. Version 1's rows have none. */
+#define KFTREC_VERSION		2
+#define KFTREC_VERSION_PLAIN	1
+#define KFTREC_LINE_MAX		256
 
 static const char *kftrec_byte_order(void)
 {
@@ -53,40 +57,133 @@ static size_t kftrec_name(const char *name, size_t len, char *buf)
 	return n;
 }
 
-int kftrec_row_text(const struct kft_stream_row *row, unsigned int unit,
-		    unsigned int addr_digits, char *buf, size_t size)
+size_t kftrec_extras_size(uint16_t flags)
 {
+	return (flags & KFT_STREAM_ROW_SCHED ? sizeof(struct kft_stream_sched) : 0) +
+	       (flags & KFT_STREAM_ROW_ARGS ? sizeof(struct kft_stream_args) : 0);
+}
+
+/* The arguments as the module writes them: NULL, or what is wrong. */
+static const char *kftrec_args_invalid(const struct kft_stream_args *args)
+{
+	unsigned int i, used;
+
+	if (args->nr < 1 || args->nr > KFT_STREAM_ARGS_MAX)
+		return "its count of arguments is not 1 to 8";
+	used = (1u << args->nr) - 1;
+	if ((args->error | args->hidden) & ~used || args->error & args->hidden)
+		return "its arguments' error and hidden bits contradict each other or its count";
+	for (i = 0; i < sizeof(args->pad); i++)
+		if (args->pad[i])
+			return "its arguments' padding is not zero";
+	for (i = 0; i < KFT_STREAM_ARGS_MAX; i++) {
+		int64_t v = (int64_t)args->a[i];
+
+		if (args->error & (1u << i) ? v < -4095 || v > -1 :
+		    (i >= args->nr || args->hidden & (1u << i)) && v)
+			return "an argument's value goes against its bits";
+	}
+	return NULL;
+}
+
+const char *kftrec_call_invalid(const struct kftrec_call *call, unsigned int version)
+{
+	uint16_t flags = call->row.flags;
+
+	if (flags & ~KFT_STREAM_ROW_FLAGS)
+		return "flags kft does not know";
+	if (version == KFTREC_VERSION_PLAIN && kftrec_extras_size(flags))
+		return "extensions, which a version 1 file has none of";
+	if (flags & KFT_STREAM_ROW_ARGS)
+		return kftrec_args_invalid(&call->args);
+	return NULL;
+}
+
+/* A register's value as the module's kft_output_value() writes it. */
+static int kftrec_value(char *buf, size_t size, uint64_t v, int error, int hidden)
+{
+	if (error)
+		return snprintf(buf, size, "%lld", (long long)(int64_t)v);
+	if (hidden)
+		return snprintf(buf, size, "hidden");
+	return snprintf(buf, size, "0x%llx", (unsigned long long)v);
+}
+
+/* offcpu's words, as the module's kft_output_sched(): "" for an open call. */
+static void kftrec_sched_text(const struct kftrec_call *call, unsigned int unit, char *buf,
+			      size_t size)
+{
+	const struct kft_stream_sched *s = &call->sched;
+
+	buf[0] = '\0';
+	if ((call->row.flags & KFT_STREAM_ROW_SCHED) && !(call->row.flags & KFT_STREAM_ROW_OPEN))
+		snprintf(buf, size, " oncpu=%llu runnable=%llu blocked=%llu",
+			 (unsigned long long)(s->oncpu_ns / unit),
+			 (unsigned long long)(s->runnable_ns / unit),
+			 (unsigned long long)(s->blocked_ns / unit));
+}
+
+/* args' word, as the module's kft_output_args(). */
+static void kftrec_args_text(const struct kftrec_call *call, char *buf, size_t size)
+{
+	const struct kft_stream_args *a = &call->args;
+	size_t used;
+	unsigned int i;
+	int n;
+
+	buf[0] = '\0';
+	if (!(call->row.flags & KFT_STREAM_ROW_ARGS))
+		return;
+	n = snprintf(buf, size, " args=");
+	used = n < 0 ? 0 : (size_t)n;
+	for (i = 0; i < a->nr && i < KFT_STREAM_ARGS_MAX && used < size; i++) {
+		n = snprintf(buf + used, size - used, "%s", i ? "," : "");
+		used += n < 0 ? 0 : (size_t)n;
+		if (used >= size)
+			break;
+		n = kftrec_value(buf + used, size - used, a->a[i], a->error & (1u << i),
+				 a->hidden & (1u << i));
+		used += n < 0 ? 0 : (size_t)n;
+	}
+}
+
+int kftrec_call_text(const struct kftrec_call *call, unsigned int unit,
+		     unsigned int addr_digits, char *buf, size_t size)
+{
+	const struct kft_stream_row *row = &call->row;
 	int open = row->flags & KFT_STREAM_ROW_OPEN;
 	char pid[32], comm[KFT_STREAM_COMM_LEN * 4 + 8] = " -", ret[32] = " -";
+	char sched[96], args[KFT_STREAM_ARGS_MAX * 24 + 8];
 	long long delta = open ? KFTLOG_DELTA_OPEN : (long long)(row->dur_ns / unit);
+	int n;
 
 	snprintf(pid, sizeof(pid), "%d.%u", row->pid, row->cpu);
 	if (row->pid >= 0)
 		comm[kftrec_name(row->comm, sizeof(row->comm), comm + 1) + 1] = '\0';
-	if (open)
-		;
-	else if (row->flags & KFT_STREAM_ROW_ERROR)
-		snprintf(ret, sizeof(ret), " %lld", (long long)row->retval);
-	else if (row->flags & KFT_STREAM_ROW_HIDDEN)
-		snprintf(ret, sizeof(ret), " hidden");
-	else
-		snprintf(ret, sizeof(ret), " 0x%llx", (unsigned long long)row->retval);
-	return snprintf(buf, size, "%8llu %8lld %8s  0x%0*llx               0x%0*llx%s%s\n",
-			(unsigned long long)(row->entry_ns / unit), delta, pid, (int)addr_digits,
-			(unsigned long long)row->func, (int)addr_digits,
-			(unsigned long long)row->caller, comm, ret);
+	if (!open) {
+		ret[0] = ' ';
+		kftrec_value(ret + 1, sizeof(ret) - 1, row->retval,
+			     row->flags & KFT_STREAM_ROW_ERROR, row->flags & KFT_STREAM_ROW_HIDDEN);
+	}
+	kftrec_sched_text(call, unit, sched, sizeof(sched));
+	kftrec_args_text(call, args, sizeof(args));
+	n = snprintf(buf, size, "%8llu %8lld %8s  0x%0*llx               0x%0*llx%s%s%s%s\n",
+		     (unsigned long long)(row->entry_ns / unit), delta, pid, (int)addr_digits,
+		     (unsigned long long)row->func, (int)addr_digits,
+		     (unsigned long long)row->caller, comm, ret, sched, args);
+	return n < 0 ? 0 : (size_t)n >= size ? (int)size - 1 : n;
 }
 
 /*
  * The first line: rows this reader reads (its version, their size, this
- * machine's byte order), and the writer's address size in *addr_bytes.
- * 0, or -1 after saying why.
+ * machine's byte order), the writer's address size in *addr_bytes and the
+ * file's version in *version. 0, or -1 after saying why.
  */
 static int kftrec_read_first_line(FILE *in, const char *name, FILE *warn,
-				  unsigned int *addr_bytes)
+				  unsigned int *addr_bytes, unsigned int *version)
 {
 	char line[KFTREC_LINE_MAX], order[32];
-	unsigned int version, row_bytes;
+	unsigned int row_bytes;
 	size_t len;
 	enum line_status st = line_read(in, line, sizeof(line), &len);
 
@@ -96,16 +193,21 @@ static int kftrec_read_first_line(FILE *in, const char *name, FILE *warn,
 	}
 	if (st != LINE_WHOLE || len < 2 || (unsigned char)line[0] != KFTREC_FIRST_BYTE ||
 	    sscanf(line + 1, "KFT record %u: %u-byte rows, %u-byte addresses, %31s",
-		   &version, &row_bytes, addr_bytes, order) != 4) {
+		   version, &row_bytes, addr_bytes, order) != 4) {
 		fprintf(warn, "%s: not a kft record file (its first line is no 'KFT record' "
 			"line)\n", name);
 		return -1;
 	}
-	if (version != KFTREC_VERSION || row_bytes != sizeof(struct kft_stream_row) ||
-	    (*addr_bytes != 4 && *addr_bytes != 8)) {
+	if (*version < KFTREC_VERSION_PLAIN || *version > KFTREC_VERSION) {
+		fprintf(warn, "%s: a kft record file of version %u: this kft reads versions %d "
+			"to %d (a newer kft's file?)\n", name, *version, KFTREC_VERSION_PLAIN,
+			KFTREC_VERSION);
+		return -1;
+	}
+	if (row_bytes != sizeof(struct kft_stream_row) || (*addr_bytes != 4 && *addr_bytes != 8)) {
 		fprintf(warn, "%s: a kft record file of another kind (version %u, %u-byte "
-			"rows, %u-byte addresses): this kft reads version %d, %zu-byte rows\n",
-			name, version, row_bytes, *addr_bytes, KFTREC_VERSION,
+			"rows, %u-byte addresses): this kft reads %zu-byte rows, 4- or 8-byte "
+			"addresses\n", name, *version, row_bytes, *addr_bytes,
 			sizeof(struct kft_stream_row));
 		return -1;
 	}
@@ -167,30 +269,59 @@ static int kftrec_copy_header(FILE *in, FILE *out, const char *name, FILE *warn,
 	}
 }
 
-int kftrec__to_text(FILE *in, FILE *out, const char *name, FILE *warn)
+/*
+ * The next call of in, checked: 1, 0 at the end of the file (a call cut
+ * short is warned of), or -1 after saying why. *row counts the calls.
+ */
+static int kftrec_read_call(FILE *in, const char *name, FILE *warn, unsigned int version,
+			    struct kftrec_call *call, unsigned long long *row)
 {
-	struct kft_stream_row row;
-	unsigned int addr_bytes, unit;
-	char text[512];
-	size_t n;
-	int len;
+	size_t n = fread(&call->row, 1, sizeof(call->row), in), extras = 0, got = 0;
+	const char *why;
 
-	if (kftrec_read_first_line(in, name, warn, &addr_bytes) ||
-	    kftrec_copy_header(in, out, name, warn, &unit))
-		return -1;
-	while ((n = fread(&row, 1, sizeof(row), in)) == sizeof(row)) {
-		len = kftrec_row_text(&row, unit, addr_bytes * 2, text, sizeof(text));
-		if (fwrite(text, 1, (size_t)len, out) != (size_t)len)
-			return -1;
+	if (n == sizeof(call->row)) {
+		extras = kftrec_extras_size(call->row.flags);
+		if (call->row.flags & KFT_STREAM_ROW_SCHED)
+			got = fread(&call->sched, 1, sizeof(call->sched), in);
+		/* The arguments after the times, whole. */
+		if (call->row.flags & KFT_STREAM_ROW_ARGS && got == extras - sizeof(call->args))
+			got += fread(&call->args, 1, sizeof(call->args), in);
 	}
 	if (ferror(in)) {
 		fprintf(warn, "%s: %s\n", name, strerror(errno));
 		return -1;
 	}
-	if (n)
+	if (n + got && n + got < sizeof(call->row) + extras)
 		fprintf(warn, "%s: warning: the file ends inside a row (%zu of its %zu bytes): "
-			"cut short\n", name, n, sizeof(row));
-	return 0;
+			"cut short\n", name, n + got, n < sizeof(call->row) ?
+			sizeof(call->row) : sizeof(call->row) + extras);
+	if (n + got < sizeof(call->row) + extras)
+		return 0;
+	++*row;
+	why = kftrec_call_invalid(call, version);
+	if (!why)
+		return 1;
+	fprintf(warn, "%s: row %llu is none kft writes (%s): a damaged file?\n", name, *row, why);
+	return -1;
+}
+
+int kftrec__to_text(FILE *in, FILE *out, const char *name, FILE *warn)
+{
+	struct kftrec_call call;
+	unsigned int addr_bytes, unit, version;
+	unsigned long long row = 0;
+	char text[KFTREC_TEXT_MAX];
+	int len, ret;
+
+	if (kftrec_read_first_line(in, name, warn, &addr_bytes, &version) ||
+	    kftrec_copy_header(in, out, name, warn, &unit))
+		return -1;
+	while ((ret = kftrec_read_call(in, name, warn, version, &call, &row)) == 1) {
+		len = kftrec_call_text(&call, unit, addr_bytes * 2, text, sizeof(text));
+		if (fwrite(text, 1, (size_t)len, out) != (size_t)len)
+			return -1;
+	}
+	return ret;
 }
 
 FILE *kftrec__text_of(FILE *in, const char *name, FILE *warn)

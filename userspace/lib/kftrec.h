@@ -4,16 +4,28 @@
  * header of a stream run's log, as /proc/kft_data writes it, up to and
  * including its "--------" line and counting the rows (after blank lines:
  * the room kft record left it, read as one), then the rows as
- * /proc/kft_stream gave them (struct kft_stream_row, in the writer's byte
- * order). Documentation/kft.rst, "Streaming". kft report and kd turn it
- * into the log's text, a row as /proc/kft_data writes one.
+ * /proc/kft_stream gave them (struct kft_stream_row, each followed by the
+ * extensions its flags name, in the writer's byte order).
+ * Documentation/kft.rst, "Streaming". kft report and kd turn it into the
+ * log's text, a row as /proc/kft_data writes one.
+ *
+ * Version 1 files have rows without extensions (kft record before offcpu
+ * and args streamed); version 2 is written now, and both are read.
  */
 #ifndef KFT_KFTREC_H
 #define KFT_KFTREC_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "kft_stream_row.h"
+
+/* One call of a record file: its row and the extensions its flags name. */
+struct kftrec_call {
+	struct kft_stream_row row;
+	struct kft_stream_sched sched;	/* with KFT_STREAM_ROW_SCHED */
+	struct kft_stream_args args;	/* with KFT_STREAM_ROW_ARGS */
+};
 
 /*
  * The first byte of a record file: no log, folded stack or console starts
@@ -40,8 +52,21 @@ int kftrec__to_text(FILE *in, FILE *out, const char *name, FILE *warn);
  */
 FILE *kftrec__text_of(FILE *in, const char *name, FILE *warn);
 
-/* A row's text line, as /proc/kft_data writes it, into buf (at least 256 bytes). */
-int kftrec_row_text(const struct kft_stream_row *row, unsigned int unit,
-		    unsigned int addr_digits, char *buf, size_t size);
+/* The bytes of the extensions that follow a row with these flags. */
+size_t kftrec_extras_size(uint16_t flags);
+
+/*
+ * Why a call read from a file of this version is none kft writes (flags
+ * it does not know, arguments out of their bounds), or NULL: it is.
+ */
+const char *kftrec_call_invalid(const struct kftrec_call *call, unsigned int version);
+
+/*
+ * A call's text line, as /proc/kft_data writes it, into buf (at least
+ * KFTREC_TEXT_MAX bytes: a longer line is cut).
+ */
+#define KFTREC_TEXT_MAX	1024
+int kftrec_call_text(const struct kftrec_call *call, unsigned int unit,
+		     unsigned int addr_digits, char *buf, size_t size);
 
 #endif
