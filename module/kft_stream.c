@@ -8,9 +8,12 @@
  * text costs thousands of instructions; copying its row, a few dozen. The
  * header's figures (calls lost) stay /proc/kft's and /proc/kft_data's.
  *
- * It opens on the run installed at the open, when that is a stream run
- * whose rows are calls only (no offcpu times, no arguments: the language
- * keeps filter roots' trees and stack watches' snapshots out of streams),
+ * A run with offcpu or args gives each row its times or its arguments
+ * right after it (kft_stream_row.h), so every row of a run has the same
+ * size: the run's rows are calls only (the language keeps filter roots'
+ * trees and stack watches' snapshots out of streams).
+ *
+ * It opens on the run installed at the open, when that is a stream run,
  * and holds that run's buffer: a run primed again meanwhile writes into
  * another one, which this reader no longer sees.
  */
@@ -30,24 +33,34 @@
 #include "kft_stream_row.h"
 
 static_assert(sizeof(struct kft_stream_row) == 64);
+static_assert(sizeof(struct kft_stream_sched) == 24);
+static_assert(sizeof(struct kft_stream_args) == 72);
 static_assert(KFT_STREAM_COMM_LEN == KFT_COMM_LEN);
+static_assert(KFT_ARGS_MAX <= KFT_STREAM_ARGS_MAX);
 
 /* Rows copied out at once; the function starts remembered. */
 #define KFT_STREAM_CHUNK	256
 #define KFT_STREAM_START_BITS	8
+/* The largest row: the call, its times and its arguments. */
+#define KFT_STREAM_ROW_MAX	(sizeof(struct kft_stream_row) +	\
+				 sizeof(struct kft_stream_sched) +	\
+				 sizeof(struct kft_stream_args))
 
 struct kft_stream_reader {
 	struct kft_run *run;
 	struct kft_log_view view;	/* holds the run's buffer of the open */
 	struct kft_log_buf *buf;	/* view.buf */
 	bool show_addrs;
+	u16 extras;			/* KFT_STREAM_ROW_SCHED, _ARGS: the run's */
+	size_t row_size;		/* the row and its extensions */
 	/*
 	 * Where each recent hooked address's function starts: a kallsyms
 	 * lookup per row would cost more than all the rest of it.
 	 */
 	unsigned long start_ip[1 << KFT_STREAM_START_BITS];
 	unsigned long start[1 << KFT_STREAM_START_BITS];
-	struct kft_stream_row rows[KFT_STREAM_CHUNK];
+	/* The rows and their extensions, each a multiple of 8 bytes. */
+	u64 rows[KFT_STREAM_CHUNK * KFT_STREAM_ROW_MAX / sizeof(u64)];
 };
 
 static unsigned long kft_stream_func_start(struct kft_stream_reader *r, unsigned long ip)
@@ -59,6 +72,54 @@ static unsigned long kft_stream_func_start(struct kft_stream_reader *r, unsigned
 		r->start_ip[h] = ip;
 	}
 	return r->start[h];
+}
+
+/*
+ * A value of unknown type as /proc/kft_data shows it to this reader
+ * (kft_output_value()): an error sign-extended, with @bit set in @error;
+ * a value the reader may not see 0, with @bit set in @hidden.
+ */
+static void kft_stream_value(bool shown, u64 v, u64 *out, u8 bit, u8 *error, u8 *hidden)
+{
+	long err = kft_retval_error(v);
+
+	if (err) {
+		*out = (u64)(s64)err;
+		*error |= bit;
+	} else if (!shown && v) {
+		*out = 0;
+		*hidden |= bit;
+	} else {
+		*out = v;
+	}
+}
+
+/* offcpu: @rec's times, on the CPU as the rest of its duration. */
+static void kft_stream_fill_sched(const struct kft_rec_sched *sched, u64 dur, bool open,
+				  struct kft_stream_sched *out)
+{
+	u64 off = sched->runnable_ns + sched->blocked_ns;
+
+	if (open) {
+		memset(out, 0, sizeof(*out));
+		return;
+	}
+	out->oncpu_ns = dur > off ? dur - off : 0;
+	out->runnable_ns = sched->runnable_ns;
+	out->blocked_ns = sched->blocked_ns;
+}
+
+/* args: @rec's registers, as the text row shows them to this reader. */
+static void kft_stream_fill_args(const struct kft_rec_args *args, bool shown,
+				 struct kft_stream_args *out)
+{
+	unsigned int i;
+
+	memset(out, 0, sizeof(*out));
+	out->nr = KFT_ARGS_MAX;
+	for (i = 0; i < KFT_ARGS_MAX; i++)
+		kft_stream_value(shown, args->a[i], &out->a[i], 1 << i, &out->error,
+				 &out->hidden);
 }
 
 /*
@@ -94,6 +155,7 @@ static void kft_stream_fill(struct kft_stream_reader *r, const struct kft_record
 		row->flags = 0;
 		row->retval = rec->retval;
 	}
+	row->flags |= r->extras;
 	if (rec->pid < 0)
 		memset(row->comm, 0, sizeof(row->comm));
 	else if (kft_comms_find(&r->buf->comms, rec->pid, rec->entry_ns, row->comm) != row->comm)
@@ -108,17 +170,29 @@ static unsigned int kft_stream_take_cpu(struct kft_stream_reader *r, unsigned in
 					unsigned int max, u64 first_start_ns)
 {
 	struct kft_log_buf *buf = r->buf;
-	struct kft_rec_sched unused;
-	struct kft_rec_args unused_args;
+	struct kft_rec_sched sched;
+	struct kft_rec_args args;
 	struct kft_record rec;
 	unsigned long n = READ_ONCE(buf->ring.cpus[cpu].tail);
 	unsigned long head = kft_ring_head(&buf->ring, cpu);
 	unsigned int nr = 0;
+	u8 *at = (u8 *)r->rows;
 
-	for (; n < head && nr < max; n++) {
-		if (!kft_ring_copy(buf, cpu, n, &rec, &unused, &unused_args))
+	for (; n < head && nr < max; n++, nr++) {
+		if (!kft_ring_copy(buf, cpu, n, &rec, &sched, &args))
 			break;
-		kft_stream_fill(r, &rec, first_start_ns, &r->rows[nr++]);
+		kft_stream_fill(r, &rec, first_start_ns, (struct kft_stream_row *)at);
+		at += sizeof(struct kft_stream_row);
+		if (r->extras & KFT_STREAM_ROW_SCHED) {
+			kft_stream_fill_sched(&sched, kft_rec_dur(&rec),
+					      kft_rec_dur(&rec) == KFT_REC_DUR_OPEN,
+					      (struct kft_stream_sched *)at);
+			at += sizeof(struct kft_stream_sched);
+		}
+		if (r->extras & KFT_STREAM_ROW_ARGS) {
+			kft_stream_fill_args(&args, r->show_addrs, (struct kft_stream_args *)at);
+			at += sizeof(struct kft_stream_args);
+		}
 	}
 	return nr;
 }
@@ -141,8 +215,8 @@ static ssize_t kft_stream_take(struct kft_stream_reader *r, char __user *ubuf, s
 		do {
 			nr = kft_stream_take_cpu(r, cpu, min_t(size_t, max - done,
 							       KFT_STREAM_CHUNK), first_start_ns);
-			if (copy_to_user(ubuf + done * sizeof(r->rows[0]), r->rows,
-					 nr * sizeof(r->rows[0])))
+			if (copy_to_user(ubuf + done * r->row_size, r->rows,
+					 nr * r->row_size))
 				return done ? done : -EFAULT;
 			/* Pairs with the acquire in kft_stream_reserve(): the copies are done. */
 			smp_store_release(&buf->ring.cpus[cpu].tail,
@@ -165,7 +239,7 @@ static ssize_t kft_stream_read(struct file *file, char __user *ubuf, size_t coun
 			       loff_t *ppos)
 {
 	struct kft_stream_reader *r = file->private_data;
-	size_t max = count / sizeof(struct kft_stream_row);
+	size_t max = count / r->row_size;
 	ssize_t n;
 
 	if (!max)
@@ -176,23 +250,32 @@ static ssize_t kft_stream_read(struct file *file, char __user *ubuf, size_t coun
 	mutex_unlock(&r->buf->stream_lock);
 	if (n < 0)
 		return n;
-	return n * sizeof(struct kft_stream_row);
+	return n * r->row_size;
 }
 
-/*
- * The run's rows fit a stream row: -ENODATA without a run, -EINVAL for one
- * that is no stream, -EOPNOTSUPP for one whose rows carry offcpu's times
- * or arguments.
- */
+/* The run has a stream: -ENODATA without a run, -EINVAL for one that is no stream. */
 static int kft_stream_usable(const struct kft_run *run)
 {
 	if (!run)
 		return -ENODATA;
 	if (!run->log.ring.stream)
 		return -EINVAL;
-	if (run->cfg.offcpu || run->cfg.args)
-		return -EOPNOTSUPP;
 	return 0;
+}
+
+/* The extensions each row of @buf's calls carries, and the rows' size. */
+static void kft_stream_set_extras(struct kft_stream_reader *r, const struct kft_log_buf *buf)
+{
+	r->extras = 0;
+	r->row_size = sizeof(struct kft_stream_row);
+	if (buf->sched) {
+		r->extras |= KFT_STREAM_ROW_SCHED;
+		r->row_size += sizeof(struct kft_stream_sched);
+	}
+	if (buf->args) {
+		r->extras |= KFT_STREAM_ROW_ARGS;
+		r->row_size += sizeof(struct kft_stream_args);
+	}
 }
 
 static int kft_stream_release(struct inode *inode, struct file *file)
@@ -226,6 +309,7 @@ static int kft_stream_open(struct inode *inode, struct file *file)
 		kref_get(&r->run->ref);
 		kft_log_view_init(&r->view, &r->run->log);
 		r->buf = r->view.buf;
+		kft_stream_set_extras(r, r->buf);
 	}
 	mutex_unlock(&kft_mutex);
 	if (ret) {

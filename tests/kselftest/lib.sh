@@ -277,6 +277,29 @@ kft_rows() {
 	sed '1,/^--------/d' /proc/kft_data >"$1"
 }
 
+# stream_text FILE [-S]: a stream run's calls taken through
+# /proc/kft_stream's binary rows, as kft record takes them (kftio; -S:
+# without CAP_SYSLOG), made a record file with /proc/kft_data's header
+# (the stream drained: its rows are all in the binary), written by kft
+# report: its rows, as /proc/kft_data writes rows, into FILE. Every
+# architecture kft runs on is little-endian.
+stream_text() {
+	# (kftio's failure is said below, with its step and errno.)
+	kftio ${2:-} read /proc/kft_stream >/tmp/.stream.bin || true
+	[ "$(tail -c 3 /tmp/.stream.bin)" = ok ] ||
+		fail "read /proc/kft_stream: $(tail -c 40 /tmp/.stream.bin)"
+	_n=$(($(wc -c </tmp/.stream.bin) - 3))
+	{
+		printf '\177KFT record 2: 64-byte rows, %d-byte addresses, little-endian\n' \
+			$((addr_digits / 2))
+		sed '/^--------/q' /proc/kft_data
+		dd if=/tmp/.stream.bin bs=1 count=$_n 2>/dev/null
+	} >/tmp/.stream.rec
+	kft report /tmp/.stream.rec >/tmp/.stream.txt 2>/tmp/.stream.err ||
+		fail "kft report of /proc/kft_stream's rows: $(cat /tmp/.stream.err)"
+	sed '1,/^--------/d' /tmp/.stream.txt >"$1"
+}
+
 # What the architecture changes in the stacks the tests expect.
 # outer_frames: of kft_test_outer's two calls of middle, how many show
 # outer's frame. On x86-64 GCC makes the second a tail call (a jmp: outer's
