@@ -34,6 +34,8 @@ static void test_record_args(void)
 		{ "kft record -o f -c end", -1, "-c: not a task's name" },
 		{ "kft record -o f -n 5", -1, "record: unknown option '-n'" },
 		{ "kft record -o f --nosuch", -1, "record: unknown option '--nosuch'" },
+		{ "kft record -o f -a --offcpu vfs_read", 0, "" },
+		{ "kft record -o f --offcpu=1", -1, "record: unknown option" },
 	};
 	struct kft_params p;
 	char err[256];
@@ -54,7 +56,11 @@ static void test_record_args(void)
 	      !strcmp(p.patterns[1], "kft_test:leaf"), "options read: entries %ld pid %ld",
 	      p.entries, p.pid);
 	kft_parse_line("kft record -o f", &p, err, sizeof(err));
-	CHECK(!p.nr_patterns && !p.entries && !p.fast, "no FUNCTION: %d", p.nr_patterns);
+	CHECK(!p.nr_patterns && !p.entries && !p.fast && !p.args && !p.offcpu,
+	      "no FUNCTION: %d", p.nr_patterns);
+	kft_parse_line("kft record -o f -a --offcpu vfs_read", &p, err, sizeof(err));
+	CHECK(p.args && p.offcpu && p.nr_patterns == 1, "-a --offcpu: args %d offcpu %d", p.args,
+	      p.offcpu);
 }
 
 static void test_record_config(void)
@@ -67,6 +73,12 @@ static void test_record_config(void)
 		{ "kft record -o f --fast -e 4096 -p 7 -c sh vfs_* kft_test:leaf",
 		  "new begin mode trace hooks fast log stream units ns filter funclist vfs_* "
 		  "kft_test:leaf fend filter pid 7 filter comm sh logentries 4096 end\n" },
+		{ "kft record -o f -a --offcpu vfs_read",
+		  "new begin mode trace log stream units ns offcpu args filter funclist vfs_read "
+		  "fend end\n" },
+		{ "kft record -o f -a kft_test_args",
+		  "new begin mode trace log stream units ns args filter funclist kft_test_args "
+		  "fend end\n" },
 	};
 	struct kft_params p;
 	char err[256], *text;

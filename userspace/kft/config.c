@@ -373,6 +373,10 @@ char *kft_record_config(const struct kft_params *p, char *err, size_t errlen)
 	if (p->fast)
 		kft_text_add(&t, " hooks fast");
 	kft_text_add(&t, " log stream units ns");
+	if (p->offcpu)
+		kft_text_add(&t, " offcpu");
+	if (p->args)
+		kft_text_add(&t, " args");
 	if (p->nr_patterns)
 		failed = kft_text_funclist(&t, p, err, errlen);
 	if (p->pid)

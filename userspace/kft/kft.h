@@ -70,8 +70,12 @@ struct kft_params {
 	/* trace, record; report */
 	const char *config;	/* a file, or "-": standard input; report: its FILE */
 	const char *output;	/* -o; NULL: standard output (record: none, an error) */
-	/* trace -a: the configuration gets the word args; errtrace -a: its run too */
+	/*
+	 * trace -a: the configuration gets the word args; errtrace -a, record
+	 * -a: its run too
+	 */
 	int args;
+	int offcpu;		/* record --offcpu: the run gets the word offcpu */
 	/*
 	 * trace -T, --btf, --dwarf, --proto: the calls listed typed, not the
 	 * log; errtrace's: each call of a chain printed typed

@@ -205,6 +205,7 @@ enum {
 	KFT_OPT_CGROUPMAP,
 	KFT_OPT_MNTNSMAP,
 	KFT_OPT_FAST,
+	KFT_OPT_OFFCPU,
 };
 
 /* -e: an error by name (ENOENT) or number (2, -2): 0, or -1. */
@@ -329,6 +330,12 @@ static int kft_parse_errtrace(int argc, char **argv, struct kft_params *p,
 static int kft_record_opt(struct kft_params *p, int opt, char *err, size_t errlen)
 {
 	switch (opt) {
+	case 'a':
+		p->args = 1;
+		return 0;
+	case KFT_OPT_OFFCPU:
+		p->offcpu = 1;
+		return 0;
 	case 'o':
 		if (*optarg) {
 			p->output = optarg;
@@ -356,13 +363,14 @@ static int kft_parse_record(int argc, char **argv, struct kft_params *p,
 		{ "entries", required_argument, NULL, 'e' },
 		{ "fast", no_argument, NULL, KFT_OPT_FAST },
 		{ "help", no_argument, NULL, 'h' },
+		{ "offcpu", no_argument, NULL, KFT_OPT_OFFCPU },
 		{ "output", required_argument, NULL, 'o' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "+:c:d:e:ho:p:", longs, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:ac:d:e:ho:p:", longs, NULL)) != -1) {
 		if (opt == 'h') {
 			p->help = 1;
 			return 0;

@@ -3,7 +3,8 @@
  * kft record: a stream run (log stream: each CPU's calls, whole, in a
  * buffer that reads empty) drained into a file while it goes on, until
  * Ctrl-C, -d or someone's stop; then drained to its end. The calls come
- * from /proc/kft_stream as binary rows (struct kft_stream_row), appended
+ * from /proc/kft_stream as binary rows (struct kft_stream_row, and the
+ * times and arguments of a run with offcpu or args after each), appended
  * as they are to the file that becomes FILE, beside it, so memory stays
  * bounded however long the run and a call costs the reader a copy, not a
  * line of text. That file is a record file (kftrec.h) from the start: its
@@ -18,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -27,9 +29,12 @@
 #include "kft.h"
 #include "kftrec.h"
 
-/* How often the buffers are drained; a read's rows at most. */
+/* How often the buffers are drained; the most a read takes, in bytes. */
 #define KFT_REC_POLL_S		0.1
-#define KFT_REC_READ_ROWS	16384
+#define KFT_REC_READ_BYTES	(1 << 20)
+/* The largest row: the call, its times and its arguments. */
+#define KFT_REC_ROW_MAX		(sizeof(struct kft_stream_row) + \
+				 sizeof(struct kft_stream_sched) + sizeof(struct kft_stream_args))
 /* The longest drain, in seconds, before Ctrl-C and -d are looked at again. */
 #define KFT_REC_DRAIN_S		1.0
 /*
@@ -48,7 +53,7 @@ struct kft_rec {
 	FILE *rows;
 	off_t rows_at;			/* where the rows begin: the header's room ends */
 	int stream;			/* /proc/kft_stream, or -1 */
-	struct kft_stream_row *buf;	/* a read's rows */
+	uint64_t *buf;			/* a read's rows (8-byte aligned, as they are) */
 	struct kft_stream_read last;	/* the header read at the end, its losses */
 	int have_last;
 	unsigned long long total;	/* rows written */
@@ -151,7 +156,7 @@ static int kft_rec_stream_open(struct kft_rec *rec)
 {
 	const char *path = rec->s.paths->stream;
 
-	rec->buf = malloc(KFT_REC_READ_ROWS * sizeof(*rec->buf));
+	rec->buf = malloc(KFT_REC_READ_BYTES);
 	if (!rec->buf) {
 		fprintf(stderr, "kft: record: %s\n", strerror(ENOMEM));
 		return -1;
@@ -162,8 +167,30 @@ static int kft_rec_stream_open(struct kft_rec *rec)
 	fprintf(stderr, "kft: record: %s: %s%s\n", path, strerror(errno),
 		errno == ENOENT ? " (a kft module older than this kft?)" :
 		errno == EINVAL ? " (the run is no log stream run)" :
-		errno == EOPNOTSUPP ? " (the run's rows carry offcpu's times or arguments)" : "");
+		errno == EOPNOTSUPP ? " (a kft module older than this kft: no offcpu or args "
+				      "in a stream)" : "");
 	return -1;
+}
+
+/*
+ * The rows of a read of len bytes, each the size its flags say: how many,
+ * or -1 when they are not whole rows kft writes.
+ */
+static long long kft_rec_rows_in(const uint64_t *buf, size_t len)
+{
+	const unsigned char *bytes = (const unsigned char *)buf;
+	struct kft_stream_row row;
+	long long n = 0;
+	size_t at = 0;
+
+	while (len - at >= sizeof(row)) {
+		memcpy(&row, bytes + at, sizeof(row));
+		if (row.flags & ~KFT_STREAM_ROW_FLAGS)
+			return -1;
+		at += sizeof(row) + kftrec_extras_size(row.flags);
+		n++;
+	}
+	return at == len ? n : -1;
 }
 
 /*
@@ -174,8 +201,9 @@ static int kft_rec_stream_open(struct kft_rec *rec)
  */
 static int kft_rec_take(struct kft_rec *rec, unsigned long long *n)
 {
-	const size_t size = KFT_REC_READ_ROWS * sizeof(*rec->buf);
+	const size_t size = KFT_REC_READ_BYTES;
 	double give_up = kft_now() + KFT_REC_DRAIN_S;
+	long long rows;
 	ssize_t got;
 
 	*n = 0;
@@ -188,9 +216,10 @@ static int kft_rec_take(struct kft_rec *rec, unsigned long long *n)
 				strerror(errno));
 			return -1;
 		}
-		if (got % sizeof(*rec->buf)) {
-			fprintf(stderr, "kft: record: %s: a read of %zd bytes, no whole rows of %zu\n",
-				rec->s.paths->stream, got, sizeof(*rec->buf));
+		rows = kft_rec_rows_in(rec->buf, (size_t)got);
+		if (rows < 0) {
+			fprintf(stderr, "kft: record: %s: a read of %zd bytes, no whole rows kft "
+				"writes\n", rec->s.paths->stream, got);
 			rec->problems++;
 			return -1;
 		}
@@ -200,9 +229,10 @@ static int kft_rec_take(struct kft_rec *rec, unsigned long long *n)
 				strerror(errno));
 			return -1;
 		}
-		*n += (size_t)got / sizeof(*rec->buf);
-		rec->total += (size_t)got / sizeof(*rec->buf);
-		if ((size_t)got < size || kft_now() > give_up)
+		*n += (unsigned long long)rows;
+		rec->total += (unsigned long long)rows;
+		/* A read that took fewer rows than fit: the stream had no more. */
+		if (size - (size_t)got >= KFT_REC_ROW_MAX || kft_now() > give_up)
 			break;
 	}
 	return 0;
