@@ -21,9 +21,24 @@ wait_state() {
 	done
 }
 
-# kft_end OUT: Ctrl-C to the background kft, which must exit 0.
+# kft_end OUT: Ctrl-C to the background kft, which must exit 0 within
+# 120 s. One that does not fails the test with what it was doing (its
+# kernel stack, kft's status), where a bare wait would hang the guest
+# until its timeout, without a word.
 kft_end() {
 	kill -INT $kft_pid
+	_i=0
+	while kill -0 $kft_pid 2>/dev/null && [ -z "$(awk '$3 == "Z"' /proc/$kft_pid/stat 2>/dev/null)" ]; do
+		_i=$((_i + 1))
+		if [ $_i -ge 1200 ]; then
+			echo "kft (pid $kft_pid) still running 120 s after its Ctrl-C; its kernel stack:"
+			cat /proc/$kft_pid/stack 2>/dev/null || true
+			head -n 3 /proc/kft 2>/dev/null || true
+			kill -KILL $kft_pid 2>/dev/null || true
+			fail "kft did not end after its Ctrl-C: $(cat "$1.err")"
+		fi
+		sleep 0.1
+	done
 	kft_wait "$1"
 }
 
