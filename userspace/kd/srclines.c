@@ -67,7 +67,8 @@ static const char *kd_srcline_of(struct kd_tree *t, struct kd_srcline_cache *c,
 	i = kd_srcline_slot(c, word, is_return);
 	if (c->slots[i].word)
 		return c->slots[i].text;
-	if (srcline__text(sl, ks, word, is_return, text, sizeof(text))) {
+	if (srcline__text(sl, ks, word, is_return ? SRCLINE_RETURN : SRCLINE_ENTRY, text,
+			  sizeof(text))) {
 		errno = ENOMEM;
 		return NULL;
 	}

@@ -700,11 +700,12 @@ int kft_call_sources_open(const struct kft_params *p, const char *sub, struct ty
 int kft_srcline_open(const struct kft_params *p, const char *sub, struct srcline **sl);
 /*
  * --srcline: @word's source lines (srcline__text(): a function's at its
- * entry, a return address's the call's with its inlined calls) on @out
- * between @before and @after. 0, or -1 without memory.
+ * entry, a return address's the call's with its inlined calls, a running
+ * instruction's its own with its inlined calls) on @out between @before
+ * and @after. 0, or -1 without memory.
  */
 int kft_word_srcline(FILE *out, struct srcline *sl, const struct ksyms *ks, const char *word,
-		     bool is_return, const char *before, const char *after);
+		     enum srcline_at at, const char *before, const char *after);
 /*
  * --srcline: row @r's source lines on @out as kd -c ends a call's line,
  * its function's, "  [fs/namei.c:210]", and with @caller its caller's

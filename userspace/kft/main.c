@@ -574,6 +574,7 @@ static const struct option kft_longs_profile[] = {
 	{ "hash-storage-size", required_argument, NULL, KFT_OPT_HASH_STORAGE },
 	{ "cgroupmap", required_argument, NULL, KFT_OPT_CGROUPMAP },
 	{ "mntnsmap", required_argument, NULL, KFT_OPT_MNTNSMAP },
+	SRCLINE_LONG_OPTION,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -682,6 +683,11 @@ static int kft_profile_operands(int n, char **args, struct kft_params *p,
 {
 	if (p->pid && p->tid) {
 		snprintf(err, errlen, "profile: -p and -L exclude each other");
+		return -1;
+	}
+	if (p->srcline.nr && p->folded) {
+		snprintf(err, errlen, "profile: --srcline ends each frame's line: not with -f, "
+			 "whose stack is one line");
 		return -1;
 	}
 	if (n > 1) {

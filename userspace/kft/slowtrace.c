@@ -110,13 +110,14 @@ static int kft_st_waker_frame(const struct kft_st *st, const char *func, bool fi
 	uint64_t addr = strtoull(func, NULL, 16);
 	const struct ksym *sym = ksyms__map_addr(st->ks, addr);
 	char fn[KSYMS_LINE_MAX];
-	bool is_return;
+	enum srcline_at at;
 
 	printf("%s%s", first ? " " : " <- ", kft_st_name(st->ks, addr, fn, sizeof(fn)));
 	if (!st->sl)
 		return 0;
-	is_return = !sym || sym->addr != addr || strcmp(sym->name, "try_to_wake_up");
-	return kft_word_srcline(stdout, st->sl, st->ks, func, is_return, " [", "]");
+	at = !sym || sym->addr != addr || strcmp(sym->name, "try_to_wake_up") ?
+	     SRCLINE_RETURN : SRCLINE_ENTRY;
+	return kft_word_srcline(stdout, st->sl, st->ks, func, at, " [", "]");
 }
 
 /*

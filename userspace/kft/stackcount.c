@@ -8,7 +8,7 @@
  * the difference of two reads: the counts only grow during a run, so no
  * event is lost or counted twice between two -i summaries (bcc clears its
  * map instead, and loses the events in between). With --srcline each
- * frame of stackcount's stacks ends with its source lines (stackprint.c).
+ * frame of their stacks ends with its source lines (stackprint.c).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -158,6 +158,8 @@ int kft_profile(const struct kft_params *p, const struct kft_paths *paths)
 	struct kft_sc sc = { .p = p };
 	char err[256] = "";
 
+	int ret;
+
 	sc.style = (struct kft_stack_style){
 		.profile = 1,
 		.folded = p->folded,
@@ -165,6 +167,12 @@ int kft_profile(const struct kft_params *p, const struct kft_paths *paths)
 		.annotate = p->annotate,
 		.module = p->module,
 	};
-	return kft_sc_run(&sc, paths, kft_profile_config(p, err, sizeof(err)), err,
-			  kft_profile_banner);
+	/* Read before the run is written: a file that is missing is said first. */
+	if (kft_stack_srclines_open(p, "profile", paths, &sc.style))
+		ret = 1;
+	else
+		ret = kft_sc_run(&sc, paths, kft_profile_config(p, err, sizeof(err)), err,
+				 kft_profile_banner);
+	kft_stack_srclines_free(&sc.style);
+	return ret;
 }

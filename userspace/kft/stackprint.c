@@ -19,8 +19,9 @@
  * module's function (with -M, kft's module:name); "[unknown]" (bcc's word)
  * where the kernel found no symbol. With --srcline a frame's line ends
  * with its source lines, as kd -c ends a call's: the first frame, the
- * function entered, at its entry; every other one, a return address, at
- * the line of its call with the inlined calls it lies in.
+ * function entered (profile's: the instruction the tick interrupted), at
+ * its own line; every other one, a return address, at the line of its
+ * call with the inlined calls it lies in.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -51,12 +52,24 @@ static void kft_frame_put(FILE *out, const struct kft_frame *f, int offsets, int
 }
 
 /*
+ * Which lines the @i-th frame of a stack has (innermost first): a return
+ * address but for the first, which is the function entered, or for
+ * profile the instruction the tick interrupted.
+ */
+static enum srcline_at kft_frame_at(size_t i, const struct kft_stack_style *st)
+{
+	if (i > 0)
+		return SRCLINE_RETURN;
+	return st->profile ? SRCLINE_PC : SRCLINE_ENTRY;
+}
+
+/*
  * --srcline: a frame's source lines, "  [fs/open.c:30]". Its address is
  * the running kernel's, mapped through the symbols; where they hide
  * addresses, the kernel's own name and offset find it. 0, or -1 without
  * memory.
  */
-static int kft_frame_srcline(FILE *out, const struct kft_frame *f, bool is_return,
+static int kft_frame_srcline(FILE *out, const struct kft_frame *f, enum srcline_at at,
 			     const struct kft_stack_style *st)
 {
 	char word[KFTLOG_LINE_MAX];
@@ -69,7 +82,7 @@ static int kft_frame_srcline(FILE *out, const struct kft_frame *f, bool is_retur
 		fputs("  [??]", out);
 		return 0;
 	}
-	return kft_word_srcline(out, st->sl, st->ks, word, is_return, "  [", "]");
+	return kft_word_srcline(out, st->sl, st->ks, word, at, "  [", "]");
 }
 
 /* [comm;]outer;...;inner COUNT: the root first, as flame graphs want. */
@@ -106,7 +119,7 @@ static int kft_stack_lines(FILE *out, const struct kft_stack_row *r,
 		if (st->addresses)
 			fprintf(out, "%-16" PRIx64 " ", f->addr);
 		kft_frame_put(out, f, st->offsets, st->module);
-		if (st->sl && kft_frame_srcline(out, f, i > 0, st))
+		if (st->sl && kft_frame_srcline(out, f, kft_frame_at(i, st), st))
 			return -1;
 		fputc('\n', out);
 	}
@@ -163,7 +176,8 @@ int kft_snoop_print(FILE *out, const struct kft_stacks *s, const struct kft_stac
 	for (i = 0; i < ev->nr; i++) {
 		fputc('\t', out);
 		kft_frame_put(out, &s->frames[ev->first + i], style->offsets, style->module);
-		if (style->sl && kft_frame_srcline(out, &s->frames[ev->first + i], i > 0, style))
+		if (style->sl && kft_frame_srcline(out, &s->frames[ev->first + i],
+						   kft_frame_at(i, style), style))
 			return -1;
 		fputc('\n', out);
 	}

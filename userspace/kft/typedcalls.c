@@ -151,11 +151,11 @@ int kft_call_sources_open(const struct kft_params *p, const char *sub, struct ty
 }
 
 int kft_word_srcline(FILE *out, struct srcline *sl, const struct ksyms *ks, const char *word,
-		     bool is_return, const char *before, const char *after)
+		     enum srcline_at at, const char *before, const char *after)
 {
 	char text[SRCLINE_TEXT_MAX];
 
-	if (srcline__text(sl, ks, word, is_return, text, sizeof(text)))
+	if (srcline__text(sl, ks, word, at, text, sizeof(text)))
 		return -1;
 	fprintf(out, "%s%s%s", before, text, after);
 	return 0;
@@ -164,9 +164,9 @@ int kft_word_srcline(FILE *out, struct srcline *sl, const struct ksyms *ks, cons
 int kft_call_srcline(FILE *out, struct srcline *sl, const struct ksyms *ks,
 		     const struct kftlog_row *r, bool caller)
 {
-	if (kft_word_srcline(out, sl, ks, r->func, false, "  [", "]"))
+	if (kft_word_srcline(out, sl, ks, r->func, SRCLINE_ENTRY, "  [", "]"))
 		return -1;
-	return caller ? kft_word_srcline(out, sl, ks, r->caller, true, " <- ", "") : 0;
+	return caller ? kft_word_srcline(out, sl, ks, r->caller, SRCLINE_RETURN, " <- ", "") : 0;
 }
 
 /* One call's line of the listing: 0, or -1 without memory (--srcline's). */

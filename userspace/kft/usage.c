@@ -242,7 +242,8 @@ static const char *const kft_usage_stacksnoop[] = {
 
 static const char *const kft_usage_profile[] = {
 	"usage: kft profile [-h] [-p PID | -L TID] [-K] [-U] [-F FREQUENCY] [-a] [-I]",
-	"                   [-f] [-C CPU] [-d] [-M] [--stack-storage-size N] [duration]",
+	"                   [-f] [-C CPU] [-d] [-M] [--stack-storage-size N]",
+	"                   [--srcline FILE] [duration]",
 	"",
 	"Samples the kernel stack of what runs on each CPU FREQUENCY times a second",
 	"(kft's profile mode: a timer per CPU), as bcc's profile does, for duration",
@@ -264,6 +265,11 @@ static const char *const kft_usage_profile[] = {
 	"  -p, --pid PID              profile this process only",
 	"  -U, --user-stacks-only     refused: the kernel lets modules walk no user stack",
 	"      --stack-storage-size N the most distinct stacks kept (default 16384)",
+	"      --srcline FILE         each frame's line ends with its source lines, as",
+	"                             kft stackcount --srcline ends it (the first frame,",
+	"                             the instruction sampled, at its own line), from",
+	"                             FILE's DWARF (a vmlinux, or a module's .ko); again",
+	"                             for more files. Not with -f",
 	"",
 	"Refused, saying why: -c COUNT (kft samples by time, not by events),",
 	"--hash-storage-size (one table: --stack-storage-size), --cgroupmap and",
@@ -277,6 +283,7 @@ static const char *const kft_usage_profile[] = {
 	"  kft profile -p 185      only profile process with PID 185",
 	"  kft profile -L 185      only profile thread with TID 185",
 	"  kft profile -af 10 | kd --flamegraph >profile.svg",
+	"  kft profile --srcline vmlinux 5   5 s of samples, each frame's source lines",
 	NULL,
 };
 

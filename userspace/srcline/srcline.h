@@ -68,16 +68,24 @@ int srcline__lookup(struct srcline *sl, const struct ksyms *ks, const char *word
 		    int is_return, struct srcline_frame *frames, int max);
 void srcline__free(struct srcline *sl);
 
+/* What a word's address is, which says which of its lines are shown. */
+enum srcline_at {
+	SRCLINE_ENTRY,		/* a function's entry */
+	SRCLINE_RETURN,		/* a return address */
+	SRCLINE_PC,		/* an instruction that was running (a sample) */
+};
+
 /*
  * The text of @word's lines into buf[0..size), as every command that
- * prints calls shows them: a function's (!@is_return) the line of its
- * entry, in the function itself ("fs/open.c:1380"); a caller's (a return
- * address) every frame of the call, named, innermost first
- * ("build_open_how fs/open.c:1391 <- do_sys_open fs/open.c:1420"); "??"
- * for what no file of @sl has. 0, or -1 without memory.
+ * prints calls shows them: a function's entry the line of its entry, in
+ * the function itself ("fs/open.c:1380"); a return address every frame
+ * of its call, named, innermost first ("build_open_how fs/open.c:1391 <-
+ * do_sys_open fs/open.c:1420"); a running instruction every frame of
+ * its own line, as a call's; "??" for what no file of @sl has. 0, or -1
+ * without memory.
  */
-int srcline__text(struct srcline *sl, const struct ksyms *ks, const char *word, int is_return,
-		  char *buf, size_t size);
+int srcline__text(struct srcline *sl, const struct ksyms *ks, const char *word,
+		  enum srcline_at at, char *buf, size_t size);
 
 /* The files --srcline names, in order; filled by srcline_files__add, nothing read. */
 struct srcline_files {

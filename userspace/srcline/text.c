@@ -39,17 +39,17 @@ static void srcline_caller_text(char *buf, size_t size, const struct srcline_fra
 	}
 }
 
-int srcline__text(struct srcline *sl, const struct ksyms *ks, const char *word, int is_return,
-		  char *buf, size_t size)
+int srcline__text(struct srcline *sl, const struct ksyms *ks, const char *word,
+		  enum srcline_at at, char *buf, size_t size)
 {
 	struct srcline_frame frames[SRCLINE_MAX_FRAMES];
-	int n = srcline__lookup(sl, ks, word, is_return, frames, SRCLINE_MAX_FRAMES);
+	int n = srcline__lookup(sl, ks, word, at == SRCLINE_RETURN, frames, SRCLINE_MAX_FRAMES);
 
 	if (n < 0)
 		return -1;
 	if (!n)
 		snprintf(buf, size, "??");
-	else if (!is_return)
+	else if (at == SRCLINE_ENTRY)
 		srcline_where(buf, size, &frames[n - 1]);
 	else
 		srcline_caller_text(buf, size, frames, n);
