@@ -3,8 +3,10 @@
  * filter roots' holding space and its root functions (kft_hold.h): taken
  * when the run is created, emptied at each prime, let go with the run.
  * The records are taken as the log's are (kft_mem.h): refused when larger
- * than half of the available memory, never by the OOM killer.
+ * than half of the available memory, never by the OOM killer. And the
+ * return of a root call, which puts its subtree into the log or drops it.
  */
+#include <linux/kprobes.h>
 #include <linux/percpu.h>
 #include <linux/sort.h>
 #include <linux/slab.h>
@@ -12,6 +14,7 @@
 
 #include "kft_ftrace.h"
 #include "kft_hold.h"
+#include "kft_hook_path.h"
 #include "kft_mem.h"
 #include "kft_symbol.h"
 
@@ -45,6 +48,7 @@ int kft_hold_alloc(struct kft_hold *h, unsigned long tasks, unsigned long entrie
 		kft_hold_free(h);
 		return -ENOMEM;
 	}
+	h->sides = sched || args;
 	h->tasks = tasks;
 	h->entries = entries;
 	for (i = 0; i < tasks; i++) {
@@ -68,6 +72,7 @@ void kft_hold_free(struct kft_hold *h)
 	h->records = NULL;
 	h->sched = NULL;
 	h->args = NULL;
+	h->sides = false;
 	h->roots = NULL;
 	h->nr_roots = 0;
 }
@@ -150,3 +155,136 @@ int kft_hold_roots(struct kft_hold *h, const struct kft_func_ref *roots, unsigne
 		h->span_end = max(h->span_end, h->roots[i].end);
 	return 0;
 }
+
+/*
+ * Where the run times its calls in cycles: its cycle clock and the ns
+ * clock at one moment, *@cycles and *@ns, the narrowest of a few tries,
+ * so that an interrupt between the two reads (or an emulator translating
+ * the code) does not shift a kept subtree's times.
+ */
+static __always_inline void kft_hold_clocks(u64 *cycles, u64 *ns)
+{
+	u64 c0, c1, n, narrowest = U64_MAX;
+	int try;
+
+	for (try = 0; try < 3; try++) {
+		c0 = kft_cycles();
+		n = kft_now();
+		c1 = kft_cycles();
+		if (c1 - c0 < narrowest) {
+			narrowest = c1 - c0;
+			*cycles = c0 + narrowest / 2;
+			*ns = n;
+		}
+	}
+}
+
+/*
+ * A held record as the log has it: the task's pid (@pid, its slot's), and
+ * where the run times its calls in cycles, its entry and duration in ns,
+ * @now of the cycle clock being @now_ns. A wakeup's rows have their times
+ * from the scheduler's probes, in ns already.
+ */
+static __always_inline void kft_hold_rec_log(const struct kft_run *run, struct kft_record *rec,
+					     s32 pid, u64 now, u64 now_ns)
+{
+	u32 khz = run->cycles_khz;
+
+	rec->pid = pid;
+	if (!khz || kft_rec_is_wake(rec))
+		return;
+	rec->entry_ns = now_ns - kft_hold_ns(khz, now > rec->entry_ns ? now - rec->entry_ns : 0);
+	rec->info = (rec->info & ~KFT_REC_DUR_MASK) |
+		    kft_rec_info(kft_hold_ns(khz, rec->info & KFT_REC_DUR_MASK), 0);
+}
+
+/* A held record's copy into the log: its function last, as a record is written. */
+static __always_inline void kft_hold_rec_copy(struct kft_record *dst,
+					      const struct kft_record *src)
+{
+	dst->entry_ns = src->entry_ns;
+	dst->caller_off = src->caller_off;
+	dst->pid = src->pid;
+	dst->info = src->info;
+	dst->retval = src->retval;
+	/* Pairs with smp_load_acquire() in kft_log_view_build(). */
+	smp_store_release(&dst->func, src->func);
+}
+
+/*
+ * A kept root's subtree into its run's log, in one reservation, oldest
+ * first (a cut slot's ring from its oldest: a wakeup's rows stay in
+ * order): what does not fit is lost, and the run stops as a full log stops
+ * it. @root_entry: when the root was entered, on the run's clock.
+ */
+static __always_inline void kft_hold_flush(struct kft_run *run, struct kft_hold_slot *s,
+					   u64 root_entry)
+{
+	unsigned long n = s->nr, first, fit, i, j;
+	u64 now = 0, now_ns = 0;
+	struct kft_record rec;
+
+	if (run->cycles_khz) {
+		kft_hold_clocks(&now, &now_ns);
+		root_entry = now_ns - kft_hold_ns(run->cycles_khz,
+						  now > root_entry ? now - root_entry : 0);
+	}
+	first = atomic_long_add_return(n, &run->log.reserved) - n;
+	fit = first >= run->log.capacity ? 0 : min(n, run->log.capacity - first);
+	for (i = 0; i < fit; i++) {
+		j = s->oldest + i < n ? s->oldest + i : s->oldest + i - n;
+		if (run->log.sched)
+			run->log.sched[first + i] = s->sched[j];
+		if (run->log.args)
+			run->log.args[first + i] = s->args[j];
+		rec = s->recs[j];
+		kft_hold_rec_log(run, &rec, s->pid, now, now_ns);
+		kft_hold_rec_copy(&run->log.records[first + i], &rec);
+	}
+	if (fit < n)
+		kft_run_stop(run, KFT_REASON_LOG_FULL);
+	kft_comms_note(&run->log.buf->comms, s->pid, root_entry);
+	this_cpu_inc(run->counters->roots_kept);
+	if (s->cut)
+		this_cpu_add(run->counters->hold_cut, s->cut);
+}
+
+/* Whether the run's filters keep a root call that took @dur ns and returned @retval. */
+static __always_inline bool kft_hold_keeps(struct kft_run *run, const struct kft_call *call,
+					   u64 dur, unsigned long retval)
+{
+	if (kft_time_filtered(kft_call_judged(run, call, dur), run->mintime_ns, run->maxtime_ns)) {
+		this_cpu_inc(run->counters->filtered_time);
+		return false;
+	}
+	return !run->cfg.errors || !kft_retval_filtered(run, retval);
+}
+
+/**
+ * kft_hold_root_return() - the outermost root call of current returned
+ * @run:	the run
+ * @s:		current's slot
+ * @rec:	the root's own record, held last
+ * @call:	the root's call
+ * @dur:	how long it took, on the run's clock (cycles or ns)
+ * @retval:	what it returned
+ *
+ * Its subtree into the log if the run's filters keep the root, else
+ * dropped; the slot free again, whatever the run's state. From the root's
+ * exit hook, in its task.
+ */
+notrace void kft_hold_root_return(struct kft_run *run, struct kft_hold_slot *s,
+				  struct kft_record *rec, const struct kft_call *call, u64 dur,
+				  unsigned long retval)
+{
+	/* Acquire: the log and generation belong to this state (kft_run_prime()). */
+	if (smp_load_acquire(&run->state) == KFT_RUNNING &&
+	    kft_hold_keeps(run, call, kft_hold_ns(run->cycles_khz, dur), retval)) {
+		if (s->cut)
+			rec->info |= KFT_REC_CUT;
+		kft_hold_flush(run, s, call->entry_ns);
+	}
+	kft_hold_release(&run->hold, s);
+	kft_deadline_check(run, 0);
+}
+NOKPROBE_SYMBOL(kft_hold_root_return);

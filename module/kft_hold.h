@@ -6,12 +6,19 @@
  * is dropped if not. Only the outermost root call of a task decides: a
  * root called inside another is one more call of its subtree.
  *
- * The holding space is a table of slots, each {owner task, its pid, root
- * calls open, records held, calls cut, records[holdentries]}. A task
- * holds a slot from the entry of its outermost root call to its return,
- * found by a hash of the task pointer (kft_tasktab.h), as fast hooks find
- * their shadow stacks. Entry claims the first free probed slot (a
- * compare-and-swap of the owner) when the task owns none.
+ * The holding space is a table of slots, each {owner task, its pid,
+ * records held, calls cut, records[holdentries]}. A task holds a slot
+ * from the entry of its outermost root call to its return, found by a
+ * hash of the task pointer (kft_tasktab.h), as fast hooks find their
+ * shadow stacks. Entry claims the first free probed slot (a
+ * compare-and-swap of the owner) when the task owns none, and only then
+ * looks whether the call is a root's: a task that owns a slot is inside
+ * its outermost root call, whose own call alone gives the slot back.
+ *
+ * A held record is what the log's would be but for the task's pid, which
+ * its slot has, and for its times, in cycles where the run times its calls
+ * in cycles: the flush of a kept subtree writes the pid and puts the times
+ * in ns, so that a call dropped with its root never pays for either.
  *
  * Only the owner writes its slot once it is claimed, and only in task
  * context: calls made in interrupts belong to no task's root call, and are
@@ -26,6 +33,7 @@
 #define KFT_HOLD_H
 
 #include <linux/atomic.h>
+#include <linux/math64.h>
 #include <linux/sched.h>
 
 #include "kft_config.h"
@@ -41,7 +49,6 @@ struct kft_root_range {
 struct kft_hold_slot {
 	struct task_struct *owner;	/* NULL: free */
 	pid_t pid;			/* the owner's: a task_struct can be reused */
-	unsigned int depth;		/* root calls open */
 	unsigned int nr;		/* records held */
 	unsigned int cut;		/* calls that did not fit: overwritten */
 	unsigned int oldest;		/* full: the record to overwrite next */
@@ -55,6 +62,7 @@ struct kft_hold {
 	struct kft_record *records;	/* tasks * entries */
 	struct kft_rec_sched *sched;	/* offcpu: tasks * entries, else NULL */
 	struct kft_rec_args *args;	/* args: tasks * entries, else NULL */
+	bool sides;			/* sched or args: records have more beside them */
 	unsigned int tasks;
 	unsigned int entries;
 	atomic_t owned;			/* slots owned: 0, no call can be inside a root */
@@ -70,8 +78,11 @@ struct kft_hold {
 	unsigned long span_end;		/* ... to the highest end */
 };
 
+struct kft_call;
 struct kft_parse_error;
 struct kft_func_ref;
+struct kft_record;
+struct kft_run;
 
 int kft_hold_alloc(struct kft_hold *h, unsigned long tasks, unsigned long entries,
 		   bool sched, bool args);
@@ -79,6 +90,17 @@ void kft_hold_free(struct kft_hold *h);
 void kft_hold_reset(struct kft_hold *h);
 int kft_hold_roots(struct kft_hold *h, const struct kft_func_ref *roots, unsigned int nr,
 		   struct kft_parse_error *err);
+void kft_hold_root_return(struct kft_run *run, struct kft_hold_slot *s, struct kft_record *rec,
+			  const struct kft_call *call, u64 dur, unsigned long retval);
+
+/*
+ * @t of a run's clock in ns: cycles at @cycles_khz where the run times its
+ * calls in cycles (run->cycles_khz), else ns already.
+ */
+static __always_inline u64 kft_hold_ns(u32 cycles_khz, u64 t)
+{
+	return cycles_khz ? mul_u64_u32_div(t, NSEC_PER_MSEC, cycles_khz) : t;
+}
 
 /*
  * Whether @ip lies in a root function: most calls lie outside the span of
@@ -145,7 +167,6 @@ static __always_inline struct kft_hold_slot *kft_hold_claim(struct kft_hold *h)
 
 		if (!READ_ONCE(s->owner) && !cmpxchg(&s->owner, NULL, current)) {
 			s->pid = current->pid;
-			s->depth = 0;
 			s->nr = 0;
 			s->cut = 0;
 			s->oldest = 0;

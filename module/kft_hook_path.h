@@ -5,11 +5,12 @@
  * (kft_exit_fprobe.c, kft_exit_kretprobe.c, kft_exit_fast.c): trace mode's
  * code that the layer below it includes, so that its handlers reach it
  * without an indirect call. It calls only the layers below the
- * mechanisms (kft_state.c's start and stop, kft_watch.c, the log and
- * the comm table, kft_wake.c's rows of a wakeup). Every call made here
- * cost about ten instructions per traced call (a push, a pop, a call and
- * a return thunk), and a record made six of them. Only for notrace,
- * NOKPROBE_SYMBOL functions: what is inlined runs in them.
+ * mechanisms (kft_state.c's start and stop, kft_watch.c, the log and the
+ * comm table, kft_wake.c's rows of a wakeup, kft_hold.c's return of a
+ * root call). Every call made here cost about ten instructions per traced
+ * call (a push, a pop, a call and a return thunk), and a record made six
+ * of them. Only for notrace, NOKPROBE_SYMBOL functions: what is inlined
+ * runs in them.
  *
  * kft_hook_entry_quick() and kft_hook_exit_quick() are the common case of
  * "every call slower than N" (running, judged in cycles, rejected) with no
@@ -256,9 +257,10 @@ static __always_inline bool kft_hook_entry_quick(struct kft_fhook *hook, struct 
 }
 
 /*
- * filter roots, at a call's entry (kft_hold.h): a root call takes current's
- * slot (claimed if current has none) one level deeper; another call is
- * hooked only inside a root call of current's. Interrupts are not held.
+ * filter roots, at a call's entry (kft_hold.h): a call of a task that owns
+ * a slot is inside its outermost root call, and held there whatever
+ * function it is; a task that owns none claims one at a root's call, which
+ * gives it back at its return. Interrupts are not held.
  * Return: whether the exit is to be seen.
  */
 static __always_inline bool kft_hold_entry(struct kft_run *run, unsigned long ip, bool irq,
@@ -266,22 +268,21 @@ static __always_inline bool kft_hold_entry(struct kft_run *run, unsigned long ip
 {
 	struct kft_hold *h = &run->hold;
 	struct kft_hold_slot *s;
-	bool root;
 
 	if (irq)
 		return false;
-	root = kft_hold_is_root(h, ip);
 	s = kft_hold_find(h);
-	if (!s && root) {
+	call->root = !s;
+	if (!s) {
+		if (!kft_hold_is_root(h, ip))
+			return false;
 		s = kft_hold_claim(h);
-		if (!s)
+		if (!s) {
 			this_cpu_inc(run->counters->hold_missed);
+			return false;
+		}
 	}
-	if (!s)
-		return false;
-	s->depth += root;
 	call->hold = s;
-	call->root = root;
 	return true;
 }
 
@@ -339,10 +340,9 @@ static __always_inline int kft_hook_entry_take(struct kft_run *run, unsigned lon
 
 	call->entry_ns = run->cycles_khz ? kft_cycles() : kft_now();
 	call->irq = irq;
-	pid = kft_record_pid(call);
 	call->cpu = raw_smp_processor_id();
 	if (run->cfg.watch)
-		kft_watch_entry(run, ip, ret_ip, regs, call->entry_ns, pid);
+		kft_watch_entry(run, ip, ret_ip, regs, call->entry_ns, kft_record_pid(call));
 	if (!record)
 		return 0;
 	call->rec = NULL;
@@ -350,6 +350,7 @@ static __always_inline int kft_hook_entry_take(struct kft_run *run, unsigned lon
 		rec = kft_log_reserve(run, ring);
 		if (!rec)
 			return 1;
+		pid = kft_record_pid(call);
 		kft_log_args_put(run, rec, keep, call, ring);
 		kft_record_fill(rec, ip, ret_ip, call, pid, kft_rec_info_open(call->cpu), 0);
 		kft_log_publish(run, rec, ring);
@@ -575,102 +576,64 @@ static __always_inline void kft_log_sched_put(struct kft_run *run, struct kft_re
 		kft_rec_sched_fill(&run->log.sched[rec - run->log.records], call);
 }
 
-/* A held record's copy into the log: its function last, as kft_record_fill() writes. */
-static __always_inline void kft_record_copy(struct kft_record *dst, const struct kft_record *src)
-{
-	dst->entry_ns = src->entry_ns;
-	dst->caller_off = src->caller_off;
-	dst->pid = src->pid;
-	dst->info = src->info;
-	dst->retval = src->retval;
-	/* Pairs with smp_load_acquire() in kft_log_view_build(). */
-	smp_store_release(&dst->func, src->func);
-}
-
 /*
- * A kept root's subtree into the log, in one reservation, oldest first
- * (a cut slot's ring from its oldest: a wakeup's rows stay in order): what
- * does not fit is lost, and the run stops as a full log stops it.
+ * A call that returned after @dur into current's slot @s, with what is
+ * kept beside its record: offcpu's times, the registers its entry kept
+ * (@args, in a run with args). Return: its record.
  */
-static __always_inline void kft_hold_flush(struct kft_run *run, struct kft_hold_slot *s,
-					   const struct kft_call *root_call)
+static __always_inline struct kft_record *kft_hold_put(struct kft_hold *h, struct kft_hold_slot *s,
+						       unsigned long ip, unsigned long ret_ip,
+						       struct kft_call *call, u64 dur,
+						       unsigned long retval,
+						       struct kft_rec_args *args)
 {
-	unsigned long n = s->nr, first, fit, i, j;
+	struct kft_record *rec = kft_hold_room(h, s);
 
-	first = atomic_long_add_return(n, &run->log.reserved) - n;
-	fit = first >= run->log.capacity ? 0 : min(n, run->log.capacity - first);
-	for (i = 0; i < fit; i++) {
-		j = s->oldest + i < n ? s->oldest + i : s->oldest + i - n;
-		if (run->log.sched)
-			run->log.sched[first + i] = s->sched[j];
-		if (run->log.args)
-			run->log.args[first + i] = s->args[j];
-		kft_record_copy(&run->log.records[first + i], &s->recs[j]);
+	if (unlikely(h->sides)) {
+		if (s->sched)
+			kft_rec_sched_fill(&s->sched[rec - s->recs], call);
+		if (s->args)
+			s->args[rec - s->recs] = *kft_args_keep(args, call);
 	}
-	if (fit < n)
-		kft_run_stop(run, KFT_REASON_LOG_FULL);
-	kft_record_comm(run, root_call, s->pid);
-	this_cpu_inc(run->counters->roots_kept);
-	if (s->cut)
-		this_cpu_add(run->counters->hold_cut, s->cut);
-}
-
-/* Whether the run's filters keep a root call that took @dur and returned @retval. */
-static __always_inline bool kft_hold_keeps(struct kft_run *run, const struct kft_call *call,
-					   u64 dur, unsigned long retval)
-{
-	if (kft_time_filtered(kft_call_judged(run, call, dur), run->mintime_ns, run->maxtime_ns)) {
-		this_cpu_inc(run->counters->filtered_time);
-		return false;
-	}
-	return !run->cfg.errors || !kft_retval_filtered(run, retval);
+	/* Only current reads its slot, at the flush: no order to keep. */
+	rec->entry_ns = call->entry_ns;
+	rec->func = ip;
+	rec->caller_off = kft_rec_caller_off(ret_ip, ip);
+	rec->info = kft_rec_info(dur, call->cpu);
+	rec->retval = retval;
+	return rec;
 }
 
 /*
  * filter roots, at a call's exit: a call inside a root call is held in
- * current's slot, with the registers its entry kept (@args, in a run with
- * args); the outermost root's return decides on the subtree and frees the
- * slot, whatever the run's state. A call of an earlier generation leaves
- * the slot alone: the prime emptied the table since.
+ * current's slot, and so is the outermost root's own, whose return then
+ * decides on the subtree (kft_hold_root_return(), out of line: once a
+ * root call, it takes no register from every held call's exit). A call
+ * of an earlier generation leaves the slot alone: the prime emptied the
+ * table since. The calls are timed in cycles where the run has them (as a
+ * time filter's are), and their times put in ns only when the root is
+ * kept.
  */
 static __always_inline void kft_hold_exit(struct kft_run *run, unsigned long ip,
 					  unsigned long ret_ip, struct kft_call *call,
 					  unsigned long retval, struct kft_rec_args *args)
 {
 	struct kft_hold_slot *s = call->hold;
-	bool root_done, keep = false;
 	struct kft_record *rec;
-	u64 info, dur;
+	u64 dur;
 
 	/* (call->hold is set only by an entry of the run's generation.) */
 	if (call->gen != READ_ONCE(run->gen) || !s) {
 		this_cpu_inc(run->counters->not_found);
 		return;
 	}
-	dur = kft_elapsed(kft_now(), call->entry_ns);
-	root_done = call->root && !--s->depth;
-	if (root_done) {
-		/* Acquire: the log and generation belong to this state (kft_run_prime()). */
-		keep = smp_load_acquire(&run->state) == KFT_RUNNING;
-		keep = keep && kft_hold_keeps(run, call, dur, retval);
-	}
-	if (!root_done || keep) {
-		rec = kft_hold_room(&run->hold, s);
-		info = kft_rec_info(dur, call->cpu);
-		if (root_done && s->cut)
-			info |= KFT_REC_CUT;
-		if (s->sched)
-			kft_rec_sched_fill(&s->sched[rec - s->recs], call);
-		if (s->args)
-			s->args[rec - s->recs] = *kft_args_keep(args, call);
-		kft_record_fill(rec, ip, ret_ip, call, s->pid, info, retval);
-	}
-	if (!root_done)
+	dur = kft_elapsed(run->cycles_khz ? kft_cycles() : kft_now(), call->entry_ns);
+	if (likely(!call->root)) {
+		kft_hold_put(&run->hold, s, ip, ret_ip, call, dur, retval, args);
 		return;
-	if (keep)
-		kft_hold_flush(run, s, call);
-	kft_hold_release(&run->hold, s);
-	kft_deadline_check(run, 0);
+	}
+	rec = kft_hold_put(&run->hold, s, ip, ret_ip, call, dur, retval, args);
+	kft_hold_root_return(run, s, rec, call, dur, retval);
 }
 
 /*

@@ -502,16 +502,17 @@ struct kft_run *kft_run_create(struct kft_run *old, char *text, const struct kft
 	run->log_at_entry = !run->histogram && !cfg->mintime_us && !cfg->maxtime_us &&
 			    !cfg->errors && !cfg->nr_roots && cfg->log != KFT_LOG_STREAM;
 	/*
-	 * (filter roots judges a root on the ns clock its subtree's records
-	 * use; filter oncpu, the time on the CPU, which is offcpu's, in ns.)
+	 * (filter oncpu judges the time on the CPU, which is offcpu's, in ns;
+	 * filter roots judges a root in ns, its subtree's times put in ns
+	 * first, and can time its calls in cycles whatever it judges.)
 	 */
-	if (!cfg->nr_roots && !cfg->filter_oncpu)
+	if (cfg->nr_roots || !cfg->filter_oncpu)
 		kft_run_cycles_setup(run);
 	run->task_filter = kft_task_filtered(cfg);
 	run->count_ctx_filter = cfg->noints || cfg->onlyints || run->task_filter;
 	/* (cycles_khz: no record at entry, no watch; offcpu's slot taken at entry.) */
 	run->entry_quick = run->cycles_khz && !run->count_ctx_filter && !cfg->offcpu && !cfg->args &&
-			   !cfg->nr_argf;
+			   !cfg->nr_argf && !cfg->nr_roots;
 	/*
 	 * (A ring's and a stream's records, and args, too: a linear log's
 	 * path has none of their code.)

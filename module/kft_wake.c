@@ -124,7 +124,6 @@ notrace void kft_wake_hold(const struct kft_sched *sc, struct kft_hold *h,
 		       kft_rec_info(wk->slept_ns, w->cpu) | KFT_REC_FIRST;
 		rec->entry_ns = wk->slept_at;
 		rec->caller_off = KFT_REC_CALLER_UNKNOWN;
-		rec->pid = hs->pid;
 		rec->info = info | KFT_REC_WAKE;
 		rec->retval = i ? 0 : (u64)(s64)w->pid;
 		if (hs->sched) {
