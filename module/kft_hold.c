@@ -212,38 +212,58 @@ static __always_inline void kft_hold_rec_copy(struct kft_record *dst,
 }
 
 /*
+ * Whether a held record lies inside its root call, entered at
+ * @root_entry for @root_dur (the run's clock). An interrupt that comes
+ * while the root's hooks run, its slot owned but the root not yet timed
+ * or timed already, holds its first calls there (irq_enter(), before
+ * the interrupt counts as one) outside the root's time: they are no part
+ * of its subtree. A wakeup's rows, timed by the scheduler's probes, are.
+ */
+static __always_inline bool kft_hold_in_root(const struct kft_record *rec, u64 root_entry,
+					     u64 root_dur)
+{
+	return kft_rec_is_wake(rec) || rec->entry_ns - root_entry <= root_dur;
+}
+
+/*
  * A kept root's subtree into its run's log, in one reservation, oldest
  * first (a cut slot's ring from its oldest: a wakeup's rows stay in
  * order): what does not fit is lost, and the run stops as a full log stops
- * it. @root_entry: when the root was entered, on the run's clock.
+ * it. @root_entry, @root_dur: when the root was entered and for how long,
+ * on the run's clock.
  */
 static __always_inline void kft_hold_flush(struct kft_run *run, struct kft_hold_slot *s,
-					   u64 root_entry)
+					   u64 root_entry, u64 root_dur)
 {
-	unsigned long n = s->nr, first, fit, i, j;
-	u64 now = 0, now_ns = 0;
+	unsigned long n = s->nr, kept = 0, first, fit, i, j, k;
+	u64 now = 0, now_ns = 0, entry_ns = root_entry;
 	struct kft_record rec;
 
 	if (run->cycles_khz) {
 		kft_hold_clocks(&now, &now_ns);
-		root_entry = now_ns - kft_hold_ns(run->cycles_khz,
-						  now > root_entry ? now - root_entry : 0);
+		entry_ns = now_ns - kft_hold_ns(run->cycles_khz,
+						now > root_entry ? now - root_entry : 0);
 	}
-	first = atomic_long_add_return(n, &run->log.reserved) - n;
-	fit = first >= run->log.capacity ? 0 : min(n, run->log.capacity - first);
-	for (i = 0; i < fit; i++) {
+	for (i = 0; i < n; i++)
+		kept += kft_hold_in_root(&s->recs[i], root_entry, root_dur);
+	first = atomic_long_add_return(kept, &run->log.reserved) - kept;
+	fit = first >= run->log.capacity ? 0 : min(kept, run->log.capacity - first);
+	for (i = 0, k = 0; i < n && k < fit; i++) {
 		j = s->oldest + i < n ? s->oldest + i : s->oldest + i - n;
+		if (!kft_hold_in_root(&s->recs[j], root_entry, root_dur))
+			continue;
 		if (run->log.sched)
-			run->log.sched[first + i] = s->sched[j];
+			run->log.sched[first + k] = s->sched[j];
 		if (run->log.args)
-			run->log.args[first + i] = s->args[j];
+			run->log.args[first + k] = s->args[j];
 		rec = s->recs[j];
 		kft_hold_rec_log(run, &rec, s->pid, now, now_ns);
-		kft_hold_rec_copy(&run->log.records[first + i], &rec);
+		kft_hold_rec_copy(&run->log.records[first + k], &rec);
+		k++;
 	}
-	if (fit < n)
+	if (fit < kept)
 		kft_run_stop(run, KFT_REASON_LOG_FULL);
-	kft_comms_note(&run->log.buf->comms, s->pid, root_entry);
+	kft_comms_note(&run->log.buf->comms, s->pid, entry_ns);
 	this_cpu_inc(run->counters->roots_kept);
 	if (s->cut)
 		this_cpu_add(run->counters->hold_cut, s->cut);
@@ -282,7 +302,7 @@ notrace void kft_hold_root_return(struct kft_run *run, struct kft_hold_slot *s,
 	    kft_hold_keeps(run, call, kft_hold_ns(run->cycles_khz, dur), retval)) {
 		if (s->cut)
 			rec->info |= KFT_REC_CUT;
-		kft_hold_flush(run, s, call->entry_ns);
+		kft_hold_flush(run, s, call->entry_ns, dur);
 	}
 	kft_hold_release(&run->hold, s);
 	kft_deadline_check(run, 0);
