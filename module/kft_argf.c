@@ -92,9 +92,19 @@ void kft_argf_compile(struct kft_argf_set *set, const struct kft_argf *argf, uns
 	set->nr = nr;
 }
 
+/*
+ * Whether @t judges the function whose hook saw @ip: the function's
+ * ftrace call site, a few bytes past its start, inside it.
+ */
+static __always_inline bool kft_argf_judges(const struct kft_argf_test *t, unsigned long ip)
+{
+	return !t->func || ip - t->func <= t->func_sites;
+}
+
 /**
  * kft_argf_passes() - whether a call's registers pass each of a run's tests
  * @set:	the run's tests (at least one)
+ * @ip:		where the hook saw the call (the function's ftrace call site)
  * @fregs:	what ftrace passed the hook, or NULL
  * @regs:	else the registers at the function's first instruction, or
  *		NULL (every register reads as 0)
@@ -102,10 +112,10 @@ void kft_argf_compile(struct kft_argf_set *set, const struct kft_argf *argf, uns
  * On the traced path, out of line: inlined into the hooks' entry, its
  * registers were saved and restored by every call of every run.
  *
- * Return: true when every test passes.
+ * Return: true when every test that judges the call's function passes.
  */
-notrace noinline bool kft_argf_passes(const struct kft_argf_set *set, struct ftrace_regs *fregs,
-				      struct pt_regs *regs)
+notrace noinline bool kft_argf_passes(const struct kft_argf_set *set, unsigned long ip,
+				      struct ftrace_regs *fregs, struct pt_regs *regs)
 {
 	const struct kft_argf_test *t;
 	unsigned int n;
@@ -119,6 +129,8 @@ notrace noinline bool kft_argf_passes(const struct kft_argf_set *set, struct ftr
 		 */
 		if (n >= KFT_ARGS_MAX)
 			return false;
+		if (!kft_argf_judges(t, ip))
+			continue;
 		if (!kft_argf_pass(t, fregs ? kft_fregs_argument(fregs, n) :
 				      regs ? kft_regs_argument(regs, n) : 0))
 			return false;

@@ -19,6 +19,8 @@ struct kft_argf_test {
 	unsigned long span;
 	unsigned long mask;		/* '&': the bits, else 0 */
 	unsigned long bias;		/* a signed type's sign bit, else 0 */
+	unsigned long func;		/* the function it judges (its start), or 0: all */
+	unsigned long func_sites;	/* how far past its start its call site may lie */
 	unsigned char index;		/* the register */
 	bool narrow;			/* int or uint, on a 64-bit kernel */
 	bool sign;			/* int: sign-extended when narrow */
@@ -34,7 +36,7 @@ struct kft_argf_set {
 static_assert(KFT_ARGF_REGS == KFT_ARGS_MAX, "the parser and the module count other registers");
 
 void kft_argf_compile(struct kft_argf_set *set, const struct kft_argf *argf, unsigned int nr);
-bool kft_argf_passes(const struct kft_argf_set *set, struct ftrace_regs *fregs,
-		     struct pt_regs *regs);
+bool kft_argf_passes(const struct kft_argf_set *set, unsigned long ip,
+		     struct ftrace_regs *fregs, struct pt_regs *regs);
 
 #endif

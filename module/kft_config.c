@@ -137,9 +137,11 @@ static const char *const kft_parse_messages[] = {
 		"gives the same answer for every value of the argument's type: it would keep every call or none",
 	[KFT_ERR_ARGF_TOO_MANY] = "at most 4 argument filters in a block",
 	[KFT_ERR_ARGF_MODE] =
-		"judges a call by its registers at its entry, which only trace and histogram modes' hooks see: not in count, stacks or profile mode",
+		"judges a call by its registers at its entry, and profile mode's samples are no call's entry: not in profile mode",
 	[KFT_ERR_ARGF_ROOTS] =
 		"judges each call at its entry, and filter roots judges a whole tree at its root's return: not with 'filter roots'",
+	[KFT_ERR_ARGF_FUNCTION] =
+		"the function an argument filter judges is one: a name or module:name, not a glob or an address",
 };
 
 _Static_assert(KFT_ARGF_MAX == 4, "the message of KFT_ERR_ARGF_TOO_MANY says 4");
@@ -488,14 +490,13 @@ static int once(struct kft_parser *ps, enum kft_stmt stmt, struct kft_pos at)
 	return 0;
 }
 
-static int parse_number(struct kft_parser *ps, unsigned long long min,
-			unsigned long long max, unsigned long long *out)
+/* The current token as a decimal number from @min to @max. */
+static int parse_number_here(struct kft_parser *ps, unsigned long long min,
+			     unsigned long long max, unsigned long long *out)
 {
 	unsigned long long v = 0;
 	const char *s;
 
-	if (next(ps))
-		return -1;
 	if (!ps->tok.s)
 		return fail(ps, KFT_ERR_MISSING_NUMBER);
 	for (s = ps->tok.s; *s; s++) {
@@ -509,6 +510,13 @@ static int parse_number(struct kft_parser *ps, unsigned long long min,
 		return fail(ps, KFT_ERR_NUMBER_RANGE);
 	*out = v;
 	return 0;
+}
+
+/* The next token as a decimal number from @min to @max. */
+static int parse_number(struct kft_parser *ps, unsigned long long min,
+			unsigned long long max, unsigned long long *out)
+{
+	return next(ps) ?: parse_number_here(ps, min, max, out);
 }
 
 static int hex_digit(char c)
@@ -942,7 +950,26 @@ static int parse_argf_op(struct kft_parser *ps, struct kft_argf *f)
 	return fail(ps, KFT_ERR_ARGF_OP);
 }
 
-/* filter arg N [TYPE] OP VALUE (at: the statement's "filter"). */
+/*
+ * filter arg's optional FUNCTION, before its N: a word that is no number
+ * (nor the block's end) names the one function the statement judges.
+ * Return: 0 with the current token N's, or -1.
+ */
+static int parse_argf_function(struct kft_parser *ps, struct kft_argf *f)
+{
+	if (next(ps))
+		return -1;
+	if (!ps->tok.s || tok_is(ps, "end") || (*ps->tok.s >= '0' && *ps->tok.s <= '9'))
+		return 0;
+	if (take_function(ps, &f->func))
+		return -1;
+	if (f->func.is_glob)
+		return fail(ps, KFT_ERR_ARGF_FUNCTION);
+	f->has_func = true;
+	return next(ps);
+}
+
+/* filter arg [FUNCTION] N [TYPE] OP VALUE (at: the statement's "filter"). */
 static int parse_filter_arg(struct kft_parser *ps, struct kft_pos at)
 {
 	struct kft_config *cfg = ps->cfg;
@@ -955,7 +982,8 @@ static int parse_filter_arg(struct kft_parser *ps, struct kft_pos at)
 		ps->seen[KFT_STMT_ARGF] = at;
 	f = &cfg->argf[cfg->nr_argf++];
 	f->pos = at;
-	if (parse_number(ps, 0, ~0ULL, &n))
+	f->has_func = false;
+	if (parse_argf_function(ps, f) || parse_number_here(ps, 0, ~0ULL, &n))
 		return -1;
 	if (n < 1 || n > KFT_ARGF_REGS)
 		return fail(ps, KFT_ERR_ARGF_INDEX);
@@ -1368,7 +1396,7 @@ static int check_argf(struct kft_parser *ps)
 
 	if (!ps->cfg->nr_argf)
 		return 0;
-	if (mode != KFT_MODE_TRACE && mode != KFT_MODE_HISTOGRAM)
+	if (mode == KFT_MODE_PROFILE)
 		return fail_at(ps, KFT_ERR_ARGF_MODE,
 			       later_of(seen[KFT_STMT_ARGF], seen[KFT_STMT_MODE]), "arg");
 	if (ps->cfg->nr_roots)

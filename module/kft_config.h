@@ -111,6 +111,7 @@ enum kft_parse_err {
 	KFT_ERR_ARGF_TOO_MANY,
 	KFT_ERR_ARGF_MODE,
 	KFT_ERR_ARGF_ROOTS,
+	KFT_ERR_ARGF_FUNCTION,
 	KFT_ERR_COUNT,
 };
 
@@ -244,6 +245,8 @@ enum kft_argf_op {
 struct kft_argf {
 	struct kft_pos pos;		/* the statement's "filter" */
 	const char *text;		/* VALUE as written, inside the parsed text */
+	struct kft_func_ref func;	/* the function it judges, when has_func */
+	bool has_func;			/* else it judges every function */
 	unsigned int index;
 	enum kft_argf_type type;
 	enum kft_argf_op op;

@@ -371,7 +371,7 @@ static __always_inline int kft_hook_entry_extras(struct kft_run *run, unsigned l
 {
 	struct kft_rec_args *keep = NULL;
 
-	if (run->argf.nr && !kft_argf_passes(&run->argf, args->fregs, args->regs)) {
+	if (run->argf.nr && !kft_argf_passes(&run->argf, ip, args->fregs, args->regs)) {
 		this_cpu_inc(run->counters->filtered_args);
 		return 1;
 	}

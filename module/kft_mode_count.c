@@ -25,10 +25,12 @@
 #include "kft_task.h"
 
 /*
- * Everything but the common case: not running, a context filter, a
- * function's first call, or a slot away from its first probe.
+ * Everything but the common case: not running, a context, task or
+ * argument filter, a function's first call, or a slot away from its first
+ * probe. @fregs: the registers ftrace passed, which filter arg reads.
  */
-static notrace noinline void kft_count_slow(struct kft_run *run, unsigned long ip)
+static notrace noinline void kft_count_slow(struct kft_run *run, unsigned long ip,
+					    struct ftrace_regs *fregs)
 {
 	long slot;
 
@@ -40,6 +42,10 @@ static notrace noinline void kft_count_slow(struct kft_run *run, unsigned long i
 	}
 	if (run->task_filter && !kft_task_wanted(&run->cfg)) {
 		this_cpu_inc(run->counters->filtered_task);
+		return;
+	}
+	if (run->argf.nr && !kft_argf_passes(&run->argf, ip, fregs, NULL)) {
+		this_cpu_inc(run->counters->filtered_args);
 		return;
 	}
 	slot = kft_count_slot_slow(&run->table, ip);
@@ -58,10 +64,10 @@ NOKPROBE_SYMBOL(kft_count_slow);
  * functions: no recursion. Which variant a run uses is chosen at attach
  * (kft_count_func()), so that the common case tests nothing else: a table
  * of one chunk (up to 4096 slots: lists of up to 1008 names) or more, and
- * a context filter (every call goes the slow way).
+ * a context, task or argument filter (every call goes the slow way).
  */
 static __always_inline void kft_count_fast(struct ftrace_ops *op, unsigned long ip,
-					   bool one_chunk)
+					   struct ftrace_regs *fregs, bool one_chunk)
 {
 	struct kft_run *run = container_of(op, struct kft_run, counter.ops);
 	struct kft_count_table *t = &run->table;
@@ -72,7 +78,7 @@ static __always_inline void kft_count_fast(struct ftrace_ops *op, unsigned long 
 	slot = kft_count_hash(t, ip);
 	/* A plain load: the slot's only write is the claim, long before. */
 	if (unlikely(data_race(t->ips[slot]) != ip))
-		return kft_count_slow(run, ip);
+		return kft_count_slow(run, ip, fregs);
 	if (one_chunk)
 		kft_counter_inc(&t->chunk0[slot]);
 	else
@@ -83,7 +89,7 @@ static notrace void kft_count_fn_one_chunk(unsigned long ip, unsigned long paren
 					   struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	preempt_disable_notrace();
-	kft_count_fast(op, ip, true);
+	kft_count_fast(op, ip, fregs, true);
 	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kft_count_fn_one_chunk);
@@ -92,7 +98,7 @@ static notrace void kft_count_fn_chunks(unsigned long ip, unsigned long parent_i
 					struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	preempt_disable_notrace();
-	kft_count_fast(op, ip, false);
+	kft_count_fast(op, ip, fregs, false);
 	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kft_count_fn_chunks);
@@ -101,14 +107,14 @@ static notrace void kft_count_fn_filtered(unsigned long ip, unsigned long parent
 					  struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	preempt_disable_notrace();
-	kft_count_slow(container_of(op, struct kft_run, counter.ops), ip);
+	kft_count_slow(container_of(op, struct kft_run, counter.ops), ip, fregs);
 	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kft_count_fn_filtered);
 
 static ftrace_func_t kft_count_func(const struct kft_run *run)
 {
-	if (run->count_ctx_filter)
+	if (run->count_ctx_filter || run->argf.nr)
 		return kft_count_fn_filtered;
 	return run->table.nr_chunks == 1 ? kft_count_fn_one_chunk : kft_count_fn_chunks;
 }
@@ -127,6 +133,9 @@ static int kft_counter_attach(struct kft_counter *c, struct kft_run *run,
 		       const struct kft_func_ref *funcs, unsigned int nr_funcs,
 		       struct kft_parse_error *err)
 {
+	/* filter arg reads the registers that stacks mode unwinds from. */
+	if (run->argf.nr)
+		c->ops.flags |= KFT_STACKS_OPS_FLAGS;
 	return kft_ftrace_ops_attach(&c->ops, kft_count_func(run), funcs, nr_funcs,
 				     &c->attached, err);
 }
@@ -176,9 +185,11 @@ static void kft_output_count_status(struct seq_file *m, struct kft_run *run,
 		   "  functions counted %lu\n"
 		   "  filtered by context %lu\n"
 		   "  filtered by task %lu\n"
+		   "  filtered by argument %lu\n"
 		   "  not counted, table full %lu\n"
 		   "  starts %u\n",
-		   calls, functions, c->filtered_ints, c->filtered_task, c->table_full, run->starts);
+		   calls, functions, c->filtered_ints, c->filtered_task, c->filtered_args,
+		   c->table_full, run->starts);
 	seq_printf(m, "table: %lu slots, %lu used, %zu bytes\n",
 		   kft_count_table_slots(&run->table), used,
 		   kft_count_table_bytes(&run->table));

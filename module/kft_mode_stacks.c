@@ -103,8 +103,12 @@ static notrace void kft_stacks_fn(unsigned long ip, unsigned long parent_ip,
 	preempt_disable_notrace();
 	if (in_task() ? cfg->onlyints : cfg->noints)
 		this_cpu_inc(run->counters->filtered_ints);
-	else if (kft_task_wanted(cfg))
-		kft_stacks_entry(run, ip, parent_ip, fregs);
+	else if (kft_task_wanted(cfg)) {
+		if (run->argf.nr && !kft_argf_passes(&run->argf, ip, fregs, NULL))
+			this_cpu_inc(run->counters->filtered_args);
+		else
+			kft_stacks_entry(run, ip, parent_ip, fregs);
+	}
 	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kft_stacks_fn);
@@ -324,7 +328,8 @@ static void kft_output_stacks_status(struct seq_file *m, struct kft_run *run,
 	if (profile)
 		seq_printf(m, "  idle samples skipped %lu\n", c->idle_skipped);
 	else
-		seq_printf(m, "  unwound from kft's own frame %lu\n", c->slow_unwinds);
+		seq_printf(m, "  filtered by argument %lu\n"
+			   "  unwound from kft's own frame %lu\n", c->filtered_args, c->slow_unwinds);
 	if (run->snoop.size)
 		seq_printf(m, "  snoop events lost %lu\n", c->snoop_lost);
 	seq_printf(m, "  starts %u\n", run->starts);

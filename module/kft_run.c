@@ -27,6 +27,7 @@
 #include "kft_module.h"
 #include "kft_region.h"
 #include "kft_run.h"
+#include "kft_symbol.h"
 #include "kft_task.h"
 
 /* The modes, by the language's enum kft_run_mode. */
@@ -222,6 +223,45 @@ static int kft_run_check_trigger(const struct kft_trigger *t,
 	return ret;
 }
 
+/*
+ * The function a filter arg statement names, into its test: where it
+ * starts and how far in its ftrace call site may be (the call sites lie
+ * at most KFT_FTRACE_SITE_MAX_OFFSET in, and never past its end, where
+ * the next function's may), if ftrace can trace it; else an error at its
+ * name.
+ */
+static int kft_run_argf_function(struct ftrace_ops *scratch, const struct kft_func_ref *f,
+				 struct kft_argf_test *t, struct kft_parse_error *err)
+{
+	unsigned long addr = kft_lookup_symbol(f->text), off, size;
+	int ret;
+
+	if (!addr || kft_symbol_bounds(addr, &off, &size) || !size)
+		return kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, f);
+	t->func = addr - off;
+	t->func_sites = min_t(unsigned long, size - 1, KFT_FTRACE_SITE_MAX_OFFSET);
+	ret = kft_ftrace_set_filter_ip(scratch, t->func, false);
+	if (ret == -ENOMEM)
+		return ret;
+	return ret ? kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, f) : 0;
+}
+
+/* The functions of the filter arg statements that name one, looked up. */
+static int kft_run_resolve_argf(struct kft_run *run, struct kft_parse_error *err)
+{
+	const struct kft_config *cfg = &run->cfg;
+	struct ftrace_ops scratch = {};
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < cfg->nr_argf && !ret; i++)
+		if (cfg->argf[i].has_func)
+			ret = kft_run_argf_function(&scratch, &cfg->argf[i].func,
+						    &run->argf.tests[i], err);
+	ftrace_free_filter(&scratch);
+	return ret;
+}
+
 /* The exit triggers' hooks (none for other triggers). */
 static int kft_run_attach_exit_triggers(struct kft_run *run, struct kft_parse_error *err)
 {
@@ -265,7 +305,8 @@ static int kft_run_attach(struct kft_run *run, struct kft_parse_error *err)
 	int ret;
 
 	ret = kft_run_check_trigger(&cfg->start, err) ?:
-	      kft_run_check_trigger(&cfg->stop, err);
+	      kft_run_check_trigger(&cfg->stop, err) ?:
+	      kft_run_resolve_argf(run, err);
 	if (ret)
 		return ret;
 	/* Fast hooks' frames pop in reverse order of their entries, always. */

@@ -83,7 +83,9 @@ static void kft_output_config(struct seq_file *m, const struct kft_config *cfg)
 	if (cfg->errors)
 		seq_puts(m, "  filter errors\n");
 	for (i = 0; i < cfg->nr_argf; i++)
-		seq_printf(m, "  filter arg %u %s %s %s\n", cfg->argf[i].index + 1,
+		seq_printf(m, "  filter arg %s%s%u %s %s %s\n",
+			   cfg->argf[i].has_func ? cfg->argf[i].func.text : "",
+			   cfg->argf[i].has_func ? " " : "", cfg->argf[i].index + 1,
 			   kft_argf_type_word(cfg->argf[i].type), kft_argf_op_word(cfg->argf[i].op),
 			   cfg->argf[i].text);
 	if (cfg->has_funclist) {
