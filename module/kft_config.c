@@ -15,7 +15,7 @@
  *		   | "sample" NUM | "include" "idle" | "per-process" | "snoop" NUM
  *		   | "hooks" ("fast" | "safe")
  *		   | "log" ("linear" | "ring" | "stream" | "persistent")
- *		   | "offcpu" | "wakers" | "args"
+ *		   | "offcpu" | "wakers" | "args" [ ("string" | "ustring") NUM ]
  *
  * Words are separated by white space; '#' starts a comment that runs to the
  * end of the line. Keywords match exactly (no prefixes). Every statement may
@@ -129,6 +129,8 @@ static const char *const kft_parse_messages[] = {
 		"the kft region is too small for logentries: it holds at most, a CPU,",
 	[KFT_ERR_RING_CONFLICT] =
 		"log ring and log stream keep each CPU's calls one at a time, which would leave parts of a block of rows: not with",
+	[KFT_ERR_STRING_AT_EXIT] =
+		"args string copies the string into the call's record at its entry, which a run that makes its records at the exit does not have: not with",
 	[KFT_ERR_ARGF_INDEX] =
 		"an argument is 1 to " KFT_ARGF_REGS_TEXT " on this architecture, the registers its first arguments are passed in",
 	[KFT_ERR_ARGF_OP] =
@@ -358,6 +360,8 @@ struct kft_parser {
 	struct kft_pos seen[KFT_STMT_COUNT];
 	/* logentries' number: its limit depends on the mode, known at the end. */
 	struct kft_token logentries_num;
+	/* The current token is the next one's too: a statement looked past its end. */
+	bool held;
 };
 
 const char *kft_parse_strerror(enum kft_parse_err code)
@@ -469,6 +473,10 @@ static int fail(struct kft_parser *ps, enum kft_parse_err code)
 
 static int next(struct kft_parser *ps)
 {
+	if (ps->held) {
+		ps->held = false;
+		return 0;
+	}
 	if (lex_next(&ps->lx, &ps->tok)) {
 		ps->tok.s = NULL;
 		return fail_at(ps, KFT_ERR_BAD_CHAR, ps->tok.pos, NULL);
@@ -1216,11 +1224,31 @@ static int parse_log(struct kft_parser *ps)
 	return 0;
 }
 
-/* args: each logged call's argument registers, read at its entry. */
+/*
+ * args: each logged call's argument registers, read at its entry; with
+ * "string N" or "ustring N", also a copy of the kernel or user string
+ * argument N points to. The word after a bare "args" is the next
+ * statement's, held for the block's loop to take.
+ */
 static int parse_args(struct kft_parser *ps)
 {
-	ps->cfg->args = true;
-	return once(ps, KFT_STMT_ARGS, ps->tok.pos);
+	struct kft_config *cfg = ps->cfg;
+	unsigned long long n;
+
+	cfg->args = true;
+	if (once(ps, KFT_STMT_ARGS, ps->tok.pos) || next(ps))
+		return -1;
+	cfg->str_user = tok_is(ps, "ustring");
+	if (!cfg->str_user && !tok_is(ps, "string")) {
+		ps->held = true;
+		return 0;
+	}
+	if (parse_number(ps, 0, ~0ULL, &n))
+		return -1;
+	if (n < 1 || n > KFT_ARGF_REGS)
+		return fail(ps, KFT_ERR_ARGF_INDEX);
+	cfg->str_arg = n;
+	return 0;
 }
 
 /* The statements, by their first word. */
@@ -1405,6 +1433,44 @@ static int check_argf(struct kft_parser *ps)
 	return 0;
 }
 
+/*
+ * args string copies the string at the call's entry into the record its
+ * entry reserves: a run that makes its records at the exit (a time or
+ * return value filter judges the call first; filter roots holds it; a
+ * stream hands out only whole calls) has nowhere to keep it meanwhile.
+ */
+static const char *string_conflict(const struct kft_config *cfg, enum kft_stmt *stmt)
+{
+	*stmt = KFT_STMT_MINTIME;
+	if (cfg->mintime_us)
+		return "mintime";
+	*stmt = KFT_STMT_MAXTIME;
+	if (cfg->maxtime_us)
+		return "maxtime";
+	*stmt = KFT_STMT_ERRORS;
+	if (cfg->errors)
+		return "errors";
+	*stmt = KFT_STMT_ROOTS;
+	if (cfg->nr_roots)
+		return "roots";
+	*stmt = KFT_STMT_LOG;
+	return cfg->log == KFT_LOG_STREAM ? "stream" : NULL;
+}
+
+static int check_string(struct kft_parser *ps)
+{
+	enum kft_stmt stmt;
+	const char *word;
+
+	if (!ps->cfg->str_arg)
+		return 0;
+	word = string_conflict(ps->cfg, &stmt);
+	if (!word)
+		return 0;
+	return fail_at(ps, KFT_ERR_STRING_AT_EXIT,
+		       later_of(ps->seen[KFT_STMT_ARGS], ps->seen[stmt]), word);
+}
+
 /* Checks that need the whole block; reported at the later statement. */
 static int check_block(struct kft_parser *ps)
 {
@@ -1446,7 +1512,8 @@ static int check_block(struct kft_parser *ps)
 	}
 	if (cfg->units_ms && cfg->mode != KFT_MODE_HISTOGRAM)
 		return fail_at(ps, KFT_ERR_UNITS_MS, seen[KFT_STMT_UNITS], "units");
-	return check_roots(ps) ?: check_oncpu(ps) ?: check_ring(ps) ?: check_argf(ps);
+	return check_roots(ps) ?: check_oncpu(ps) ?: check_ring(ps) ?: check_argf(ps) ?:
+	       check_string(ps);
 }
 
 /* What depends on the mode, known only once the block has been read. */

@@ -112,6 +112,7 @@ enum kft_parse_err {
 	KFT_ERR_ARGF_MODE,
 	KFT_ERR_ARGF_ROOTS,
 	KFT_ERR_ARGF_FUNCTION,
+	KFT_ERR_STRING_AT_EXIT,
 	KFT_ERR_COUNT,
 };
 
@@ -293,6 +294,8 @@ struct kft_config {
 	unsigned long holdtasks;	/* tasks inside roots at once */
 	bool offcpu;			/* trace: each call's times off the CPU; histogram: on it */
 	bool args;			/* trace: each call's argument registers at entry */
+	unsigned int str_arg;		/* args string N: N, the argument; 0: none */
+	bool str_user;			/* args ustring N: a user space string */
 	bool wakers;			/* trace, with roots: who woke each sleep (takes offcpu) */
 	bool filter_oncpu;		/* mintime, maxtime judge the time on the CPU (takes offcpu) */
 	enum kft_log_fill log;		/* trace: how the log fills */

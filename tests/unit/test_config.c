@@ -356,6 +356,29 @@ static const struct parse_case cases[] = {
 	OK("new begin args filter roots a fend end"),
 	OK("new begin filter roots a fend\nargs end"),
 	BAD("new begin arg end", UNKNOWN_STATEMENT, 1, 11),
+	/*
+	 * args string N / ustring N: a register from 1 to N, not with a run
+	 * that makes its records at the exit, at the later statement.
+	 */
+	OK("new begin args string 1 end"),
+	OK("new begin args ustring " KFT_ARGF_REGS_TEXT " log ring filter maxtime 0 end"),
+	OK("new begin args string 2 filter funclist a fend hooks fast end"),
+	OK("new begin args filter mintime 5 end"),
+	BAD("new begin args string 0 end", ARGF_INDEX, 1, 23),
+	BAD("new begin args ustring 9 end", ARGF_INDEX, 1, 24),
+	BAD("new begin args string x end", BAD_NUMBER, 1, 23),
+	BAD("new begin args string end", BAD_NUMBER, 1, 23),
+	INCOMPLETE("new begin args string", MISSING_NUMBER, 1, 22),
+	BAD("new begin args strings 1 end", UNKNOWN_STATEMENT, 1, 16),
+	BAD("new begin args string 1 args end", DUPLICATE, 1, 25),
+	BAD("new begin args string 1 string 1 end", UNKNOWN_STATEMENT, 1, 25),
+	BAD("new begin args string 1 filter mintime 5 end", STRING_AT_EXIT, 1, 25),
+	BAD("new begin filter maxtime 5 args ustring 1 end", STRING_AT_EXIT, 1, 28),
+	BAD("new begin args string 1 filter errors end", STRING_AT_EXIT, 1, 25),
+	BAD("new begin args string 1 filter roots a fend end", STRING_AT_EXIT, 1, 25),
+	BAD("new begin log stream args string 1 end", STRING_AT_EXIT, 1, 22),
+	BAD("new begin args string 1\nlog stream end", STRING_AT_EXIT, 2, 1),
+	BAD("new begin mode count args string 1 end", NOT_IN_COUNT_MODE, 1, 22),
 	/* filter arg: up to 4, in trace and histogram modes, not with roots. */
 	OK("new begin filter arg 1 == 5 end"),
 	OK("new begin filter arg 2 int == -22 filter arg 1 ulong >= 0x10 args end"),
@@ -654,6 +677,17 @@ static void test_args_field(void)
 	CHECK(cfg.args && cfg.mintime_us == 7 && !cfg.offcpu && cfg.log == KFT_LOG_LINEAR,
 	      "args %d mintime %llu offcpu %d log %d", cfg.args, cfg.mintime_us, cfg.offcpu,
 	      cfg.log);
+	CHECK(!cfg.str_arg, "args alone: string of argument %u", cfg.str_arg);
+	free(buf);
+	free(funcs);
+	parse_ok("new begin args ustring 3 end", &cfg, &funcs, &buf);
+	CHECK(cfg.args && cfg.str_arg == 3 && cfg.str_user, "args ustring 3: args %d, %u, user %d",
+	      cfg.args, cfg.str_arg, cfg.str_user);
+	free(buf);
+	free(funcs);
+	parse_ok("new begin args string 1 end", &cfg, &funcs, &buf);
+	CHECK(cfg.str_arg == 1 && !cfg.str_user, "args string 1: %u, user %d", cfg.str_arg,
+	      cfg.str_user);
 	free(buf);
 	free(funcs);
 }
