@@ -34,7 +34,10 @@
  * args: the entry reads the argument registers into the call's own storage
  * beside its struct kft_call (the mechanism's: struct kft_args_src), and
  * whoever reserves the record copies them beside it in the log. A run with
- * args is one with extras: a run without pays nothing for them.
+ * args is one with extras: a run without pays nothing for them. args
+ * string copies a string only into a record reserved at entry (the parser
+ * refuses it in a run that makes its records at the exit): a call's own
+ * storage has no room for it.
  *
  * filter arg: the first thing a run with extras does at an entry that the
  * context and task filters let through is to test the registers, out of
@@ -148,6 +151,19 @@ static __always_inline void kft_log_args_put(struct kft_run *run, const struct k
 {
 	if (ring && unlikely(run->log.args))
 		run->log.args[rec - run->log.records] = *kft_args_keep(keep, call);
+}
+
+/*
+ * args string, at the entry that reserved @rec: the string the kept
+ * argument points to, copied beside it out of line (kft_argstr.c). Only a
+ * run with args has @keep; only one with args string has the strings.
+ */
+static __always_inline void kft_log_str_put(struct kft_run *run, const struct kft_record *rec,
+					    const struct kft_rec_args *keep)
+{
+	if (keep && unlikely(run->log.strs))
+		kft_str_take(&run->log.strs[rec - run->log.records],
+			     keep->a[run->cfg.str_arg - 1], run->cfg.str_user);
 }
 
 /* A log record filled: a ring's readers may take it now (kft_log_ring.h). */
@@ -352,6 +368,8 @@ static __always_inline int kft_hook_entry_take(struct kft_run *run, unsigned lon
 			return 1;
 		pid = kft_record_pid(call);
 		kft_log_args_put(run, rec, keep, call, ring);
+		if (ring)
+			kft_log_str_put(run, rec, keep);
 		kft_record_fill(rec, ip, ret_ip, call, pid, kft_rec_info_open(call->cpu), 0);
 		kft_log_publish(run, rec, ring);
 		kft_record_comm(run, call, pid);

@@ -30,6 +30,7 @@ static void kft_log_buf_release(struct kref *ref)
 		vfree(buf->records);
 	vfree(buf->sched);
 	vfree(buf->args);
+	vfree(buf->strs);
 	kft_comms_free(&buf->comms);
 	kft_ring_free(&buf->ring);
 	kfree(buf);
@@ -64,7 +65,8 @@ static struct kft_log_buf *kft_log_buf_alloc(unsigned long capacity, struct kft_
 	if (!kft_mem_fits(array_size(capacity, (mem ? 0 : sizeof(struct kft_record) +
 							(ring ? sizeof(u32) : 0)) +
 					       (sides.sched ? sizeof(struct kft_rec_sched) : 0) +
-					       (sides.args ? sizeof(struct kft_rec_args) : 0))))
+					       (sides.args ? sizeof(struct kft_rec_args) : 0) +
+					       (sides.str ? sizeof(struct kft_rec_str) : 0))))
 		return NULL;
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
 	if (!buf)
@@ -80,13 +82,17 @@ static struct kft_log_buf *kft_log_buf_alloc(unsigned long capacity, struct kft_
 		buf->sched = kft_log_side_alloc(capacity, sizeof(struct kft_rec_sched));
 	if (sides.args)
 		buf->args = kft_log_side_alloc(capacity, sizeof(struct kft_rec_args));
+	if (sides.str)
+		buf->strs = kft_log_side_alloc(capacity, sizeof(struct kft_rec_str));
 	if (!buf->records || (sides.sched && !buf->sched) || (sides.args && !buf->args) ||
+	    (sides.str && !buf->strs) ||
 	    (ring && !mem && kft_ring_alloc(&buf->ring, capacity, shift, fill == KFT_LOG_STREAM)) ||
 	    kft_comms_alloc(&buf->comms, capacity)) {
 		if (!mem)
 			vfree(buf->records);
 		vfree(buf->sched);
 		vfree(buf->args);
+		vfree(buf->strs);
 		kft_ring_free(&buf->ring);
 		kfree(buf);
 		return NULL;
@@ -103,6 +109,7 @@ static void kft_log_use(struct kft_log *log, struct kft_log_buf *buf)
 	log->records = buf->records;
 	log->sched = buf->sched;
 	log->args = buf->args;
+	log->strs = buf->strs;
 	log->capacity = buf->capacity;
 	log->ring = buf->ring;
 	atomic_long_set(&log->reserved, 0);
@@ -139,6 +146,7 @@ void kft_log_free(struct kft_log *log)
 	log->records = NULL;
 	log->sched = NULL;
 	log->args = NULL;
+	log->strs = NULL;
 	log->ring = (struct kft_ring){};
 	log->capacity = 0;
 }
@@ -156,7 +164,8 @@ void kft_log_free(struct kft_log *log)
 int kft_log_reset(struct kft_log *log)
 {
 	struct kft_log_mem same = { .records = log->records, .ring = log->ring };
-	struct kft_log_sides sides = { .sched = log->sched != NULL, .args = log->args != NULL };
+	struct kft_log_sides sides = { .sched = log->sched != NULL, .args = log->args != NULL,
+				       .str = log->strs != NULL };
 	unsigned long used = kft_log_stored(log);
 	struct kft_log_buf *buf;
 
@@ -185,6 +194,8 @@ int kft_log_reset(struct kft_log *log)
 			memset(log->sched, 0, used * sizeof(*log->sched));
 		if (log->args)
 			memset(log->args, 0, used * sizeof(*log->args));
+		if (log->strs)
+			memset(log->strs, 0, used * sizeof(*log->strs));
 	}
 	kft_comms_reset(&log->buf->comms);
 	atomic_long_set(&log->reserved, 0);
@@ -280,9 +291,11 @@ void kft_log_view_init(struct kft_log_view *view, struct kft_log *log)
 	view->recs = log->buf->records;
 	view->sched = log->buf->sched;
 	view->args = log->buf->args;
+	view->strs = log->buf->strs;
 	view->copies = NULL;
 	view->sched_copies = NULL;
 	view->args_copies = NULL;
+	view->str_copies = NULL;
 	view->order = NULL;
 	view->nr = 0;
 }
@@ -326,10 +339,12 @@ void kft_log_view_free(struct kft_log_view *view)
 	kvfree(view->copies);
 	kvfree(view->sched_copies);
 	kvfree(view->args_copies);
+	kvfree(view->str_copies);
 	view->order = NULL;
 	view->copies = NULL;
 	view->sched_copies = NULL;
 	view->args_copies = NULL;
+	view->str_copies = NULL;
 	view->nr = 0;
 	if (view->buf)
 		kref_put(&view->buf->ref, kft_log_buf_release);

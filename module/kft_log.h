@@ -25,6 +25,7 @@
 #include <asm/local.h>
 
 #include "kft_arch.h"
+#include "kft_argstr.h"
 #include "kft_comm.h"
 #include "kft_config.h"
 
@@ -210,6 +211,8 @@ struct kft_rec_args {
 	unsigned long a[KFT_ARGS_MAX];
 };
 
+/* args string: struct kft_rec_str (kft_argstr.h), beside the registers. */
+
 /*
  * log ring and log stream: CPU c's slots are records[c << shift] on, 1 <<
  * shift of them; a tag beside each record says which of the CPU's
@@ -242,6 +245,7 @@ struct kft_log_buf {
 	struct kft_record *records;
 	struct kft_rec_sched *sched;	/* offcpu, else NULL */
 	struct kft_rec_args *args;	/* args, else NULL */
+	struct kft_rec_str *strs;	/* args string, else NULL */
 	struct kft_comms comms;		/* the records' task names */
 	struct kft_ring ring;		/* log ring or stream, else tags NULL */
 	struct mutex stream_lock;	/* a stream's readers: one at a time */
@@ -252,6 +256,7 @@ struct kft_log {
 	struct kft_record *records;	/* buf->records, for the traced path */
 	struct kft_rec_sched *sched;	/* buf->sched */
 	struct kft_rec_args *args;	/* buf->args */
+	struct kft_rec_str *strs;	/* buf->strs */
 	unsigned long capacity;
 	/* Slots handed out; past capacity it keeps counting what was lost. */
 	atomic_long_t reserved;
@@ -268,9 +273,11 @@ struct kft_log_view {
 	const struct kft_record *recs;	/* buf->records, or the copies */
 	const struct kft_rec_sched *sched; /* beside them, or NULL */
 	const struct kft_rec_args *args; /* likewise */
+	const struct kft_rec_str *strs;	/* likewise */
 	struct kft_record *copies;	/* a ring's */
 	struct kft_rec_sched *sched_copies;
 	struct kft_rec_args *args_copies;
+	struct kft_rec_str *str_copies;
 	u32 *order;			/* record indexes in entry-time order */
 	unsigned long nr;
 };
@@ -291,6 +298,7 @@ struct kft_log_mem {
 struct kft_log_sides {
 	bool sched;			/* offcpu's times */
 	bool args;			/* the calls' argument registers */
+	bool str;			/* a string an argument points to */
 };
 
 int kft_log_alloc(struct kft_log *log, unsigned long entries, struct kft_log_sides sides,

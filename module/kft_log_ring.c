@@ -97,13 +97,15 @@ unsigned long kft_ring_overwritten(const struct kft_ring *ring)
  * @rec:	the copy
  * @sched:	offcpu's times beside it (ignored without offcpu)
  * @args:	its arguments beside it (ignored without args)
+ * @str:	its string beside it (ignored without args string)
  *
  * Return: false when the slot holds another reservation, or is being
  * written, or was written while copied. No lock: from any context (a
  * panic's too).
  */
 bool kft_ring_copy(const struct kft_log_buf *buf, unsigned int cpu, unsigned long n,
-		   struct kft_record *rec, struct kft_rec_sched *sched, struct kft_rec_args *args)
+		   struct kft_record *rec, struct kft_rec_sched *sched, struct kft_rec_args *args,
+		   struct kft_rec_str *str)
 {
 	unsigned long slot = kft_ring_slot(&buf->ring, cpu, n);
 	const u32 *tag = &buf->ring.tags[slot];
@@ -124,6 +126,8 @@ bool kft_ring_copy(const struct kft_log_buf *buf, unsigned int cpu, unsigned lon
 		*sched = buf->sched[slot];
 	if (buf->args)
 		*args = buf->args[slot];
+	if (buf->strs)
+		*str = buf->strs[slot];
 	/* The copy is whole if the slot was not taken meanwhile. */
 	smp_rmb();
 	return (READ_ONCE(*tag) & ~KFT_RING_CLOSING) == kft_ring_tag(n) && rec->func;
@@ -145,7 +149,8 @@ static int kft_ring_view_alloc(struct kft_log_view *view, unsigned long room)
 	const struct kft_log_buf *buf = view->buf;
 	size_t each = sizeof(struct kft_record) + sizeof(u32) +
 		      (buf->sched ? sizeof(struct kft_rec_sched) : 0) +
-		      (buf->args ? sizeof(struct kft_rec_args) : 0);
+		      (buf->args ? sizeof(struct kft_rec_args) : 0) +
+		      (buf->strs ? sizeof(struct kft_rec_str) : 0);
 
 	room = max(room, 1UL);
 	if (!kft_mem_fits(array_size(room, each)))
@@ -157,12 +162,15 @@ static int kft_ring_view_alloc(struct kft_log_view *view, unsigned long room)
 						    KFT_BIG_GFP);
 	if (buf->args)
 		view->args_copies = kvmalloc_array(room, sizeof(*view->args_copies), KFT_BIG_GFP);
+	if (buf->strs)
+		view->str_copies = kvmalloc_array(room, sizeof(*view->str_copies), KFT_BIG_GFP);
 	if (!view->copies || !view->order || (buf->sched && !view->sched_copies) ||
-	    (buf->args && !view->args_copies))
+	    (buf->args && !view->args_copies) || (buf->strs && !view->str_copies))
 		return -ENOMEM;
 	view->recs = view->copies;
 	view->sched = view->sched_copies;
 	view->args = view->args_copies;
+	view->strs = view->str_copies;
 	return 0;
 }
 
@@ -176,6 +184,7 @@ static void kft_ring_view_fill(struct kft_log_view *view, unsigned long room)
 	const struct kft_log_buf *buf = view->buf;
 	struct kft_rec_sched unused;
 	struct kft_rec_args unused_args;
+	struct kft_rec_str unused_str;
 	unsigned long head, n;
 	unsigned int cpu;
 
@@ -185,7 +194,8 @@ static void kft_ring_view_fill(struct kft_log_view *view, unsigned long room)
 		for (; n < head && view->nr < room; n++) {
 			if (kft_ring_copy(buf, cpu, n, &view->copies[view->nr],
 					  buf->sched ? &view->sched_copies[view->nr] : &unused,
-					  buf->args ? &view->args_copies[view->nr] : &unused_args)) {
+					  buf->args ? &view->args_copies[view->nr] : &unused_args,
+					  buf->strs ? &view->str_copies[view->nr] : &unused_str)) {
 				view->order[view->nr] = view->nr;
 				view->nr++;
 			}
@@ -205,6 +215,7 @@ static void kft_stream_view_take(struct kft_log_view *view, unsigned long room)
 	struct kft_log_buf *buf = view->buf;
 	struct kft_rec_sched unused;
 	struct kft_rec_args unused_args;
+	struct kft_rec_str unused_str;
 	unsigned long head, n;
 	unsigned int cpu;
 
@@ -213,7 +224,8 @@ static void kft_stream_view_take(struct kft_log_view *view, unsigned long room)
 		for (n = kft_ring_tail(&buf->ring, cpu); n < head && view->nr < room; n++) {
 			if (!kft_ring_copy(buf, cpu, n, &view->copies[view->nr],
 					   buf->sched ? &view->sched_copies[view->nr] : &unused,
-					   buf->args ? &view->args_copies[view->nr] : &unused_args))
+					   buf->args ? &view->args_copies[view->nr] : &unused_args,
+					   buf->strs ? &view->str_copies[view->nr] : &unused_str))
 				break;
 			view->order[view->nr] = view->nr;
 			view->nr++;

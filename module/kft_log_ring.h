@@ -168,7 +168,8 @@ void kft_ring_reset(struct kft_ring *ring, unsigned long capacity);
 unsigned long kft_ring_stored(const struct kft_ring *ring, unsigned int cpu);
 unsigned long kft_ring_overwritten(const struct kft_ring *ring);
 bool kft_ring_copy(const struct kft_log_buf *buf, unsigned int cpu, unsigned long n,
-		   struct kft_record *rec, struct kft_rec_sched *sched, struct kft_rec_args *args);
+		   struct kft_record *rec, struct kft_rec_sched *sched, struct kft_rec_args *args,
+		   struct kft_rec_str *str);
 int kft_ring_view_build(struct kft_log_view *view);
 
 #endif

@@ -95,7 +95,8 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 {
 	unsigned long stored = kft_log_stored(&run->log);
 	size_t each = sizeof(struct kft_record) + (run->log.sched ? sizeof(struct kft_rec_sched) : 0) +
-		      (run->log.args ? sizeof(struct kft_rec_args) : 0);
+		      (run->log.args ? sizeof(struct kft_rec_args) : 0) +
+		      (run->log.strs ? sizeof(struct kft_rec_str) : 0);
 
 	seq_printf(m, "\ncounters:\n"
 		   "  entries recorded %lu\n"
@@ -138,6 +139,9 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 	kft_output_watch_status(m, run, c);
 	if (run->log.args)
 		seq_printf(m, "args: %u registers a call\n", KFT_ARGS_MAX);
+	if (run->log.strs)
+		seq_printf(m, "args string: the %s string argument %u points to, %u bytes at most\n",
+			   run->cfg.str_user ? "user" : "kernel", run->cfg.str_arg, KFT_STR_LEN);
 	kft_output_trace_hooks(m, run);
 	seq_puts(m, "mode: trace\n");
 }
@@ -315,21 +319,29 @@ static struct kft_record kft_output_rec_copy(const struct kft_record *r)
 	return copy;
 }
 
+/* What a log keeps beside a record, for its row. */
+struct kft_row_side {
+	const struct kft_rec_sched *sched;	/* offcpu's times, or NULL */
+	const struct kft_rec_args *args;	/* args, or NULL */
+	const struct kft_rec_str *str;		/* args string, or NULL */
+	unsigned int str_arg;			/* the argument it points to */
+};
+
 /**
  * kft_output_log_row() - one call
  * @m:		the seq_file
  * @times:	the run's timeline (rows are relative to its first start)
  * @comms:	the task names of the log the record is in
  * @r:		the record
- * @sched:	offcpu's times beside it, or NULL
- * @args:	its arguments beside it, or NULL
+ * @side:	what the log keeps beside it, or NULL
  * @show_addrs:	false: addresses print as zeros, as /proc/kallsyms does
  */
 static void kft_output_log_row(struct seq_file *m, const struct kft_run_times *times,
-			const struct kft_comms *comms, const struct kft_record *r,
-			const struct kft_rec_sched *sched, const struct kft_rec_args *args,
-			bool show_addrs)
+			       const struct kft_comms *comms, const struct kft_record *r,
+			       const struct kft_row_side *side, bool show_addrs)
 {
+	const struct kft_rec_sched *sched = side ? side->sched : NULL;
+	const struct kft_rec_args *args = side ? side->args : NULL;
 	const struct kft_record copy = kft_output_rec_copy(r), *rec = &copy;
 	u64 dur = kft_rec_dur(rec);
 	bool stack = kft_rec_is_stack(rec), wake = kft_rec_is_wake(rec);
@@ -363,6 +375,8 @@ static void kft_output_log_row(struct seq_file *m, const struct kft_run_times *t
 		kft_output_sched(m, sched, dur, unit);
 	if (args && !stack && !wake)
 		kft_output_args(m, args, show_addrs);
+	if (side && side->str && !stack && !wake)
+		kft_str_show(m, side->str, side->str_arg);
 	if (kft_rec_is_cut(rec))
 		seq_puts(m, " cut");
 	seq_putc(m, '\n');
@@ -380,7 +394,7 @@ void kft_trace_show_row(struct seq_file *m, const struct kft_run_times *times,
 			const struct kft_comms *comms, const struct kft_record *rec,
 			bool show_addrs)
 {
-	kft_output_log_row(m, times, comms, rec, NULL, NULL, show_addrs);
+	kft_output_log_row(m, times, comms, rec, NULL, show_addrs);
 }
 
 /*
@@ -421,6 +435,8 @@ void kft_trace_print_last(struct kft_run *run, unsigned int calls, struct seq_fi
 	struct kft_record rec;
 	struct kft_rec_sched sched;
 	struct kft_rec_args args;
+	struct kft_rec_str str;
+	struct kft_row_side side;
 	unsigned long head, n, rows = 0;
 	unsigned int cpu;
 
@@ -434,10 +450,15 @@ void kft_trace_print_last(struct kft_run *run, unsigned int calls, struct seq_fi
 		head = kft_ring_head(&buf->ring, cpu);
 		for (n = head - min_t(unsigned long, kft_ring_stored(&buf->ring, cpu), calls);
 		     n < head; n++) {
-			if (!kft_ring_copy(buf, cpu, n, &rec, &sched, &args))
+			if (!kft_ring_copy(buf, cpu, n, &rec, &sched, &args, &str))
 				continue;
-			kft_output_log_row(m, &run->times, &buf->comms, &rec,
-					   buf->sched ? &sched : NULL, buf->args ? &args : NULL, true);
+			side = (struct kft_row_side){
+				.sched = buf->sched ? &sched : NULL,
+				.args = buf->args ? &args : NULL,
+				.str = buf->strs ? &str : NULL,
+				.str_arg = run->cfg.str_arg,
+			};
+			kft_output_log_row(m, &run->times, &buf->comms, &rec, &side, true);
 			if (m->count)
 				m->count--;	/* the row's newline */
 			seq_printf(m, " %pS\n", (void *)kft_output_func_start(rec.func));
@@ -453,7 +474,8 @@ void kft_trace_print_last(struct kft_run *run, unsigned int calls, struct seq_fi
 static int kft_trace_log_alloc(struct kft_run *run)
 {
 	const struct kft_config *cfg = &run->cfg;
-	struct kft_log_sides sides = { .sched = cfg->offcpu, .args = cfg->args };
+	struct kft_log_sides sides = { .sched = cfg->offcpu, .args = cfg->args,
+				       .str = cfg->str_arg != 0 };
 	struct kft_log_mem mem;
 	int ret;
 
@@ -553,16 +575,26 @@ static unsigned long kft_trace_data_rows(const struct kft_reader *r)
 	return r->log.nr;
 }
 
+/* The row of record @k of a reader's view, with what it keeps beside it. */
+static void kft_trace_data_row(struct seq_file *m, struct kft_reader *r, u32 k)
+{
+	const struct kft_log_view *v = &r->log;
+	const struct kft_row_side side = {
+		.sched = v->sched ? &v->sched[k] : NULL,
+		.args = v->args ? &v->args[k] : NULL,
+		.str = v->strs ? &v->strs[k] : NULL,
+		.str_arg = r->run->cfg.str_arg,
+	};
+
+	kft_output_log_row(m, &r->times, &v->buf->comms, &v->recs[k], &side, r->show_addrs);
+}
+
 static void kft_trace_data_show(struct seq_file *m, struct kft_reader *r, unsigned long i)
 {
 	if (i == 0)
 		kft_output_log_header(m, r->run, &r->times, &r->counters, r->log.nr);
 	else
-		kft_output_log_row(m, &r->times, &r->log.buf->comms,
-				   &r->log.recs[r->log.order[i - 1]],
-				   r->log.sched ? &r->log.sched[r->log.order[i - 1]] : NULL,
-				   r->log.args ? &r->log.args[r->log.order[i - 1]] : NULL,
-				   r->show_addrs);
+		kft_trace_data_row(m, r, r->log.order[i - 1]);
 }
 
 static void kft_trace_data_free(struct kft_reader *r)

@@ -179,7 +179,8 @@ static unsigned int kft_stream_take_cpu(struct kft_stream_reader *r, unsigned in
 	u8 *at = (u8 *)r->rows;
 
 	for (; n < head && nr < max; n++, nr++) {
-		if (!kft_ring_copy(buf, cpu, n, &rec, &sched, &args))
+		/* (A stream has no strings: args string is refused with it.) */
+		if (!kft_ring_copy(buf, cpu, n, &rec, &sched, &args, NULL))
 			break;
 		kft_stream_fill(r, &rec, first_start_ns, (struct kft_stream_row *)at);
 		at += sizeof(struct kft_stream_row);

@@ -534,6 +534,30 @@ static int kft_test_args_cmd(const char *text)
 	return 0;
 }
 
+/*
+ * args string: a kernel string, the same string in the writer's memory and
+ * a NULL pointer, so that a test can compare kft's copy of each with the
+ * kernel's own kprobe events' fetch of it.
+ */
+static noinline __attribute__((__noipa__)) size_t
+kft_test_str(const char *kstr, const char __user *ustr, const char *none)
+{
+	barrier();
+	return strlen(kstr) + !ustr + !none;
+}
+
+/*
+ * "str TEXT" and a NUL, written at once (the NUL ends the writer's copy:
+ * kft_test_str() is given it as a user string).
+ */
+static int kft_test_str_cmd(const char *buf, const char __user *ubuf, size_t count)
+{
+	if (count < 5 || buf[count - 1] != '\0')
+		return -EINVAL;
+	WRITE_ONCE(kft_test_sink, kft_test_str(buf + 4, ubuf + 4, NULL));
+	return 0;
+}
+
 /* The colors kft_test_typed() takes: an enumeration, one of them negative. */
 enum kft_test_color { KFT_TEST_RED, KFT_TEST_GREEN = 5, KFT_TEST_BLUE = -3 };
 
@@ -781,6 +805,8 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 		return kft_test_region(buf) ?: count;
 	if (!strncmp(buf, "args ", 5))
 		return kft_test_args_cmd(buf + 5) ?: count;
+	if (!strncmp(buf, "str ", 4))
+		return kft_test_str_cmd(buf, ubuf, count) ?: count;
 	if (!strncmp(buf, "typed ", 6))
 		return kft_test_typed_cmd(buf + 6) ?: count;
 	if (!strncmp(buf, "wide ", 5))

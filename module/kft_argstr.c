@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * args string: the copy of a call's string argument, taken at its entry
+ * on the traced path, and its text in /proc/kft_data's rows.
+ *
+ * The copy reads through the kernel's nofault accessors, as kprobe
+ * events' ":string" and ":ustring" fetches do: a NULL or bad pointer, or
+ * a user page that is not present, costs a fault fixup and is kept as a
+ * fault, never an oops or a sleep. The kernel's string accessors
+ * (strncpy_from_kernel_nofault()) are not exported to modules; its
+ * copies of bytes are. A copy of fixed size could fault past the end of a
+ * string that ends before an unmapped page, so the copy stops at the page
+ * boundary and goes on into the next page only when no NUL came before
+ * it: it reads no page the string does not reach. The copy takes one
+ * byte more than a record keeps, which tells a string of KFT_STR_LEN
+ * bytes from a longer one.
+ */
+#include <linux/kprobes.h>
+#include <linux/mm.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "kft_argstr.h"
+
+/* @n bytes at @addr into @dst, without faulting. Return: 0, or an error. */
+static notrace long kft_str_copy(char *dst, unsigned long addr, size_t n, bool user)
+{
+	return user ? copy_from_user_nofault(dst, (const void __user *)addr, n) :
+		      copy_from_kernel_nofault(dst, (const void *)addr, n);
+}
+NOKPROBE_SYMBOL(kft_str_copy);
+
+/**
+ * kft_str_take() - copy the string a call's argument points to
+ * @out:	the record's copy
+ * @addr:	the argument's register
+ * @user:	a user space string (args ustring), else a kernel one
+ *
+ * From any context: it does not fault, sleep or take a lock. A string
+ * whose bytes run into a page that cannot be read is a fault, as the
+ * kernel's own string fetches say.
+ */
+notrace noinline void kft_str_take(struct kft_rec_str *out, unsigned long addr, bool user)
+{
+	size_t want = sizeof(out->s), first = min_t(size_t, want, PAGE_SIZE - offset_in_page(addr));
+
+	if (kft_str_copy(out->s, addr, first, user) ||
+	    (first < want && !memchr(out->s, '\0', first) &&
+	     kft_str_copy(out->s + first, addr + first, want - first, user))) {
+		out->s[0] = '\0';
+		out->state = KFT_STR_FAULT;
+		return;
+	}
+	/* No NUL in KFT_STR_LEN + 1 bytes: a longer string, cut. */
+	out->state = memchr(out->s, '\0', want) ? KFT_STR_WHOLE : KFT_STR_CUT;
+	out->s[KFT_STR_LEN] = '\0';
+}
+NOKPROBE_SYMBOL(kft_str_take);
+
+/*
+ * One byte of a string, as C writes it inside double quotes; a blank as
+ * "\x20" too, so that a row's words stay split at blanks.
+ */
+static void kft_str_show_char(struct seq_file *m, unsigned char c)
+{
+	switch (c) {
+	case '"':
+	case '\\':
+		seq_putc(m, '\\');
+		seq_putc(m, c);
+		break;
+	case '\n':
+		seq_puts(m, "\\n");
+		break;
+	case '\t':
+		seq_puts(m, "\\t");
+		break;
+	default:
+		if (c > ' ' && c < 0x7f)
+			seq_putc(m, c);
+		else
+			seq_printf(m, "\\x%02x", c);
+	}
+}
+
+/**
+ * kft_str_show() - a record's string as a word of its row
+ * @m:		the seq_file
+ * @str:	the copy
+ * @arg:	the argument it was read from, 1 on
+ *
+ * " strN=" and the string in double quotes, escaped so that the word has
+ * no blank and no byte outside printable ASCII (kft_str_show_char()); "..." after the closing
+ * quote when the string was cut; "(fault)" instead of it when the pointer
+ * could not be read. A slot without a copy shows nothing.
+ */
+void kft_str_show(struct seq_file *m, const struct kft_rec_str *str, unsigned int arg)
+{
+	unsigned int i;
+
+	if (str->state == KFT_STR_NONE)
+		return;
+	seq_printf(m, " str%u=", arg);
+	if (str->state == KFT_STR_FAULT) {
+		seq_puts(m, "(fault)");
+		return;
+	}
+	seq_putc(m, '"');
+	for (i = 0; i < KFT_STR_LEN && str->s[i]; i++)
+		kft_str_show_char(m, str->s[i]);
+	seq_putc(m, '"');
+	if (str->state == KFT_STR_CUT)
+		seq_puts(m, "...");
+}

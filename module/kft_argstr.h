@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * args string N / args ustring N: a bounded copy of the kernel or user
+ * string a call's argument N points to, read at its entry without
+ * faulting and kept beside its record (Documentation/kft.rst).
+ */
+#ifndef KFT_ARGSTR_H
+#define KFT_ARGSTR_H
+
+#include <linux/build_bug.h>
+#include <linux/types.h>
+
+struct seq_file;
+
+/* The bytes of a string a record keeps; a longer one is cut to them. */
+#define KFT_STR_LEN	62
+
+enum kft_str_state {
+	KFT_STR_NONE,		/* nothing was read (a slot never written) */
+	KFT_STR_WHOLE,		/* the whole string */
+	KFT_STR_CUT,		/* its first KFT_STR_LEN bytes */
+	KFT_STR_FAULT,		/* the pointer could not be read */
+};
+
+/* One call's copy, beside its record: 64 bytes. */
+struct kft_rec_str {
+	char s[KFT_STR_LEN + 1];	/* NUL-terminated */
+	u8 state;			/* enum kft_str_state */
+};
+static_assert(sizeof(struct kft_rec_str) == 64);
+
+void kft_str_take(struct kft_rec_str *out, unsigned long addr, bool user);
+void kft_str_show(struct seq_file *m, const struct kft_rec_str *str, unsigned int arg);
+
+#endif
