@@ -2,8 +2,9 @@
 /*
  * A call's arguments in kft logs (args): the word "args=V,..." after the
  * return value and offcpu's times as kftlog reads it (and ignores when
- * malformed), and kd's call tree, which shows them after the call's name.
- * A log without the word reads as before.
+ * malformed), and kd's call tree, which shows them after the call's name;
+ * the word "strN=..." of args string after it, which kd shows in place of
+ * argument N. A log without the words reads as before.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -23,13 +24,16 @@ static const char log_args[] =
 	"-------- -------- -------- ----------------                 ------------        ----             ------\n"
 	"       0      100     10.0  outer    start_kernel+0x10   sh -22 args=0xffff888003e1c000,-100,0x0,hidden\n"
 	"      10       20     10.0  leaf     outer+0x8           sh 0x0 oncpu=15 runnable=5 blocked=0 args=0x1,0x2,0x3,0x4\n"
-	"     200        5     10.0  old_fn   start_kernel+0x20   sh 0x0\n";
+	"     200        5     10.0  old_fn   start_kernel+0x20   sh 0x0\n"
+	"     300        5     10.0  open_fn  start_kernel+0x30   sh 0x3 args=-100,0x7ffd5c3b1e40,0x0 str2=\"/etc/a\\x20b\"\n"
+	"     400        5     10.0  open_fn  start_kernel+0x30   sh 0x3 oncpu=5 runnable=0 blocked=0 args=-100,0x0,0x0 str2=(fault) cut\n"
+	"     500        5     10.0  open_fn  start_kernel+0x30   sh 0x3 args=-100,0x1,0x0 str2=\"a\"b\"\n";
 
 static void test_word_read(void)
 {
 	struct kftlog *log = kftlog__parse(log_args, strlen(log_args), "test", NULL);
 
-	CHECK(log->nr == 3 && log->scan.malformed == 0, "%zu rows, %zu malformed", log->nr,
+	CHECK(log->nr == 6 && log->scan.malformed == 0, "%zu rows, %zu malformed", log->nr,
 	      log->scan.malformed);
 	CHECK_STR(log->rows[0].args, "0xffff888003e1c000,-100,0x0,hidden", "row 0's args");
 	CHECK_STR(log->rows[1].args, "0x1,0x2,0x3,0x4", "row 1's args, after offcpu's");
@@ -37,6 +41,12 @@ static void test_word_read(void)
 	CHECK_STR(log->rows[2].args, "", "a row without args");
 	CHECK(log->rows[0].ret == KFTLOG_RET_ERROR && log->rows[0].ret_error == -22,
 	      "row 0's return value");
+	CHECK(!log->rows[0].str_arg && !*log->rows[0].str, "row 0: no string");
+	CHECK(log->rows[3].str_arg == 2, "row 3: the string of argument %d", log->rows[3].str_arg);
+	CHECK_STR(log->rows[3].str, "\"/etc/a\\x20b\"", "row 3's string");
+	CHECK_STR(log->rows[4].str, "(fault)", "row 4's fault, after offcpu's, before cut");
+	CHECK(log->rows[4].cut && log->rows[4].has_sched, "row 4 keeps its other words");
+	CHECK(!log->rows[5].str_arg && !*log->rows[5].str, "row 5: a malformed string is none");
 	kftlog__free(log);
 }
 
@@ -111,6 +121,14 @@ static void test_calltree(void)
 	      "outer: %s", out ? out : "(null)");
 	CHECK(out && strstr(out, "\n|  leaf(0x1, 0x2, 0x3, 0x4)\n"), "leaf: %s", out ? out : "(null)");
 	CHECK(out && strstr(out, "\nold_fn\n"), "old_fn: %s", out ? out : "(null)");
+	/* args string: the string in place of the pointer, as the log has it. */
+	CHECK(out && strstr(out, "\nopen_fn(-100, \"/etc/a\\x20b\", 0x0)\n"), "open_fn: %s",
+	      out ? out : "(null)");
+	CHECK(out && strstr(out, "\nopen_fn(-100, (fault), 0x0) (cut"), "open_fn (fault): %s",
+	      out ? out : "(null)");
+	/* (A malformed string word is none: the pointer shows.) */
+	CHECK(out && strstr(out, "\nopen_fn(-100, 0x1, 0x0)\n"), "open_fn (malformed): %s",
+	      out ? out : "(null)");
 	free(out);
 }
 

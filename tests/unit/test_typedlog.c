@@ -103,6 +103,10 @@ static void test_format(void)
 		"unknown outer+0x8 sh 0x7 args=0x1",
 		"unknown outer+0x8 sh -2 args=0x1",
 		"mod:f outer+0x8 sh hidden args=0x0,0x2,0x3,0x0",
+		"f outer+0x8 sh 0x0 args=0x0,0x1,0x0,0xffff888003e1c000 str4=\"/etc/a\\x20b\\t\\\"\\\\\"",
+		"f outer+0x8 sh 0x0 args=0x0,0x1,0x0,0xffff888003e1c000 str4=\"abc\"...",
+		"f outer+0x8 sh 0x0 args=0x0,0x1,0x0,0x10 str4=(fault)",
+		"f outer+0x8 sh 0x0 args=0x0,0x1,0x0,0x10 str2=\"ab\"",
 	};
 	static const char *const want[] = {
 		"f(p=0x0, n=-100, b=false, s=hidden) = -EINVAL",
@@ -112,9 +116,14 @@ static void test_format(void)
 		"unknown(0x1)",
 		"unknown(0x1) = -ENOENT",
 		"mod:f(p=0x0, n=2, b=true, s=0x0) = hidden",
+		"f(p=0x0, n=1, b=false, s=\"/etc/a b\\t\\\"\\\\\") = 0",
+		"f(p=0x0, n=1, b=false, s=\"abc\"...) = 0",
+		"f(p=0x0, n=1, b=false, s=0x10 (-EFAULT)) = 0",
+		"f(p=0x0, n=1, b=false, s=0x10) = 0",
 	};
 	struct kftlog *log = log_of(rows, ARRAY_SIZE(rows));
 	char err[256], buf[256];
+	/* (The last: a string kept of an int argument is not printed for it.) */
 	struct typedlog *tl = open_protos("# protos\nint f(void *p, int n, bool b, char *s)\n"
 					  "\nvoid v(int x)\n", err, sizeof(err));
 	size_t i;
@@ -206,4 +215,44 @@ static void test_btf_unreadable(void)
 	rmdir(dir);
 }
 
-UNIT_MAIN(test_row_values, test_format, test_proto_errors, test_no_source, test_btf_unreadable)
+/*
+ * args string: a string as the module writes one, back into its bytes;
+ * what it never writes is refused.
+ */
+static void test_str_bytes(void)
+{
+	static const struct {
+		const char *text, *bytes;
+		int n;
+		bool cut;
+	} cases[] = {
+		{ "\"/etc/passwd\"", "/etc/passwd", 11, false },
+		{ "\"\"", "", 0, false },
+		{ "\"a\\x20b\\x01\\n\\t\\\"\\\\\"", "a b\x01\n\t\"\\", 8, false },
+		{ "\"abc\"...", "abc", 3, true },
+		{ "(fault)", NULL, -1, false },
+		{ "\"abc", NULL, -1, false },
+		{ "abc\"", NULL, -1, false },
+		{ "\"abc\"..", NULL, -1, false },
+		{ "\"a\\qb\"", NULL, -1, false },
+		{ "\"a\\x0\"", NULL, -1, false },
+		{ "\"a\\x00\"", NULL, -1, false },
+		{ "\"abcd\"", NULL, -1, false },	/* longer than the room below */
+	};
+	char bytes[16];
+	size_t i;
+	bool cut;
+	int n;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		cut = false;
+		n = kftrow__str_bytes(cases[i].text, bytes,
+				      i == ARRAY_SIZE(cases) - 1 ? 3 : sizeof(bytes), &cut);
+		CHECK(n == cases[i].n, "%s: %d bytes, want %d", cases[i].text, n, cases[i].n);
+		if (n >= 0 && n == cases[i].n)
+			CHECK(!memcmp(bytes, cases[i].bytes, (size_t)n) && cut == cases[i].cut,
+			      "%s: bytes or cut (%d) wrong", cases[i].text, cut);
+	}
+}
+
+UNIT_MAIN(test_row_values, test_format, test_str_bytes, test_proto_errors, test_no_source, test_btf_unreadable)

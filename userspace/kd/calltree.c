@@ -122,12 +122,15 @@ static void kd_indent(FILE *out, char marker, int depth)
 		fputs("|  ", out);
 }
 
-/* A call's arguments (args), as the log has them: "(0x1, -22, hidden)". */
-static void kd_args(FILE *out, const char *args)
+/*
+ * A call's arguments (args), as the log has them: "(0x1, -22, hidden)",
+ * a string it kept in place of its pointer.
+ */
+static void kd_args(FILE *out, const struct kftlog_row *row)
 {
 	char text[KD_TYPED_MAX];
 
-	kftrow__args_text(args, text, sizeof(text));
+	kftrow__args_text(row, text, sizeof(text));
 	fputs(text, out);
 }
 
@@ -159,7 +162,7 @@ static void kd_line(FILE *out, const struct kd_tree *t, const struct kd_call *c,
 	} else {
 		fprintf(out, "%.*s", width, c->name);
 		if (*c->row->args)
-			kd_args(out, c->row->args);
+			kd_args(out, c->row);
 		if ((c->row->ret == KFTLOG_RET_ERROR || strchr(fields, 'r')) &&
 		    *kd_retval(c->row, ret, sizeof(ret)))
 			fprintf(out, " = %s", ret);

@@ -120,7 +120,7 @@ size_t kft_call_text(struct typedlog *types, const char *func, const struct kftl
 	/* A row without the args word (none kept) is its name alone, as kd -c prints it. */
 	if (!r->args || !*r->args)
 		return n;
-	return n + kftrow__args_text(r->args, n < len ? buf + n : NULL, n < len ? len - n : 0);
+	return n + kftrow__args_text(r, n < len ? buf + n : NULL, n < len ? len - n : 0);
 }
 
 int kft_srcline_open(const struct kft_params *p, const char *sub, struct srcline **sl)

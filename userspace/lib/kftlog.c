@@ -124,6 +124,38 @@ static int parse_args(const struct word *w, struct kftlog_names *names)
 	return 0;
 }
 
+/*
+ * strN=VALUE (args string): N an argument, 1 to 8; VALUE "(fault)", or a
+ * string in double quotes, "..." after them when it was cut, with no
+ * double quote inside that a backslash does not escape. Return: 0, or -1
+ * when the word is another or malformed (then ignored).
+ */
+static int parse_str(const struct word *w, struct kftlog_row *row, struct kftlog_names *names)
+{
+	struct word v;
+	size_t i, end;
+
+	if (w->len < 7 || memcmp(w->s, "str", 3) || w->s[3] < '1' || w->s[3] > '8' ||
+	    w->s[4] != '=')
+		return -1;
+	v = (struct word){ w->s + 5, w->len - 5 };
+	if (!word_is(&v, "(fault)")) {
+		end = v.len >= 5 && !memcmp(v.s + v.len - 3, "...", 3) ? v.len - 3 : v.len;
+		if (end < 2 || v.s[0] != '"' || v.s[end - 1] != '"')
+			return -1;
+		for (i = 1; i < end - 1; i++) {
+			if (v.s[i] == '"')
+				return -1;
+			if (v.s[i] == '\\' && ++i == end - 1)
+				return -1;
+		}
+	}
+	row->str_arg = w->s[3] - '0';
+	names->str = v.s;
+	names->str_len = v.len;
+	return 0;
+}
+
 /* A call's words after RETURN: offcpu's three times, args, and "cut". */
 static void parse_after_ret(const struct word *w, size_t nr, struct kftlog_row *row,
 			    struct kftlog_names *names)
@@ -131,6 +163,7 @@ static void parse_after_ret(const struct word *w, size_t nr, struct kftlog_row *
 	size_t i = 7;
 
 	row->cut = 0;
+	row->str_arg = 0;
 	row->has_sched = 0;
 	row->oncpu = row->runnable = row->blocked = 0;
 	if (row->delta < 0)
@@ -144,6 +177,8 @@ static void parse_after_ret(const struct word *w, size_t nr, struct kftlog_row *
 		row->oncpu = row->runnable = row->blocked = 0;
 	}
 	if (nr > i && !parse_args(&w[i], names))
+		i++;
+	if (nr > i && !parse_str(&w[i], row, names))
 		i++;
 	row->cut = nr > i && word_is(&w[i], "cut");
 }
@@ -191,8 +226,8 @@ static int parse_tail(const struct word *w, size_t nr, struct kftlog_row *row,
 	const struct word *left = NULL;
 	struct word n;
 
-	names->comm = names->waker_comm = names->args = "";
-	names->comm_len = names->waker_comm_len = names->args_len = 0;
+	names->comm = names->waker_comm = names->args = names->str = "";
+	names->comm_len = names->waker_comm_len = names->args_len = names->str_len = 0;
 	row->left = -1;
 	row->ret = KFTLOG_RET_NONE;
 	row->ret_error = 0;
@@ -236,15 +271,15 @@ static unsigned int address_word_bytes(const char *s, size_t len)
 	return (unsigned int)(len - 2) / 2;
 }
 
-/* A row's five words, and the seven after that mean something; more are ignored. */
+/* A row's five words, and the eight after that mean something; more are ignored. */
 static int parse_row(const char *line, size_t len, struct kftlog_row *row,
 		     struct kftlog_names *names)
 {
-	struct word w[12];
+	struct word w[13];
 	size_t nr;
 
 	/* A NUL byte would cut a name short, or empty it: no row has one. */
-	if (memchr(line, '\0', len) || (nr = words_split(line, len, w, 12)) < 5 ||
+	if (memchr(line, '\0', len) || (nr = words_split(line, len, w, 13)) < 5 ||
 	    word_ll(&w[0], &row->entry) || row->entry < 0 ||
 	    word_ll(&w[1], &row->delta) || row->delta < KFTLOG_DELTA_WAKE ||
 	    parse_pid(&w[2], &row->pid, &row->cpu) || parse_tail(w, nr, row, names))
@@ -432,7 +467,9 @@ static int kftlog__add(struct kftlog *log, struct kftlog_row *row,
 	row->comm = strtab__intern(&log->names, names->comm, names->comm_len);
 	row->waker_comm = strtab__intern(&log->names, names->waker_comm, names->waker_comm_len);
 	row->args = strtab__intern(&log->names, names->args, names->args_len);
-	if (!row->func || !row->caller || !row->comm || !row->waker_comm || !row->args)
+	row->str = strtab__intern(&log->names, names->str, names->str_len);
+	if (!row->func || !row->caller || !row->comm || !row->waker_comm || !row->args ||
+	    !row->str)
 		return -1;
 	log->rows[log->nr++] = *row;
 	return 0;

@@ -86,6 +86,12 @@ struct kftlog_row {
 	const char *waker_comm;	/* a wake set's first row: wcomm=NAME; "" on others */
 	long long slept;	/* a wake set's first row: slept=N; -1 on others */
 	const char *args;	/* args=...'s values as written ("0x1,-22,hidden"); "" without */
+	/*
+	 * args string: strN=...'s value as written ("\"/etc/passwd\"",
+	 * "\"abc\"..." cut, "(fault)"), "" without; str_arg is N, 0 without.
+	 */
+	const char *str;
+	int str_arg;
 };
 
 /* Whether a row is the first of a stack watch snapshot (it has left=N). */
@@ -115,8 +121,8 @@ static inline int kftlog_row_continues(const struct kftlog_row *first,
 
 /* The words of a row's names, pointing into the line. */
 struct kftlog_names {
-	const char *func, *caller, *comm, *waker_comm, *args;
-	size_t func_len, caller_len, comm_len, waker_comm_len, args_len;
+	const char *func, *caller, *comm, *waker_comm, *args, *str;
+	size_t func_len, caller_len, comm_len, waker_comm_len, args_len, str_len;
 };
 
 /* A kernel release's longest (the kernel's __NEW_UTS_LEN). */

@@ -84,18 +84,123 @@ static void kftrow_put(char *buf, size_t len, size_t *n, char c)
 	(*n)++;
 }
 
-size_t kftrow__args_text(const char *args, char *buf, size_t len)
+size_t kftrow__args_text(const struct kftlog_row *r, char *buf, size_t len)
 {
-	size_t n = 0;
+	const char *s = r->args ? r->args : "", *v;
+	size_t n = 0, vlen, i;
+	int arg;
 
 	kftrow_put(buf, len, &n, '(');
-	for (; *args; args++) {
-		if (*args == ',')
+	for (arg = 1; *s; arg++) {
+		vlen = strcspn(s, ",");
+		v = s;
+		/* The string in place of the pointer's value. */
+		if (arg == r->str_arg && r->str && *r->str) {
+			v = r->str;
+			vlen = strlen(v);
+		}
+		if (arg > 1) {
 			kftrow_put(buf, len, &n, ',');
-		kftrow_put(buf, len, &n, *args == ',' ? ' ' : *args);
+			kftrow_put(buf, len, &n, ' ');
+		}
+		for (i = 0; i < vlen; i++)
+			kftrow_put(buf, len, &n, v[i]);
+		s += strcspn(s, ",");
+		if (*s == ',')
+			s++;
 	}
 	kftrow_put(buf, len, &n, ')');
 	if (len)
 		buf[n < len ? n : len - 1] = '\0';
 	return n;
+}
+
+/* A hex digit's value, or -1. */
+static int kftrow_hex(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/*
+ * The byte an escape after a backslash stands for, at *s (moved past it):
+ * the module writes \" \\ \n \t and \xHH. Return: the byte, or -1.
+ */
+static int kftrow_escape(const char **s)
+{
+	int hi, lo;
+
+	switch (*(*s)++) {
+	case '"':
+		return '"';
+	case '\\':
+		return '\\';
+	case 'n':
+		return '\n';
+	case 't':
+		return '\t';
+	case 'x':
+		hi = kftrow_hex((*s)[0]);
+		lo = hi < 0 ? -1 : kftrow_hex((*s)[1]);
+		if (lo < 0)
+			return -1;
+		*s += 2;
+		return hi << 4 | lo;
+	default:
+		return -1;
+	}
+}
+
+int kftrow__str_bytes(const char *text, char *bytes, size_t cap, bool *cut)
+{
+	const char *s = text;
+	size_t n = 0;
+	int c;
+
+	if (*s++ != '"')
+		return -1;
+	while (*s && *s != '"') {
+		if (*s == '\\') {
+			s++;
+			c = kftrow_escape(&s);
+		} else {
+			c = (unsigned char)*s++;
+		}
+		if (c <= 0 || n == cap)
+			return -1;
+		bytes[n++] = (char)c;
+	}
+	if (*s++ != '"')
+		return -1;
+	*cut = !strcmp(s, "...");
+	return *cut || !*s ? (int)n : -1;
+}
+
+void kftrow__captures(const struct kftlog_row *r, struct kftrow_str *s,
+		      struct kfttypes_call *call)
+{
+	struct kfttypes_capture *c;
+	bool cut;
+	int n;
+
+	if (r->str_arg < 1 || r->str_arg > KFTTYPES_MAX_ARGS || !r->str || !*r->str)
+		return;
+	memset(s->captures, 0, sizeof(s->captures));
+	c = &s->captures[r->str_arg - 1];
+	if (!strcmp(r->str, "(fault)")) {
+		c->bytes = s->bytes;
+		c->error = -EFAULT;
+	} else {
+		n = kftrow__str_bytes(r->str, s->bytes, KFTROW_STR_MAX, &cut);
+		if (n < 0)
+			return;
+		s->bytes[n] = '\0';
+		c->bytes = s->bytes;
+		/* A whole string's NUL is in the capture: a cut one has none. */
+		c->len = (size_t)n + !cut;
+	}
+	call->captures = s->captures;
 }

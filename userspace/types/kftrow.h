@@ -23,8 +23,34 @@ void kftrow__call(const struct kftlog_row *r, unsigned long long *regs,
 /*
  * A row's args word untyped, as the log has its values, as a call's
  * argument list: "(0x1, -22, hidden)" into buf[0..len) (NUL-terminated
- * when len > 0). The length of the whole text, as snprintf.
+ * when len > 0), the argument whose string the row kept (strN=) as the
+ * log writes the string: "(\"/etc/passwd\", 0x0)". The length of the
+ * whole text, as snprintf.
  */
-size_t kftrow__args_text(const char *args, char *buf, size_t len);
+size_t kftrow__args_text(const struct kftlog_row *r, char *buf, size_t len);
+
+/* The most bytes of a string a row keeps (the module's KFT_STR_LEN). */
+#define KFTROW_STR_MAX	62
+
+/* A row's string (args string) as the bytes the kernel copied. */
+struct kftrow_str {
+	struct kfttypes_capture captures[KFTTYPES_MAX_ARGS];
+	char bytes[KFTROW_STR_MAX + 1];
+};
+
+/*
+ * The bytes of @r's string into @s, @call's captures pointed at them, so
+ * that a char * argument prints as its string (a fault as its address
+ * and -EFAULT); nothing when the row kept none.
+ */
+void kftrow__captures(const struct kftlog_row *r, struct kftrow_str *s,
+		      struct kfttypes_call *call);
+
+/*
+ * A string as the log writes one ("\"a\\tb\"", "\"abc\"..." cut) back into
+ * its bytes, at most @cap of them; *cut whether it was cut. Return: how
+ * many, or -1 when @text is no such string ("(fault)", malformed).
+ */
+int kftrow__str_bytes(const char *text, char *bytes, size_t cap, bool *cut);
 
 #endif

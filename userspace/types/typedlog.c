@@ -250,9 +250,11 @@ size_t typedlog__format(struct typedlog *tl, const char *func, const char *shown
 	unsigned long long regs[KFTTYPES_MAX_ARGS];
 	unsigned int flags = tl->flags;
 	struct kfttypes_call call;
+	struct kftrow_str str;
 
 	typedlog_module_btf(tl, func);
 	kftrow__call(r, regs, &call);
+	kftrow__captures(r, &str, &call);
 	if (!kfttypes__find(tl->types, func) && !every_return && r->ret != KFTLOG_RET_ERROR)
 		call.has_ret = false;
 	if (!r->args || !*r->args)
