@@ -17,6 +17,12 @@
  *
  * times trace_clock_local() the same way: kft reads it twice per call.
  *
+ *	echo "str K R" >/proc/kft_bench
+ *
+ * calls kft_bench_str_target() instead, with a kernel string of 11 bytes:
+ * what a run that copies the string an argument points to (args string)
+ * costs a call.
+ *
  *	echo "yield K R" >/proc/kft_bench
  *
  * the same calls with interrupts on, offering the CPU (cond_resched())
@@ -71,7 +77,7 @@
 #define KFT_BENCH_MAX_ROUNDS 1000
 #define KFT_BENCH_YIELD_EVERY 64
 
-enum kft_bench_loop { KFT_BENCH_CALLS, KFT_BENCH_CLOCK, KFT_BENCH_YIELD };
+enum kft_bench_loop { KFT_BENCH_CALLS, KFT_BENCH_CLOCK, KFT_BENCH_YIELD, KFT_BENCH_STR };
 
 #ifdef CONFIG_ARM
 /*
@@ -100,6 +106,14 @@ static noinline __attribute__((__noipa__)) int kft_bench_target(int x)
 	return x + 1;
 }
 #endif
+
+/* args string's target: its first argument points to a string. */
+static noinline __attribute__((__noipa__)) int kft_bench_str_target(const char *s, int x)
+{
+	return x + s[0];
+}
+
+static const char kft_bench_text[] = "/etc/passwd";
 
 static noinline __used __attribute__((__noipa__)) int kft_bench_other(int x)
 {
@@ -146,6 +160,9 @@ static notrace u64 kft_bench_round(unsigned int calls, enum kft_bench_loop loop)
 	if (loop == KFT_BENCH_CLOCK) {
 		for (i = 0; i < calls; i++)
 			acc += (int)trace_clock_local();
+	} else if (loop == KFT_BENCH_STR) {
+		for (i = 0; i < calls; i++)
+			acc = kft_bench_str_target(kft_bench_text, acc);
 	} else {
 		for (i = 0; i < calls; i++)
 			acc = kft_bench_target(acc);
@@ -369,6 +386,8 @@ static int kft_bench_command(char *line)
 		return kft_bench_run(calls, rounds, KFT_BENCH_CALLS);
 	if (sscanf(line, "clock %u %u", &calls, &rounds) == 2)
 		return kft_bench_run(calls, rounds, KFT_BENCH_CLOCK);
+	if (sscanf(line, "str %u %u", &calls, &rounds) == 2)
+		return kft_bench_run(calls, rounds, KFT_BENCH_STR);
 	if (sscanf(line, "yield %u %u", &calls, &rounds) == 2)
 		return kft_bench_run(calls, rounds, KFT_BENCH_YIELD);
 	if (sscanf(line, "spin %lu", &turns) == 1)
