@@ -89,13 +89,18 @@ static void kft_str_show_char(struct seq_file *m, unsigned char c)
  * @m:		the seq_file
  * @str:	the copy
  * @arg:	the argument it was read from, 1 on
+ * @show_addrs:	whether the reader may see kernel addresses
  *
  * " strN=" and the string in double quotes, escaped so that the word has
  * no blank and no byte outside printable ASCII (kft_str_show_char()); "..." after the closing
  * quote when the string was cut; "(fault)" instead of it when the pointer
- * could not be read. A slot without a copy shows nothing.
+ * could not be read. A slot without a copy shows nothing. To a reader who
+ * sees no addresses, as its pointer is, the string is "hidden": it is
+ * kernel memory, which may be another task's (a path it opened) or
+ * anything a pointer of leftovers pointed to.
  */
-void kft_str_show(struct seq_file *m, const struct kft_rec_str *str, unsigned int arg)
+void kft_str_show(struct seq_file *m, const struct kft_rec_str *str, unsigned int arg,
+		  bool show_addrs)
 {
 	unsigned int i;
 
@@ -104,6 +109,10 @@ void kft_str_show(struct seq_file *m, const struct kft_rec_str *str, unsigned in
 	seq_printf(m, " str%u=", arg);
 	if (str->state == KFT_STR_FAULT) {
 		seq_puts(m, "(fault)");
+		return;
+	}
+	if (!show_addrs) {
+		seq_puts(m, "hidden");
 		return;
 	}
 	seq_putc(m, '"');

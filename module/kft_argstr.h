@@ -30,6 +30,7 @@ struct kft_rec_str {
 static_assert(sizeof(struct kft_rec_str) == 64);
 
 void kft_str_take(struct kft_rec_str *out, unsigned long addr, bool user);
-void kft_str_show(struct seq_file *m, const struct kft_rec_str *str, unsigned int arg);
+void kft_str_show(struct seq_file *m, const struct kft_rec_str *str, unsigned int arg,
+		  bool show_addrs);
 
 #endif

@@ -376,7 +376,7 @@ static void kft_output_log_row(struct seq_file *m, const struct kft_run_times *t
 	if (args && !stack && !wake)
 		kft_output_args(m, args, show_addrs);
 	if (side && side->str && !stack && !wake)
-		kft_str_show(m, side->str, side->str_arg);
+		kft_str_show(m, side->str, side->str_arg, show_addrs);
 	if (kft_rec_is_cut(rec))
 		seq_puts(m, " cut");
 	seq_putc(m, '\n');

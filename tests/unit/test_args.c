@@ -27,13 +27,14 @@ static const char log_args[] =
 	"     200        5     10.0  old_fn   start_kernel+0x20   sh 0x0\n"
 	"     300        5     10.0  open_fn  start_kernel+0x30   sh 0x3 args=-100,0x7ffd5c3b1e40,0x0 str2=\"/etc/a\\x20b\"\n"
 	"     400        5     10.0  open_fn  start_kernel+0x30   sh 0x3 oncpu=5 runnable=0 blocked=0 args=-100,0x0,0x0 str2=(fault) cut\n"
-	"     500        5     10.0  open_fn  start_kernel+0x30   sh 0x3 args=-100,0x1,0x0 str2=\"a\"b\"\n";
+	"     500        5     10.0  open_fn  start_kernel+0x30   sh 0x3 args=-100,0x1,0x0 str2=\"a\"b\"\n"
+	"     600        5     10.0  open_fn  start_kernel+0x30   sh 0x3 args=-100,hidden,0x0 str2=hidden\n";
 
 static void test_word_read(void)
 {
 	struct kftlog *log = kftlog__parse(log_args, strlen(log_args), "test", NULL);
 
-	CHECK(log->nr == 6 && log->scan.malformed == 0, "%zu rows, %zu malformed", log->nr,
+	CHECK(log->nr == 7 && log->scan.malformed == 0, "%zu rows, %zu malformed", log->nr,
 	      log->scan.malformed);
 	CHECK_STR(log->rows[0].args, "0xffff888003e1c000,-100,0x0,hidden", "row 0's args");
 	CHECK_STR(log->rows[1].args, "0x1,0x2,0x3,0x4", "row 1's args, after offcpu's");
@@ -47,6 +48,9 @@ static void test_word_read(void)
 	CHECK_STR(log->rows[4].str, "(fault)", "row 4's fault, after offcpu's, before cut");
 	CHECK(log->rows[4].cut && log->rows[4].has_sched, "row 4 keeps its other words");
 	CHECK(!log->rows[5].str_arg && !*log->rows[5].str, "row 5: a malformed string is none");
+	CHECK(log->rows[6].str_arg == 2, "row 6: the hidden string of argument %d",
+	      log->rows[6].str_arg);
+	CHECK_STR(log->rows[6].str, "hidden", "row 6's string, hidden from the reader");
 	kftlog__free(log);
 }
 
@@ -125,6 +129,9 @@ static void test_calltree(void)
 	CHECK(out && strstr(out, "\nopen_fn(-100, \"/etc/a\\x20b\", 0x0)\n"), "open_fn: %s",
 	      out ? out : "(null)");
 	CHECK(out && strstr(out, "\nopen_fn(-100, (fault), 0x0) (cut"), "open_fn (fault): %s",
+	      out ? out : "(null)");
+	/* A string hidden from the reader, as its pointer is. */
+	CHECK(out && strstr(out, "\nopen_fn(-100, hidden, 0x0)\n"), "open_fn (hidden): %s",
 	      out ? out : "(null)");
 	/* (A malformed string word is none: the pointer shows.) */
 	CHECK(out && strstr(out, "\nopen_fn(-100, 0x1, 0x0)\n"), "open_fn (malformed): %s",

@@ -125,8 +125,8 @@ static int parse_args(const struct word *w, struct kftlog_names *names)
 }
 
 /*
- * strN=VALUE (args string): N an argument, 1 to 8; VALUE "(fault)", or a
- * string in double quotes, "..." after them when it was cut, with no
+ * strN=VALUE (args string): N an argument, 1 to 8; VALUE "(fault)",
+ * "hidden" (to a reader who sees no addresses), or a string in double quotes, "..." after them when it was cut, with no
  * double quote inside that a backslash does not escape. Return: 0, or -1
  * when the word is another or malformed (then ignored).
  */
@@ -139,7 +139,7 @@ static int parse_str(const struct word *w, struct kftlog_row *row, struct kftlog
 	    w->s[4] != '=')
 		return -1;
 	v = (struct word){ w->s + 5, w->len - 5 };
-	if (!word_is(&v, "(fault)")) {
+	if (!word_is(&v, "(fault)") && !word_is(&v, "hidden")) {
 		end = v.len >= 5 && !memcmp(v.s + v.len - 3, "...", 3) ? v.len - 3 : v.len;
 		if (end < 2 || v.s[0] != '"' || v.s[end - 1] != '"')
 			return -1;

@@ -88,7 +88,7 @@ struct kftlog_row {
 	const char *args;	/* args=...'s values as written ("0x1,-22,hidden"); "" without */
 	/*
 	 * args string: strN=...'s value as written ("\"/etc/passwd\"",
-	 * "\"abc\"..." cut, "(fault)"), "" without; str_arg is N, 0 without.
+	 * "\"abc\"..." cut, "(fault)", "hidden"), "" without; str_arg is N, 0 without.
 	 */
 	const char *str;
 	int str_arg;

@@ -186,7 +186,9 @@ void kftrow__captures(const struct kftlog_row *r, struct kftrow_str *s,
 	bool cut;
 	int n;
 
-	if (r->str_arg < 1 || r->str_arg > KFTTYPES_MAX_ARGS || !r->str || !*r->str)
+	/* A string hidden from this reader: the argument shows as its pointer. */
+	if (r->str_arg < 1 || r->str_arg > KFTTYPES_MAX_ARGS || !r->str || !*r->str ||
+	    !strcmp(r->str, "hidden"))
 		return;
 	memset(s->captures, 0, sizeof(s->captures));
 	c = &s->captures[r->str_arg - 1];
