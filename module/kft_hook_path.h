@@ -58,29 +58,53 @@
 #include "kft_task.h"
 
 /*
- * @ring: the caller may be in a ring's or a stream's run, or one with args
- * (run->extras): a linear log's path, a constant false, has none of their
- * code.
+ * The traced path comes in versions, each compiled for what its runs do
+ * (run->extras): a linear log's, a ring's and a stream's know their log
+ * and test nothing of the others'; the path of a run with more extras
+ * (KFT_PATH_ANY) asks the run which log it has, and whether it keeps
+ * offcpu's times or the arguments beside its records.
  */
-static __always_inline struct kft_record *kft_log_reserve(struct kft_run *run, bool ring)
+enum kft_path {
+	KFT_PATH_LINEAR,
+	KFT_PATH_RING,
+	KFT_PATH_STREAM,
+	KFT_PATH_ANY,
+};
+
+/* The log that @path writes: its own, or the run's (KFT_PATH_ANY). */
+static __always_inline enum kft_path kft_path_log(const struct kft_run *run, enum kft_path path)
 {
-	struct kft_record *rec;
-	long slot;
+	if (path != KFT_PATH_ANY)
+		return path;
+	if (likely(!run->log.ring.tags))
+		return KFT_PATH_LINEAR;
+	return run->log.ring.stream ? KFT_PATH_STREAM : KFT_PATH_RING;
+}
 
-	if (ring && unlikely(run->log.ring.tags)) {
-		rec = run->log.ring.stream ? kft_stream_reserve(&run->log) :
-					    kft_ring_reserve(&run->log);
-		if (!rec)
-			this_cpu_inc(run->counters->ring_skipped);
-		return rec;
-	}
-	slot = atomic_long_inc_return(&run->log.reserved) - 1;
+/* A slot of the log for a record, or one of index -1 when the call is lost. */
+static __always_inline struct kft_log_slot kft_log_reserve(struct kft_run *run,
+							   enum kft_path path)
+{
+	struct kft_log_slot s = { .i = -1 };
 
-	if (unlikely(slot >= run->log.capacity)) {
-		kft_run_stop(run, KFT_REASON_LOG_FULL);
-		return NULL;
+	switch (kft_path_log(run, path)) {
+	case KFT_PATH_RING:
+		s = kft_ring_reserve(&run->log);
+		break;
+	case KFT_PATH_STREAM:
+		s = kft_stream_reserve(&run->log);
+		break;
+	default:
+		s.i = atomic_long_inc_return(&run->log.reserved) - 1;
+		if (unlikely(s.i >= run->log.capacity)) {
+			kft_run_stop(run, KFT_REASON_LOG_FULL);
+			s.i = -1;
+		}
+		return s;
 	}
-	return &run->log.records[slot];
+	if (s.i < 0)
+		this_cpu_inc(run->counters->ring_skipped);
+	return s;
 }
 
 /* Fills a reserved record; the function address goes last (see kft_log.c). */
@@ -144,13 +168,13 @@ static __always_inline struct kft_rec_args *kft_args_take(const struct kft_args_
 	return keep;
 }
 
-/* args: a call's registers beside its record, before the record is complete. */
-static __always_inline void kft_log_args_put(struct kft_run *run, const struct kft_record *rec,
+/* args: a call's registers beside its record (slot @i), before the record is complete. */
+static __always_inline void kft_log_args_put(struct kft_run *run, unsigned long i,
 					     struct kft_rec_args *keep, struct kft_call *call,
-					     bool ring)
+					     enum kft_path path)
 {
-	if (ring && unlikely(run->log.args))
-		run->log.args[rec - run->log.records] = *kft_args_keep(keep, call);
+	if (path == KFT_PATH_ANY && unlikely(run->log.args))
+		run->log.args[i] = *kft_args_keep(keep, call);
 }
 
 /*
@@ -167,11 +191,11 @@ static __always_inline void kft_log_str_put(struct kft_run *run, const struct kf
 }
 
 /* A log record filled: a ring's readers may take it now (kft_log_ring.h). */
-static __always_inline void kft_log_publish(struct kft_run *run, const struct kft_record *rec,
-					    bool ring)
+static __always_inline void kft_log_publish(struct kft_run *run, struct kft_log_slot s,
+					    enum kft_path path)
 {
-	if (ring && unlikely(run->log.ring.tags))
-		kft_ring_publish(&run->log, rec);
+	if (kft_path_log(run, path) != KFT_PATH_LINEAR)
+		kft_ring_publish(&run->log, s);
 }
 
 /*
@@ -341,37 +365,40 @@ static __always_inline void kft_hook_entry_sched(struct kft_run *run, bool irq,
 
 /*
  * A call the filters let through, timed from now: its time, context and
- * CPU; the stack watch's look; with @record, the record a run without a
- * time filter reserves at entry (filter roots holds it instead); @ring as
- * for kft_log_reserve().
+ * CPU; the stack watch's look (never a ring's or a stream's: check_ring()
+ * in kft_config.c); with @record, the record a run without a time filter
+ * reserves at entry (filter roots holds it instead; a stream takes whole
+ * calls at their exit).
  * Return: 0, or 1 when the log is full.
  */
 static __always_inline int kft_hook_entry_take(struct kft_run *run, unsigned long ip,
 					       unsigned long ret_ip, struct pt_regs *regs,
 					       struct kft_call *call, bool irq, bool record,
-					       struct kft_rec_args *keep, bool ring)
+					       struct kft_rec_args *keep, enum kft_path path)
 {
 	struct kft_record *rec;
+	struct kft_log_slot s;
 	s32 pid;
 
 	call->entry_ns = run->cycles_khz ? kft_cycles() : kft_now();
 	call->irq = irq;
 	call->cpu = raw_smp_processor_id();
-	if (run->cfg.watch)
+	if ((path == KFT_PATH_LINEAR || path == KFT_PATH_ANY) && run->cfg.watch)
 		kft_watch_entry(run, ip, ret_ip, regs, call->entry_ns, kft_record_pid(call));
 	if (!record)
 		return 0;
 	call->rec = NULL;
-	if (run->log_at_entry) {
-		rec = kft_log_reserve(run, ring);
-		if (!rec)
+	if (path != KFT_PATH_STREAM && run->log_at_entry) {
+		s = kft_log_reserve(run, path);
+		if (s.i < 0)
 			return 1;
+		rec = &run->log.records[s.i];
 		pid = kft_record_pid(call);
-		kft_log_args_put(run, rec, keep, call, ring);
-		if (ring)
+		kft_log_args_put(run, s.i, keep, call, path);
+		if (path == KFT_PATH_ANY)
 			kft_log_str_put(run, rec, keep);
 		kft_record_fill(rec, ip, ret_ip, call, pid, kft_rec_info_open(call->cpu), 0);
-		kft_log_publish(run, rec, ring);
+		kft_log_publish(run, s, path);
 		kft_record_comm(run, call, pid);
 		call->rec = rec;
 	}
@@ -379,8 +406,8 @@ static __always_inline int kft_hook_entry_take(struct kft_run *run, unsigned lon
 }
 
 /*
- * The entry of a run with filter arg, filter roots, offcpu (the task's
- * slots), a ring or stream log, or args.
+ * The entry of a run with a ring's or a stream's log, filter arg, filter
+ * roots, offcpu (the task's slots), or args.
  */
 static __always_inline int kft_hook_entry_extras(struct kft_run *run, unsigned long ip,
 						  unsigned long ret_ip, struct pt_regs *regs,
@@ -389,6 +416,12 @@ static __always_inline int kft_hook_entry_extras(struct kft_run *run, unsigned l
 {
 	struct kft_rec_args *keep = NULL;
 
+	if (run->extras == KFT_EXTRAS_RING)
+		return kft_hook_entry_take(run, ip, ret_ip, regs, call, irq, true, NULL,
+					   KFT_PATH_RING);
+	if (run->extras == KFT_EXTRAS_STREAM)
+		return kft_hook_entry_take(run, ip, ret_ip, regs, call, irq, true, NULL,
+					   KFT_PATH_STREAM);
 	if (run->argf.nr && !kft_argf_passes(&run->argf, ip, args->fregs, args->regs)) {
 		this_cpu_inc(run->counters->filtered_args);
 		return 1;
@@ -397,7 +430,8 @@ static __always_inline int kft_hook_entry_extras(struct kft_run *run, unsigned l
 		return 1;
 	if (run->log.args)
 		keep = kft_args_take(args, call);
-	if (kft_hook_entry_take(run, ip, ret_ip, regs, call, irq, !run->hold.slots, keep, true))
+	if (kft_hook_entry_take(run, ip, ret_ip, regs, call, irq, !run->hold.slots, keep,
+				KFT_PATH_ANY))
 		return 1;
 	/* Last: the exit is now sure to be seen, and gives the slot back. */
 	kft_hook_entry_sched(run, irq, call);
@@ -446,7 +480,7 @@ static __always_inline int kft_hook_entry(struct kft_fhook *hook, unsigned long 
 	}
 	if (unlikely(run->extras))
 		return kft_hook_entry_extras(run, ip, ret_ip, regs, call, irq, &args);
-	return kft_hook_entry_take(run, ip, ret_ip, regs, call, irq, true, NULL, false);
+	return kft_hook_entry_take(run, ip, ret_ip, regs, call, irq, true, NULL, KFT_PATH_LINEAR);
 }
 
 /*
@@ -586,12 +620,12 @@ static __always_inline void kft_rec_sched_fill(struct kft_rec_sched *dst,
 	}
 }
 
-/* offcpu: a call's times beside its log record, before the record is complete. */
-static __always_inline void kft_log_sched_put(struct kft_run *run, struct kft_record *rec,
-					      const struct kft_call *call)
+/* offcpu: a call's times beside its log record (slot @i), before the record is complete. */
+static __always_inline void kft_log_sched_put(struct kft_run *run, unsigned long i,
+					      const struct kft_call *call, enum kft_path path)
 {
-	if (unlikely(run->log.sched))
-		kft_rec_sched_fill(&run->log.sched[rec - run->log.records], call);
+	if (path == KFT_PATH_ANY && unlikely(run->log.sched))
+		kft_rec_sched_fill(&run->log.sched[i], call);
 }
 
 /*
@@ -661,18 +695,19 @@ static __always_inline void kft_hold_exit(struct kft_run *run, unsigned long ip,
 static __always_inline bool kft_log_whole(struct kft_run *run, unsigned long ip,
 					  unsigned long ret_ip, struct kft_call *call,
 					  u64 dur, unsigned long retval,
-					  struct kft_rec_args *keep, bool ring)
+					  struct kft_rec_args *keep, enum kft_path path)
 {
-	struct kft_record *rec = kft_log_reserve(run, ring);
+	struct kft_log_slot s = kft_log_reserve(run, path);
 	s32 pid;
 
-	if (!rec)
+	if (s.i < 0)
 		return false;
 	pid = kft_record_pid(call);
-	kft_log_sched_put(run, rec, call);
-	kft_log_args_put(run, rec, keep, call, ring);
-	kft_record_fill(rec, ip, ret_ip, call, pid, kft_rec_info(dur, call->cpu), retval);
-	kft_log_publish(run, rec, ring);
+	kft_log_sched_put(run, s.i, call, path);
+	kft_log_args_put(run, s.i, keep, call, path);
+	kft_record_fill(&run->log.records[s.i], ip, ret_ip, call, pid,
+			kft_rec_info(dur, call->cpu), retval);
+	kft_log_publish(run, s, path);
 	kft_record_comm(run, call, pid);
 	return true;
 }
@@ -684,19 +719,26 @@ static __always_inline bool kft_log_whole(struct kft_run *run, unsigned long ip,
 static __always_inline void kft_log_close(struct kft_run *run, unsigned long ip,
 					  unsigned long ret_ip, bool ret_ip_known,
 					  struct kft_call *call, u64 dur, unsigned long retval,
-					  struct kft_rec_args *keep, bool ring)
+					  struct kft_rec_args *keep, enum kft_path path)
 {
 	struct kft_record *rec = call->rec;
+	bool ring = kft_path_log(run, path) == KFT_PATH_RING;
+	u32 *tag = NULL;
+	u32 t = 0;
 
-	if (ring && unlikely(run->log.ring.tags) &&
-	    !kft_ring_close_begin(&run->log, rec, call->entry_ns)) {
-		kft_log_whole(run, ip, ret_ip, call, dur, retval, keep, ring);
-		return;
+	/* (A stream's entry reserves nothing: its calls' exits come here never.) */
+	if (ring) {
+		tag = kft_ring_tag_of(&run->log, rec);
+		t = kft_ring_close_begin(tag, rec, call->entry_ns);
+		if (!t) {
+			kft_log_whole(run, ip, ret_ip, call, dur, retval, keep, path);
+			return;
+		}
 	}
-	kft_log_sched_put(run, rec, call);
+	kft_log_sched_put(run, rec - run->log.records, call, path);
 	kft_record_close(rec, ip, ret_ip, ret_ip_known, dur, call->cpu, retval);
-	if (ring && unlikely(run->log.ring.tags))
-		kft_ring_close_end(&run->log, rec);
+	if (ring)
+		kft_ring_close_end(tag, t);
 }
 
 /*
@@ -707,7 +749,7 @@ static __always_inline void kft_hook_exit_record(struct kft_run *run, unsigned l
 						 unsigned long ret_ip, bool ret_ip_known,
 						 struct kft_call *call, u64 now_cycles,
 						 unsigned long retval,
-						 struct kft_rec_args *keep, bool ring)
+						 struct kft_rec_args *keep, enum kft_path path)
 {
 	u64 now = 0, dur, cycles;
 
@@ -724,7 +766,7 @@ static __always_inline void kft_hook_exit_record(struct kft_run *run, unsigned l
 	if (call->rec) {
 		now = kft_now();
 		dur = kft_elapsed(now, call->entry_ns);
-		kft_log_close(run, ip, ret_ip, ret_ip_known, call, dur, retval, keep, ring);
+		kft_log_close(run, ip, ret_ip, ret_ip_known, call, dur, retval, keep, path);
 	} else {
 		/* (A record at entry only without this filter: kft_run_create().) */
 		if (unlikely(run->cfg.errors) && !now_cycles && kft_retval_filtered(run, retval))
@@ -750,7 +792,7 @@ static __always_inline void kft_hook_exit_record(struct kft_run *run, unsigned l
 		}
 		if (run->histogram)
 			kft_hist_add(run, ip, run->cfg.offcpu ? kft_call_oncpu(call, dur) : dur);
-		else if (!kft_log_whole(run, ip, ret_ip, call, dur, retval, keep, ring))
+		else if (!kft_log_whole(run, ip, ret_ip, call, dur, retval, keep, path))
 			return;
 	}
 	kft_deadline_check(run, now);
@@ -760,20 +802,30 @@ filtered:
 	this_cpu_inc(run->counters->filtered_time);
 }
 
-/* The exit of a run with filter roots, offcpu, a ring or stream log, or args. */
+/* The exit of a run with a ring's or a stream's log, filter roots, offcpu, or args. */
 static __always_inline void kft_hook_exit_extras(struct kft_run *run, unsigned long ip,
 						  unsigned long ret_ip, bool ret_ip_known,
 						  struct kft_call *call, u64 now_cycles,
 						  unsigned long retval,
 						  struct kft_rec_args *keep)
 {
+	if (run->extras == KFT_EXTRAS_RING) {
+		kft_hook_exit_record(run, ip, ret_ip, ret_ip_known, call, now_cycles, retval,
+				     NULL, KFT_PATH_RING);
+		return;
+	}
+	if (run->extras == KFT_EXTRAS_STREAM) {
+		kft_hook_exit_record(run, ip, ret_ip, ret_ip_known, call, now_cycles, retval,
+				     NULL, KFT_PATH_STREAM);
+		return;
+	}
 	if (run->sched.slots)
 		kft_hook_exit_sched(run, call);
 	if (run->hold.slots)
 		kft_hold_exit(run, ip, ret_ip, call, retval, keep);
 	else
 		kft_hook_exit_record(run, ip, ret_ip, ret_ip_known, call, now_cycles, retval, keep,
-				     true);
+				     KFT_PATH_ANY);
 }
 
 /**
@@ -809,7 +861,7 @@ static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long 
 				     keep);
 	else
 		kft_hook_exit_record(run, ip, ret_ip, ret_ip_known, call, now_cycles, retval,
-				     NULL, false);
+				     NULL, KFT_PATH_LINEAR);
 }
 
 #endif

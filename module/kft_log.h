@@ -238,6 +238,16 @@ struct kft_ring {
 	bool in_region;			/* the kft region's memory (kft_region.h) */
 };
 
+/*
+ * A slot reserved in the log (kft_hook_path.h, kft_log_ring.h): its index
+ * in the log's arrays, or -1 when the call is lost; a ring's or a
+ * stream's, with the tag that publishes it.
+ */
+struct kft_log_slot {
+	long i;
+	u32 tag;
+};
+
 /* The records' memory, shared by the run and its readers. */
 struct kft_log_buf {
 	struct kref ref;

@@ -27,9 +27,12 @@
  * its slots: a compare-and-swap of the head, which only interrupts on the
  * same CPU contend), else the call is lost and counted. Its slot's last
  * call was taken by the reader, and the next can only be reserved once
- * this one is: the slot is the writer's alone. The reader takes each
- * CPU's calls in order up to the first still being written, then moves
- * the tail past them. Streams take whole calls only (at their exit).
+ * this one is: the slot is the writer's alone, and its tag is only
+ * written once the call is whole (a slot's tag never holds its CPU's
+ * later reservations' before then: a part has far fewer than 2^29
+ * slots). The reader takes each CPU's calls in order up to the first not
+ * yet published, then moves the tail past them. Streams take whole calls
+ * only (at their exit).
  */
 #ifndef KFT_LOG_RING_H
 #define KFT_LOG_RING_H
@@ -63,13 +66,14 @@ static __always_inline unsigned long kft_ring_slot(const struct kft_ring *ring,
  * kft_ring_reserve() - the next slot of this CPU's part, claimed for writing
  * @log:	a ring log
  *
- * Return: the record to fill and then kft_ring_publish(), or NULL when the
- * slot is still being written or closed (the caller counts the call lost).
+ * Return: the slot to fill and then kft_ring_publish(); its index is -1
+ * when it is still being written or closed (the caller counts the call lost).
  */
-static __always_inline struct kft_record *kft_ring_reserve(struct kft_log *log)
+static __always_inline struct kft_log_slot kft_ring_reserve(struct kft_log *log)
 {
 	struct kft_ring *ring = &log->ring;
-	unsigned long n, slot;
+	struct kft_log_slot res;
+	unsigned long n;
 	unsigned int cpu;
 	u32 old;
 
@@ -77,27 +81,35 @@ static __always_inline struct kft_record *kft_ring_reserve(struct kft_log *log)
 	cpu = smp_processor_id();
 	n = local_inc_return(&ring->cpus[cpu].head) - 1;
 	preempt_enable_notrace();
-	slot = kft_ring_slot(ring, cpu, n);
-	old = READ_ONCE(ring->tags[slot]);
+	res.i = kft_ring_slot(ring, cpu, n);
+	res.tag = kft_ring_tag(n);
+	old = READ_ONCE(ring->tags[res.i]);
 	if (unlikely(old & (KFT_RING_WRITING | KFT_RING_CLOSING)) ||
-	    cmpxchg(&ring->tags[slot], old, kft_ring_tag(n) | KFT_RING_WRITING) != old)
-		return NULL;
-	return &log->records[slot];
+	    cmpxchg(&ring->tags[res.i], old, res.tag | KFT_RING_WRITING) != old)
+		res.i = -1;
+	return res;
 }
 
 /**
  * kft_stream_reserve() - the next slot of this CPU's part, if it has room
  * @log:	a stream log
  *
- * Return: the record to fill and then kft_ring_publish(), or NULL when the
- * reader has not taken enough of this CPU's calls (the caller counts the
- * call lost).
+ * The slot's tag is left as its last call's until kft_ring_publish(): a
+ * stream's readers take calls from the tail on, one reader at a time, and
+ * the tail has moved past that call, so that none of them reads the slot
+ * while it is written, and none takes it for this call before it is
+ * published.
+ *
+ * Return: the slot to fill and then kft_ring_publish(); its index is -1
+ * when the reader has not taken enough of this CPU's calls (the caller
+ * counts the call lost).
  */
-static __always_inline struct kft_record *kft_stream_reserve(struct kft_log *log)
+static __always_inline struct kft_log_slot kft_stream_reserve(struct kft_log *log)
 {
 	struct kft_ring *ring = &log->ring;
+	struct kft_log_slot res = { .i = -1 };
 	struct kft_ring_cpu *c;
-	unsigned long n, old, slot;
+	unsigned long n, old;
 	unsigned int cpu;
 
 	preempt_disable_notrace();
@@ -108,7 +120,7 @@ static __always_inline struct kft_record *kft_stream_reserve(struct kft_log *log
 		/* Acquire: the reader copied the slots below its tail. */
 		if (n - smp_load_acquire(&c->tail) >= 1UL << ring->shift) {
 			preempt_enable_notrace();
-			return NULL;
+			return res;
 		}
 		old = local_cmpxchg(&c->head, n, n + 1);
 		if (old == n)
@@ -116,48 +128,55 @@ static __always_inline struct kft_record *kft_stream_reserve(struct kft_log *log
 		n = old;
 	}
 	preempt_enable_notrace();
-	slot = kft_ring_slot(ring, cpu, n);
-	WRITE_ONCE(ring->tags[slot], kft_ring_tag(n) | KFT_RING_WRITING);
-	return &log->records[slot];
+	res.i = kft_ring_slot(ring, cpu, n);
+	res.tag = kft_ring_tag(n);
+	return res;
 }
 
-/* A record filled after kft_ring_reserve() or kft_stream_reserve(): readers may keep it now. */
-static __always_inline void kft_ring_publish(struct kft_log *log, const struct kft_record *rec)
+/* A slot filled after kft_ring_reserve() or kft_stream_reserve(): readers may take it now. */
+static __always_inline void kft_ring_publish(struct kft_log *log, struct kft_log_slot res)
 {
-	u32 *tag = &log->ring.tags[rec - log->records];
+	/*
+	 * Only the writer changes a tag marked writing, and a stream's slot
+	 * is the writer's alone: no need to read the tag again. Pairs with
+	 * smp_load_acquire() in kft_ring_copy().
+	 */
+	smp_store_release(&log->ring.tags[res.i], res.tag);
+}
 
-	/* Pairs with smp_load_acquire() in kft_ring_copy(). */
-	smp_store_release(tag, READ_ONCE(*tag) & ~KFT_RING_WRITING);
+/* The tag of a record of the log (the one an entry reserved). */
+static __always_inline u32 *kft_ring_tag_of(struct kft_log *log, const struct kft_record *rec)
+{
+	return &log->ring.tags[rec - log->records];
 }
 
 /**
  * kft_ring_close_begin() - claim a record reserved at a call's entry
- * @log:	a ring log
+ * @tag:	its tag (kft_ring_tag_of())
  * @rec:	the record the entry filled
  * @entry_ns:	the call's entry time, which the record holds if still its
  *
- * Return: true when the record is still the call's, now marked closing
- * (close it, then kft_ring_close_end()); false when it was overwritten.
+ * Return: the tag the record had, when it is still the call's, now marked
+ * closing (close it, then kft_ring_close_end() with this tag); 0 when it
+ * was overwritten.
  */
-static __always_inline bool kft_ring_close_begin(struct kft_log *log, struct kft_record *rec,
-						 u64 entry_ns)
+static __always_inline u32 kft_ring_close_begin(u32 *tag, const struct kft_record *rec,
+						u64 entry_ns)
 {
-	u32 *tag = &log->ring.tags[rec - log->records];
 	/* Acquire: the entry time read below is the tag's writer's. */
 	u32 t = smp_load_acquire(tag);
 
 	if (t & (KFT_RING_WRITING | KFT_RING_CLOSING) || READ_ONCE(rec->entry_ns) != entry_ns)
-		return false;
+		return 0;
 	/* A writer that took the slot since changed the tag: this fails. */
-	return cmpxchg(tag, t, t | KFT_RING_CLOSING) == t;
+	return cmpxchg(tag, t, t | KFT_RING_CLOSING) == t ? t : 0;
 }
 
-static __always_inline void kft_ring_close_end(struct kft_log *log, const struct kft_record *rec)
+/* A record closed: @t, what kft_ring_close_begin() returned, is its tag again. */
+static __always_inline void kft_ring_close_end(u32 *tag, u32 t)
 {
-	u32 *tag = &log->ring.tags[rec - log->records];
-
 	/* Only this closer changes a closing tag; the close is seen with it. */
-	smp_store_release(tag, READ_ONCE(*tag) & ~KFT_RING_CLOSING);
+	smp_store_release(tag, t);
 }
 
 int kft_ring_alloc(struct kft_ring *ring, unsigned long capacity, unsigned int shift,

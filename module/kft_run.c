@@ -393,6 +393,19 @@ static void kft_alloc_error(const struct kft_run *run, int ret, struct kft_parse
 }
 
 /*
+ * What the traced path does beyond a linear log's (enum kft_extras). The
+ * hooks of histogram mode have no log: a ring's path would find none.
+ */
+static u8 kft_run_extras(const struct kft_config *cfg)
+{
+	if (cfg->nr_argf || cfg->nr_roots || cfg->offcpu || cfg->args)
+		return KFT_EXTRAS_MORE;
+	if (cfg->mode != KFT_MODE_TRACE || cfg->log == KFT_LOG_LINEAR)
+		return KFT_EXTRAS_NONE;
+	return cfg->log == KFT_LOG_STREAM ? KFT_EXTRAS_STREAM : KFT_EXTRAS_RING;
+}
+
+/*
  * Time filters in cycles (kft_run.h), unless the run also needs ns at entry:
  * a stack watch (its snapshot's time), or no time filter at all (the
  * record is made at entry, -1 until the exit).
@@ -559,7 +572,7 @@ struct kft_run *kft_run_create(struct kft_run *old, char *text, const struct kft
 	 * path has none of their code.)
 	 */
 	run->exit_extras = cfg->nr_roots || cfg->offcpu || cfg->log != KFT_LOG_LINEAR;
-	run->extras = run->exit_extras || cfg->args || cfg->nr_argf;
+	run->extras = kft_run_extras(cfg);
 	kft_argf_compile(&run->argf, cfg->argf, cfg->nr_argf);
 	kft_watch_reset(&run->watch, cfg->watch_bytes);
 	INIT_WORK(&run->detach_work, kft_run_detach_work);

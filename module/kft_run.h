@@ -147,6 +147,19 @@ struct kft_dropped {
 	bool stop_trigger;
 };
 
+/*
+ * What a run's traced path does beyond recording into a linear log
+ * (kft_hook_path.h): a ring's or a stream's log and nothing else (trace
+ * mode), or more: filter arg (a test at entry), filter roots or offcpu
+ * (per-task slots at entry and exit), or args, with any log.
+ */
+enum kft_extras {
+	KFT_EXTRAS_NONE,
+	KFT_EXTRAS_RING,
+	KFT_EXTRAS_STREAM,
+	KFT_EXTRAS_MORE,
+};
+
 struct kft_run {
 	struct kref ref;
 	unsigned int id;
@@ -172,11 +185,10 @@ struct kft_run {
 	bool entry_quick;		/* cycles, no filter at entry: kft_hook_entry_quick() */
 	bool histogram;			/* histogram mode: trace's hooks, counts in table */
 	/*
-	 * filter arg (a test at entry), filter roots or offcpu (per-task slots
-	 * at entry and exit), a ring's or a stream's log, or args. One flag,
-	 * so that a run with none of them pays one test on each side.
+	 * enum kft_extras: one test on each side for a run with none of
+	 * them, and a path of its own for a ring's or a stream's log alone.
 	 */
-	bool extras;
+	u8 extras;
 	/* extras but args: what an exit that a filter rejects must still see */
 	bool exit_extras;
 
