@@ -81,30 +81,32 @@ static __always_inline enum kft_path kft_path_log(const struct kft_run *run, enu
 	return run->log.ring.stream ? KFT_PATH_STREAM : KFT_PATH_RING;
 }
 
-/* A slot of the log for a record, or one of index -1 when the call is lost. */
-static __always_inline struct kft_log_slot kft_log_reserve(struct kft_run *run,
-							   enum kft_path path)
+/*
+ * A slot of the log for a record, in @s. Return: false when the call is
+ * lost (a full linear log stops the run; a ring's or a stream's counts it).
+ */
+static __always_inline bool kft_log_reserve(struct kft_run *run, enum kft_path path,
+					    struct kft_log_slot *s)
 {
-	struct kft_log_slot s = { .i = -1 };
+	bool ok;
 
 	switch (kft_path_log(run, path)) {
 	case KFT_PATH_RING:
-		s = kft_ring_reserve(&run->log);
+		ok = kft_ring_reserve(&run->log, s);
 		break;
 	case KFT_PATH_STREAM:
-		s = kft_stream_reserve(&run->log);
+		ok = kft_stream_reserve(&run->log, s);
 		break;
 	default:
-		s.i = atomic_long_inc_return(&run->log.reserved) - 1;
-		if (unlikely(s.i >= run->log.capacity)) {
-			kft_run_stop(run, KFT_REASON_LOG_FULL);
-			s.i = -1;
-		}
-		return s;
+		s->i = atomic_long_inc_return(&run->log.reserved) - 1;
+		if (likely(s->i < run->log.capacity))
+			return true;
+		kft_run_stop(run, KFT_REASON_LOG_FULL);
+		return false;
 	}
-	if (s.i < 0)
+	if (unlikely(!ok))
 		this_cpu_inc(run->counters->ring_skipped);
-	return s;
+	return ok;
 }
 
 /* Fills a reserved record; the function address goes last (see kft_log.c). */
@@ -389,8 +391,7 @@ static __always_inline int kft_hook_entry_take(struct kft_run *run, unsigned lon
 		return 0;
 	call->rec = NULL;
 	if (path != KFT_PATH_STREAM && run->log_at_entry) {
-		s = kft_log_reserve(run, path);
-		if (s.i < 0)
+		if (!kft_log_reserve(run, path, &s))
 			return 1;
 		rec = &run->log.records[s.i];
 		pid = kft_record_pid(call);
@@ -697,10 +698,10 @@ static __always_inline bool kft_log_whole(struct kft_run *run, unsigned long ip,
 					  u64 dur, unsigned long retval,
 					  struct kft_rec_args *keep, enum kft_path path)
 {
-	struct kft_log_slot s = kft_log_reserve(run, path);
+	struct kft_log_slot s;
 	s32 pid;
 
-	if (s.i < 0)
+	if (!kft_log_reserve(run, path, &s))
 		return false;
 	pid = kft_record_pid(call);
 	kft_log_sched_put(run, s.i, call, path);
@@ -729,8 +730,7 @@ static __always_inline void kft_log_close(struct kft_run *run, unsigned long ip,
 	/* (A stream's entry reserves nothing: its calls' exits come here never.) */
 	if (ring) {
 		tag = kft_ring_tag_of(&run->log, rec);
-		t = kft_ring_close_begin(tag, rec, call->entry_ns);
-		if (!t) {
+		if (!kft_ring_close_begin(tag, rec, call->entry_ns, &t)) {
 			kft_log_whole(run, ip, ret_ip, call, dur, retval, keep, path);
 			return;
 		}

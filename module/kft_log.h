@@ -234,17 +234,18 @@ struct kft_ring {
 	u32 *tags;
 	struct kft_ring_cpu *cpus;	/* nr_cpu_ids of them */
 	unsigned int shift;
+	unsigned long mask;		/* (1 << shift) - 1: a slot's place in its part */
 	bool stream;			/* log stream, else log ring */
 	bool in_region;			/* the kft region's memory (kft_region.h) */
 };
 
 /*
  * A slot reserved in the log (kft_hook_path.h, kft_log_ring.h): its index
- * in the log's arrays, or -1 when the call is lost; a ring's or a
- * stream's, with the tag that publishes it.
+ * in the log's arrays; a ring's or a stream's, with the tag that
+ * publishes it.
  */
 struct kft_log_slot {
-	long i;
+	unsigned long i;
 	u32 tag;
 };
 

@@ -19,6 +19,7 @@ int kft_ring_alloc(struct kft_ring *ring, unsigned long capacity, unsigned int s
 		   bool stream)
 {
 	ring->shift = shift;
+	ring->mask = (1UL << shift) - 1;
 	ring->stream = stream;
 	ring->tags = __vmalloc(array_size(capacity, sizeof(*ring->tags)),
 			       KFT_BIG_GFP | __GFP_ZERO);

@@ -59,20 +59,20 @@ static __always_inline u32 kft_ring_tag(unsigned long n)
 static __always_inline unsigned long kft_ring_slot(const struct kft_ring *ring,
 						   unsigned int cpu, unsigned long n)
 {
-	return ((unsigned long)cpu << ring->shift) | (n & ((1UL << ring->shift) - 1));
+	return ((unsigned long)cpu << ring->shift) | (n & ring->mask);
 }
 
 /**
  * kft_ring_reserve() - the next slot of this CPU's part, claimed for writing
  * @log:	a ring log
+ * @s:		the slot, to fill and then kft_ring_publish()
  *
- * Return: the slot to fill and then kft_ring_publish(); its index is -1
- * when it is still being written or closed (the caller counts the call lost).
+ * Return: false when the slot is still being written or closed (the
+ * caller counts the call lost).
  */
-static __always_inline struct kft_log_slot kft_ring_reserve(struct kft_log *log)
+static __always_inline bool kft_ring_reserve(struct kft_log *log, struct kft_log_slot *s)
 {
 	struct kft_ring *ring = &log->ring;
-	struct kft_log_slot res;
 	unsigned long n;
 	unsigned int cpu;
 	u32 old;
@@ -81,13 +81,11 @@ static __always_inline struct kft_log_slot kft_ring_reserve(struct kft_log *log)
 	cpu = smp_processor_id();
 	n = local_inc_return(&ring->cpus[cpu].head) - 1;
 	preempt_enable_notrace();
-	res.i = kft_ring_slot(ring, cpu, n);
-	res.tag = kft_ring_tag(n);
-	old = READ_ONCE(ring->tags[res.i]);
-	if (unlikely(old & (KFT_RING_WRITING | KFT_RING_CLOSING)) ||
-	    cmpxchg(&ring->tags[res.i], old, res.tag | KFT_RING_WRITING) != old)
-		res.i = -1;
-	return res;
+	s->i = kft_ring_slot(ring, cpu, n);
+	s->tag = kft_ring_tag(n);
+	old = READ_ONCE(ring->tags[s->i]);
+	return likely(!(old & (KFT_RING_WRITING | KFT_RING_CLOSING))) &&
+	       cmpxchg(&ring->tags[s->i], old, s->tag | KFT_RING_WRITING) == old;
 }
 
 /**
@@ -100,14 +98,12 @@ static __always_inline struct kft_log_slot kft_ring_reserve(struct kft_log *log)
  * while it is written, and none takes it for this call before it is
  * published.
  *
- * Return: the slot to fill and then kft_ring_publish(); its index is -1
- * when the reader has not taken enough of this CPU's calls (the caller
- * counts the call lost).
+ * Return: false when the reader has not taken enough of this CPU's calls
+ * (the caller counts the call lost).
  */
-static __always_inline struct kft_log_slot kft_stream_reserve(struct kft_log *log)
+static __always_inline bool kft_stream_reserve(struct kft_log *log, struct kft_log_slot *s)
 {
 	struct kft_ring *ring = &log->ring;
-	struct kft_log_slot res = { .i = -1 };
 	struct kft_ring_cpu *c;
 	unsigned long n, old;
 	unsigned int cpu;
@@ -118,9 +114,9 @@ static __always_inline struct kft_log_slot kft_stream_reserve(struct kft_log *lo
 	n = local_read(&c->head);
 	for (;;) {
 		/* Acquire: the reader copied the slots below its tail. */
-		if (n - smp_load_acquire(&c->tail) >= 1UL << ring->shift) {
+		if (n - smp_load_acquire(&c->tail) > ring->mask) {
 			preempt_enable_notrace();
-			return res;
+			return false;
 		}
 		old = local_cmpxchg(&c->head, n, n + 1);
 		if (old == n)
@@ -128,20 +124,20 @@ static __always_inline struct kft_log_slot kft_stream_reserve(struct kft_log *lo
 		n = old;
 	}
 	preempt_enable_notrace();
-	res.i = kft_ring_slot(ring, cpu, n);
-	res.tag = kft_ring_tag(n);
-	return res;
+	s->i = kft_ring_slot(ring, cpu, n);
+	s->tag = kft_ring_tag(n);
+	return true;
 }
 
 /* A slot filled after kft_ring_reserve() or kft_stream_reserve(): readers may take it now. */
-static __always_inline void kft_ring_publish(struct kft_log *log, struct kft_log_slot res)
+static __always_inline void kft_ring_publish(struct kft_log *log, struct kft_log_slot s)
 {
 	/*
 	 * Only the writer changes a tag marked writing, and a stream's slot
 	 * is the writer's alone: no need to read the tag again. Pairs with
 	 * smp_load_acquire() in kft_ring_copy().
 	 */
-	smp_store_release(&log->ring.tags[res.i], res.tag);
+	smp_store_release(&log->ring.tags[s.i], s.tag);
 }
 
 /* The tag of a record of the log (the one an entry reserved). */
@@ -155,24 +151,23 @@ static __always_inline u32 *kft_ring_tag_of(struct kft_log *log, const struct kf
  * @tag:	its tag (kft_ring_tag_of())
  * @rec:	the record the entry filled
  * @entry_ns:	the call's entry time, which the record holds if still its
+ * @t:		the tag it had, for kft_ring_close_end()
  *
- * Return: the tag the record had, when it is still the call's, now marked
- * closing (close it, then kft_ring_close_end() with this tag); 0 when it
- * was overwritten.
+ * Return: true when the record is still the call's, now marked closing
+ * (close it, then kft_ring_close_end()); false when it was overwritten.
  */
-static __always_inline u32 kft_ring_close_begin(u32 *tag, const struct kft_record *rec,
-						u64 entry_ns)
+static __always_inline bool kft_ring_close_begin(u32 *tag, const struct kft_record *rec,
+						 u64 entry_ns, u32 *t)
 {
 	/* Acquire: the entry time read below is the tag's writer's. */
-	u32 t = smp_load_acquire(tag);
-
-	if (t & (KFT_RING_WRITING | KFT_RING_CLOSING) || READ_ONCE(rec->entry_ns) != entry_ns)
-		return 0;
+	*t = smp_load_acquire(tag);
+	if (*t & (KFT_RING_WRITING | KFT_RING_CLOSING) || READ_ONCE(rec->entry_ns) != entry_ns)
+		return false;
 	/* A writer that took the slot since changed the tag: this fails. */
-	return cmpxchg(tag, t, t | KFT_RING_CLOSING) == t ? t : 0;
+	return cmpxchg(tag, *t, *t | KFT_RING_CLOSING) == *t;
 }
 
-/* A record closed: @t, what kft_ring_close_begin() returned, is its tag again. */
+/* A record closed: @t, from kft_ring_close_begin(), is its tag again. */
 static __always_inline void kft_ring_close_end(u32 *tag, u32 t)
 {
 	/* Only this closer changes a closing tag; the close is seen with it. */

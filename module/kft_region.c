@@ -131,6 +131,7 @@ int kft_region_hold(struct kft_ring *ring, struct kft_record **records, unsigned
 	ring->tags = kft_region.base + l.tags;
 	ring->cpus = kft_region.base + l.cpus;
 	ring->shift = shift;
+	ring->mask = (1UL << shift) - 1;
 	ring->stream = false;
 	ring->in_region = true;
 	*records = kft_region.base + l.records;
