@@ -81,6 +81,12 @@ static __always_inline enum kft_path kft_path_log(const struct kft_run *run, enu
 	return run->log.ring.stream ? KFT_PATH_STREAM : KFT_PATH_RING;
 }
 
+/* Histogram mode, which has no log: never a ring's or a stream's path. */
+static __always_inline bool kft_path_histogram(const struct kft_run *run, enum kft_path path)
+{
+	return (path == KFT_PATH_LINEAR || path == KFT_PATH_ANY) && run->histogram;
+}
+
 /*
  * A slot of the log for a record, in @s. Return: false when the call is
  * lost (a full linear log stops the run; a ring's or a stream's counts it).
@@ -763,7 +769,8 @@ static __always_inline void kft_hook_exit_record(struct kft_run *run, unsigned l
 		this_cpu_inc(run->counters->not_found);
 		return;
 	}
-	if (call->rec) {
+	/* (A stream's entry reserves nothing.) */
+	if (path != KFT_PATH_STREAM && call->rec) {
 		now = kft_now();
 		dur = kft_elapsed(now, call->entry_ns);
 		kft_log_close(run, ip, ret_ip, ret_ip_known, call, dur, retval, keep, path);
@@ -779,7 +786,7 @@ static __always_inline void kft_hook_exit_record(struct kft_run *run, unsigned l
 				goto filtered;
 			dur = mul_u64_u32_div(cycles, NSEC_PER_MSEC, run->cycles_khz);
 			/* A record's entry time is on the ns clock (a histogram has none). */
-			if (!run->histogram) {
+			if (!kft_path_histogram(run, path)) {
 				now = kft_now();
 				call->entry_ns = now - dur;
 			}
@@ -790,7 +797,7 @@ static __always_inline void kft_hook_exit_record(struct kft_run *run, unsigned l
 					      run->maxtime_ns))
 				goto filtered;
 		}
-		if (run->histogram)
+		if (kft_path_histogram(run, path))
 			kft_hist_add(run, ip, run->cfg.offcpu ? kft_call_oncpu(call, dur) : dur);
 		else if (!kft_log_whole(run, ip, ret_ip, call, dur, retval, keep, path))
 			return;
