@@ -102,6 +102,23 @@ static int kft_sc_run(struct kft_sc *sc, const struct kft_paths *paths, char *co
 	return kft_session_end(&sc->s, kft_session_stop(&sc->s, ret));
 }
 
+/*
+ * The run of @sub (stackcount or profile), its --srcline files read first:
+ * a file that is missing is said before the run is written. The exit status.
+ */
+static int kft_sc_main(struct kft_sc *sc, const char *sub, const struct kft_paths *paths,
+		       char *(*config)(const struct kft_params *p, char *err, size_t errlen),
+		       void (*banner)(const struct kft_params *p))
+{
+	char err[256] = "";
+	int ret = 1;
+
+	if (!kft_stack_srclines_open(sc->p, sub, paths, &sc->style))
+		ret = kft_sc_run(sc, paths, config(sc->p, err, sizeof(err)), err, banner);
+	kft_stack_srclines_free(&sc->style);
+	return ret;
+}
+
 /* bcc's banner, without the number of functions (the module does not say it). */
 static void kft_stackcount_banner(const struct kft_params *p)
 {
@@ -113,8 +130,6 @@ static void kft_stackcount_banner(const struct kft_params *p)
 int kft_stackcount(const struct kft_params *p, const struct kft_paths *paths)
 {
 	struct kft_sc sc = { .p = p };
-	char err[256] = "";
-	int ret;
 
 	/* As bcc: -P prints "comm [pid]"; folded has the comm with -P or -p. */
 	sc.style = (struct kft_stack_style){
@@ -124,14 +139,8 @@ int kft_stackcount(const struct kft_params *p, const struct kft_paths *paths)
 		.addresses = p->verbose,
 		.module = p->module,
 	};
-	/* Read before the run is written: a file that is missing is said first. */
-	if (kft_stack_srclines_open(p, "stackcount", paths, &sc.style))
-		ret = 1;
-	else
-		ret = kft_sc_run(&sc, paths, kft_stackcount_config(p, err, sizeof(err)), err,
-				 kft_stackcount_banner);
-	kft_stack_srclines_free(&sc.style);
-	return ret;
+	return kft_sc_main(&sc, "stackcount", paths, kft_stackcount_config,
+			   kft_stackcount_banner);
 }
 
 /* "Sampling at 49 Hertz of all threads by kernel stack... Hit Ctrl-C to end." */
@@ -156,9 +165,6 @@ static void kft_profile_banner(const struct kft_params *p)
 int kft_profile(const struct kft_params *p, const struct kft_paths *paths)
 {
 	struct kft_sc sc = { .p = p };
-	char err[256] = "";
-
-	int ret;
 
 	sc.style = (struct kft_stack_style){
 		.profile = 1,
@@ -167,12 +173,5 @@ int kft_profile(const struct kft_params *p, const struct kft_paths *paths)
 		.annotate = p->annotate,
 		.module = p->module,
 	};
-	/* Read before the run is written: a file that is missing is said first. */
-	if (kft_stack_srclines_open(p, "profile", paths, &sc.style))
-		ret = 1;
-	else
-		ret = kft_sc_run(&sc, paths, kft_profile_config(p, err, sizeof(err)), err,
-				 kft_profile_banner);
-	kft_stack_srclines_free(&sc.style);
-	return ret;
+	return kft_sc_main(&sc, "profile", paths, kft_profile_config, kft_profile_banner);
 }
