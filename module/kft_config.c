@@ -131,6 +131,8 @@ static const char *const kft_parse_messages[] = {
 		"log ring and log stream keep each CPU's calls one at a time, which would leave parts of a block of rows: not with",
 	[KFT_ERR_STRING_AT_EXIT] =
 		"args string copies the string into the call's record at its entry, which a run that makes its records at the exit does not have: not with",
+	[KFT_ERR_ARGS_NEED_SNOOP] =
+		"args in stacks mode keeps the registers of each event snoop keeps: not without 'snoop', nor a string",
 	[KFT_ERR_ARGF_INDEX] =
 		"an argument is 1 to " KFT_ARGF_REGS_TEXT " on this architecture, the registers its first arguments are passed in",
 	[KFT_ERR_ARGF_OP] =
@@ -216,8 +218,9 @@ _Static_assert(ARRAY_SIZE(kft_stmt_words) == KFT_STMT_COUNT, "a statement withou
  */
 /*
  * What only a trace's log keeps: whole subtrees (roots), how it fills
- * (log) and each call's arguments (args); and times off the CPU, which a
- * histogram takes too (it buckets the time on the CPU).
+ * (log) and each call's arguments (args, which stacks mode's snoop events
+ * keep too); and times off the CPU, which a histogram takes too (it
+ * buckets the time on the CPU).
  */
 #define KFT_STMTS_ROOTS	(STMT(ROOTS) | STMT(HOLDENTRIES) | STMT(HOLDTASKS) | STMT(WAKERS) | \
 			 STMT(LOG) | STMT(ARGS))
@@ -245,7 +248,7 @@ static const struct kft_mode_rule {
 	[KFT_MODE_STACKS] = {
 		"stacks", KFT_ERR_NOT_IN_STACKS_MODE,
 		STMT(MINTIME) | STMT(MAXTIME) | STMT(WATCH) | STMT(SAMPLE) | STMT(INCLUDE) |
-		STMT(UNITS) | STMT(HOOKS) | STMT(ERRORS) | KFT_STMTS_LOG,
+		STMT(UNITS) | STMT(HOOKS) | STMT(ERRORS) | (KFT_STMTS_LOG & ~STMT(ARGS)),
 		true, KFT_MAX_STACKENTRIES, KFT_DEFAULT_STACKENTRIES,
 	},
 	[KFT_MODE_PROFILE] = {
@@ -1457,6 +1460,21 @@ static const char *string_conflict(const struct kft_config *cfg, enum kft_stmt *
 	return cfg->log == KFT_LOG_STREAM ? "stream" : NULL;
 }
 
+/*
+ * args in stacks mode: each snoop event keeps its call's registers beside
+ * it; a stack counted without snoop is many calls, with nothing to keep
+ * them in, and an event has no room for a string.
+ */
+static int check_stacks_args(struct kft_parser *ps)
+{
+	const struct kft_config *cfg = ps->cfg;
+
+	if (cfg->mode != KFT_MODE_STACKS || !cfg->args || (cfg->snoop && !cfg->str_arg))
+		return 0;
+	return fail_at(ps, KFT_ERR_ARGS_NEED_SNOOP,
+		       later_of(ps->seen[KFT_STMT_ARGS], ps->seen[KFT_STMT_MODE]), NULL);
+}
+
 static int check_string(struct kft_parser *ps)
 {
 	enum kft_stmt stmt;
@@ -1513,7 +1531,7 @@ static int check_block(struct kft_parser *ps)
 	if (cfg->units_ms && cfg->mode != KFT_MODE_HISTOGRAM)
 		return fail_at(ps, KFT_ERR_UNITS_MS, seen[KFT_STMT_UNITS], "units");
 	return check_roots(ps) ?: check_oncpu(ps) ?: check_ring(ps) ?: check_argf(ps) ?:
-	       check_string(ps);
+	       check_stacks_args(ps) ?: check_string(ps);
 }
 
 /* What depends on the mode, known only once the block has been read. */

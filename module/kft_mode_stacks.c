@@ -31,9 +31,12 @@
 #include "kft_run.h"
 #include "kft_task.h"
 
-/* Counts one stack (and snoops it); frames are in a capture buffer. */
+/*
+ * Counts one stack (and snoops it, with the registers at the traced
+ * function's entry, @fregs, for args); frames are in a capture buffer.
+ */
 static notrace void kft_stacks_record(struct kft_run *run, const unsigned long *frames,
-				      unsigned int nr, bool keyed)
+				      unsigned int nr, bool keyed, struct ftrace_regs *fregs)
 {
 	struct kft_stack_key key = {
 		.frames = frames,
@@ -45,7 +48,7 @@ static notrace void kft_stacks_record(struct kft_run *run, const unsigned long *
 
 	if (slot == KFT_STACK_NONE)
 		this_cpu_inc(run->counters->table_full);
-	if (run->snoop.size && !kft_snoop_add(&run->snoop, kft_now(), slot))
+	if (run->snoop.size && !kft_snoop_add(&run->snoop, kft_now(), slot, fregs))
 		this_cpu_inc(run->counters->snoop_lost);
 }
 NOKPROBE_SYMBOL(kft_stacks_record);
@@ -53,10 +56,12 @@ NOKPROBE_SYMBOL(kft_stacks_record);
 /*
  * Captures and counts: from @regs (the traced function at its entry, or
  * the interrupted context) when known, which unwinds only the frames
- * kept; else from here, cut at @from (with @first before it).
+ * kept; else from here, cut at @from (with @first before it). @fregs:
+ * ftrace's registers at a traced function's entry, NULL for a tick.
  */
 static notrace void kft_stacks_event(struct kft_run *run, struct pt_regs *regs,
-				     unsigned long from, unsigned long first, bool keyed)
+				     unsigned long from, unsigned long first, bool keyed,
+				     struct ftrace_regs *fregs)
 {
 	unsigned int level, nr;
 	unsigned long *buf;
@@ -73,7 +78,7 @@ static notrace void kft_stacks_event(struct kft_run *run, struct pt_regs *regs,
 		nr = kft_stack_capture(buf, KFT_STACK_BUF, from, first, &truncated);
 	if (truncated)
 		this_cpu_inc(run->counters->stacks_truncated);
-	kft_stacks_record(run, buf, nr, keyed);
+	kft_stacks_record(run, buf, nr, keyed, fregs);
 	kft_stack_scratch_put(level);
 }
 NOKPROBE_SYMBOL(kft_stacks_event);
@@ -87,7 +92,7 @@ static notrace void kft_stacks_entry(struct kft_run *run, unsigned long ip,
 
 	if (!known)
 		this_cpu_inc(run->counters->slow_unwinds);
-	kft_stacks_event(run, known ? &regs : NULL, parent_ip, ip, run->cfg.per_process);
+	kft_stacks_event(run, known ? &regs : NULL, parent_ip, ip, run->cfg.per_process, fregs);
 }
 NOKPROBE_SYMBOL(kft_stacks_entry);
 
@@ -140,7 +145,7 @@ static notrace void kft_profile_sample(struct kft_run *run)
 	if (!kft_task_wanted(cfg))
 		return;
 	if (!user_mode(regs)) {
-		kft_stacks_event(run, regs, instruction_pointer(regs), 0, true);
+		kft_stacks_event(run, regs, instruction_pointer(regs), 0, true, NULL);
 		return;
 	}
 	/* In user space: no kernel stack, an empty one is counted. */
@@ -149,7 +154,7 @@ static notrace void kft_profile_sample(struct kft_run *run)
 		this_cpu_inc(run->counters->stack_busy);
 		return;
 	}
-	kft_stacks_record(run, buf, 0, true);
+	kft_stacks_record(run, buf, 0, true, NULL);
 	kft_stack_scratch_put(level);
 }
 NOKPROBE_SYMBOL(kft_profile_sample);
@@ -375,6 +380,8 @@ static void kft_output_stacks_header(struct seq_file *m, const struct kft_run *r
 	if (run->cfg.snoop) {
 		seq_printf(m, "Events in this read = %lu\n", events);
 		seq_printf(m, "Events lost, ring full = %lu\n", c->snoop_lost);
+		if (run->snoop.args)
+			seq_printf(m, "Argument registers per event = %u\n", KFT_ARGS_MAX);
 	}
 }
 
@@ -444,17 +451,22 @@ static void kft_output_stack(struct seq_file *m, const struct kft_run *run,
  * @times:	the run's timeline (for the time since boot)
  * @view:	the reader's copy of the stacks
  * @ev:		the event
- * @show_addrs:	false: addresses print as zeros
+ * @args:	its call's registers (args), else NULL
+ * @show_addrs:	false: addresses print as zeros, and registers as trace
+ *		rows hide them
  */
 static void kft_output_snoop_event(struct seq_file *m, const struct kft_run_times *times,
-			    const struct kft_stack_view *view,
-			    const struct kft_snoop_event *ev, bool show_addrs)
+				   const struct kft_stack_view *view,
+				   const struct kft_snoop_event *ev,
+				   const struct kft_rec_args *args, bool show_addrs)
 {
 	const struct kft_stack_ref *ref = NULL;
 
 	seq_printf(m, "\nevent %llu %u %d ", kft_output_since_boot_us(times, ev->time_ns),
 		   ev->cpu, ev->pid);
 	kft_output_name(m, ev->comm, TASK_COMM_LEN);
+	if (args)
+		kft_output_args(m, args, show_addrs);
 	seq_putc(m, '\n');
 	if (ev->slot != KFT_STACK_NONE && view->slot_frames)
 		ref = &view->slot_frames[ev->slot];
@@ -465,7 +477,7 @@ static void kft_output_snoop_event(struct seq_file *m, const struct kft_run_time
 static int kft_stacks_alloc(struct kft_run *run)
 {
 	return kft_stack_table_alloc(&run->stacks, run->cfg.logentries) ?:
-	       kft_snoop_alloc(&run->snoop, run->cfg.snoop);
+	       kft_snoop_alloc(&run->snoop, run->cfg.snoop, run->cfg.args);
 }
 
 static void kft_stacks_free(struct kft_run *run)
@@ -546,6 +558,7 @@ static void kft_stacks_data_show(struct seq_file *m, struct kft_reader *r, unsig
 	else
 		kft_output_snoop_event(m, &r->times, &r->stacks,
 				       &r->snoop.events[i - 1 - r->stacks.nr],
+				       r->snoop.args ? &r->snoop.args[i - 1 - r->stacks.nr] : NULL,
 				       r->show_addrs);
 }
 

@@ -222,27 +222,6 @@ static void kft_output_comm(struct seq_file *m, const struct kft_comms *comms,
 	kft_output_name(m, kft_comms_find(comms, rec->pid, rec->entry_ns, buf), KFT_COMM_LEN);
 }
 
-/*
- * A register's value of unknown type, a return value or an argument: an
- * error in decimal, anything else in hex, as function_graph's
- * funcgraph-retval shows them (kft_retval_error()). A reader who could not
- * see /proc/kallsyms' addresses sees errors and zero only, and "hidden"
- * for any other value: kft does not know a value's type, and one that
- * fits in 32 bits may still be another process's heap address or a random
- * number the kernel made.
- */
-static void kft_output_value(struct seq_file *m, u64 v, bool show_addrs)
-{
-	long err = kft_retval_error(v);
-
-	if (err)
-		seq_printf(m, "%ld", err);
-	else if (!show_addrs && v)
-		seq_puts(m, "hidden");
-	else
-		seq_printf(m, "0x%llx", v);
-}
-
 /* A call's return value (kft's column after the comm); "-" for a call whose exit was not seen. */
 static void kft_output_retval(struct seq_file *m, const struct kft_record *rec,
 			      bool show_addrs)
@@ -252,24 +231,6 @@ static void kft_output_retval(struct seq_file *m, const struct kft_record *rec,
 		seq_putc(m, '-');
 	else
 		kft_output_value(m, rec->retval, show_addrs);
-}
-
-/*
- * args: a call's argument registers, as a word of its own after the
- * return value (and offcpu's): "args=" and each value as a return value
- * is shown, separated by commas.
- */
-static void kft_output_args(struct seq_file *m, const struct kft_rec_args *args,
-			    bool show_addrs)
-{
-	unsigned int i;
-
-	seq_puts(m, " args=");
-	for (i = 0; i < KFT_ARGS_MAX; i++) {
-		if (i)
-			seq_putc(m, ',');
-		kft_output_value(m, args->a[i], show_addrs);
-	}
 }
 
 /*

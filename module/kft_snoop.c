@@ -13,25 +13,32 @@
 #include <linux/mm.h>
 #include <linux/string.h>
 
+#include "kft_arch.h"
 #include "kft_mem.h"
 #include "kft_snoop.h"
 
-int kft_snoop_alloc(struct kft_snoop *sn, unsigned long size)
+int kft_snoop_alloc(struct kft_snoop *sn, unsigned long size, bool args)
 {
+	size_t each = sizeof(*sn->events) + (args ? sizeof(*sn->args) : 0);
+
 	mutex_init(&sn->lock);
 	sn->size = size;
 	if (!size)
 		return 0;
-	if (!kft_mem_fits(array_size(size, sizeof(*sn->events))))
+	if (!kft_mem_fits(array_size(size, each)))
 		return -ENOMEM;
 	sn->events = kvcalloc(size, sizeof(*sn->events), KFT_BIG_GFP);
-	return sn->events ? 0 : -ENOMEM;
+	if (args)
+		sn->args = kvcalloc(size, sizeof(*sn->args), KFT_BIG_GFP);
+	return sn->events && (!args || sn->args) ? 0 : -ENOMEM;
 }
 
 void kft_snoop_free(struct kft_snoop *sn)
 {
 	kvfree(sn->events);
+	kvfree(sn->args);
 	sn->events = NULL;
+	sn->args = NULL;
 }
 
 /* No writer may be at work (the run is not primed). */
@@ -41,20 +48,34 @@ void kft_snoop_reset(struct kft_snoop *sn)
 		return;
 	mutex_lock(&sn->lock);
 	memset(sn->events, 0, array_size(sn->size, sizeof(*sn->events)));
+	if (sn->args)
+		memset(sn->args, 0, array_size(sn->size, sizeof(*sn->args)));
 	atomic_long_set(&sn->head, 0);
 	sn->tail = 0;
 	mutex_unlock(&sn->lock);
 }
+
+/* args: the registers of the call the event was taken at, zeros without them. */
+static notrace void kft_snoop_args(struct kft_rec_args *keep, struct ftrace_regs *fregs)
+{
+	unsigned int i;
+
+	for (i = 0; i < KFT_ARGS_MAX; i++)
+		keep->a[i] = fregs ? kft_fregs_argument(fregs, i) : 0;
+}
+NOKPROBE_SYMBOL(kft_snoop_args);
 
 /**
  * kft_snoop_add() - keep one event of the current task
  * @sn:		the ring
  * @time_ns:	when
  * @slot:	its stack's slot in the table
+ * @fregs:	the registers at the traced function's entry (ftrace's), or
+ *		NULL; read only with args
  *
  * Return: false when the ring was full (the event is lost).
  */
-notrace bool kft_snoop_add(struct kft_snoop *sn, u64 time_ns, u32 slot)
+notrace bool kft_snoop_add(struct kft_snoop *sn, u64 time_ns, u32 slot, struct ftrace_regs *fregs)
 {
 	long head = atomic_long_read(&sn->head);
 	struct kft_snoop_event *e;
@@ -70,6 +91,8 @@ notrace bool kft_snoop_add(struct kft_snoop *sn, u64 time_ns, u32 slot)
 	e->pid = current->pid;
 	e->cpu = raw_smp_processor_id();
 	memcpy(e->comm, current->comm, TASK_COMM_LEN);
+	if (sn->args)
+		kft_snoop_args(&sn->args[head % sn->size], fregs);
 	/* Pairs with smp_load_acquire() in kft_snoop_consume(). */
 	smp_store_release(&e->seq, (u32)head + 1);
 	return true;
@@ -96,8 +119,11 @@ int kft_snoop_consume(struct kft_snoop *sn, struct kft_snoop_view *view)
 	head = atomic_long_read(&sn->head);
 	n = min(head - tail, sn->size);
 	view->events = kvmalloc_array(max(n, 1UL), sizeof(*e), KFT_BIG_GFP);
-	if (!view->events) {
+	if (sn->args)
+		view->args = kvmalloc_array(max(n, 1UL), sizeof(*view->args), KFT_BIG_GFP);
+	if (!view->events || (sn->args && !view->args)) {
 		mutex_unlock(&sn->lock);
+		kft_snoop_view_free(view);
 		return -ENOMEM;
 	}
 	for (; view->nr < n; tail++) {
@@ -105,6 +131,8 @@ int kft_snoop_consume(struct kft_snoop *sn, struct kft_snoop_view *view)
 		/* Pairs with smp_store_release() in kft_snoop_add(). */
 		if (smp_load_acquire(&e->seq) != (u32)tail + 1)
 			break;
+		if (sn->args)
+			view->args[view->nr] = sn->args[tail % sn->size];
 		view->events[view->nr++] = *e;
 	}
 	/* The copies are made before their room is given back. */
@@ -116,5 +144,6 @@ int kft_snoop_consume(struct kft_snoop *sn, struct kft_snoop_view *view)
 void kft_snoop_view_free(struct kft_snoop_view *view)
 {
 	kvfree(view->events);
+	kvfree(view->args);
 	memset(view, 0, sizeof(*view));
 }

@@ -7,7 +7,9 @@
  * (and counted as lost) when the ring holds as many events as it has room
  * for; they fill the event and publish it with its sequence number. One
  * reader at a time (a mutex) copies the published events in order and
- * then moves the tail past them, which frees their room.
+ * then moves the tail past them, which frees their room. With args, each
+ * event's call keeps its argument registers beside it, in a parallel array
+ * that only such a run allocates.
  */
 #ifndef KFT_SNOOP_H
 #define KFT_SNOOP_H
@@ -16,6 +18,10 @@
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/types.h>
+
+#include "kft_log.h"
+
+struct ftrace_regs;
 
 struct kft_snoop_event {
 	u64 time_ns;			/* kft_now() */
@@ -28,6 +34,7 @@ struct kft_snoop_event {
 
 struct kft_snoop {
 	struct kft_snoop_event *events;
+	struct kft_rec_args *args;	/* args: each event's registers, else NULL */
 	unsigned long size;		/* 0: the run does not snoop */
 	atomic_long_t head;		/* events reserved */
 	unsigned long tail;		/* events consumed */
@@ -37,13 +44,14 @@ struct kft_snoop {
 /* What one reader consumed. */
 struct kft_snoop_view {
 	struct kft_snoop_event *events;
+	struct kft_rec_args *args;	/* the events' registers (args), else NULL */
 	unsigned long nr;
 };
 
-int kft_snoop_alloc(struct kft_snoop *sn, unsigned long size);
+int kft_snoop_alloc(struct kft_snoop *sn, unsigned long size, bool args);
 void kft_snoop_free(struct kft_snoop *sn);
 void kft_snoop_reset(struct kft_snoop *sn);
-bool kft_snoop_add(struct kft_snoop *sn, u64 time_ns, u32 slot);
+bool kft_snoop_add(struct kft_snoop *sn, u64 time_ns, u32 slot, struct ftrace_regs *fregs);
 int kft_snoop_consume(struct kft_snoop *sn, struct kft_snoop_view *view);
 void kft_snoop_view_free(struct kft_snoop_view *view);
 

@@ -341,7 +341,7 @@ static const struct parse_case cases[] = {
 	OK("new begin offcpu mode histogram end"),
 	BAD("new begin offcpu mode stacks filter funclist a fend end", NOT_IN_STACKS_MODE, 1, 18),
 	BAD("new begin offcpus end", UNKNOWN_STATEMENT, 1, 11),
-	/* args: a trace's only, once, with any log and with filter roots. */
+	/* args: a trace's (and a snoop's), once, with any log and with filter roots. */
 	OK("new begin args end"),
 	OK("new begin args filter mintime 5 log ring offcpu end"),
 	OK("new begin log stream args hooks fast end"),
@@ -351,7 +351,13 @@ static const struct parse_case cases[] = {
 	BAD("new begin mode count args end", NOT_IN_COUNT_MODE, 1, 22),
 	BAD("new begin args\nmode count end", NOT_IN_COUNT_MODE, 2, 1),
 	BAD("new begin args mode histogram end", NOT_IN_HISTOGRAM_MODE, 1, 16),
-	BAD("new begin mode stacks args filter funclist a fend end", NOT_IN_STACKS_MODE, 1, 23),
+	/* In stacks mode, with snoop only: its events keep them. */
+	OK("new begin mode stacks snoop 64 args filter funclist a fend end"),
+	OK("new begin args mode stacks filter funclist a fend snoop 8 end"),
+	BAD("new begin mode stacks args filter funclist a fend end", ARGS_NEED_SNOOP, 1, 23),
+	BAD("new begin args filter funclist a fend\nmode stacks end", ARGS_NEED_SNOOP, 2, 1),
+	BAD("new begin mode stacks snoop 8 args string 1 filter funclist a fend end",
+	    ARGS_NEED_SNOOP, 1, 31),
 	BAD("new begin mode profile args end", NOT_IN_PROFILE_MODE, 1, 24),
 	OK("new begin args filter roots a fend end"),
 	OK("new begin filter roots a fend\nargs end"),

@@ -21,7 +21,8 @@
 /*
  * Two stacks of bash that differ only in an offset (they fold the same),
  * a comm with a blank, a user-space sample, one not keyed by process (its
- * address hidden), one without the field names, and a snoop event.
+ * address hidden), one without the field names, and a snoop event (with
+ * args' registers).
  */
 static const char log_stacks[] = HEADER
 	"stack 1000 pid 345 comm bash\n"
@@ -45,7 +46,7 @@ static const char log_stacks[] = HEADER
 	"stack 2 401 cc1 plus\n"
 	"  0xffffffff81000100 0xffffffff81000100\n"
 	"\n"
-	"event 123456 1 345 bash\n"
+	"event 123456 1 345 bash args=0xb,-22,hidden\n"
 	"  0xffffffffc01a0010 kft_test_leaf+0x0/0x10 [kft_test]\n"
 	"\n";
 
@@ -91,6 +92,7 @@ static void test_blocks_parsed(void)
 	      "no field names: pid %d comm '%s'", b[5].pid, b[5].comm);
 	CHECK(b[6].event && b[6].time == 123456 && b[6].cpu == 1 && b[6].pid == 345 &&
 	      b[6].count == 1 && b[6].nr == 1, "the event");
+	CHECK_STR(b[6].comm, "bash", "the event's comm, before its args word");
 out:
 	kftlog__free(log);
 }

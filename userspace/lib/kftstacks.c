@@ -31,13 +31,24 @@ static int kftstacks_full(const struct kftstacks *st, size_t max_items)
 	return 1;
 }
 
-/* The comm: the rest of the line from its first word w, without its line end. */
+/*
+ * The comm: the rest of the line from its first word w, without its line
+ * end, up to an event's args word (args in stacks mode: the kernel writes
+ * a comm's blanks escaped, so " args=" is no comm's).
+ */
 static struct word kftstacks_comm(const char *line, size_t len, const struct word *w)
 {
-	const char *end = line + len;
+	static const char args[] = " args=";
+	const char *end = line + len, *p;
 
 	while (end > w->s && (end[-1] == '\n' || end[-1] == '\r'))
 		end--;
+	for (p = w->s; p + sizeof(args) - 1 <= end; p++) {
+		if (!memcmp(p, args, sizeof(args) - 1)) {
+			end = p;
+			break;
+		}
+	}
 	return (struct word){ w->s, (size_t)(end - w->s) };
 }
 

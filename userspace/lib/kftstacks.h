@@ -6,7 +6,9 @@
  *	stack COUNT pid PID comm COMM		a stack counted COUNT times
  *	  ADDRESS SYMBOL [MODULE]		its frames, innermost first
  *	(a blank line)
- *	event TIME_US cpu CPU pid PID comm COMM	with snoop: one event, its stack
+ *	event TIME_US cpu CPU pid PID comm COMM [args=V,...]
+ *						with snoop: one event, its stack
+ *						(args: its call's registers)
  *	  ADDRESS SYMBOL [MODULE]
  *
  * The words "pid", "cpu" and "comm" before their fields may be left out.
