@@ -91,7 +91,7 @@ static void test_stacks_read_events(void)
 	static const char text[] = HEADER "Events in this read = 2\nEvents lost, ring full = 9\n"
 		"\nstack 2 -1 -\n" LEAF MID1
 		"\nevent 2500000 1 345 bash\n" LEAF MID1
-		"\nevent 2500123 0 346 a b\n";
+		"\nevent 2500123 0 346 a b args=0xb,-22,hidden\n";
 	struct kft_stacks s;
 	const struct kft_stack *e;
 	int flags;
@@ -110,9 +110,12 @@ static void test_stacks_read_events(void)
 			      !strcmp(s.frames[e->first].name, "kft_test:kft_test_leaf"),
 			      "event 0: %llu %d %ld '%s' %zu", (unsigned long long)e->time_us,
 			      e->cpu, e->pid, e->comm, e->nr);
+			CHECK(!e->args, "event 0: no args word, args '%s'", e->args);
 			e = &s.events[1];
 			CHECK(e->cpu == 0 && e->pid == 346 && !strcmp(e->comm, "a b") && !e->nr,
 			      "event 1: '%s' %zu", e->comm, e->nr);
+			CHECK(e->args && !strcmp(e->args, "0xb,-22,hidden"),
+			      "event 1: args '%s'", e->args ? e->args : "(none)");
 		}
 		kft_stacks_free(&s);
 	}
@@ -425,6 +428,32 @@ static void test_print_snoop(void)
 	kft_stacks_free(&s);
 }
 
+/* stacksnoop -a: the function as its call with the event's registers, untyped without -T. */
+static void test_print_snoop_args(void)
+{
+	static const char text[] = HEADER "Events in this read = 2\nEvents lost, ring full = 0\n"
+		"\nevent 2500000 1 345 bash args=0xb,-22,hidden,0x0\n" LEAF MID1
+		"\nevent 2500001 1 345 bash\n" LEAF;
+	static const struct kft_stack_style args = { .args = 1 };
+	static const struct kft_stack_style no_args = { 0 };
+	struct kft_stacks s;
+	char out[1024];
+	FILE *f;
+
+	stacks_of(text, &s, KFT_STACKS_EVENTS_ONLY);
+	f = fmemopen(out, sizeof(out), "w");
+	kft_snoop_print(f, &s, &s.events[0], 0, "leaf*", &args);
+	kft_snoop_print(f, &s, &s.events[1], 0, "leaf*", &args);
+	kft_snoop_print(f, &s, &s.events[0], 0, "leaf*", &no_args);
+	fclose(f);
+	CHECK_STR(out, "2.500000           kft_test_leaf(0xb, -22, hidden, 0x0)\n"
+		  "\tkft_test_leaf\n\tkft_test_middle\n\n"
+		  "2.500001           kft_test_leaf\n\tkft_test_leaf\n\n"
+		  "2.500000           kft_test_leaf\n\tkft_test_leaf\n\tkft_test_middle\n\n",
+		  "stacksnoop -a");
+	kft_stacks_free(&s);
+}
+
 UNIT_MAIN(test_stacks_read, test_stacks_read_events, test_stacks_not_stacks_logs,
 	  test_stacks_stopped, test_stacks_delta, test_stacks_delta_hidden, test_stacks_many,
-	  test_print_stackcount, test_print_profile, test_print_snoop)
+	  test_print_stackcount, test_print_profile, test_print_snoop, test_print_snoop_args)

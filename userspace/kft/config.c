@@ -8,7 +8,7 @@
  *	stackcount	new begin mode stacks filter funclist P... fend
  *			[filter pid N] [filter cpu N] [per-process] end
  *	stacksnoop	new begin mode stacks filter funclist F fend
- *			[filter pid N] snoop 65536 end
+ *			[filter pid N] snoop 65536 [args] end
  *	profile		new begin mode profile sample HZ [include idle]
  *			[filter pid N | filter tid N] [filter cpu N] logentries N end
  *	funclatency	new begin mode histogram units ns|us|ms filter funclist P... fend
@@ -298,6 +298,8 @@ static char *kft_stacks_config(const struct kft_params *p, int snoop, char *err,
 		kft_text_add(&t, " per-process");
 	if (snoop)
 		kft_text_add(&t, " snoop %d", snoop);
+	if (snoop && p->args)
+		kft_text_add(&t, " args");
 	return kft_text_end(&t, failed, err, errlen);
 }
 

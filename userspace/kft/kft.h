@@ -332,6 +332,7 @@ struct kft_stack {
 	long pid;		/* -1: the run is not keyed by process */
 	int cpu;		/* an event's */
 	const char *comm;	/* "" when not keyed by process */
+	const char *args;	/* an event's args word's values ("0xb,-22,hidden"), else NULL */
 	size_t first, nr;	/* its frames: frames[first .. first + nr), innermost first */
 };
 
@@ -405,6 +406,12 @@ struct kft_stack_style {
 	 */
 	struct srcline *sl;
 	struct ksyms *ks;
+	/*
+	 * stacksnoop -a: an event's function as its call, with the
+	 * registers it kept, typed by types (-T; NULL: as the log has them)
+	 */
+	int args;
+	struct typedlog *types;
 };
 
 /*
@@ -696,7 +703,11 @@ size_t kft_call_text(struct typedlog *types, const char *func, const struct kftl
  */
 int kft_call_sources_open(const struct kft_params *p, const char *sub, struct typedlog **types,
 			  struct srcline **sl);
-/* --srcline's files alone, for the commands that print stacks: as above. */
+/*
+ * -T's types alone (stacksnoop -a), and --srcline's files alone (the
+ * commands that print stacks): as above.
+ */
+int kft_types_open(const struct kft_params *p, const char *sub, struct typedlog **types);
 int kft_srcline_open(const struct kft_params *p, const char *sub, struct srcline **sl);
 /*
  * --srcline: @word's source lines (srcline__text(): a function's at its

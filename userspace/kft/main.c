@@ -547,11 +547,14 @@ static const struct option kft_longs_stackcount[] = {
 };
 
 static const struct option kft_longs_stacksnoop[] = {
+	{ "args", no_argument, NULL, 'a' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "module", no_argument, NULL, 'M' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "offset", no_argument, NULL, 's' },
+	{ "types", no_argument, NULL, 'T' },
 	{ "verbose", no_argument, NULL, 'v' },
+	TYPEDLOG_LONG_OPTIONS,
 	SRCLINE_LONG_OPTION,
 	{ NULL, 0, NULL, 0 },
 };
@@ -677,6 +680,25 @@ static int kft_stacks_opt(struct kft_params *p, int opt, char *err, size_t errle
 	return 0;
 }
 
+/*
+ * stacksnoop's own options: -a, each event's registers; -T and the types'
+ * files, typed. The rest as stackcount's.
+ */
+static int kft_snoop_opt(struct kft_params *p, int opt, char *err, size_t errlen)
+{
+	switch (opt) {
+	case 'a':
+		p->args = 1;
+		return 0;
+	case 'T':
+		p->types.wanted = true;
+		return 0;
+	case 'B': case 'E': case 'O':
+		return typedlog_files__option(&p->types, opt, optarg, err, errlen);
+	}
+	return kft_stacks_opt(p, opt, err, errlen);
+}
+
 /* profile's operand, [duration]; its -p and -L exclude each other, as bcc's. */
 static int kft_profile_operands(int n, char **args, struct kft_params *p,
 				char *err, size_t errlen)
@@ -737,7 +759,7 @@ static int kft_parse_stacks(int argc, char **argv, struct kft_params *p,
 		opts = "+:c:dD:fhi:KMp:PrsTUv";
 	} else if (p->sub == KFT_SUB_STACKSNOOP) {
 		longs = kft_longs_stacksnoop;
-		opts = "+:hMp:sv";
+		opts = "+:ahMp:sTv";
 	}
 	while ((opt = getopt_long(argc, argv, opts, longs, NULL)) != -1) {
 		if (opt == 'h') {
@@ -746,9 +768,12 @@ static int kft_parse_stacks(int argc, char **argv, struct kft_params *p,
 		}
 		if (opt == '?' || opt == ':')
 			return kft_opt_error(argv[0], opt, argv, err, errlen);
-		if (kft_stacks_opt(p, opt, err, errlen))
+		if ((p->sub == KFT_SUB_STACKSNOOP ? kft_snoop_opt : kft_stacks_opt)(p, opt, err,
+										     errlen))
 			return -1;
 	}
+	if (p->sub == KFT_SUB_STACKSNOOP && kft_types_need_args("stacksnoop", p, err, errlen))
+		return -1;
 	return kft_stacks_operands(argc, argv, p, err, errlen);
 }
 

@@ -30,6 +30,9 @@
 #include "kft.h"
 #include "ksyms.h"
 
+/* An event's call with its arguments is cut at this length. */
+#define KFT_SNOOP_CALL_MAX	1024
+
 /* kft's names of module functions are "module:name"; no symbol has a ':'. */
 const char *kft_bcc_name(const char *name, int module)
 {
@@ -157,16 +160,38 @@ void kft_snoop_header(FILE *out, int verbose)
 		fprintf(out, "%-18s %s\n", "TIME(s)", "FUNCTION");
 }
 
+/*
+ * stacksnoop -a: the event's function as a call with the registers it
+ * kept (@args, the args word's values), typed as kft trace -T types a
+ * call, into @buf (cut at @len). Return: @buf.
+ */
+static const char *kft_snoop_call(const struct kft_stack_style *style, const char *name,
+				  const char *shown, const char *args, char *buf, size_t len)
+{
+	struct kftlog_row r = { .args = args, .ret = KFTLOG_RET_NONE };
+
+	/* The types are looked up by module:name, the call printed as named. */
+	if (style->types)
+		typedlog__format(style->types, name, shown, &r, false, buf, len);
+	else
+		kft_call_text(NULL, shown, &r, buf, len);
+	return buf;
+}
+
 int kft_snoop_print(FILE *out, const struct kft_stacks *s, const struct kft_stack *ev,
 		    uint64_t start_us, const char *function, const struct kft_stack_style *style)
 {
 	uint64_t us = ev->time_us > start_us ? ev->time_us - start_us : 0;
-	char time[32];
+	char time[32], call[KFT_SNOOP_CALL_MAX];
 	size_t i;
 
 	/* The frames' first is the function entered: its name, unless the table had no room. */
 	if (ev->nr && s->frames[ev->first].name)
 		function = kft_bcc_name(s->frames[ev->first].name, style->module);
+	if (style->args && ev->args)
+		function = kft_snoop_call(style, ev->nr && s->frames[ev->first].name ?
+					  s->frames[ev->first].name : function,
+					  function, ev->args, call, sizeof(call));
 	snprintf(time, sizeof(time), "%" PRIu64 ".%06" PRIu64, us / 1000000, us % 1000000);
 	if (style->comm)
 		fprintf(out, "%-18s %-12.12s %-6ld %-3d %s\n", time, ev->comm, ev->pid, ev->cpu,

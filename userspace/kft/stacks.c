@@ -120,12 +120,15 @@ static int kft_frame_line(struct kft_stacks *s, const char *line, struct kft_sta
 }
 
 /*
- * "stack COUNT PID COMM" or "event TIME_US CPU PID COMM" (the comm is the
- * rest of the line: it may hold spaces) into b. 0, or 1 when no such line.
+ * "stack COUNT PID COMM" or "event TIME_US CPU PID COMM [args=V,...]" (the
+ * comm is the rest of the line, up to an event's args word: it may hold
+ * spaces) into b. 0, or 1 when no such line.
  */
 static int kft_block_line(struct kft_stacks *s, const char *line, struct kft_stack *b)
 {
 	unsigned long long a;
+	const char *rest, *args = NULL;
+	size_t len;
 	int n = 0;
 
 	memset(b, 0, sizeof(*b));
@@ -135,7 +138,17 @@ static int kft_block_line(struct kft_stacks *s, const char *line, struct kft_sta
 		b->time_us = a;
 	else
 		return 1;
-	b->comm = b->pid < 0 ? "" : strtab__intern(&s->names, line + n, strcspn(line + n, "\n"));
+	rest = line + n;
+	len = strcspn(rest, "\n");
+	if (line[0] == 'e')
+		args = strstr(rest, " args=");
+	if (args && (size_t)(args - rest) < len) {
+		b->args = strtab__intern(&s->names, args + 6, len - (size_t)(args - rest) - 6);
+		if (!b->args)
+			return -1;
+		len = (size_t)(args - rest);
+	}
+	b->comm = b->pid < 0 ? "" : strtab__intern(&s->names, rest, len);
 	b->first = s->nr_frames;
 	return b->comm ? 0 : -1;
 }

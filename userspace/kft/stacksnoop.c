@@ -7,7 +7,9 @@
  * pipe gets them at once; at Ctrl-C it stops the run, reads what came
  * until the stop, and says on standard error how many calls the full ring
  * lost. With --srcline each frame ends with its source lines
- * (stackprint.c).
+ * (stackprint.c); with -a the function is its call with the argument
+ * registers the module kept at the event, typed with -T as kft trace -T
+ * types a call.
  */
 #include <inttypes.h>
 
@@ -84,13 +86,15 @@ int kft_stacksnoop(const struct kft_params *p, const struct kft_paths *paths)
 	int ret;
 
 	sn.style = (struct kft_stack_style){
-		.comm = p->verbose, .offsets = p->offsets, .module = p->module,
+		.comm = p->verbose, .offsets = p->offsets, .module = p->module, .args = p->args,
 	};
 	/* Read before the run is written: a file that is missing is said first. */
-	if (kft_stack_srclines_open(p, "stacksnoop", paths, &sn.style))
+	if (kft_stack_srclines_open(p, "stacksnoop", paths, &sn.style) ||
+	    kft_types_open(p, "stacksnoop", &sn.style.types))
 		ret = 1;
 	else
 		ret = kft_snoop_run(&sn, paths);
+	typedlog__free(sn.style.types);
 	kft_stack_srclines_free(&sn.style);
 	return ret;
 }

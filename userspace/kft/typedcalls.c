@@ -135,18 +135,25 @@ int kft_srcline_open(const struct kft_params *p, const char *sub, struct srcline
 	return 0;
 }
 
-int kft_call_sources_open(const struct kft_params *p, const char *sub, struct typedlog **types,
-			  struct srcline **sl)
+int kft_types_open(const struct kft_params *p, const char *sub, struct typedlog **types)
 {
 	char err[PATH_MAX + 256];
 
 	*types = NULL;
-	*sl = NULL;
 	if (p->types.wanted &&
 	    !(*types = typedlog__open(&p->types, TYPEDLOG_BTF_DIR, 0, err, sizeof(err)))) {
 		fprintf(stderr, "kft: %s: %s\n", sub, err);
 		return -1;
 	}
+	return 0;
+}
+
+int kft_call_sources_open(const struct kft_params *p, const char *sub, struct typedlog **types,
+			  struct srcline **sl)
+{
+	*sl = NULL;
+	if (kft_types_open(p, sub, types))
+		return -1;
 	return kft_srcline_open(p, sub, sl);
 }
 

@@ -23,7 +23,7 @@ static const char *const kft_usage_main[] = {
 	"                             count the calls of kernel functions",
 	"  stackcount [options] PATTERN...",
 	"                             count the kernel stacks that call them",
-	"  stacksnoop [-hM] [-p PID] [-s] [-v] [--srcline FILE] FUNCTION",
+	"  stacksnoop [-ahMTv] [-p PID] [-s] [--srcline FILE] FUNCTION",
 	"                             print the kernel stack of each call",
 	"  profile [options] [duration]",
 	"                             sample the kernel stacks on the CPUs",
@@ -212,7 +212,8 @@ static const char *const kft_usage_stackcount[] = {
 };
 
 static const char *const kft_usage_stacksnoop[] = {
-	"usage: kft stacksnoop [-h] [-M] [-p PID] [-s] [-v] [--srcline FILE] FUNCTION",
+	"usage: kft stacksnoop [-h] [-a [-T] [--btf FILE] [--dwarf FILE] [--proto FILE]]",
+	"                      [-M] [-p PID] [-s] [-v] [--srcline FILE] FUNCTION",
 	"",
 	"Prints the kernel stack of every call of FUNCTION (a name, a glob,",
 	"module:name), as bcc's stacksnoop did, as the calls happen (kft reads",
@@ -223,6 +224,12 @@ static const char *const kft_usage_stacksnoop[] = {
 	"standard error at the end: for frequent functions, use kft stackcount.",
 	"",
 	"  -h, --help     this help",
+	"  -a, --args     the function as its call, with the registers of its",
+	"                 arguments at the event: kft_test_args(0xb, 0x8ae, ...)",
+	"  -T, --types    with -a, the arguments typed and named from the",
+	"                 kernel's BTF, as kft trace -T: kft_test_args(a=11, ...)",
+	"  --btf FILE, --dwarf FILE, --proto FILE",
+	"                 (imply -T) the types' sources, as kft trace's",
 	"  -M, --module   module functions as module:name (bcc: the bare name)",
 	"  -p, --pid PID  trace this process only",
 	"  -s, --offset   show address offsets",
@@ -237,6 +244,7 @@ static const char *const kft_usage_stacksnoop[] = {
 	"  kft stacksnoop -v ext4_sync_fs       ... show extra columns",
 	"  kft stacksnoop -p 185 ext4_sync_fs   ... only for PID 185",
 	"  kft stacksnoop --srcline vmlinux ext4_sync_fs   ... with source lines",
+	"  kft stacksnoop -a -T vfs_fsync_range ... each call with its arguments",
 	NULL,
 };
 
