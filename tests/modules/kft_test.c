@@ -561,6 +561,49 @@ static int kft_test_str_cmd(const char *buf, const char __user *ubuf, size_t cou
 /* The colors kft_test_typed() takes: an enumeration, one of them negative. */
 enum kft_test_color { KFT_TEST_RED, KFT_TEST_GREEN = 5, KFT_TEST_BLUE = -3 };
 
+/*
+ * args struct: a struct of each kind of member a typed reader prints, laid
+ * out alike on every architecture kft runs on (24 bytes, 4-aligned), so
+ * that a test knows its bytes: 44332211 feff 01 8d fdffffff 07000000
+ * 08000000 0100 0200.
+ */
+struct kft_test_pair {
+	u32 id;
+	s16 delta;
+	bool on;
+	u8 small : 3;
+	u8 big : 5;
+	enum kft_test_color color;
+	u32 words[2];
+	struct {
+		u16 a;
+		u16 b;
+	} inner;
+};
+
+static const struct kft_test_pair kft_test_pair_value = {
+	.id = 0x11223344, .delta = -2, .on = true, .small = 5, .big = 17,
+	.color = KFT_TEST_BLUE, .words = { 7, 8 }, .inner = { 1, 2 },
+};
+
+static noinline __attribute__((__noipa__)) int kft_test_struct(const struct kft_test_pair *p)
+{
+	barrier();
+	return p ? p->small : -EFAULT;
+}
+
+/* "struct pair": the struct above; "struct null": a NULL pointer, a fault. */
+static int kft_test_struct_cmd(const char *what)
+{
+	if (sysfs_streq(what, "pair"))
+		WRITE_ONCE(kft_test_sink, kft_test_struct(&kft_test_pair_value));
+	else if (sysfs_streq(what, "null"))
+		WRITE_ONCE(kft_test_sink, kft_test_struct(NULL));
+	else
+		return -EINVAL;
+	return 0;
+}
+
 static const char kft_test_typed_name[] = "kft typed";
 
 /*
@@ -809,6 +852,8 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 		return kft_test_str_cmd(buf, ubuf, count) ?: count;
 	if (!strncmp(buf, "typed ", 6))
 		return kft_test_typed_cmd(buf + 6) ?: count;
+	if (!strncmp(buf, "struct ", 7))
+		return kft_test_struct_cmd(buf + 7) ?: count;
 	if (!strncmp(buf, "wide ", 5))
 		return kft_test_wide_cmd(buf + 5) ?: count;
 	if (sscanf(buf, "%31s %u", name, &n) < 1 || n > 1000000)
