@@ -14,6 +14,9 @@
  * it: it reads no page the string does not reach. The copy takes one
  * byte more than a record keeps, which tells a string of KFT_STR_LEN
  * bytes from a longer one.
+ *
+ * args struct reads a fixed number of bytes in one copy: the caller says
+ * the struct is that long, so a copy that faults is the pointer's fault.
  */
 #include <linux/kprobes.h>
 #include <linux/mm.h>
@@ -22,6 +25,10 @@
 #include <linux/uaccess.h>
 
 #include "kft_argstr.h"
+#include "kft_config.h"
+
+/* args struct copies into the room a string has: at most as many bytes. */
+static_assert(sizeof_field(struct kft_rec_str, s) == KFT_STRUCT_LEN_MAX);
 
 /* @n bytes at @addr into @dst, without faulting. Return: 0, or an error. */
 static notrace long kft_str_copy(char *dst, unsigned long addr, size_t n, bool user)
@@ -36,15 +43,22 @@ NOKPROBE_SYMBOL(kft_str_copy);
  * @out:	the record's copy
  * @addr:	the argument's register
  * @user:	a user space string (args ustring), else a kernel one
+ * @mem_len:	args struct: the bytes of kernel memory to copy; 0: a string
  *
  * From any context: it does not fault, sleep or take a lock. A string
  * whose bytes run into a page that cannot be read is a fault, as the
  * kernel's own string fetches say.
  */
-notrace noinline void kft_str_take(struct kft_rec_str *out, unsigned long addr, bool user)
+notrace noinline void kft_str_take(struct kft_rec_str *out, unsigned long addr, bool user,
+				   unsigned int mem_len)
 {
 	size_t want = sizeof(out->s), first = min_t(size_t, want, PAGE_SIZE - offset_in_page(addr));
 
+	if (mem_len) {
+		out->state = kft_str_copy(out->s, addr, mem_len, false) ? KFT_STR_FAULT :
+									 KFT_STR_MEM;
+		return;
+	}
 	if (kft_str_copy(out->s, addr, first, user) ||
 	    (first < want && !memchr(out->s, '\0', first) &&
 	     kft_str_copy(out->s + first, addr + first, want - first, user))) {
@@ -89,30 +103,38 @@ static void kft_str_show_char(struct seq_file *m, unsigned char c)
  * @m:		the seq_file
  * @str:	the copy
  * @arg:	the argument it was read from, 1 on
+ * @mem_len:	args struct: the bytes copied; 0: a string
  * @show_addrs:	whether the reader may see kernel addresses
  *
  * " strN=" and the string in double quotes, escaped so that the word has
  * no blank and no byte outside printable ASCII (kft_str_show_char()); "..." after the closing
  * quote when the string was cut; "(fault)" instead of it when the pointer
- * could not be read. A slot without a copy shows nothing. To a reader who
- * sees no addresses, as its pointer is, the string is "hidden": it is
- * kernel memory, which may be another task's (a path it opened) or
- * anything a pointer of leftovers pointed to.
+ * could not be read. args struct's bytes are " memN=" and two hex digits
+ * a byte, in memory's order. A slot without a copy shows nothing. To a
+ * reader who sees no addresses, as its pointer is, the string or the
+ * bytes are "hidden": they are kernel memory, which may be another
+ * task's (a path it opened) or anything a pointer of leftovers pointed
+ * to.
  */
 void kft_str_show(struct seq_file *m, const struct kft_rec_str *str, unsigned int arg,
-		  bool show_addrs)
+		  unsigned int mem_len, bool show_addrs)
 {
 	unsigned int i;
 
 	if (str->state == KFT_STR_NONE)
 		return;
-	seq_printf(m, " str%u=", arg);
+	seq_printf(m, " %s%u=", mem_len ? "mem" : "str", arg);
 	if (str->state == KFT_STR_FAULT) {
 		seq_puts(m, "(fault)");
 		return;
 	}
 	if (!show_addrs) {
 		seq_puts(m, "hidden");
+		return;
+	}
+	if (mem_len) {
+		for (i = 0; i < mem_len && i < sizeof(str->s); i++)
+			seq_printf(m, "%02x", (u8)str->s[i]);
 		return;
 	}
 	seq_putc(m, '"');

@@ -2,7 +2,8 @@
 /*
  * args string N / args ustring N: a bounded copy of the kernel or user
  * string a call's argument N points to, read at its entry without
- * faulting and kept beside its record (Documentation/kft.rst).
+ * faulting and kept beside its record (Documentation/kft.rst). args
+ * struct N LEN keeps LEN bytes of kernel memory in the same room.
  */
 #ifndef KFT_ARGSTR_H
 #define KFT_ARGSTR_H
@@ -20,6 +21,7 @@ enum kft_str_state {
 	KFT_STR_WHOLE,		/* the whole string */
 	KFT_STR_CUT,		/* its first KFT_STR_LEN bytes */
 	KFT_STR_FAULT,		/* the pointer could not be read */
+	KFT_STR_MEM,		/* args struct: the bytes, no string */
 };
 
 /* One call's copy, beside its record: 64 bytes. */
@@ -29,8 +31,8 @@ struct kft_rec_str {
 };
 static_assert(sizeof(struct kft_rec_str) == 64);
 
-void kft_str_take(struct kft_rec_str *out, unsigned long addr, bool user);
+void kft_str_take(struct kft_rec_str *out, unsigned long addr, bool user, unsigned int mem_len);
 void kft_str_show(struct seq_file *m, const struct kft_rec_str *str, unsigned int arg,
-		  bool show_addrs);
+		  unsigned int mem_len, bool show_addrs);
 
 #endif

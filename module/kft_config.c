@@ -130,7 +130,8 @@ static const char *const kft_parse_messages[] = {
 	[KFT_ERR_RING_CONFLICT] =
 		"log ring and log stream keep each CPU's calls one at a time, which would leave parts of a block of rows: not with",
 	[KFT_ERR_STRING_AT_EXIT] =
-		"args string copies the string into the call's record at its entry, which a run that makes its records at the exit does not have: not with",
+		"args string and args struct copy the argument's memory into the call's record at its entry, which a run that makes its records at the exit does not have: not with",
+	[KFT_ERR_STRUCT_LEN] = "args struct copies 1 to " KFT_STRUCT_LEN_MAX_TEXT " bytes",
 	[KFT_ERR_ARGS_NEED_SNOOP] =
 		"args in stacks mode keeps the registers of each event snoop keeps: not without 'snoop', nor a string",
 	[KFT_ERR_ARGF_INDEX] =
@@ -1230,19 +1231,22 @@ static int parse_log(struct kft_parser *ps)
 /*
  * args: each logged call's argument registers, read at its entry; with
  * "string N" or "ustring N", also a copy of the kernel or user string
- * argument N points to. The word after a bare "args" is the next
+ * argument N points to; with "struct N LEN", of the LEN bytes of kernel
+ * memory it points to. The word after a bare "args" is the next
  * statement's, held for the block's loop to take.
  */
 static int parse_args(struct kft_parser *ps)
 {
 	struct kft_config *cfg = ps->cfg;
-	unsigned long long n;
+	unsigned long long n, len;
+	bool mem;
 
 	cfg->args = true;
 	if (once(ps, KFT_STMT_ARGS, ps->tok.pos) || next(ps))
 		return -1;
 	cfg->str_user = tok_is(ps, "ustring");
-	if (!cfg->str_user && !tok_is(ps, "string")) {
+	mem = tok_is(ps, "struct");
+	if (!cfg->str_user && !mem && !tok_is(ps, "string")) {
 		ps->held = true;
 		return 0;
 	}
@@ -1251,6 +1255,13 @@ static int parse_args(struct kft_parser *ps)
 	if (n < 1 || n > KFT_ARGF_REGS)
 		return fail(ps, KFT_ERR_ARGF_INDEX);
 	cfg->str_arg = n;
+	if (!mem)
+		return 0;
+	if (parse_number(ps, 0, ~0ULL, &len))
+		return -1;
+	if (len < 1 || len > KFT_STRUCT_LEN_MAX)
+		return fail(ps, KFT_ERR_STRUCT_LEN);
+	cfg->mem_len = len;
 	return 0;
 }
 
@@ -1438,7 +1449,7 @@ static int check_argf(struct kft_parser *ps)
 
 /*
  * args string copies the string at the call's entry into the record its
- * entry reserves: a run that makes its records at the exit (a time or
+ * entry reserves, as args struct copies its bytes: a run that makes its records at the exit (a time or
  * return value filter judges the call first; filter roots holds it; a
  * stream hands out only whole calls) has nowhere to keep it meanwhile.
  */

@@ -114,6 +114,7 @@ enum kft_parse_err {
 	KFT_ERR_ARGF_FUNCTION,
 	KFT_ERR_STRING_AT_EXIT,
 	KFT_ERR_ARGS_NEED_SNOOP,
+	KFT_ERR_STRUCT_LEN,
 	KFT_ERR_COUNT,
 };
 
@@ -221,6 +222,13 @@ enum kft_hooks {
 #endif
 #define KFT_ARGF_MAX		4	/* filter arg statements a block may hold */
 
+/*
+ * args struct N LEN: the most bytes a record keeps of what an argument
+ * points to, the room of a string's copy beside it (kft_argstr.h).
+ */
+#define KFT_STRUCT_LEN_MAX	63
+#define KFT_STRUCT_LEN_MAX_TEXT	"63"
+
 /* How filter arg reads its register: as C would read an argument of that type. */
 enum kft_argf_type {
 	KFT_ARGF_LONG,		/* the default */
@@ -297,6 +305,7 @@ struct kft_config {
 	bool args;			/* trace: each call's argument registers at entry */
 	unsigned int str_arg;		/* args string N: N, the argument; 0: none */
 	bool str_user;			/* args ustring N: a user space string */
+	unsigned int mem_len;		/* args struct N LEN: LEN bytes, no string; 0: a string */
 	bool wakers;			/* trace, with roots: who woke each sleep (takes offcpu) */
 	bool filter_oncpu;		/* mintime, maxtime judge the time on the CPU (takes offcpu) */
 	enum kft_log_fill log;		/* trace: how the log fills */

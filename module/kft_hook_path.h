@@ -187,15 +187,16 @@ static __always_inline void kft_log_args_put(struct kft_run *run, unsigned long 
 
 /*
  * args string, at the entry that reserved @rec: the string the kept
- * argument points to, copied beside it out of line (kft_argstr.c). Only a
- * run with args has @keep; only one with args string has the strings.
+ * argument points to, copied beside it out of line (kft_argstr.c), or
+ * args struct's bytes. Only a run with args has @keep; only one with
+ * args string or struct has the strings.
  */
 static __always_inline void kft_log_str_put(struct kft_run *run, const struct kft_record *rec,
 					    const struct kft_rec_args *keep)
 {
 	if (keep && unlikely(run->log.strs))
 		kft_str_take(&run->log.strs[rec - run->log.records],
-			     keep->a[run->cfg.str_arg - 1], run->cfg.str_user);
+			     keep->a[run->cfg.str_arg - 1], run->cfg.str_user, run->cfg.mem_len);
 }
 
 /* A log record filled: a ring's readers may take it now (kft_log_ring.h). */

@@ -139,7 +139,10 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 	kft_output_watch_status(m, run, c);
 	if (run->log.args)
 		seq_printf(m, "args: %u registers a call\n", KFT_ARGS_MAX);
-	if (run->log.strs)
+	if (run->log.strs && run->cfg.mem_len)
+		seq_printf(m, "args struct: the %u bytes of kernel memory argument %u points to\n",
+			   run->cfg.mem_len, run->cfg.str_arg);
+	else if (run->log.strs)
 		seq_printf(m, "args string: the %s string argument %u points to, %u bytes at most\n",
 			   run->cfg.str_user ? "user" : "kernel", run->cfg.str_arg, KFT_STR_LEN);
 	kft_output_trace_hooks(m, run);
@@ -286,6 +289,7 @@ struct kft_row_side {
 	const struct kft_rec_args *args;	/* args, or NULL */
 	const struct kft_rec_str *str;		/* args string, or NULL */
 	unsigned int str_arg;			/* the argument it points to */
+	unsigned int mem_len;			/* args struct: its bytes; 0: a string */
 };
 
 /**
@@ -337,7 +341,7 @@ static void kft_output_log_row(struct seq_file *m, const struct kft_run_times *t
 	if (args && !stack && !wake)
 		kft_output_args(m, args, show_addrs);
 	if (side && side->str && !stack && !wake)
-		kft_str_show(m, side->str, side->str_arg, show_addrs);
+		kft_str_show(m, side->str, side->str_arg, side->mem_len, show_addrs);
 	if (kft_rec_is_cut(rec))
 		seq_puts(m, " cut");
 	seq_putc(m, '\n');
@@ -418,6 +422,7 @@ void kft_trace_print_last(struct kft_run *run, unsigned int calls, struct seq_fi
 				.args = buf->args ? &args : NULL,
 				.str = buf->strs ? &str : NULL,
 				.str_arg = run->cfg.str_arg,
+				.mem_len = run->cfg.mem_len,
 			};
 			kft_output_log_row(m, &run->times, &buf->comms, &rec, &side, true);
 			if (m->count)
@@ -545,6 +550,7 @@ static void kft_trace_data_row(struct seq_file *m, struct kft_reader *r, u32 k)
 		.args = v->args ? &v->args[k] : NULL,
 		.str = v->strs ? &v->strs[k] : NULL,
 		.str_arg = r->run->cfg.str_arg,
+		.mem_len = r->run->cfg.mem_len,
 	};
 
 	kft_output_log_row(m, &r->times, &v->buf->comms, &v->recs[k], &side, r->show_addrs);

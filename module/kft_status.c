@@ -105,7 +105,9 @@ static void kft_output_config(struct seq_file *m, const struct kft_config *cfg)
 		seq_puts(m, "  wakers\n");
 	else if (cfg->offcpu && !cfg->filter_oncpu)
 		seq_puts(m, "  offcpu\n");
-	if (cfg->str_arg)
+	if (cfg->mem_len)
+		seq_printf(m, "  args struct %u %u\n", cfg->str_arg, cfg->mem_len);
+	else if (cfg->str_arg)
 		seq_printf(m, "  args %s %u\n", cfg->str_user ? "ustring" : "string", cfg->str_arg);
 	else if (cfg->args)
 		seq_puts(m, "  args\n");

@@ -385,6 +385,16 @@ static const struct parse_case cases[] = {
 	BAD("new begin log stream args string 1 end", STRING_AT_EXIT, 1, 22),
 	BAD("new begin args string 1\nlog stream end", STRING_AT_EXIT, 2, 1),
 	BAD("new begin mode count args string 1 end", NOT_IN_COUNT_MODE, 1, 22),
+	/* args struct N LEN: as args string, LEN from 1 to 63, at the number. */
+	OK("new begin args struct 1 24 end"),
+	OK("new begin args struct " KFT_ARGF_REGS_TEXT " 63 log ring end"),
+	BAD("new begin args struct 0 8 end", ARGF_INDEX, 1, 23),
+	BAD("new begin args struct 1 0 end", STRUCT_LEN, 1, 25),
+	BAD("new begin args struct 1 64 end", STRUCT_LEN, 1, 25),
+	BAD("new begin args struct 1 x end", BAD_NUMBER, 1, 25),
+	INCOMPLETE("new begin args struct 1", MISSING_NUMBER, 1, 24),
+	BAD("new begin args struct 1 8 filter errors end", STRING_AT_EXIT, 1, 27),
+	BAD("new begin log stream args struct 2 8 end", STRING_AT_EXIT, 1, 22),
 	/* filter arg: up to 4, in trace and histogram modes, not with roots. */
 	OK("new begin filter arg 1 == 5 end"),
 	OK("new begin filter arg 2 int == -22 filter arg 1 ulong >= 0x10 args end"),
@@ -692,8 +702,14 @@ static void test_args_field(void)
 	free(buf);
 	free(funcs);
 	parse_ok("new begin args string 1 end", &cfg, &funcs, &buf);
-	CHECK(cfg.str_arg == 1 && !cfg.str_user, "args string 1: %u, user %d", cfg.str_arg,
-	      cfg.str_user);
+	CHECK(cfg.str_arg == 1 && !cfg.str_user && !cfg.mem_len, "args string 1: %u, user %d, %u",
+	      cfg.str_arg, cfg.str_user, cfg.mem_len);
+	free(buf);
+	free(funcs);
+	parse_ok("new begin args struct 2 24 end", &cfg, &funcs, &buf);
+	CHECK(cfg.args && cfg.str_arg == 2 && !cfg.str_user && cfg.mem_len == 24,
+	      "args struct 2 24: args %d, %u, user %d, %u bytes", cfg.args, cfg.str_arg,
+	      cfg.str_user, cfg.mem_len);
 	free(buf);
 	free(funcs);
 }
