@@ -11,6 +11,7 @@
  * checks both.)
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,4 +256,51 @@ static void test_str_bytes(void)
 	}
 }
 
-UNIT_MAIN(test_row_values, test_format, test_str_bytes, test_proto_errors, test_no_source, test_btf_unreadable)
+/*
+ * args struct's memN= word: its bytes, a fault or hidden, as a capture of
+ * a struct; a malformed word is none (the pointer prints).
+ */
+static void test_mem_word(void)
+{
+	static const char *const rows[] = {
+		"f outer+0x8 sh 0x0 args=0x1,0xffff888000001000 mem2=0080ff",
+		"f outer+0x8 sh 0x0 args=0x1,0x0 mem2=(fault)",
+		"f outer+0x8 sh 0x0 args=0x1,hidden mem2=hidden",
+		"f outer+0x8 sh 0x0 args=0x1,0x2 mem2=008",
+		"f outer+0x8 sh 0x0 args=0x1,0x2 mem2=00FF",
+		"f outer+0x8 sh 0x0 args=0x1,0x2 mem9=00",
+	};
+	struct kftlog *log = log_of(rows, ARRAY_SIZE(rows));
+	unsigned long long regs[KFTTYPES_MAX_ARGS];
+	struct kfttypes_call call;
+	struct kftrow_str s;
+	char text[128];
+	size_t i;
+
+	CHECK(log && log->nr == ARRAY_SIZE(rows), "rows: %zu", log ? log->nr : 0);
+	if (!log || log->nr != ARRAY_SIZE(rows))
+		return;
+	kftrow__call(&log->rows[0], regs, &call);
+	kftrow__captures(&log->rows[0], &s, &call);
+	CHECK(log->rows[0].str_mem && log->rows[0].str_arg == 2, "row 0: mem %d, arg %d",
+	      log->rows[0].str_mem, log->rows[0].str_arg);
+	CHECK(call.captures && call.captures[1].is_struct && call.captures[1].len == 3 &&
+	      !memcmp(call.captures[1].bytes, "\x00\x80\xff", 3), "row 0: the struct's bytes");
+	/* Untyped (kd -c), the struct's pointer stays: a string would take its place. */
+	kftrow__args_text(&log->rows[0], text, sizeof(text));
+	CHECK_STR(text, "(0x1, 0xffff888000001000)", "row 0 untyped");
+	kftrow__call(&log->rows[1], regs, &call);
+	kftrow__captures(&log->rows[1], &s, &call);
+	CHECK(call.captures && call.captures[1].is_struct && call.captures[1].error == -EFAULT,
+	      "row 1: a fault");
+	kftrow__call(&log->rows[2], regs, &call);
+	kftrow__captures(&log->rows[2], &s, &call);
+	CHECK(!call.captures, "row 2: hidden, no capture");
+	for (i = 3; i < ARRAY_SIZE(rows); i++)
+		CHECK(!log->rows[i].str_arg && !*log->rows[i].str, "'%s': read as a mem word",
+		      rows[i]);
+	kftlog__free(log);
+}
+
+UNIT_MAIN(test_row_values, test_format, test_str_bytes, test_proto_errors, test_no_source, test_btf_unreadable,
+	  test_mem_word)

@@ -22,7 +22,7 @@
 #include "strtab.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define NONE ((struct kfttypes_capture){ 0 })
+#define NONE ((struct kfttypes_capture){ .bytes = NULL })
 #define STR(s) ((struct kfttypes_capture){ .bytes = (s), .len = sizeof(s) })
 
 /* A call of @func: its arguments, captures and return value. */
@@ -112,13 +112,13 @@ static void test_written(void)
 		{ "vfs_read", 3, { 1, 2, 3 }, { NONE }, true, 0xffff888000001000, KFTTYPES_HIDE_ADDRS,
 		  "vfs_read(f=hidden, buf=hidden, n=3) = hidden" },
 		/* a string cut by the capture, and one with bytes to escape */
-		{ "my_fn", 2, { 0xffffffff00000001, 1 }, { NONE, { "abcdef", 3, 0 } }, true, 0, 0,
+		{ "my_fn", 2, { 0xffffffff00000001, 1 }, { NONE, { "abcdef", 3, 0, false } }, true, 0, 0,
 		  "my_fn(flags=1, name=\"abc\"...) = 0" },
 		{ "my_fn", 2, { 0xffffffff, 1 }, { NONE, STR("a\"b\\\n\t\x01\xff") }, true,
 		  0xfffff001, 0,
 		  "my_fn(flags=4294967295, name=\"a\\\"b\\\\\\n\\t\\x01\\xff\") = -4095" },
 		/* a string that faulted: its address and why */
-		{ "my_fn", 2, { 0, 0xdead }, { NONE, { NULL, 0, -EFAULT } }, false, 0, 0,
+		{ "my_fn", 2, { 0, 0xdead }, { NONE, { NULL, 0, -EFAULT, false } }, false, 0, 0,
 		  "my_fn(flags=0, name=0xdead (-EFAULT))" },
 		{ "widths", 6, { 0x41, 0xffff, 0xffff, (unsigned long long)-5, 0xffffffff, 0x80 },
 		  { NONE }, true, 1234, 0,

@@ -124,22 +124,43 @@ static int parse_args(const struct word *w, struct kftlog_names *names)
 	return 0;
 }
 
+/* memN=HEX's bytes: two lower-case hex digits each, one at least. */
+static int is_mem_bytes(const struct word *v)
+{
+	size_t i;
+
+	if (!v->len || v->len % 2)
+		return 0;
+	for (i = 0; i < v->len; i++)
+		if (!((v->s[i] >= '0' && v->s[i] <= '9') || (v->s[i] >= 'a' && v->s[i] <= 'f')))
+			return 0;
+	return 1;
+}
+
 /*
  * strN=VALUE (args string): N an argument, 1 to 8; VALUE "(fault)",
  * "hidden" (to a reader who sees no addresses), or a string in double quotes, "..." after them when it was cut, with no
- * double quote inside that a backslash does not escape. Return: 0, or -1
- * when the word is another or malformed (then ignored).
+ * double quote inside that a backslash does not escape. memN=VALUE (args
+ * struct): the same but the bytes in hex. Return: 0, or -1 when the word
+ * is another or malformed (then ignored).
  */
 static int parse_str(const struct word *w, struct kftlog_row *row, struct kftlog_names *names)
 {
 	struct word v;
 	size_t i, end;
+	int mem;
 
-	if (w->len < 7 || memcmp(w->s, "str", 3) || w->s[3] < '1' || w->s[3] > '8' ||
-	    w->s[4] != '=')
+	if (w->len < 6)
+		return -1;
+	mem = !memcmp(w->s, "mem", 3);
+	if ((!mem && memcmp(w->s, "str", 3)) || w->s[3] < '1' || w->s[3] > '8' || w->s[4] != '=')
 		return -1;
 	v = (struct word){ w->s + 5, w->len - 5 };
-	if (!word_is(&v, "(fault)") && !word_is(&v, "hidden")) {
+	if (mem && !word_is(&v, "(fault)") && !word_is(&v, "hidden") && !is_mem_bytes(&v))
+		return -1;
+	if (!mem && v.len < 2)
+		return -1;
+	if (!mem && !word_is(&v, "(fault)") && !word_is(&v, "hidden")) {
 		end = v.len >= 5 && !memcmp(v.s + v.len - 3, "...", 3) ? v.len - 3 : v.len;
 		if (end < 2 || v.s[0] != '"' || v.s[end - 1] != '"')
 			return -1;
@@ -151,6 +172,7 @@ static int parse_str(const struct word *w, struct kftlog_row *row, struct kftlog
 		}
 	}
 	row->str_arg = w->s[3] - '0';
+	row->str_mem = mem;
 	names->str = v.s;
 	names->str_len = v.len;
 	return 0;
@@ -164,6 +186,7 @@ static void parse_after_ret(const struct word *w, size_t nr, struct kftlog_row *
 
 	row->cut = 0;
 	row->str_arg = 0;
+	row->str_mem = 0;
 	row->has_sched = 0;
 	row->oncpu = row->runnable = row->blocked = 0;
 	if (row->delta < 0)

@@ -89,9 +89,11 @@ struct kftlog_row {
 	/*
 	 * args string: strN=...'s value as written ("\"/etc/passwd\"",
 	 * "\"abc\"..." cut, "(fault)", "hidden"), "" without; str_arg is N, 0 without.
+	 * args struct's memN=... sets str_mem, its value two hex digits a byte.
 	 */
 	const char *str;
 	int str_arg;
+	int str_mem;
 };
 
 /* Whether a row is the first of a stack watch snapshot (it has left=N). */

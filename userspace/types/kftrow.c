@@ -94,8 +94,8 @@ size_t kftrow__args_text(const struct kftlog_row *r, char *buf, size_t len)
 	for (arg = 1; *s; arg++) {
 		vlen = strcspn(s, ",");
 		v = s;
-		/* The string in place of the pointer's value. */
-		if (arg == r->str_arg && r->str && *r->str) {
+		/* The string in place of the pointer's value; a struct's pointer stays. */
+		if (arg == r->str_arg && r->str && *r->str && !r->str_mem) {
 			v = r->str;
 			vlen = strlen(v);
 		}
@@ -179,6 +179,21 @@ int kftrow__str_bytes(const char *text, char *bytes, size_t cap, bool *cut)
 	return *cut || !*s ? (int)n : -1;
 }
 
+int kftrow__mem_bytes(const char *text, char *bytes, size_t cap)
+{
+	size_t n = 0;
+	int hi, lo;
+
+	for (; *text; text += 2) {
+		hi = kftrow_hex(text[0]);
+		lo = hi < 0 ? -1 : kftrow_hex(text[1]);
+		if (lo < 0 || n == cap)
+			return -1;
+		bytes[n++] = (char)(hi << 4 | lo);
+	}
+	return n ? (int)n : -1;
+}
+
 void kftrow__captures(const struct kftlog_row *r, struct kftrow_str *s,
 		      struct kfttypes_call *call)
 {
@@ -192,9 +207,16 @@ void kftrow__captures(const struct kftlog_row *r, struct kftrow_str *s,
 		return;
 	memset(s->captures, 0, sizeof(s->captures));
 	c = &s->captures[r->str_arg - 1];
+	c->is_struct = r->str_mem;
 	if (!strcmp(r->str, "(fault)")) {
 		c->bytes = s->bytes;
 		c->error = -EFAULT;
+	} else if (r->str_mem) {
+		n = kftrow__mem_bytes(r->str, s->bytes, KFTROW_MEM_MAX);
+		if (n < 0)
+			return;
+		c->bytes = s->bytes;
+		c->len = (size_t)n;
 	} else {
 		n = kftrow__str_bytes(r->str, s->bytes, KFTROW_STR_MAX, &cut);
 		if (n < 0)

@@ -31,17 +31,20 @@ size_t kftrow__args_text(const struct kftlog_row *r, char *buf, size_t len);
 
 /* The most bytes of a string a row keeps (the module's KFT_STR_LEN). */
 #define KFTROW_STR_MAX	62
+/* The most bytes of a struct a row keeps (args struct's LEN). */
+#define KFTROW_MEM_MAX	63
 
-/* A row's string (args string) as the bytes the kernel copied. */
+/* A row's string (args string) or struct (args struct) as the bytes the kernel copied. */
 struct kftrow_str {
 	struct kfttypes_capture captures[KFTTYPES_MAX_ARGS];
-	char bytes[KFTROW_STR_MAX + 1];
+	char bytes[KFTROW_MEM_MAX + 1];
 };
 
 /*
- * The bytes of @r's string into @s, @call's captures pointed at them, so
- * that a char * argument prints as its string (a fault as its address
- * and -EFAULT); nothing when the row kept none.
+ * The bytes of @r's string or struct into @s, @call's captures pointed at
+ * them, so that a char * argument prints as its string and a pointer to a
+ * struct as its members (a fault as its address and -EFAULT); nothing
+ * when the row kept none.
  */
 void kftrow__captures(const struct kftlog_row *r, struct kftrow_str *s,
 		      struct kfttypes_call *call);
@@ -52,5 +55,12 @@ void kftrow__captures(const struct kftlog_row *r, struct kftrow_str *s,
  * many, or -1 when @text is no such string ("(fault)", malformed).
  */
 int kftrow__str_bytes(const char *text, char *bytes, size_t cap, bool *cut);
+
+/*
+ * args struct's bytes as the log writes them, two hex digits each, into
+ * @bytes, at most @cap of them. Return: how many, or -1 when @text is no
+ * such bytes ("(fault)", malformed, too many).
+ */
+int kftrow__mem_bytes(const char *text, char *bytes, size_t cap);
 
 #endif

@@ -35,11 +35,16 @@ struct kfttypes_error {
 	char msg[160];
 };
 
-/* What an argument pointed to, as the kernel copied it at the call. */
+/*
+ * What an argument pointed to, as the kernel copied it at the call: a
+ * string (args string), or the first bytes of a struct (args struct),
+ * which a pointer to a struct or union prints as its members.
+ */
 struct kfttypes_capture {
 	const void *bytes;	/* NULL: nothing captured */
 	size_t len;		/* a string without its NUL here was cut */
 	int error;		/* the copy's error (-EFAULT); 0: none */
+	bool is_struct;		/* the bytes of a struct, not a string */
 };
 
 struct kfttypes_call {
