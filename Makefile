@@ -315,7 +315,12 @@ $(BUILD)/unit/test_%: $(UNIT_OBJ)/tests/unit/test_%.o $$(call unit_objs,$(UNIT_L
 # test_types reads the BTF and DWARF of objects beside it: their
 # functions' DWARF from gcc -g, their BTF from pahole -J (.BTF); the
 # module's is split BTF over the sample's, as a kernel module's over vmlinux's.
-$(BUILD)/unit/test_types: | $(BUILD)/unit/types_sample.o $(BUILD)/unit/types_module.o
+# The sample again in DWARF 4, whose bit-fields say DW_AT_bit_offset.
+$(BUILD)/unit/test_types: | $(BUILD)/unit/types_sample.o $(BUILD)/unit/types_module.o \
+	$(BUILD)/unit/types_sample_dwarf4.o
+$(BUILD)/unit/types_sample_dwarf4.o: tests/unit/types_sample.c
+	@mkdir -p $(dir $@)
+	$(CC) -gdwarf-4 -O0 -c -o $@ $<
 $(BUILD)/unit/types_sample.o: tests/unit/types_sample.c
 	@mkdir -p $(dir $@)
 	$(CC) -g -O0 -c -o $@ $<

@@ -447,6 +447,110 @@ static void test_dwarf_sample(void)
 }
 
 /*
+ * The bytes of types_sample.c's struct kft_sample_how, as x86-64 lays it
+ * out: flags 32768, mode 0644, small 5 and big 17 in one byte, color
+ * KFT_SAMPLE_BLUE, ok, name, words {7, 8}, inner {9}, the union 10, tail -5.
+ */
+#define HOW_LEN	56
+static const unsigned char how_bytes[HOW_LEN] = {
+	0x00, 0x80, 0, 0, 0, 0, 0, 0,
+	0xa4, 0x01, 5 | 17 << 3, 0, 0xfd, 0xff, 0xff, 0xff,
+	1, 0, 0, 0, 0, 0, 0, 0,
+	0x00, 0x40, 0x00, 0x00, 0x80, 0x88, 0xff, 0xff,
+	7, 0, 0, 0, 8, 0, 0, 0,
+	9, 0, 0, 0, 10, 0, 0, 0,
+	0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+};
+
+#define HOW(n) ((struct kfttypes_capture){ .bytes = how_bytes, .len = (n), .is_struct = true })
+#define HOW_FAULT ((struct kfttypes_capture){ .bytes = "", .error = -EFAULT, .is_struct = true })
+#define HOW_ALL ".flags=32768, .mode=420, .small=5, .big=17, .color=KFT_SAMPLE_BLUE, .ok=true"
+
+/*
+ * A pointer to a struct whose bytes args struct captured: its members, as
+ * BTF and DWARF both say them; the members the capture does not reach
+ * left out; a fault as the pointer; a string capture leaves the pointer.
+ */
+static const struct call_case struct_cases[] = {
+	{ "kft_sample_struct", 2, { 0xffff888000005000, 1 }, { HOW(HOW_LEN) }, true, 1, 0,
+	  "kft_sample_struct(how={" HOW_ALL ", .name=0xffff888000004000, .words=..., "
+	  ".inner={...}, {...}, .tail=-5}, n=1) = 1" },
+	{ "kft_sample_struct", 2, { 0xffff888000005000, 1 }, { HOW(HOW_LEN) }, true, 1,
+	  KFTTYPES_HIDE_ADDRS,
+	  "kft_sample_struct(how={" HOW_ALL ", .name=hidden, .words=..., "
+	  ".inner={...}, {...}, .tail=-5}, n=1) = 1" },
+	{ "kft_sample_struct", 2, { 0xffff888000005000, 1 }, { HOW(20) }, true, 1, 0,
+	  "kft_sample_struct(how={" HOW_ALL ", ...}, n=1) = 1" },
+	{ "kft_sample_struct", 2, { 0xffff888000005000, 1 }, { HOW(9) }, true, 1, 0,
+	  "kft_sample_struct(how={.flags=32768, ...}, n=1) = 1" },
+	{ "kft_sample_struct", 2, { 0xffff888000005000, 1 }, { HOW(3) }, true, 1, 0,
+	  "kft_sample_struct(how={...}, n=1) = 1" },
+	{ "kft_sample_struct", 2, { 0, 1 }, { HOW_FAULT }, true, 0, 0,
+	  "kft_sample_struct(how=0x0 (-EFAULT), n=1) = 0" },
+	{ "kft_sample_struct", 2, { 0xffff888000005000, 1 }, { STR("x") }, true, 1, 0,
+	  "kft_sample_struct(how=0xffff888000005000, n=1) = 1" },
+	{ "kft_sample_void", 4, { 0, 0xffff888000001000, 5, 1 }, { NONE, HOW(4) }, false, 0, 0,
+	  "kft_sample_void(name=0x0, file={.fd=32768}, color=KFT_SAMPLE_GREEN, ok=true)" },
+};
+
+/* The struct cases from DWARF 4 (bit-fields placed by DW_AT_bit_offset). */
+static void check_struct_dwarf4(void)
+{
+	struct kfttypes *t = kfttypes__new(8);
+	struct kfttypes_error err;
+	char path[PATH_MAX];
+	size_t i;
+	int e;
+
+	e = kfttypes__add_dwarf(t, object_path("types_sample_dwarf4.o", path, sizeof(path)), &err);
+	CHECK(e == 0, "DWARF 4 %s: %d %s", path, e, err.msg);
+	for (i = 0; i < ARRAY_SIZE(struct_cases); i++)
+		check_call(t, &struct_cases[i], "DWARF 4");
+	kfttypes__free(t);
+}
+
+static void test_struct_members(void)
+{
+	struct kfttypes *btf = kfttypes__new(8), *dwarf = kfttypes__new(8);
+	struct kfttypes_error err;
+	char path[PATH_MAX];
+	size_t i;
+	int e;
+
+	e = kfttypes__add_btf(btf, sample_path(path, sizeof(path)), NULL, &err);
+	CHECK(e == 0, "BTF %s: %d %s", path, e, err.msg);
+	e = kfttypes__add_dwarf(dwarf, sample_path(path, sizeof(path)), &err);
+	CHECK(e == 0, "DWARF %s: %d %s", path, e, err.msg);
+	for (i = 0; i < ARRAY_SIZE(struct_cases); i++) {
+		check_call(btf, &struct_cases[i], "BTF");
+		check_call(dwarf, &struct_cases[i], "DWARF");
+	}
+	kfttypes__free(btf);
+	kfttypes__free(dwarf);
+	check_struct_dwarf4();
+}
+
+/* A written prototype knows no members: the captured struct is "{...}". */
+static void test_struct_written(void)
+{
+	static const char *const protos[] = {
+		"int kft_sample_struct(const struct kft_sample_how *how, long n)",
+	};
+	static const struct call_case cases[] = {
+		{ "kft_sample_struct", 2, { 0xffff888000005000, 1 }, { HOW(HOW_LEN) }, true, 1, 0,
+		  "kft_sample_struct(how={...}, n=1) = 1" },
+		{ "kft_sample_struct", 2, { 0, 1 }, { HOW_FAULT }, true, 0, 0,
+		  "kft_sample_struct(how=0x0 (-EFAULT), n=1) = 0" },
+	};
+	struct kfttypes *t = with_prototypes(protos, ARRAY_SIZE(protos));
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		check_call(t, &cases[i], "written");
+	kfttypes__free(t);
+}
+
+/*
  * A module's split BTF over its base's: its own functions (with the base's
  * types), not the base's (vmlinux's source answers for those).
  */
@@ -556,4 +660,5 @@ static void test_vmlinux(void)
 
 UNIT_MAIN(test_written, test_written_arm32, test_written_errors, test_written_twice, test_written_bad_input,
 	  test_huge_counts, test_buffer_sizes, test_btf_sample, test_btf_split, test_dwarf_sample,
-	  test_source_order, test_source_errors, test_vmlinux)
+	  test_source_order, test_source_errors, test_vmlinux, test_struct_members,
+	  test_struct_written)

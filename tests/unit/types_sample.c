@@ -54,3 +54,29 @@ enum kft_sample_color kft_sample_enum_ret(bool b)
 {
 	return b ? KFT_SAMPLE_BLUE : KFT_SAMPLE_RED;
 }
+
+/*
+ * A struct a pointer points to, whose members test_types.c prints from
+ * bytes it lays out by hand (x86-64's offsets): each kind of member, a
+ * bit-field pair, an array, a nested struct and an anonymous union.
+ */
+struct kft_sample_how {
+	unsigned long long flags;
+	unsigned short mode;
+	unsigned int small : 3, big : 5;
+	enum kft_sample_color color;
+	bool ok;
+	const char *name;
+	int words[2];
+	struct kft_sample_file inner;
+	union {
+		int u_int;
+		short u_short;
+	};
+	long tail;
+};
+
+int kft_sample_struct(const struct kft_sample_how *how, long n)
+{
+	return how != NULL && n;
+}

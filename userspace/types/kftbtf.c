@@ -3,9 +3,10 @@
  * Prototypes from BTF, read by libbpf: a function's BTF_KIND_FUNC, its
  * FUNC_PROTO's return type and parameters, each type followed through
  * typedefs, qualifiers and type tags ("user": a __user pointer, where
- * the compiler recorded it) to what it is. The names are the BTF's own
- * strings, valid while the source is open. The first lookup indexes the
- * functions by name.
+ * the compiler recorded it) to what it is; a parameter that points to a
+ * struct or union has its members, each with its type. The names are the
+ * BTF's own strings, valid while the source is open. The first lookup
+ * indexes the functions by name.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -124,6 +125,36 @@ static int btf_kftype(const struct btf *btf, __u32 id, struct kftype *type)
 	return 0;
 }
 
+/*
+ * The members of the struct or union the pointer @id points to, into
+ * @type: their names, places and types (a nested struct's own members are
+ * not followed). Nothing for a pointer to anything else. -ENOMEM, else 0.
+ */
+static int btf_pointee_members(const struct btf *btf, __u32 id, struct kftype *type)
+{
+	const struct btf_type *ptr = btf_strip(btf, id, NULL), *rec;
+	const struct btf_member *m;
+	size_t i;
+
+	rec = ptr && btf_is_ptr(ptr) ? btf_strip(btf, ptr->type, NULL) : NULL;
+	if (!rec || !btf_is_composite(rec))
+		return 0;
+	if (kftype__alloc_members(type, btf_vlen(rec)))
+		return -ENOMEM;
+	m = btf_members(rec);
+	for (i = 0; i < type->nr_members; i++) {
+		struct kftmember *km = &type->members[i];
+		const char *name = btf__name_by_offset(btf, m[i].name_off);
+
+		km->name = name && name[0] ? name : NULL;
+		km->bit_offset = btf_member_bit_offset(rec, i);
+		km->bit_size = btf_member_bitfield_size(rec, i);
+		if (btf_kftype(btf, m[i].type, &km->type))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* The prototype of FUNC @t, whose FUNC_PROTO is @fp. */
 static struct kftproto *btf_proto(const struct btf *btf, const struct btf_type *t,
 				  const struct btf_type *fp)
@@ -143,6 +174,10 @@ static struct kftproto *btf_proto(const struct btf *btf, const struct btf_type *
 		}
 		if (btf_kftype(btf, params[i].type, &type))
 			goto err_free_proto;
+		if (type.kind == KFTYPE_PTR && btf_pointee_members(btf, params[i].type, &type)) {
+			kftype__free(&type);
+			goto err_free_proto;
+		}
 		kftproto__add_param(p, btf__name_by_offset(btf, params[i].name_off), &type);
 	}
 	for (i = 0; i < p->nr_params; i++)

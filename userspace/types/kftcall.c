@@ -129,6 +129,81 @@ static void out_capture_error(struct kftout *o, int error)
 		out_printf(o, " (error %d)", error);
 }
 
+static void out_value(struct kftout *o, const struct kftype *t, unsigned long long v,
+		      const struct kfttypes_capture *c, unsigned int flags);
+
+/*
+ * Member @m's value from the struct's captured bytes, little-endian as
+ * the kernels kft traces are, a bit-field's bits shifted down and
+ * sign-extended when its type is signed: false when the capture stops
+ * before the member ends, or the member is no value of 64 bits or less.
+ */
+static bool member_read(const struct kftmember *m, const struct kfttypes_capture *c,
+			unsigned long long *v)
+{
+	const unsigned char *bytes = c->bytes;
+	unsigned int bits = m->bit_size ? m->bit_size : m->type.size * 8U;
+	unsigned int shift = m->bit_offset % 8, first = m->bit_offset / 8;
+	unsigned int n = (shift + bits + 7) / 8, i;
+
+	if ((size_t)m->bit_offset + bits > c->len * 8 || !bits || n > 8)
+		return false;
+	*v = 0;
+	for (i = 0; i < n; i++)
+		*v |= (unsigned long long)bytes[first + i] << (8 * i);
+	*v >>= shift;
+	if (bits < 64)
+		*v &= (1ULL << bits) - 1;
+	if (bits < 64 && m->type.is_signed && (*v >> (bits - 1)) & 1)
+		*v |= ~((1ULL << bits) - 1);
+	return true;
+}
+
+/*
+ * The struct or union @t points to, from the bytes the kernel captured,
+ * as C's designated initialisers: "{.flags=32768, .mode=0}", each member
+ * as a value of its type is printed; a nested struct "{...}", an array or
+ * a member of a type kft does not print "...". The members the capture
+ * does not reach are left out, and a last "..." says so. Without its
+ * members (a written prototype knows none) the struct is "{...}".
+ */
+static void out_record(struct kftout *o, const struct kftype *t,
+		       const struct kfttypes_capture *c, unsigned int flags)
+{
+	const char *sep = "";
+	unsigned long long v = 0;
+	size_t i;
+
+	if (!t->nr_members) {
+		out_str(o, "{...}");
+		return;
+	}
+	out_put(o, "{", 1);
+	for (i = 0; i < t->nr_members; i++, sep = ", ") {
+		const struct kftmember *m = &t->members[i];
+		bool scalar = m->type.kind != KFTYPE_RECORD && m->type.kind != KFTYPE_UNKNOWN &&
+			      m->type.kind != KFTYPE_VOID;
+
+		out_str(o, sep);
+		if (m->bit_offset >= c->len * 8 || (scalar && !member_read(m, c, &v))) {
+			out_str(o, "...");
+			break;
+		}
+		if (m->name) {
+			out_put(o, ".", 1);
+			out_str(o, m->name);
+			out_put(o, "=", 1);
+		}
+		if (m->type.kind == KFTYPE_RECORD)
+			out_str(o, "{...}");
+		else if (!scalar)
+			out_str(o, "...");
+		else
+			out_value(o, &m->type, v, NULL, flags);
+	}
+	out_put(o, "}", 1);
+}
+
 /* An argument's or return value's @v as its type @t says. */
 static void out_value(struct kftout *o, const struct kftype *t, unsigned long long v,
 		      const struct kfttypes_capture *c, unsigned int flags)
@@ -150,13 +225,17 @@ static void out_value(struct kftout *o, const struct kftype *t, unsigned long lo
 			out_integer(o, t, v);
 		break;
 	case KFTYPE_STR:
-		if (c && c->bytes && !c->error) {
+		if (c && c->bytes && !c->error && !c->is_struct) {
 			out_string(o, c);
 			break;
 		}
 		/* not captured: the address */
 		/* fall through */
 	case KFTYPE_PTR:
+		if (c && c->bytes && !c->error && c->is_struct) {
+			out_record(o, t, c, flags);
+			break;
+		}
 		out_address(o, v, t->size, flags);
 		if (c && c->error)
 			out_capture_error(o, c->error);

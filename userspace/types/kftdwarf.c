@@ -2,7 +2,8 @@
 /*
  * Prototypes from DWARF, read by elfutils: a function's DW_TAG_subprogram
  * (its definition, or the abstract instance of an inlined one), its
- * DW_TAG_formal_parameter children and their types. The file is opened
+ * DW_TAG_formal_parameter children and their types, and the DW_TAG_member
+ * children of a struct or union a parameter points to. The file is opened
  * through libdwfl as an offline module, which applies the relocations of
  * a kernel module's or an object's debug sections (libdw alone reads them
  * unrelocated). The first lookup indexes the top-level subprograms of
@@ -204,6 +205,68 @@ static int die_kftype(Dwarf_Die *die, struct kftype *type)
 	return 0;
 }
 
+/*
+ * Where a member starts, in bits from its struct's start: its
+ * DW_AT_data_member_location, and a bit-field's DW_AT_data_bit_offset
+ * (DWARF 4 on) or DW_AT_bit_offset (before it, counted from the top of
+ * its storage unit: the kernels kft reads are little-endian).
+ */
+static unsigned int die_member_bit_offset(Dwarf_Die *m, int bit_size)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word loc = 0, bits = 0;
+	int unit, old;
+
+	if (dwarf_formudata(dwarf_attr(m, DW_AT_data_bit_offset, &attr), &bits) == 0)
+		return bits;
+	dwarf_formudata(dwarf_attr(m, DW_AT_data_member_location, &attr), &loc);
+	old = bit_size > 0 ? dwarf_bitoffset(m) : -1;
+	unit = dwarf_bytesize(m);
+	if (old < 0 || unit <= 0 || unit * 8 < old + bit_size)
+		return loc * 8;
+	return loc * 8 + unit * 8 - old - bit_size;
+}
+
+/*
+ * The members of the struct or union the parameter @param points to, into
+ * @type (nested ones not followed); nothing for a pointer to anything
+ * else. -ENOMEM, else 0.
+ */
+static int die_pointee_members(Dwarf_Die *param, struct kftype *type)
+{
+	Dwarf_Die rec, child;
+	size_t n = 0, i = 0;
+
+	if (!die_type(param, &rec) || !die_strip(&rec) || dwarf_tag(&rec) != DW_TAG_pointer_type ||
+	    !die_type(&rec, &rec) || !die_strip(&rec) ||
+	    (dwarf_tag(&rec) != DW_TAG_structure_type && dwarf_tag(&rec) != DW_TAG_union_type) ||
+	    dwarf_child(&rec, &child))
+		return 0;
+	do
+		n += dwarf_tag(&child) == DW_TAG_member;
+	while (dwarf_siblingof(&child, &child) == 0);
+	if (kftype__alloc_members(type, n))
+		return -ENOMEM;
+	if (!n || dwarf_child(&rec, &child))
+		return 0;
+	do {
+		struct kftmember *km = &type->members[i];
+		int bit_size;
+
+		if (dwarf_tag(&child) != DW_TAG_member)
+			continue;
+		bit_size = dwarf_bitsize(&child);
+		km->name = die_name(&child);
+		km->bit_size = bit_size > 0 ? bit_size : 0;
+		km->bit_offset = die_member_bit_offset(&child, bit_size);
+		i++;
+		if (die_kftype(&child, &km->type))
+			return -ENOMEM;
+	} while (i < type->nr_members && dwarf_siblingof(&child, &child) == 0);
+	type->nr_members = i;
+	return 0;
+}
+
 static struct kftproto *die_proto(Dwarf_Die *fn)
 {
 	struct kftproto *p = kftproto__new(die_name(fn));
@@ -221,6 +284,10 @@ static struct kftproto *die_proto(Dwarf_Die *fn)
 				continue;
 			if (die_kftype(&child, &type))
 				goto err_free_proto;
+			if (type.kind == KFTYPE_PTR && die_pointee_members(&child, &type)) {
+				kftype__free(&type);
+				goto err_free_proto;
+			}
 			kftproto__add_param(p, die_name(&child), &type);
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}

@@ -41,27 +41,58 @@ int kftype__alloc_enumvals(struct kftype *t, size_t n)
 	return 0;
 }
 
+int kftype__alloc_members(struct kftype *t, size_t n)
+{
+	if (n > KFTPROTO_MAX_MEMBERS)
+		n = KFTPROTO_MAX_MEMBERS;
+	t->nr_members = 0;
+	t->members = n ? calloc(n, sizeof(*t->members)) : NULL;
+	if (n && !t->members)
+		return -ENOMEM;
+	t->nr_members = n;
+	return 0;
+}
+
 void kftype__free(struct kftype *t)
 {
+	size_t i;
+
+	for (i = 0; i < t->nr_members; i++)
+		kftype__free(&t->members[i].type);
+	free(t->members);
+	t->members = NULL;
+	t->nr_members = 0;
 	free(t->enumvals);
 	t->enumvals = NULL;
 	t->nr_enumvals = 0;
 }
 
-/* A copy of @t's enumerators in @t itself: 0, or -ENOMEM (then none). */
-static int kftype_dup_enumvals(struct kftype *t)
+/*
+ * A copy of @t's enumerators and members in @t itself: 0, or -ENOMEM
+ * (then what was not copied is none, and kftype__free frees the rest).
+ */
+static int kftype_dup(struct kftype *t)
 {
 	const struct kftenumval *from = t->enumvals;
-	size_t n = t->nr_enumvals;
+	const struct kftmember *members = t->members;
+	size_t n = t->nr_enumvals, nr_members = t->nr_members, i;
+	int err = 0;
 
 	t->enumvals = NULL;
 	t->nr_enumvals = 0;
-	if (!n)
-		return 0;
-	if (kftype__alloc_enumvals(t, n))
+	t->members = NULL;
+	t->nr_members = 0;
+	if (n && kftype__alloc_enumvals(t, n))
 		return -ENOMEM;
-	memcpy(t->enumvals, from, n * sizeof(*from));
-	return 0;
+	if (n)
+		memcpy(t->enumvals, from, n * sizeof(*from));
+	if (nr_members && kftype__alloc_members(t, nr_members))
+		return -ENOMEM;
+	for (i = 0; i < t->nr_members; i++) {
+		t->members[i] = members[i];
+		err |= kftype_dup(&t->members[i].type);
+	}
+	return err;
 }
 
 struct kftproto *kftproto__dup(const struct kftproto *p)
@@ -72,9 +103,9 @@ struct kftproto *kftproto__dup(const struct kftproto *p)
 	if (!copy)
 		return NULL;
 	*copy = *p;
-	err = kftype_dup_enumvals(&copy->ret);
+	err = kftype_dup(&copy->ret);
 	for (i = 0; i < copy->nr_params; i++)
-		err |= kftype_dup_enumvals(&copy->params[i].type);
+		err |= kftype_dup(&copy->params[i].type);
 	if (err) {
 		kftproto__free(copy);
 		return NULL;

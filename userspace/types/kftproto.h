@@ -3,7 +3,8 @@
  * A function's prototype as kft prints its calls: the return type and each
  * parameter's name and type, reduced to what printing a register's value
  * needs (how wide, signed or not, a pointer, a string, a truth value, an
- * enumeration's names). Each type source (BTF, DWARF, a written
+ * enumeration's names, the members of a struct a pointer points to, for
+ * the bytes args struct captured). Each type source (BTF, DWARF, a written
  * prototype) makes one from its own description; kftcall.c prints calls
  * with it.
  */
@@ -17,6 +18,11 @@
 #define KFTPROTO_MAX_PARAMS	16
 /* The enumerators kept of one enumeration (the kernel's largest have ~1000). */
 #define KFTPROTO_MAX_ENUMVALS	4096
+/*
+ * The members kept of the struct a pointer points to: a capture holds 63
+ * bytes at most, which no more members than that can share.
+ */
+#define KFTPROTO_MAX_MEMBERS	64
 
 enum kftype_kind {
 	KFTYPE_UNKNOWN,		/* not known: printed in hex */
@@ -34,6 +40,8 @@ struct kftenumval {
 	const char *name;
 };
 
+struct kftmember;
+
 struct kftype {
 	enum kftype_kind kind;
 	unsigned char size;		/* bytes in a register: 1, 2, 4 or 8 */
@@ -41,6 +49,21 @@ struct kftype {
 	bool user;			/* a __user pointer */
 	size_t nr_enumvals;
 	struct kftenumval *enumvals;	/* owned by the prototype */
+	/*
+	 * A parameter that points to a struct or union: its members in
+	 * order (none where the source knows none, and for a member's own
+	 * type), owned by the prototype.
+	 */
+	size_t nr_members;
+	struct kftmember *members;
+};
+
+/* A member of the struct or union a parameter points to. */
+struct kftmember {
+	const char *name;		/* NULL: an anonymous struct or union */
+	unsigned int bit_offset;	/* from the struct's start */
+	unsigned int bit_size;		/* a bit-field's width; 0: its type's bytes */
+	struct kftype type;		/* a nested struct is KFTYPE_RECORD, an array unknown */
 };
 
 struct kftparam {
@@ -72,6 +95,11 @@ void kftproto__free(struct kftproto *p);
  * -ENOMEM. The caller fills t->enumvals[0..t->nr_enumvals).
  */
 int kftype__alloc_enumvals(struct kftype *t, size_t n);
+/*
+ * Room for n members of @t (n capped at KFTPROTO_MAX_MEMBERS), zeroed: 0,
+ * or -ENOMEM. The caller fills t->members[0..t->nr_members).
+ */
+int kftype__alloc_members(struct kftype *t, size_t n);
 void kftype__free(struct kftype *t);
 /* The name of @value (the type's width of a register) in @t; NULL: none. */
 const char *kftype__enum_name(const struct kftype *t, unsigned long long value);
