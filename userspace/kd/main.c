@@ -99,6 +99,8 @@ static const char *const kd_usage_text[] = {
 	"                 without them, its return value typed: none for a void",
 	"                 function); a string the run kept (args string N)",
 	"                 as the parameter's value, filename=\"/etc/passwd\";",
+	"                 a struct it kept (args struct N LEN) as its members,",
+	"                 how={.flags=32768, .mode=0, .resolve=0};",
 	"                 pointers 'hidden' without CAP_SYSLOG; a",
 	"                 function no source knows in hex. The types: this",
 	"                 kernel's /sys/kernel/btf/vmlinux, and a module's",
