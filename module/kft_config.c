@@ -133,7 +133,7 @@ static const char *const kft_parse_messages[] = {
 		"args string and args struct copy the argument's memory into the call's record at its entry, which a run that makes its records at the exit does not have: not with",
 	[KFT_ERR_STRUCT_LEN] = "args struct copies 1 to " KFT_STRUCT_LEN_MAX_TEXT " bytes",
 	[KFT_ERR_ARGS_NEED_SNOOP] =
-		"args in stacks mode keeps the registers of each event snoop keeps: not without 'snoop', nor a string",
+		"args in stacks mode keeps the registers of each event snoop keeps: not without 'snoop', nor a string or a struct's bytes",
 	[KFT_ERR_ARGF_INDEX] =
 		"an argument is 1 to " KFT_ARGF_REGS_TEXT " on this architecture, the registers its first arguments are passed in",
 	[KFT_ERR_ARGF_OP] =
@@ -1449,9 +1449,10 @@ static int check_argf(struct kft_parser *ps)
 
 /*
  * args string copies the string at the call's entry into the record its
- * entry reserves, as args struct copies its bytes: a run that makes its records at the exit (a time or
- * return value filter judges the call first; filter roots holds it; a
- * stream hands out only whole calls) has nowhere to keep it meanwhile.
+ * entry reserves, as args struct copies its bytes: a run that makes its
+ * records at the exit (a time or return value filter judges the call
+ * first; filter roots holds it; a stream hands out only whole calls) has
+ * nowhere to keep it meanwhile.
  */
 static const char *string_conflict(const struct kft_config *cfg, enum kft_stmt *stmt)
 {

@@ -358,6 +358,8 @@ static const struct parse_case cases[] = {
 	BAD("new begin args filter funclist a fend\nmode stacks end", ARGS_NEED_SNOOP, 2, 1),
 	BAD("new begin mode stacks snoop 8 args string 1 filter funclist a fend end",
 	    ARGS_NEED_SNOOP, 1, 31),
+	BAD("new begin mode stacks snoop 8 args struct 1 8 filter funclist a fend end",
+	    ARGS_NEED_SNOOP, 1, 31),
 	BAD("new begin mode profile args end", NOT_IN_PROFILE_MODE, 1, 24),
 	OK("new begin args filter roots a fend end"),
 	OK("new begin filter roots a fend\nargs end"),
