@@ -16,6 +16,7 @@
  *		   | "hooks" ("fast" | "safe")
  *		   | "log" ("linear" | "ring" | "stream" | "persistent")
  *		   | "offcpu" | "wakers" | "args" [ ("string" | "ustring") NUM ]
+ *		   | "per-arg" NUM
  *
  * Words are separated by white space; '#' starts a comment that runs to the
  * end of the line. Keywords match exactly (no prefixes). Every statement may
@@ -190,6 +191,7 @@ static const char *const kft_stmt_words[] = {
 	[KFT_STMT_LOG] = "log",
 	[KFT_STMT_ARGS] = "args",
 	[KFT_STMT_ARGF] = "arg",
+	[KFT_STMT_PER_ARG] = "per-arg",
 };
 
 _Static_assert(ARRAY_SIZE(kft_stmt_words) == KFT_STMT_COUNT, "a statement without its word");
@@ -202,8 +204,10 @@ _Static_assert(ARRAY_SIZE(kft_stmt_words) == KFT_STMT_COUNT, "a statement withou
  *   exit hooks of either kind (hooks), and a stack
  *   watch at their entries; no stack table to key or filter (per-process,
  *   pid, tid, cpu, snoop) and no timer (sample, include).
- * - count: per-function counters, and nothing else (no exit hooks, so
- *   no durations and no return values).
+ * - count: per-function counters, or counters per function and value of
+ *   an argument (per-arg), and nothing else (no exit hooks, so no
+ *   durations and no return values). Only count mode keys by an
+ *   argument: the other modes' tables have no room for a value.
  * - stacks: a table of the stacks at the entries of the funclist's
  *   functions, which it needs (a stack at every call of every function
  *   would stop the machine); no durations, no timer.
@@ -236,7 +240,7 @@ static const struct kft_mode_rule {
 } kft_mode_rules[] = {
 	[KFT_MODE_TRACE] = {
 		"trace", KFT_ERR_NOT_IN_TRACE_MODE,
-		STMT(SAMPLE) | STMT(INCLUDE) | STMT(PER_PROCESS) | STMT(SNOOP),
+		STMT(SAMPLE) | STMT(INCLUDE) | STMT(PER_PROCESS) | STMT(SNOOP) | STMT(PER_ARG),
 		false, KFT_MAX_LOGENTRIES, KFT_DEFAULT_LOGENTRIES,
 	},
 	[KFT_MODE_COUNT] = {
@@ -249,19 +253,21 @@ static const struct kft_mode_rule {
 	[KFT_MODE_STACKS] = {
 		"stacks", KFT_ERR_NOT_IN_STACKS_MODE,
 		STMT(MINTIME) | STMT(MAXTIME) | STMT(WATCH) | STMT(SAMPLE) | STMT(INCLUDE) |
-		STMT(UNITS) | STMT(HOOKS) | STMT(ERRORS) | (KFT_STMTS_LOG & ~STMT(ARGS)),
+		STMT(UNITS) | STMT(HOOKS) | STMT(ERRORS) | STMT(PER_ARG) |
+		(KFT_STMTS_LOG & ~STMT(ARGS)),
 		true, KFT_MAX_STACKENTRIES, KFT_DEFAULT_STACKENTRIES,
 	},
 	[KFT_MODE_PROFILE] = {
 		"profile", KFT_ERR_NOT_IN_PROFILE_MODE,
 		STMT(MINTIME) | STMT(MAXTIME) | STMT(WATCH) | STMT(FUNCLIST) | STMT(PER_PROCESS) |
-		STMT(SNOOP) | STMT(UNITS) | STMT(HOOKS) | STMT(ERRORS) | KFT_STMTS_LOG,
+		STMT(SNOOP) | STMT(UNITS) | STMT(HOOKS) | STMT(ERRORS) | STMT(PER_ARG) |
+		KFT_STMTS_LOG,
 		false, KFT_MAX_STACKENTRIES, KFT_DEFAULT_STACKENTRIES,
 	},
 	[KFT_MODE_HISTOGRAM] = {
 		"histogram", KFT_ERR_NOT_IN_HISTOGRAM_MODE,
 		STMT(LOGENTRIES) | STMT(WATCH) | STMT(SAMPLE) | STMT(INCLUDE) |
-		STMT(PER_PROCESS) | STMT(SNOOP) | KFT_STMTS_ROOTS,
+		STMT(PER_PROCESS) | STMT(SNOOP) | STMT(PER_ARG) | KFT_STMTS_ROOTS,
 		false, KFT_MAX_LOGENTRIES, KFT_DEFAULT_LOGENTRIES,
 	},
 };
@@ -1149,6 +1155,19 @@ static int parse_per_process(struct kft_parser *ps)
 	return once(ps, KFT_STMT_PER_PROCESS, ps->tok.pos);
 }
 
+/* per-arg N: count mode's key is the function and the value of argument N. */
+static int parse_per_arg(struct kft_parser *ps)
+{
+	unsigned long long n;
+
+	if (parse_once_number(ps, KFT_STMT_PER_ARG, ps->tok.pos, 0, ~0ULL, &n))
+		return -1;
+	if (n < 1 || n > KFT_ARGF_REGS)
+		return fail(ps, KFT_ERR_ARGF_INDEX);
+	ps->cfg->per_arg = n;
+	return 0;
+}
+
 static int parse_snoop(struct kft_parser *ps)
 {
 	unsigned long long n;
@@ -1279,6 +1298,7 @@ static const struct {
 	{ "sample", parse_sample },
 	{ "include", parse_include },
 	{ "per-process", parse_per_process },
+	{ "per-arg", parse_per_arg },
 	{ "snoop", parse_snoop },
 	{ "hooks", parse_hooks },
 	{ "units", parse_units },
@@ -1679,7 +1699,7 @@ static bool is_keyword(const char *word, size_t len)
 		"worst-stack", "sample", "include", "idle", "per-process", "pid",
 		"tid", "cpu", "comm", "snoop", "units", "us", "ns", "ms", "hooks", "fast",
 		"safe", "errors", "log", "linear", "ring", "stream", "persistent", "error",
-		"args", "arg",
+		"args", "arg", "per-arg",
 	};
 	size_t i;
 

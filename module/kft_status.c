@@ -88,6 +88,8 @@ static void kft_output_config(struct seq_file *m, const struct kft_config *cfg)
 			   cfg->argf[i].has_func ? " " : "", cfg->argf[i].index + 1,
 			   kft_argf_type_word(cfg->argf[i].type), kft_argf_op_word(cfg->argf[i].op),
 			   cfg->argf[i].text);
+	if (cfg->per_arg)
+		seq_printf(m, "  per-arg %u\n", cfg->per_arg);
 	if (cfg->has_funclist) {
 		seq_puts(m, "  filter funclist");
 		for (i = 0; i < cfg->nr_funcs; i++)

@@ -378,6 +378,23 @@ static const struct parse_case cases[] = {
 	BAD("new begin args string end", BAD_NUMBER, 1, 23),
 	INCOMPLETE("new begin args string", MISSING_NUMBER, 1, 22),
 	BAD("new begin args strings 1 end", UNKNOWN_STATEMENT, 1, 16),
+	/*
+	 * per-arg N: count mode only, a register from 1 to N, once; the
+	 * other modes' error at the later of it and mode.
+	 */
+	OK("new begin mode count per-arg 1 end"),
+	OK("new begin per-arg " KFT_ARGF_REGS_TEXT " mode count filter arg 1 == 5 end"),
+	BAD("new begin mode count per-arg 0 end", ARGF_INDEX, 1, 30),
+	BAD("new begin mode count per-arg 9 end", ARGF_INDEX, 1, 30),
+	BAD("new begin mode count per-arg x end", BAD_NUMBER, 1, 30),
+	BAD("new begin mode count per-arg end", BAD_NUMBER, 1, 30),
+	INCOMPLETE("new begin mode count per-arg", MISSING_NUMBER, 1, 29),
+	BAD("new begin mode count per-arg 1 per-arg 2 end", DUPLICATE, 1, 32),
+	BAD("new begin per-arg 1 end", NOT_IN_TRACE_MODE, 1, 11),
+	BAD("new begin per-arg 1 mode histogram end", NOT_IN_HISTOGRAM_MODE, 1, 21),
+	BAD("new begin mode stacks filter funclist f fend per-arg 2 end", NOT_IN_STACKS_MODE,
+	    1, 46),
+	BAD("new begin mode profile per-arg 1 end", NOT_IN_PROFILE_MODE, 1, 24),
 	BAD("new begin args string 1 args end", DUPLICATE, 1, 25),
 	BAD("new begin args string 1 string 1 end", UNKNOWN_STATEMENT, 1, 25),
 	BAD("new begin args string 1 filter mintime 5 end", STRING_AT_EXIT, 1, 25),
@@ -706,12 +723,18 @@ static void test_args_field(void)
 	parse_ok("new begin args string 1 end", &cfg, &funcs, &buf);
 	CHECK(cfg.str_arg == 1 && !cfg.str_user && !cfg.mem_len, "args string 1: %u, user %d, %u",
 	      cfg.str_arg, cfg.str_user, cfg.mem_len);
+	CHECK(!cfg.per_arg, "a trace: per-arg %u", cfg.per_arg);
 	free(buf);
 	free(funcs);
 	parse_ok("new begin args struct 2 24 end", &cfg, &funcs, &buf);
 	CHECK(cfg.args && cfg.str_arg == 2 && !cfg.str_user && cfg.mem_len == 24,
 	      "args struct 2 24: args %d, %u, user %d, %u bytes", cfg.args, cfg.str_arg,
 	      cfg.str_user, cfg.mem_len);
+	free(buf);
+	free(funcs);
+	parse_ok("new begin mode count per-arg 2 end", &cfg, &funcs, &buf);
+	CHECK(cfg.per_arg == 2 && cfg.mode == KFT_MODE_COUNT, "per-arg 2: %u, mode %d",
+	      cfg.per_arg, cfg.mode);
 	free(buf);
 	free(funcs);
 }
@@ -853,6 +876,7 @@ static void test_mode_meaning(void)
 		{ "sample 5", "sample", "tcs" },
 		{ "include idle", "include", "tcs" },
 		{ "per-process", "per-process", "tcp" },
+		{ "per-arg 1", "per-arg", "tsp" },
 		{ "filter pid 5", "pid", "" },
 		{ "filter tid 5", "tid", "" },
 		{ "filter cpu 0", "cpu", "" },
