@@ -79,17 +79,21 @@ static unsigned int kft_count_bits(unsigned int nr_funcs, bool any_glob,
  * @any_glob:	one of them is a glob
  * @width:	counters a slot (1: a count; a histogram's buckets)
  * @max_functions: the functions a glob or every function can take
+ * @by_value:	slots keyed by a function and a value (then sized as for a
+ *		glob: a function has as many slots as values)
  *
  * Return: 0, or -ENOMEM (also when it would take over half of the
  * available memory).
  */
 int kft_count_table_alloc(struct kft_count_table *t, unsigned int nr_funcs,
-			  bool any_glob, unsigned int width, unsigned int max_functions)
+			  bool any_glob, unsigned int width, unsigned int max_functions,
+			  bool by_value)
 {
 	unsigned long slots, counters;
 	unsigned int i;
 
-	t->bits = kft_count_bits(nr_funcs, any_glob, max_functions ?: count_functions);
+	t->bits = kft_count_bits(nr_funcs, any_glob || by_value, max_functions ?: count_functions);
+	t->by_value = by_value;
 	t->shift = BITS_PER_LONG - t->bits;
 	t->width = width;
 	slots = 1UL << t->bits;
@@ -102,7 +106,9 @@ int kft_count_table_alloc(struct kft_count_table *t, unsigned int nr_funcs,
 		return -ENOMEM;
 	t->ips = kvmalloc_array(slots, sizeof(*t->ips), KFT_COUNT_GFP);
 	t->chunks = kcalloc(t->nr_chunks, sizeof(*t->chunks), KFT_COUNT_GFP);
-	if (!t->ips || !t->chunks)
+	if (by_value)
+		t->values = kvmalloc_array(slots, sizeof(*t->values), KFT_COUNT_GFP);
+	if (!t->ips || !t->chunks || (by_value && !t->values))
 		goto err_free;
 	for (i = 0; i < t->nr_chunks; i++) {
 		t->chunks[i] = __alloc_percpu_gfp(min_t(size_t, counters, KFT_COUNT_CHUNK) * sizeof(u64),
@@ -138,8 +144,10 @@ void kft_count_table_free(struct kft_count_table *t)
 		free_percpu(t->chunks[i]);
 	kfree(t->chunks);
 	kvfree(t->ips);
+	kvfree(t->values);
 	t->chunks = NULL;
 	t->ips = NULL;
+	t->values = NULL;
 }
 
 unsigned long kft_count_table_slots(const struct kft_count_table *t)
@@ -160,7 +168,7 @@ unsigned long kft_count_table_slots(const struct kft_count_table *t)
  * kft_count_table_bytes() - the memory a table takes
  * @t:		the table, its size set
  *
- * The addresses, the chunks' pointers, and the counters: a unit on each
+ * The addresses (and values), the chunks' pointers, and the counters: a unit on each
  * possible CPU, with the per-CPU allocator's bookkeeping for that unit.
  * (The bookkeeping for memory cgroups alone is twice the counters on a
  * 64-bit kernel: a pointer per 4 bytes.)
@@ -172,7 +180,8 @@ size_t kft_count_table_bytes(const struct kft_count_table *t)
 	size_t slots = kft_count_table_slots(t);
 	size_t unit = array_size(slots * t->width, sizeof(u64));
 
-	return slots * sizeof(*t->ips) + t->nr_chunks * sizeof(*t->chunks) +
+	return slots * sizeof(*t->ips) * (t->by_value ? 2 : 1) +
+	       t->nr_chunks * sizeof(*t->chunks) +
 	       unit * num_possible_cpus() + unit / 8 * KFT_PCPU_META_EIGHTHS(t->pcpu_ext);
 }
 
@@ -204,6 +213,8 @@ void kft_count_table_reset(struct kft_count_table *t)
 	mutex_lock(&t->sum_lock);
 	kft_count_gone_free(t);
 	memset(t->ips, 0, slots * sizeof(*t->ips));
+	if (t->values)
+		memset(t->values, 0, slots * sizeof(*t->values));
 	for (i = 0; i < t->nr_chunks; i++) {
 		kft_count_chunk_fill(t->chunks[i], min_t(size_t, counters, KFT_COUNT_CHUNK), start);
 		cond_resched();
@@ -237,6 +248,44 @@ notrace noinline long kft_count_slot_slow(struct kft_count_table *t,
 	return -1;
 }
 NOKPROBE_SYMBOL(kft_count_slot_slow);
+
+/*
+ * The slot of a function and a value (a table by_value), claimed at the
+ * pair's first call. A slot holds two words, so the claim takes two
+ * steps: the address word goes from free to KFT_COUNT_CLAIMING (one
+ * cmpxchg), the value is written, then the address is published with
+ * release order, so a CPU that sees the address sees its value. A CPU
+ * that meets a slot being claimed does not wait for it (the claimer may
+ * be the task this CPU interrupted) but probes on: two CPUs that first
+ * call one pair at once may claim two slots for it, which a reader's
+ * view adds up (kft_count_view_merge()). -1: no slot within reach.
+ */
+notrace noinline long kft_count_slot_value(struct kft_count_table *t, unsigned long ip,
+					   unsigned long value)
+{
+	unsigned long mask = (1UL << t->bits) - 1;
+	unsigned long i = kft_count_value_hash(t, ip, value), cur;
+	unsigned int n;
+
+	for (n = 0; n < KFT_COUNT_MAX_PROBES; n++, i = (i + 1) & mask) {
+		/* Pairs with the release below: an address seen, its value is. */
+		cur = smp_load_acquire(&t->ips[i]);
+		if (!cur && !cmpxchg(&t->ips[i], 0, KFT_COUNT_CLAIMING)) {
+			WRITE_ONCE(t->values[i], value);
+			/* The value before the address that makes it a pair's. */
+			smp_store_release(&t->ips[i], ip);
+			return i;
+		}
+		if (!cur) {
+			/* Lost the claim: the winner's pair may be this one. */
+			cur = smp_load_acquire(&t->ips[i]);
+		}
+		if (cur == ip && READ_ONCE(t->values[i]) == value)
+			return i;
+	}
+	return -1;
+}
+NOKPROBE_SYMBOL(kft_count_slot_value);
 
 u64 kft_count_sum_at(const struct kft_count_table *t, unsigned long i)
 {
@@ -304,7 +353,42 @@ static int kft_count_entry_cmp(const void *a, const void *b)
 
 	if (x->count != y->count)
 		return x->count > y->count ? -1 : 1;
-	return x->ip < y->ip ? -1 : x->ip > y->ip;
+	if (x->ip != y->ip)
+		return x->ip < y->ip ? -1 : 1;
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/* By function, then value: a pair's slots next to each other. */
+static int kft_count_entry_key_cmp(const void *a, const void *b)
+{
+	const struct kft_count_entry *x = a, *y = b;
+
+	if (x->ip != y->ip)
+		return x->ip < y->ip ? -1 : 1;
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/*
+ * A pair that two CPUs claimed at once has two slots (kft_count_slot_value()):
+ * one row, their sum. A retired slot keeps apart from a live one of the
+ * same function (its ip has KFT_COUNT_RETIRED, not in the entry's).
+ */
+static void kft_count_view_merge(struct kft_count_view *view)
+{
+	struct kft_count_entry *e = view->entries;
+	unsigned long i, n = 0;
+
+	sort(e, view->nr, sizeof(*e), kft_count_entry_key_cmp, NULL);
+	for (i = 0; i < view->nr; i++) {
+		if (n && e[i].ip == e[n - 1].ip && e[i].value == e[n - 1].value &&
+		    !e[i].gone_name == !e[n - 1].gone_name) {
+			e[n - 1].count += e[i].count;
+			kfree(e[i].gone_name);
+			continue;
+		}
+		e[n++] = e[i];
+	}
+	view->nr = n;
 }
 
 /*
@@ -314,10 +398,15 @@ static int kft_count_entry_cmp(const void *a, const void *b)
 static void kft_count_view_add(struct kft_count_table *t, struct kft_count_view *view,
 			       unsigned long slot)
 {
-	unsigned long ip = READ_ONCE(t->ips[slot]);
+	/* Pairs with kft_count_slot_value()'s release: the value is the address's. */
+	unsigned long ip = smp_load_acquire(&t->ips[slot]);
 	struct kft_count_entry *e = &view->entries[view->nr];
 	u64 n = 0, *counters = NULL;
 	unsigned long b;
+
+	/* Its first call is still being counted: it belongs to the next read. */
+	if (ip == KFT_COUNT_CLAIMING)
+		return;
 
 	if (view->counters) {
 		counters = view->counters + view->nr * t->width;
@@ -332,6 +421,7 @@ static void kft_count_view_add(struct kft_count_table *t, struct kft_count_view 
 		return;
 	e->counters = counters;
 	e->ip = ip & ~KFT_COUNT_RETIRED;
+	e->value = t->values ? READ_ONCE(t->values[slot]) : 0;
 	e->count = n;
 	e->gone_name = ip & KFT_COUNT_RETIRED ? kft_count_gone_name(t, slot) : NULL;
 	view->calls += n;
@@ -397,6 +487,8 @@ int kft_count_view_build(struct kft_count_table *t, struct kft_count_view *view)
 	for_each_set_bit(slot, claimed, slots)
 		kft_count_view_add(t, view, slot);
 	bitmap_free(claimed);
+	if (t->by_value)
+		kft_count_view_merge(view);
 	sort(view->entries, view->nr, sizeof(*view->entries), kft_count_entry_cmp, NULL);
 	return 0;
 }

@@ -11,6 +11,11 @@
  * is 32 KiB). The traced path takes no lock, allocates nothing, and writes
  * only its own CPU's counter, with one this_cpu_inc().
  *
+ * A count-mode run per value of an argument (per-arg) keys a slot by the
+ * function and the value: the table then has an array of values beside
+ * the addresses, and a call that finds its pair nowhere claims a slot in
+ * two steps (kft_count_slot_value()).
+ *
  * A slot has width counters: 1 in count mode (its calls), one per bucket
  * in histogram mode (kft_mode_histogram.c); slot s's counter b is number
  * s * width + b.
@@ -38,12 +43,16 @@ struct module;
 #define KFT_COUNT_CHUNK_SHIFT	12
 #define KFT_COUNT_CHUNK		(1UL << KFT_COUNT_CHUNK_SHIFT)	/* counters */
 #define KFT_COUNT_RETIRED	1UL	/* ip | 1: a function of a module gone */
+/* A slot whose value is being written: no function's, not yet counted. */
+#define KFT_COUNT_CLAIMING	(~0UL)
 
 struct kft_count_table {
 	unsigned int bits;		/* 1 << bits slots */
 	unsigned int shift;		/* BITS_PER_LONG - bits: the hash's */
 	unsigned int width;		/* counters a slot */
+	bool by_value;			/* per-arg: values beside the addresses */
 	unsigned long *ips;		/* 0: free; start | 1: retired (module gone) */
+	unsigned long *values;		/* per-arg: each slot's value, else NULL */
 	/* Slot i counts in chunks[i / KFT_COUNT_CHUNK][i % KFT_COUNT_CHUNK]. */
 	u64 __percpu **chunks;
 	u64 __percpu *chunk0;		/* chunks[0], one load nearer */
@@ -57,6 +66,7 @@ struct kft_count_table {
 /* One function in a reader's snapshot. */
 struct kft_count_entry {
 	unsigned long ip;
+	unsigned long value;		/* per-arg: the argument's */
 	u64 count;
 	char *gone_name;		/* a function of an unloaded module (a copy) */
 	const u64 *counters;		/* width > 1: the slot's, summed (count: theirs) */
@@ -79,7 +89,8 @@ struct kft_count_view {
 };
 
 int kft_count_table_alloc(struct kft_count_table *t, unsigned int nr_funcs,
-			  bool any_glob, unsigned int width, unsigned int max_functions);
+			  bool any_glob, unsigned int width, unsigned int max_functions,
+			  bool by_value);
 void kft_count_table_free(struct kft_count_table *t);
 void kft_count_table_reset(struct kft_count_table *t);
 unsigned long kft_count_table_slots(const struct kft_count_table *t);
@@ -92,6 +103,7 @@ u64 kft_count_sum_at(const struct kft_count_table *t, unsigned long i);
 void kft_count_view_free(struct kft_count_view *view);
 
 long kft_count_slot_slow(struct kft_count_table *t, unsigned long ip);
+long kft_count_slot_value(struct kft_count_table *t, unsigned long ip, unsigned long value);
 void kft_count_retire_module(struct kft_count_table *t, struct module *mod);
 
 /* The traced path's parts, inline in count mode's hook. */
@@ -104,6 +116,13 @@ static __always_inline unsigned long kft_count_hash(const struct kft_count_table
 #else
 	return (u32)(ip * GOLDEN_RATIO_32) >> t->shift;
 #endif
+}
+
+/* The first slot a function and a value probe (a table by_value). */
+static __always_inline unsigned long kft_count_value_hash(const struct kft_count_table *t,
+							  unsigned long ip, unsigned long value)
+{
+	return kft_count_hash(t, ip ^ hash_long(value, BITS_PER_LONG));
 }
 
 /* Counter @c + 1, on this CPU. */

@@ -25,37 +25,88 @@
 #include "kft_task.h"
 
 /*
- * Everything but the common case: not running, a context, task or
- * argument filter, a function's first call, or a slot away from its first
- * probe. @fregs: the registers ftrace passed, which filter arg reads.
+ * The filters every call of a run with them passes before it is counted:
+ * the run is counting, and the context and task filters keep the call
+ * (those that drop it are counted).
  */
-static notrace noinline void kft_count_slow(struct kft_run *run, unsigned long ip,
-					    struct ftrace_regs *fregs)
+static __always_inline bool kft_count_wanted(struct kft_run *run)
 {
-	long slot;
-
 	if (READ_ONCE(run->state) != KFT_RUNNING)
-		return;
+		return false;
 	if (run->count_ctx_filter && (in_task() ? run->cfg.onlyints : run->cfg.noints)) {
 		this_cpu_inc(run->counters->filtered_ints);
-		return;
+		return false;
 	}
 	if (run->task_filter && !kft_task_wanted(&run->cfg)) {
 		this_cpu_inc(run->counters->filtered_task);
-		return;
+		return false;
 	}
-	if (run->argf.nr && !kft_argf_passes(&run->argf, ip, fregs, NULL)) {
-		this_cpu_inc(run->counters->filtered_args);
-		return;
-	}
-	slot = kft_count_slot_slow(&run->table, ip);
+	return true;
+}
+
+/* One more call in slot @slot, or one that found no slot (-1). */
+static __always_inline void kft_count_in_slot(struct kft_run *run, long slot)
+{
 	if (unlikely(slot < 0)) {
 		this_cpu_inc(run->counters->table_full);
 		return;
 	}
 	kft_count_inc(&run->table, slot);
 }
+
+/*
+ * Everything but the common case of a run keyed by function: not running,
+ * a context or task filter, a function's first call, or a slot away from
+ * its first probe.
+ */
+static notrace noinline void kft_count_slow(struct kft_run *run, unsigned long ip)
+{
+	if (kft_count_wanted(run))
+		kft_count_in_slot(run, kft_count_slot_slow(&run->table, ip));
+}
 NOKPROBE_SYMBOL(kft_count_slow);
+
+/*
+ * Every call of a run with an argument filter: the registers ftrace
+ * passed, @fregs (NULL where it passed none: every argument reads as 0).
+ * Only such runs pass them: the other runs' path has no use for them.
+ */
+static notrace noinline void kft_count_argf(struct kft_run *run, unsigned long ip,
+					    struct ftrace_regs *fregs)
+{
+	if (!kft_count_wanted(run))
+		return;
+	if (!kft_argf_passes(&run->argf, ip, fregs, NULL)) {
+		this_cpu_inc(run->counters->filtered_args);
+		return;
+	}
+	kft_count_in_slot(run, kft_count_slot_slow(&run->table, ip));
+}
+NOKPROBE_SYMBOL(kft_count_argf);
+
+/*
+ * Every call of a run per value of an argument (per-arg), its slot keyed
+ * by the function and the argument's register in @fregs, as
+ * kft_count_argf() reads them.
+ */
+static notrace noinline void kft_count_value(struct kft_run *run, unsigned long ip,
+					     struct ftrace_regs *fregs)
+{
+	unsigned int n = run->cfg.per_arg - 1;
+
+	if (!kft_count_wanted(run))
+		return;
+	if (run->argf.nr && !kft_argf_passes(&run->argf, ip, fregs, NULL)) {
+		this_cpu_inc(run->counters->filtered_args);
+		return;
+	}
+	/* The parser takes no other argument (nor one read from the stack). */
+	if (n >= KFT_ARGS_MAX)
+		return;
+	kft_count_in_slot(run, kft_count_slot_value(&run->table, ip,
+			  fregs ? kft_fregs_argument(fregs, n) : 0));
+}
+NOKPROBE_SYMBOL(kft_count_value);
 
 /*
  * The traced path. The common case (running, a function seen before, in
@@ -63,11 +114,12 @@ NOKPROBE_SYMBOL(kft_count_slow);
  * this_cpu_inc(); the rest is a tail call. It calls only notrace
  * functions: no recursion. Which variant a run uses is chosen at attach
  * (kft_count_func()), so that the common case tests nothing else: a table
- * of one chunk (up to 4096 slots: lists of up to 1008 names) or more, and
- * a context, task or argument filter (every call goes the slow way).
+ * of one chunk (up to 4096 slots: lists of up to 1008 names) or more; a
+ * context or task filter sends every call the slow way, and a run that
+ * reads the registers has a slow way of its own.
  */
 static __always_inline void kft_count_fast(struct ftrace_ops *op, unsigned long ip,
-					   struct ftrace_regs *fregs, bool one_chunk)
+					   bool one_chunk)
 {
 	struct kft_run *run = container_of(op, struct kft_run, counter.ops);
 	struct kft_count_table *t = &run->table;
@@ -78,7 +130,7 @@ static __always_inline void kft_count_fast(struct ftrace_ops *op, unsigned long 
 	slot = kft_count_hash(t, ip);
 	/* A plain load: the slot's only write is the claim, long before. */
 	if (unlikely(data_race(t->ips[slot]) != ip))
-		return kft_count_slow(run, ip, fregs);
+		return kft_count_slow(run, ip);
 	if (one_chunk)
 		kft_counter_inc(&t->chunk0[slot]);
 	else
@@ -89,7 +141,7 @@ static notrace void kft_count_fn_one_chunk(unsigned long ip, unsigned long paren
 					   struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	preempt_disable_notrace();
-	kft_count_fast(op, ip, fregs, true);
+	kft_count_fast(op, ip, true);
 	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kft_count_fn_one_chunk);
@@ -98,7 +150,7 @@ static notrace void kft_count_fn_chunks(unsigned long ip, unsigned long parent_i
 					struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	preempt_disable_notrace();
-	kft_count_fast(op, ip, fregs, false);
+	kft_count_fast(op, ip, false);
 	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kft_count_fn_chunks);
@@ -107,14 +159,36 @@ static notrace void kft_count_fn_filtered(unsigned long ip, unsigned long parent
 					  struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	preempt_disable_notrace();
-	kft_count_slow(container_of(op, struct kft_run, counter.ops), ip, fregs);
+	kft_count_slow(container_of(op, struct kft_run, counter.ops), ip);
 	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kft_count_fn_filtered);
 
+static notrace void kft_count_fn_argf(unsigned long ip, unsigned long parent_ip,
+				      struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	preempt_disable_notrace();
+	kft_count_argf(container_of(op, struct kft_run, counter.ops), ip, fregs);
+	preempt_enable_notrace();
+}
+NOKPROBE_SYMBOL(kft_count_fn_argf);
+
+static notrace void kft_count_fn_value(unsigned long ip, unsigned long parent_ip,
+				       struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	preempt_disable_notrace();
+	kft_count_value(container_of(op, struct kft_run, counter.ops), ip, fregs);
+	preempt_enable_notrace();
+}
+NOKPROBE_SYMBOL(kft_count_fn_value);
+
 static ftrace_func_t kft_count_func(const struct kft_run *run)
 {
-	if (run->count_ctx_filter || run->argf.nr)
+	if (run->cfg.per_arg)
+		return kft_count_fn_value;
+	if (run->argf.nr)
+		return kft_count_fn_argf;
+	if (run->count_ctx_filter)
 		return kft_count_fn_filtered;
 	return run->table.nr_chunks == 1 ? kft_count_fn_one_chunk : kft_count_fn_chunks;
 }
@@ -133,8 +207,8 @@ static int kft_counter_attach(struct kft_counter *c, struct kft_run *run,
 		       const struct kft_func_ref *funcs, unsigned int nr_funcs,
 		       struct kft_parse_error *err)
 {
-	/* filter arg reads the registers that stacks mode unwinds from. */
-	if (run->argf.nr)
+	/* filter arg and per-arg read the registers that stacks mode unwinds from. */
+	if (run->argf.nr || run->cfg.per_arg)
 		c->ops.flags |= KFT_STACKS_OPS_FLAGS;
 	return kft_ftrace_ops_attach(&c->ops, kft_count_func(run), funcs, nr_funcs,
 				     &c->attached, err);
@@ -215,9 +289,28 @@ static void kft_output_count_header(struct seq_file *m, const struct kft_run *ru
 	seq_printf(m, "\nCounted until %llu usec\n",
 		   kft_output_since_boot_us(times, view->taken_ns));
 	seq_printf(m, "Number of functions counted = %lu\n", view->nr);
-	seq_printf(m, "Number of calls counted = %llu\n\n", view->calls);
-	seq_puts(m, "       Count Function           Symbol\n");
+	seq_printf(m, "Number of calls counted = %llu\n", view->calls);
+	if (run->cfg.per_arg) {
+		seq_printf(m, "Counted per value of argument %u\n", run->cfg.per_arg);
+		seq_printf(m, "Calls not counted, table full = %lu\n", c->table_full);
+	}
+	seq_puts(m, "\n       Count Function           Symbol\n");
 	seq_puts(m, "------------ ------------------ ------\n");
+}
+
+/* A row's count, address and symbol, without the line's end. */
+static void kft_output_count_fields(struct seq_file *m, const struct kft_count_entry *e,
+				    bool show_addrs)
+{
+	unsigned long func = e->gone_name ? e->ip : kft_output_func_start(e->ip);
+
+	seq_printf(m, "%12llu ", e->count);
+	kft_output_addr(m, func, show_addrs);
+	seq_putc(m, ' ');
+	if (e->gone_name)
+		seq_printf(m, "%s (unloaded)", e->gone_name);
+	else
+		seq_printf(m, "%ps", (void *)func);
 }
 
 /**
@@ -229,15 +322,22 @@ static void kft_output_count_header(struct seq_file *m, const struct kft_run *ru
 void kft_output_count_row(struct seq_file *m, const struct kft_count_entry *e,
 			  bool show_addrs)
 {
-	unsigned long func = e->gone_name ? e->ip : kft_output_func_start(e->ip);
+	kft_output_count_fields(m, e, show_addrs);
+	seq_putc(m, '\n');
+}
 
-	seq_printf(m, "%12llu ", e->count);
-	kft_output_addr(m, func, show_addrs);
-	seq_putc(m, ' ');
-	if (e->gone_name)
-		seq_printf(m, "%s (unloaded)\n", e->gone_name);
-	else
-		seq_printf(m, "%ps\n", (void *)func);
+/*
+ * A row of a run per argument: a function's calls with one value of the
+ * argument, the value in the last word as args= writes it (hidden from a
+ * reader who sees no addresses, unless it is an error or zero).
+ */
+static void kft_output_count_value_row(struct seq_file *m, const struct kft_count_entry *e,
+				       unsigned int arg, bool show_addrs)
+{
+	kft_output_count_fields(m, e, show_addrs);
+	seq_printf(m, " arg%u=", arg);
+	kft_output_value(m, e->value, show_addrs);
+	seq_putc(m, '\n');
 }
 
 static int kft_count_alloc(struct kft_run *run)
@@ -248,7 +348,7 @@ static int kft_count_alloc(struct kft_run *run)
 
 	for (i = 0; i < cfg->nr_funcs; i++)
 		any_glob |= cfg->funcs[i].is_glob;
-	return kft_count_table_alloc(&run->table, cfg->nr_funcs, any_glob, 1, 0);
+	return kft_count_table_alloc(&run->table, cfg->nr_funcs, any_glob, 1, 0, cfg->per_arg);
 }
 
 void kft_count_free(struct kft_run *run)
@@ -301,6 +401,9 @@ static void kft_count_data_show(struct seq_file *m, struct kft_reader *r, unsign
 {
 	if (i == 0)
 		kft_output_count_header(m, r->run, &r->times, &r->counters, &r->counts);
+	else if (r->run->cfg.per_arg)
+		kft_output_count_value_row(m, &r->counts.entries[i - 1], r->run->cfg.per_arg,
+					   r->show_addrs);
 	else
 		kft_output_count_row(m, &r->counts.entries[i - 1], r->show_addrs);
 }

@@ -117,7 +117,7 @@ static int kft_hist_alloc(struct kft_run *run)
 	for (i = 0; i < cfg->nr_funcs; i++)
 		any_glob |= cfg->funcs[i].is_glob;
 	ret = kft_count_table_alloc(&run->table, cfg->nr_funcs, any_glob, KFT_HIST_BUCKETS,
-				    max(histogram_functions, 1U));
+				    max(histogram_functions, 1U), false);
 	if (!ret && cfg->offcpu)
 		ret = kft_sched_alloc(&run->sched, false);
 	return ret;
