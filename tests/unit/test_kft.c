@@ -59,6 +59,12 @@ static void test_parse_args(void)
 		{ "kft funccount -t 0 x", -1, KFT_SUB_FUNCCOUNT, "-t: not a positive" },
 		{ "kft funccount -t 99999999999999999999 x", -1, KFT_SUB_FUNCCOUNT, "-t: not" },
 		{ "kft funccount -T -i 0.5 -d 5 -t 3 vfs_* tcp_*", 0, KFT_SUB_FUNCCOUNT, "" },
+		{ "kft funccount -A 0 x", -1, KFT_SUB_FUNCCOUNT, "-A: not an argument (1..8) '0'" },
+		{ "kft funccount -A 9 x", -1, KFT_SUB_FUNCCOUNT, "-A: not an argument (1..8) '9'" },
+		{ "kft funccount --per-arg one x", -1, KFT_SUB_FUNCCOUNT, "-A: not an argument" },
+		{ "kft funccount x -A", 0, KFT_SUB_FUNCCOUNT, "" },
+		{ "kft funccount -A", -1, KFT_SUB_FUNCCOUNT, "funccount: -A needs an argument" },
+		{ "kft funccount --per-arg 2 -i 1 x", 0, KFT_SUB_FUNCCOUNT, "" },
 		{ "kft last-boot", 0, KFT_SUB_LAST_BOOT, "" },
 		{ "kft last-boot --forget", 0, KFT_SUB_LAST_BOOT, "" },
 		{ "kft last-boot -h", 0, KFT_SUB_LAST_BOOT, "" },
@@ -79,6 +85,9 @@ static void test_parse_args(void)
 	      p.nr_patterns == 2 && !strcmp(p.patterns[1], "tcp_*") &&
 	      !strcmp(p.duration_arg, "5"), "funccount options: T %d i %g d %g t %ld n %d",
 	      p.timestamps, p.interval, p.duration, p.top, p.nr_patterns);
+	CHECK(!p.per_arg, "funccount without -A: per_arg %ld", p.per_arg);
+	kft_parse_line("kft funccount -A 3 f", &p, err, sizeof(err));
+	CHECK(p.per_arg == 3 && p.nr_patterns == 1, "funccount -A 3: per_arg %ld", p.per_arg);
 	kft_parse_line("kft trace -o out -", &p, err, sizeof(err));
 	CHECK(!strcmp(p.output, "out") && !strcmp(p.config, "-"), "trace -o out -");
 	kft_parse_line("kft trace -a --proto p cfg", &p, err, sizeof(err));
@@ -100,6 +109,8 @@ static void test_funccount_config(void)
 		{ "kft funccount a ext4:b 0xffffffff81000000",
 		  "new begin mode count filter funclist a ext4:b 0xffffffff81000000 fend end\n" },
 		{ "kft funccount a#b", NULL },
+		{ "kft funccount -A 1 __kmalloc",
+		  "new begin mode count per-arg 1 filter funclist __kmalloc fend end\n" },
 	};
 	struct kft_params p;
 	char err[256], *text;
@@ -510,7 +521,7 @@ static void test_delta_and_print(void)
 	counts_of(t2, &c2);
 	d = kft_counts_delta(&c2, &c1, &n);
 	f = fmemopen(out, sizeof(out), "w");
-	kft_funccount_print(f, d, n, 0, NULL);
+	kft_funccount_print(f, d, n, 0, 0, NULL);
 	fclose(f);
 	/* leaf did not move: no row; ties by name. */
 	CHECK_STR(out, "\nFUNC                              COUNT\n"
@@ -518,7 +529,7 @@ static void test_delta_and_print(void)
 		  "b_same                               50\n"
 		  "vfs_read                             50\n", "delta t2 - t1");
 	f = fmemopen(out, sizeof(out), "w");
-	kft_funccount_print(f, d, n, 1, "Mon Jan  5 10:00:00 UTC 2026");
+	kft_funccount_print(f, d, n, 1, 0, "Mon Jan  5 10:00:00 UTC 2026");
 	fclose(f);
 	CHECK_STR(out, "\nMon Jan  5 10:00:00 UTC 2026\nFUNC                              COUNT\n"
 		  "vfs_read                             50\n", "top 1, stamped");
@@ -527,6 +538,69 @@ static void test_delta_and_print(void)
 	d = kft_counts_delta(&c1, &c2, &n);
 	CHECK(n == 1 && d[0].count == 100, "reset: n %zu count %llu", n,
 	      n ? (unsigned long long)d[0].count : 0ULL);
+	free(d);
+	kft_counts_free(&c1);
+	kft_counts_free(&c2);
+}
+
+#define VALUE_HEADER	"\nKernel Instrumentation Run ID 3\n\nLogging started at 1000 usec by user action\n" \
+		"Logging not stopped\n\nNumber of functions counted = 3\n" \
+		"Number of calls counted = 16\nCounted per value of argument 1\n" \
+		"Calls not counted, table full = 7\n\n       Count Function           Symbol\n" \
+		"------------ ------------------ ------\n"
+
+/*
+ * A run per value of an argument: each row's last word is the value (hex,
+ * an error in decimal, hidden), kept in decimal; the header's table-full
+ * count; a row without the value word is malformed.
+ */
+static void test_counts_per_value(void)
+{
+	static const char t1[] = VALUE_HEADER
+		"           5 0xffffffffa0000080 kft_test_args [kft_test] arg1=0x5\n"
+		"           2 0xffffffffa0000080 kft_test_args [kft_test] arg1=0x7\n";
+	static const char t2[] = VALUE_HEADER
+		"           9 0xffffffffa0000080 kft_test_args [kft_test] arg1=0x5\n"
+		"           2 0xffffffffa0000080 kft_test_args [kft_test] arg1=0x7\n"
+		"           3 0xffffffffa0000080 kft_test_args [kft_test] arg1=-22\n"
+		"           1 0xffffffff810a2b40 vfs_read arg1=0xffffffffffffffff\n"
+		"           4 0x0000000000000000 vfs_read arg1=hidden\n"
+		"           1 0xffffffff810a2b40 vfs_read\n"
+		"           1 0xffffffff810a2b40 vfs_read arg2=0x1\n"
+		"           1 0xffffffff810a2b40 vfs_read arg1=0xzz\n"
+		"           1 0xffffffff810a2b40 vfs_read arg1=-0\n";
+	struct kft_counts c1, c2;
+	const struct kft_count *e;
+	struct kft_delta *d;
+	char out[1024];
+	FILE *f;
+	size_t n;
+
+	CHECK(counts_of(t2, &c2) == 0, "read: %s", strerror(errno));
+	CHECK(c2.head.per_arg == 1 && c2.head.not_counted == 7 && c2.nr == 5 && c2.malformed == 4,
+	      "per_arg %u not_counted %llu nr %zu malformed %zu", c2.head.per_arg,
+	      (unsigned long long)c2.head.not_counted, c2.nr, c2.malformed);
+	e = kft_counts_find_value(&c2, 0xffffffffa0000080ULL, "kft_test:kft_test_args", "5");
+	CHECK(e && e->count == 9, "arg1=0x5 as 5: %llu", e ? (unsigned long long)e->count : 0ULL);
+	e = kft_counts_find_value(&c2, 0xffffffffa0000080ULL, "kft_test:kft_test_args", "-22");
+	CHECK(e && e->count == 3, "arg1=-22");
+	e = kft_counts_find_value(&c2, 0xffffffff810a2b40ULL, "vfs_read", "18446744073709551615");
+	CHECK(e && e->count == 1, "arg1=0xffffffffffffffff in decimal");
+	e = kft_counts_find_value(&c2, 0, "vfs_read", "hidden");
+	CHECK(e && e->count == 4, "arg1=hidden");
+	CHECK(!kft_counts_find(&c2, 0xffffffffa0000080ULL, "kft_test:kft_test_args"),
+	      "a row without its value found");
+	counts_of(t1, &c1);
+	d = kft_counts_delta(&c2, &c1, &n);
+	f = fmemopen(out, sizeof(out), "w");
+	kft_funccount_print(f, d, n, 3, 1, NULL);
+	fclose(f);
+	/* 0x7 did not move: no row; ties by name, then value. */
+	CHECK_STR(out, "\nFUNC                                           ARG1    COUNT\n"
+		  "kft_test:kft_test_args                          -22        3\n"
+		  "kft_test:kft_test_args                            5        4\n"
+		  "vfs_read                                     hidden        4\n",
+		  "per-arg delta t2 - t1, top 3");
 	free(d);
 	kft_counts_free(&c1);
 	kft_counts_free(&c2);
@@ -856,6 +930,6 @@ static void test_module_option(void)
 UNIT_MAIN(test_parse_args, test_parse_stacks_args, test_parse_stacks_fields,
 	  test_funccount_config, test_stacks_configs, test_config_too_long, test_status,
 	  test_counts_read, test_counts_hidden_addresses, test_counts_not_count_logs,
-	  test_counts_many, test_delta_and_print, test_errchain, test_errchain_wide,
+	  test_counts_many, test_delta_and_print, test_counts_per_value, test_errchain, test_errchain_wide,
 	  test_errseen,
 	  test_errtrace_args, test_hists, test_funclatency_args, test_module_option)

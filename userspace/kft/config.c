@@ -4,7 +4,7 @@
  * language of Documentation/kft.rst each, built from the options without
  * side effects (unit-tested), at most what the module takes.
  *
- *	funccount	new begin mode count filter funclist P... fend end
+ *	funccount	new begin mode count [per-arg N] filter funclist P... fend end
  *	stackcount	new begin mode stacks filter funclist P... fend
  *			[filter pid N] [filter cpu N] [per-process] end
  *	stacksnoop	new begin mode stacks filter funclist F fend
@@ -261,6 +261,8 @@ char *kft_funccount_config(const struct kft_params *p, char *err, size_t errlen)
 
 	if (kft_text_begin(&t, "count", err, errlen))
 		return NULL;
+	if (p->per_arg)
+		kft_text_add(&t, " per-arg %ld", p->per_arg);
 	failed = kft_text_funclist(&t, p, err, errlen);
 	return kft_text_end(&t, failed, err, errlen);
 }

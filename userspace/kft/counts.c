@@ -18,6 +18,15 @@
  *	               16384 -> 32767                : 120
  *
  * read into the function's KFT_HIST_BUCKETS counts.
+ *
+ * A run per value of an argument ("Counted per value of argument N" in
+ * the header) has a row per function and value, the value in its last
+ * word as the trace's args= writes one (hex, an error in decimal, or
+ * "hidden"),
+ *
+ *	          42 0xffffffffa0000080 kft_test_args [kft_test] arg1=0x5
+ *
+ * keyed by (address, name, value), the value kept in decimal.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -27,39 +36,50 @@
 #include "kft.h"
 #include "kftlog.h"
 
-static size_t kft_count_hash(uint64_t addr, const char *name)
+static size_t kft_count_hash(uint64_t addr, const char *name, const char *value)
 {
 	uint64_t h = 14695981039346656037ULL ^ (addr * 0x9e3779b97f4a7c15ULL);
 
 	for (; *name; name++)
 		h = (h ^ (unsigned char)*name) * 1099511628211ULL;
+	/* (A name has no blank: the value's words cannot run into it.) */
+	h = (h ^ ' ') * 1099511628211ULL;
+	for (; *value; value++)
+		h = (h ^ (unsigned char)*value) * 1099511628211ULL;
 	return (size_t)(h ^ h >> 29);
 }
 
-/* The slot of (addr, name): its entry's, or the free one where it goes. */
-static size_t *kft_counts_slot(const struct kft_counts *c, uint64_t addr, const char *name)
+/* The slot of (addr, name, value): its entry's, or the free one where it goes. */
+static size_t *kft_counts_slot(const struct kft_counts *c, uint64_t addr, const char *name,
+			       const char *value)
 {
-	size_t mask = c->nr_slots - 1, i = kft_count_hash(addr, name) & mask;
+	size_t mask = c->nr_slots - 1, i = kft_count_hash(addr, name, value) & mask;
 	const struct kft_count *e;
 
 	for (;; i = (i + 1) & mask) {
 		if (!c->slots[i])
 			return &c->slots[i];
 		e = &c->v[c->slots[i] - 1];
-		if (e->addr == addr && !strcmp(e->name, name))
+		if (e->addr == addr && !strcmp(e->name, name) && !strcmp(e->value, value))
 			return &c->slots[i];
 	}
 }
 
-const struct kft_count *kft_counts_find(const struct kft_counts *c, uint64_t addr,
-					const char *name)
+const struct kft_count *kft_counts_find_value(const struct kft_counts *c, uint64_t addr,
+					      const char *name, const char *value)
 {
 	size_t *slot;
 
 	if (!c->nr_slots)
 		return NULL;
-	slot = kft_counts_slot(c, addr, name);
+	slot = kft_counts_slot(c, addr, name, value);
 	return *slot ? &c->v[*slot - 1] : NULL;
+}
+
+const struct kft_count *kft_counts_find(const struct kft_counts *c, uint64_t addr,
+					const char *name)
+{
+	return kft_counts_find_value(c, addr, name, "");
 }
 
 /* Room for one more entry: the array and a slot table at most half full. */
@@ -82,7 +102,7 @@ static int kft_counts_grow(struct kft_counts *c)
 	c->slots = p;
 	c->nr_slots = n;
 	for (i = 0; i < c->nr; i++)
-		*kft_counts_slot(c, c->v[i].addr, c->v[i].name) = i + 1;
+		*kft_counts_slot(c, c->v[i].addr, c->v[i].name, c->v[i].value) = i + 1;
 	return 0;
 }
 
@@ -112,13 +132,13 @@ static int kft_counts_buckets_room(struct kft_counts *c)
 }
 
 /*
- * Adds count to (addr, name): a name twice (addresses hidden) sums.
- * *entry: its index.
+ * Adds count to (addr, name, value): a name twice (addresses hidden)
+ * sums. *entry: its index.
  */
 static int kft_counts_add(struct kft_counts *c, uint64_t addr, const char *name,
-			  size_t len, uint64_t count, size_t *entry)
+			  size_t len, const char *value, uint64_t count, size_t *entry)
 {
-	const char *copy;
+	const char *copy, *vcopy = "";
 	size_t *slot;
 
 	if (kft_counts_grow(c))
@@ -126,15 +146,18 @@ static int kft_counts_add(struct kft_counts *c, uint64_t addr, const char *name,
 	if (c->head.mode == KFT_DATA_HISTOGRAM && kft_counts_buckets_room(c))
 		return -1;
 	copy = strtab__add(&c->names, name, len);
-	if (!copy)
+	if (*value)
+		vcopy = strtab__add(&c->names, value, strlen(value));
+	if (!copy || !vcopy)
 		return -1;
-	slot = kft_counts_slot(c, addr, copy);
+	slot = kft_counts_slot(c, addr, copy, vcopy);
 	if (*slot) {
 		c->v[*slot - 1].count += count;
 		*entry = *slot - 1;
 		return 0;
 	}
-	c->v[c->nr] = (struct kft_count){ .addr = addr, .name = copy, .count = count };
+	c->v[c->nr] = (struct kft_count){ .addr = addr, .name = copy, .value = vcopy,
+					  .count = count };
 	*entry = c->nr;
 	*slot = ++c->nr;
 	return 0;
@@ -216,6 +239,43 @@ static int kft_counts_row(const char *line, uint64_t *count, uint64_t *addr,
 	return strchr(buf, ' ') ? -1 : 0;
 }
 
+/*
+ * The last word of a row per value of argument @arg, "argN=V" (V as the
+ * trace's args= writes it: 0x and hex digits, an error's negative decimal,
+ * or "hidden"), cut from @line's end: V in decimal (unsigned) in @value.
+ * 0, or -1 when the row has no such word.
+ */
+static int kft_counts_value(char *line, unsigned int arg, char *value, size_t size)
+{
+	char *word = strrchr(line, ' '), *e, prefix[16];
+	unsigned long long v;
+	size_t n;
+
+	if (!word)
+		return -1;
+	n = (size_t)snprintf(prefix, sizeof(prefix), " arg%u=", arg);
+	if (strncmp(word, prefix, n))
+		return -1;
+	word += n;
+	if (!strcmp(word, "hidden")) {
+		snprintf(value, size, "hidden");
+	} else if (!strncmp(word, "0x", 2) && word[2] &&
+		   strspn(word + 2, "0123456789abcdef") == strlen(word + 2)) {
+		errno = 0;
+		v = strtoull(word + 2, &e, 16);
+		if (errno || *e)
+			return -1;
+		snprintf(value, size, "%llu", v);
+	} else if (word[0] == '-' && word[1] >= '1' && word[1] <= '9' &&
+		   strspn(word + 1, "0123456789") == strlen(word + 1) && strlen(word) < size) {
+		snprintf(value, size, "%s", word);
+	} else {
+		return -1;
+	}
+	word[-(long)n] = '\0';
+	return 0;
+}
+
 /* What reading one log holds between lines. */
 struct kft_counts_reader {
 	struct kft_counts *c;
@@ -246,7 +306,7 @@ static int kft_counts_line(void *ctx, char *line)
 {
 	struct kft_counts_reader *r = ctx;
 	struct kft_counts *c = r->c;
-	char name[KFTLOG_LINE_MAX];
+	char name[KFTLOG_LINE_MAX], value[24] = "";
 	uint64_t count, addr;
 
 	if (!line) {
@@ -257,12 +317,14 @@ static int kft_counts_line(void *ctx, char *line)
 	if (r->in_rows) {
 		if (!kft_counts_bucket(r, line))
 			return 0;
-		if (kft_counts_row(line, &count, &addr, name, sizeof(name))) {
+		if ((c->head.per_arg &&
+		     kft_counts_value(line, c->head.per_arg, value, sizeof(value))) ||
+		    kft_counts_row(line, &count, &addr, name, sizeof(name))) {
 			c->malformed += line[strspn(line, " ")] != '\0';
 			return 0;
 		}
 		r->has_last = 1;
-		return kft_counts_add(c, addr, name, strlen(name), count, &r->last);
+		return kft_counts_add(c, addr, name, strlen(name), value, count, &r->last);
 	}
 	if (!strncmp(line, "--------", 8))
 		r->in_rows = 1;
@@ -294,9 +356,12 @@ static int kft_delta_cmp(const void *a, const void *b)
 {
 	const struct kft_delta *x = a, *y = b;
 
+	int d;
+
 	if (x->count != y->count)
 		return x->count < y->count ? -1 : 1;
-	return strcmp(x->name, y->name);
+	d = strcmp(x->name, y->name);
+	return d ? d : strcmp(x->value, y->value);
 }
 
 struct kft_delta *kft_counts_delta(const struct kft_counts *cur, const struct kft_counts *prev,
@@ -315,27 +380,40 @@ struct kft_delta *kft_counts_delta(const struct kft_counts *cur, const struct kf
 		return NULL;
 	for (i = 0; i < cur->nr; i++) {
 		count = cur->v[i].count;
-		p = prev ? kft_counts_find(prev, cur->v[i].addr, cur->v[i].name) : NULL;
+		p = prev ? kft_counts_find_value(prev, cur->v[i].addr, cur->v[i].name,
+						 cur->v[i].value) : NULL;
 		/* Fewer than before: counting started again; count from zero. */
 		if (p && p->count <= count)
 			count -= p->count;
 		if (count)
-			d[(*n)++] = (struct kft_delta){ .name = cur->v[i].name, .count = count };
+			d[(*n)++] = (struct kft_delta){ .name = cur->v[i].name,
+							.value = cur->v[i].value, .count = count };
 	}
 	qsort(d, *n, sizeof(*d), kft_delta_cmp);
 	return d;
 }
 
-/* As the original funccount: "%-30s %8s", the largest count last. */
+/*
+ * As the original funccount: "%-30s %8s", the largest count last; per
+ * argument, the value between, in a column of 20 (a 64-bit number's).
+ */
 void kft_funccount_print(FILE *out, const struct kft_delta *d, size_t n, long top,
-			 const char *stamp)
+			 unsigned int per_arg, const char *stamp)
 {
 	size_t i = top > 0 && n > (size_t)top ? n - (size_t)top : 0;
+	char arg[16];
 
 	fputc('\n', out);
 	if (stamp)
 		fprintf(out, "%s\n", stamp);
-	fprintf(out, "%-30s %8s\n", "FUNC", "COUNT");
+	if (!per_arg) {
+		fprintf(out, "%-30s %8s\n", "FUNC", "COUNT");
+		for (; i < n; i++)
+			fprintf(out, "%-30s %8" PRIu64 "\n", d[i].name, d[i].count);
+		return;
+	}
+	snprintf(arg, sizeof(arg), "ARG%u", per_arg);
+	fprintf(out, "%-30s %20s %8s\n", "FUNC", arg, "COUNT");
 	for (; i < n; i++)
-		fprintf(out, "%-30s %8" PRIu64 "\n", d[i].name, d[i].count);
+		fprintf(out, "%-30s %20s %8" PRIu64 "\n", d[i].name, d[i].value, d[i].count);
 }

@@ -5,6 +5,7 @@
  * profiler: one summary at Ctrl-C or the end of -d, or one every -i
  * seconds, each of the calls since the previous one.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 
 #include "kft.h"
@@ -48,7 +49,12 @@ static int kft_fc_summary(void *ctx)
 	}
 	for (i = 0; i < n; i++)
 		d[i].name = kft_bcc_name(d[i].name, fc->p->module);
-	kft_funccount_print(stdout, d, n, fc->p->top, fc->p->timestamps ?
+	if (cur.head.not_counted > fc->prev.head.not_counted)
+		fprintf(stderr, "kft: warning: %" PRIu64 " calls not counted: the table of "
+			"functions and values was full (module parameter count_functions)\n",
+			cur.head.not_counted - fc->prev.head.not_counted);
+	kft_funccount_print(stdout, d, n, fc->p->top, (unsigned int)fc->p->per_arg,
+			    fc->p->timestamps ?
 			    kft_stamp(stamp, sizeof(stamp), "%a %b %e %H:%M:%S %Z %Y") : NULL);
 	fflush(stdout);
 	free(d);

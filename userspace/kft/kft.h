@@ -92,6 +92,7 @@ struct kft_params {
 	const char *duration_arg;	/* as written, for the banner */
 	long top;		/* -t; 0: every function */
 	int timestamps;		/* -T */
+	long per_arg;		/* funccount -A: per value of argument N; 0: per function */
 	char **patterns;	/* into argv; stacksnoop: its FUNCTION */
 	int nr_patterns;
 	/* stackcount, stacksnoop, profile: the options of bcc's tools */
@@ -226,6 +227,8 @@ struct kft_head {
 	uint64_t start_us;
 	int full;		/* "Logging stopped at T usec by log full" */
 	char units[3];		/* "Units: ns": a histogram's or a trace's; "" if none */
+	unsigned int per_arg;	/* "Counted per value of argument N": N; 0 if none */
+	uint64_t not_counted;	/* "Calls not counted, table full = N" */
 };
 
 /*
@@ -250,6 +253,7 @@ int kft_head_check(const struct kft_head *h, const char *path, enum kft_data_mod
 struct kft_count {
 	uint64_t addr;		/* 0 when the reader may not see addresses */
 	const char *name;	/* "name", or "module:name" (kft's spelling) */
+	const char *value;	/* per-arg: the argument, decimal or "hidden"; "" if none */
 	uint64_t count;
 };
 
@@ -281,10 +285,14 @@ int kft_counts_read(struct kft_counts *c, FILE *in);
 void kft_counts_free(struct kft_counts *c);
 const struct kft_count *kft_counts_find(const struct kft_counts *c, uint64_t addr,
 					const char *name);
+/* The same in a log per argument value (value "": none). */
+const struct kft_count *kft_counts_find_value(const struct kft_counts *c, uint64_t addr,
+					      const char *name, const char *value);
 
 /* One row of a summary. */
 struct kft_delta {
 	const char *name;
+	const char *value;	/* per-arg: the argument's; "" if none */
 	uint64_t count;
 };
 
@@ -295,9 +303,12 @@ struct kft_delta {
  */
 struct kft_delta *kft_counts_delta(const struct kft_counts *cur, const struct kft_counts *prev,
 				   size_t *n);
-/* funccount's table: a blank line, stamp (if any), FUNC/COUNT, the top rows. */
+/*
+ * funccount's table: a blank line, stamp (if any), FUNC/COUNT (per_arg N:
+ * FUNC/ARGN/COUNT), the top rows.
+ */
 void kft_funccount_print(FILE *out, const struct kft_delta *d, size_t n, long top,
-			 const char *stamp);
+			 unsigned int per_arg, const char *stamp);
 
 /* hists.c: histograms of a histogram-mode log. */
 struct kft_hist_row {

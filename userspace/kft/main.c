@@ -23,6 +23,12 @@ static int kft_seconds(const char *s, double *v)
 	       -1 : 0;
 }
 
+/*
+ * funccount -A: the most registers of arguments of any architecture
+ * (riscv64's); the module refuses those this machine has not.
+ */
+#define KFT_MAX_ARGS	8
+
 /* A whole decimal number in [min, max]: 0, or -1. */
 static int kft_number(const char *s, long min, long max, long *v)
 {
@@ -106,12 +112,21 @@ static int kft_parse_funccount(int argc, char **argv, struct kft_params *p,
 	static const struct option longs[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "module", no_argument, NULL, 'M' },
+		{ "per-arg", required_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "+:d:hi:Mt:T", longs, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:A:d:hi:Mt:T", longs, NULL)) != -1) {
 		switch (opt) {
+		case 'A':
+			/* The module says which registers this machine has. */
+			if (kft_number(optarg, 1, KFT_MAX_ARGS, &p->per_arg)) {
+				snprintf(err, errlen, "-A: not an argument (1..%d) '%s'",
+					 KFT_MAX_ARGS, optarg);
+				return -1;
+			}
+			break;
 		case 'd':
 		case 'i':
 			if (kft_opt_seconds(p, opt, err, errlen))

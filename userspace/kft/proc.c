@@ -364,6 +364,10 @@ int kft_head_line(struct kft_head *h, const char *line)
 		h->mode = KFT_DATA_STACKS;
 	else if (!strncmp(line, "Number of calls timed = ", 24))
 		h->mode = KFT_DATA_HISTOGRAM;
+	else if (sscanf(line, "Counted per value of argument %u", &h->per_arg) == 1)
+		;
+	else if (sscanf(line, "Calls not counted, table full = %llu", &us) == 1)
+		h->not_counted = us;
 	else if (!strcmp(line, "Units: ns") || !strcmp(line, "Units: us") ||
 		 !strcmp(line, "Units: ms"))
 		memcpy(h->units, line + 7, 3);
