@@ -29,7 +29,11 @@ static void fuzz_format(const struct kftproto *p, const uint8_t *data, size_t si
 
 	memcpy(args, data, size < sizeof(args) ? size : sizeof(args));
 	for (i = 0; i < KFTTYPES_MAX_ARGS; i++)
-		caps[i] = (struct kfttypes_capture){ data, size > 16 ? 16 : size, 0 };
+		caps[i] = (struct kfttypes_capture){
+			.bytes = data, .len = size > 16 ? 16 : size,
+			/* Half the arguments a struct's bytes (args struct), half a string's. */
+			.is_struct = size && (data[0] >> (i % 8)) & 1,
+		};
 	call.ret = args[0];
 	n = kftcall__format(p, NULL, &call, args[1] & 2 ? 4 : 8, args[1] & 1, whole, sizeof(whole));
 	FUZZ_ASSERT(n == strlen(whole) || n >= sizeof(whole));
