@@ -303,10 +303,10 @@ static int kft_types_need_args(const char *cmd, const struct kft_params *p, char
 }
 
 /*
- * errtrace's own options (-a, -T and the types' files, --srcline); the
- * rest as record's.
+ * -a, -T and the types' files, the commands that print calls with their
+ * arguments: 0, -1 with err, or 1 when @opt is none of them.
  */
-static int kft_errtrace_own_opt(struct kft_params *p, int opt, char *err, size_t errlen)
+static int kft_call_args_opt(struct kft_params *p, int opt, char *err, size_t errlen)
 {
 	switch (opt) {
 	case 'a':
@@ -317,6 +317,21 @@ static int kft_errtrace_own_opt(struct kft_params *p, int opt, char *err, size_t
 		return 0;
 	case 'B': case 'E': case 'O':
 		return typedlog_files__option(&p->types, opt, optarg, err, errlen);
+	}
+	return 1;
+}
+
+/*
+ * errtrace's own options (-a, -T and the types' files, --srcline); the
+ * rest as record's.
+ */
+static int kft_errtrace_own_opt(struct kft_params *p, int opt, char *err, size_t errlen)
+{
+	int ret = kft_call_args_opt(p, opt, err, errlen);
+
+	if (ret <= 0)
+		return ret;
+	switch (opt) {
 	case SRCLINE_OPT:
 		return srcline_files__add(&p->srcline, "kft", optarg, err, errlen);
 	}
@@ -701,17 +716,9 @@ static int kft_stacks_opt(struct kft_params *p, int opt, char *err, size_t errle
  */
 static int kft_snoop_opt(struct kft_params *p, int opt, char *err, size_t errlen)
 {
-	switch (opt) {
-	case 'a':
-		p->args = 1;
-		return 0;
-	case 'T':
-		p->types.wanted = true;
-		return 0;
-	case 'B': case 'E': case 'O':
-		return typedlog_files__option(&p->types, opt, optarg, err, errlen);
-	}
-	return kft_stacks_opt(p, opt, err, errlen);
+	int ret = kft_call_args_opt(p, opt, err, errlen);
+
+	return ret <= 0 ? ret : kft_stacks_opt(p, opt, err, errlen);
 }
 
 /* profile's operand, [duration]; its -p and -L exclude each other, as bcc's. */
