@@ -203,6 +203,55 @@ static void test_written_arm32(void)
 	kfttypes__free(t);
 }
 
+/*
+ * One register of a call (funccount -A's value) as the parameter passed
+ * in it; nothing for a register no parameter has to itself: past the
+ * last, an unknown function, either half of a 32-bit kernel's pair.
+ */
+static void test_register(void)
+{
+	static const char *const protos[] = {
+		"long do_sys_openat2(int dfd, const char __user *filename, struct open_how *how)",
+		"_Bool truth(bool b, enum pid_type type)",
+		"int unnamed(int, long)",
+	};
+	struct kfttypes *t = with_prototypes(protos, ARRAY_SIZE(protos)), *t32 = kfttypes__new(4);
+	struct kfttypes_error err;
+	char buf[64];
+	size_t n;
+
+	n = kfttypes__format_register(t, "do_sys_openat2", 0, 0xffffff9c, false, 0, buf, sizeof(buf));
+	CHECK(n == strlen("dfd=-100"), "length %zu", n);
+	CHECK_STR(buf, "dfd=-100", "register: an int's low half, signed");
+	kfttypes__format_register(t, "kft_test:do_sys_openat2", 2, 0xffff888012345678, false,
+				  KFTTYPES_HIDE_ADDRS, buf, sizeof(buf));
+	CHECK_STR(buf, "how=hidden", "register: a pointer hidden, module:name");
+	kfttypes__format_register(t, "do_sys_openat2", 1, 0x7ffd1000, true, 0, buf, sizeof(buf));
+	CHECK_STR(buf, "filename=hidden", "register: a value the log hid");
+	kfttypes__format_register(t, "truth", 0, 0x100, false, 0, buf, sizeof(buf));
+	CHECK_STR(buf, "b=false", "register: a bool's low byte");
+	kfttypes__format_register(t, "unnamed", 1, (unsigned long long)-22, false, 0, buf,
+				  sizeof(buf));
+	CHECK_STR(buf, "-22", "register: an unnamed parameter, its value alone");
+	CHECK(!kfttypes__format_register(t, "do_sys_openat2", 3, 1, false, 0, buf, sizeof(buf)) &&
+	      !buf[0], "register: past the last parameter: '%s'", buf);
+	CHECK(!kfttypes__format_register(t, "unknown_fn", 0, 1, false, 0, buf, sizeof(buf)),
+	      "register: an unknown function: '%s'", buf);
+	CHECK(!kfttypes__add_prototype(t32, "int pread_like(int fd, loff_t pos, int n)", &err),
+	      "%s", err.msg);
+	kfttypes__format_register(t32, "pread_like", 0, 3, false, 0, buf, sizeof(buf));
+	CHECK_STR(buf, "fd=3", "register arm32: before a pair");
+	CHECK(!kfttypes__format_register(t32, "pread_like", 2, 1, false, 0, buf, sizeof(buf)) &&
+	      !kfttypes__format_register(t32, "pread_like", 3, 0, false, 0, buf, sizeof(buf)),
+	      "register arm32: half a pair typed: '%s'", buf);
+	CHECK(!kfttypes__format_register(t32, "pread_like", 1, 0, false, 0, buf, sizeof(buf)),
+	      "register arm32: the register skipped before a pair: '%s'", buf);
+	kfttypes__format_register(t32, "pread_like", 4, 9, false, 0, buf, sizeof(buf));
+	CHECK_STR(buf, "n=9", "register arm32: after a pair");
+	kfttypes__free(t32);
+	kfttypes__free(t);
+}
+
 /* Prototypes that do not parse: the column and the message. */
 static void test_written_errors(void)
 {
@@ -658,7 +707,7 @@ static void test_vmlinux(void)
 	kfttypes__free(t);
 }
 
-UNIT_MAIN(test_written, test_written_arm32, test_written_errors, test_written_twice, test_written_bad_input,
+UNIT_MAIN(test_written, test_written_arm32, test_register, test_written_errors, test_written_twice, test_written_bad_input,
 	  test_huge_counts, test_buffer_sizes, test_btf_sample, test_btf_split, test_dwarf_sample,
 	  test_source_order, test_source_errors, test_vmlinux, test_struct_members,
 	  test_struct_written)

@@ -394,3 +394,50 @@ size_t kftcall__format_untyped(const char *func, const struct kfttypes_call *cal
 		p.params[i].type.size = word_bytes;
 	return kftcall__format(&p, NULL, call, word_bytes, flags, buf, len);
 }
+
+/*
+ * The parameter of @p whose value starts in register @reg, or NULL (none
+ * does, or it takes two registers: one register of it is no value).
+ */
+static const struct kftparam *param_at_register(const struct kftproto *p, int reg,
+						unsigned int word_bytes)
+{
+	int i, next = 0, first;
+
+	for (i = 0; i < p->nr_params && next <= reg; i++) {
+		const struct kftype *t = &p->params[i].type;
+
+		first = next;
+		if (two_registers(t, word_bytes)) {
+			first += first & 1;
+			next = first + 2;
+			continue;
+		}
+		next = first + 1;
+		if (first == reg)
+			return &p->params[i];
+	}
+	return NULL;
+}
+
+size_t kftcall__format_register(const struct kftproto *p, int reg, unsigned long long v,
+				bool hidden, unsigned int word_bytes, unsigned int flags,
+				char *buf, size_t len)
+{
+	const struct kftparam *param = p ? param_at_register(p, reg, word_bytes) : NULL;
+	struct kftout o = { .buf = buf, .len = len };
+
+	if (len)
+		buf[0] = '\0';
+	if (!param)
+		return 0;
+	if (param->name) {
+		out_str(&o, param->name);
+		out_put(&o, "=", 1);
+	}
+	if (hidden)
+		out_str(&o, "hidden");
+	else
+		out_value(&o, &param->type, v, NULL, flags);
+	return o.used;
+}

@@ -9,6 +9,7 @@
 #ifndef KFT_KFTCALL_H
 #define KFT_KFTCALL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "kftproto.h"
@@ -30,5 +31,17 @@ size_t kftcall__format(const struct kftproto *p, const char *name,
  */
 size_t kftcall__format_untyped(const char *func, const struct kfttypes_call *call,
 			       unsigned int word_bytes, unsigned int flags, char *buf, size_t len);
+
+/*
+ * One argument register's value @v, the @reg'th (from 0), as the
+ * parameter of @p whose value it is: "size=64", "dfd=-100", "on=true";
+ * "hidden" after the name for a value the log hid. The length of the
+ * whole text, as snprintf; 0 and nothing written when @p is NULL or no
+ * parameter's value is that register alone (one past the last, half of
+ * a 64-bit value on a 32-bit kernel).
+ */
+size_t kftcall__format_register(const struct kftproto *p, int reg, unsigned long long v,
+				bool hidden, unsigned int word_bytes, unsigned int flags,
+				char *buf, size_t len);
 
 #endif

@@ -190,3 +190,11 @@ size_t kfttypes__format_call(struct kfttypes *t, const char *func,
 {
 	return kfttypes__format_shown(t, func, NULL, call, flags, buf, len);
 }
+
+size_t kfttypes__format_register(struct kfttypes *t, const char *func, int reg,
+				 unsigned long long v, bool hidden, unsigned int flags, char *buf,
+				 size_t len)
+{
+	return kftcall__format_register(kfttypes__find(t, func), reg, v, hidden, t->word_bytes,
+					flags, buf, len);
+}

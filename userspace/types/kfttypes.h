@@ -112,5 +112,12 @@ size_t kfttypes__format_call(struct kfttypes *t, const char *func,
 size_t kfttypes__format_shown(struct kfttypes *t, const char *func, const char *shown,
 			      const struct kfttypes_call *call, unsigned int flags, char *buf,
 			      size_t len);
+/*
+ * One argument register of a call of @func, the @reg'th (from 0), whose
+ * value is @v, printed as the parameter it passes (kftcall.h).
+ */
+size_t kfttypes__format_register(struct kfttypes *t, const char *func, int reg,
+				 unsigned long long v, bool hidden, unsigned int flags, char *buf,
+				 size_t len);
 
 #endif

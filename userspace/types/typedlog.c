@@ -262,6 +262,13 @@ size_t typedlog__format(struct typedlog *tl, const char *func, const char *shown
 	return kfttypes__format_shown(tl->types, func, shown, &call, flags, buf, len);
 }
 
+size_t typedlog__format_register(struct typedlog *tl, const char *func, int reg,
+				 unsigned long long v, bool hidden, char *buf, size_t len)
+{
+	typedlog_module_btf(tl, func);
+	return kfttypes__format_register(tl->types, func, reg, v, hidden, tl->flags, buf, len);
+}
+
 int typedlog__check_kernel(const struct typedlog *tl, const char *log_kernel, const char *tool,
 			   const char *name, FILE *warn)
 {

@@ -78,6 +78,15 @@ size_t typedlog__format(struct typedlog *tl, const char *func, const char *shown
 			const struct kftlog_row *r, bool every_return, char *buf, size_t len);
 
 /*
+ * Argument register @reg (from 0) of a call of @func, of value @v (or
+ * @hidden by the log), into buf[0..len) as the parameter it passes,
+ * "size=64". As snprintf; 0, nothing written, when no source knows the
+ * function or no parameter of it is that register's alone.
+ */
+size_t typedlog__format_register(struct typedlog *tl, const char *func, int reg,
+				 unsigned long long v, bool hidden, char *buf, size_t len);
+
+/*
  * Whether the types can be those of the kernel that wrote a log (its
  * "Kernel:" line, @log_kernel; "": not said): 0, or 1 after a warning on
  * @warn ("TOOL: warning: ...") that they are the running kernel's BTF
