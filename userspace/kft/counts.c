@@ -395,13 +395,15 @@ struct kft_delta *kft_counts_delta(const struct kft_counts *cur, const struct kf
 
 /*
  * As the original funccount: "%-30s %8s", the largest count last; per
- * argument, the value between, in a column of 20 (a 64-bit number's).
+ * argument, the value between, in a column of 20 (a 64-bit number's), or
+ * as wide as the widest typed value shown.
  */
 void kft_funccount_print(FILE *out, const struct kft_delta *d, size_t n, long top,
 			 unsigned int per_arg, const char *stamp)
 {
-	size_t i = top > 0 && n > (size_t)top ? n - (size_t)top : 0;
+	size_t i = top > 0 && n > (size_t)top ? n - (size_t)top : 0, j;
 	char arg[16];
+	int width = 20;
 
 	fputc('\n', out);
 	if (stamp)
@@ -412,8 +414,10 @@ void kft_funccount_print(FILE *out, const struct kft_delta *d, size_t n, long to
 			fprintf(out, "%-30s %8" PRIu64 "\n", d[i].name, d[i].count);
 		return;
 	}
+	for (j = i; j < n; j++)
+		width = (int)(strlen(d[j].value) > (size_t)width ? strlen(d[j].value) : (size_t)width);
 	snprintf(arg, sizeof(arg), "ARG%u", per_arg);
-	fprintf(out, "%-30s %20s %8s\n", "FUNC", arg, "COUNT");
+	fprintf(out, "%-30s %*s %8s\n", "FUNC", width, arg, "COUNT");
 	for (; i < n; i++)
-		fprintf(out, "%-30s %20s %8" PRIu64 "\n", d[i].name, d[i].value, d[i].count);
+		fprintf(out, "%-30s %*s %8" PRIu64 "\n", d[i].name, width, d[i].value, d[i].count);
 }

@@ -5,17 +5,53 @@
  * profiler: one summary at Ctrl-C or the end of -d, or one every -i
  * seconds, each of the calls since the previous one.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kft.h"
+#include "typedlog.h"
+
+/* A typed value of -A's argument: "size=64", "dfd=-100". */
+#define KFT_FC_TYPED_MAX	128
 
 /* What one funccount run needs between its summaries. */
 struct kft_fc {
 	const struct kft_params *p;
 	struct kft_session s;
 	struct kft_counts prev;		/* the counts at the last summary */
+	struct typedlog *types;		/* --types and the files: -A's values typed */
 };
+
+/*
+ * -A's values typed as the parameter each function takes in that
+ * register (rows of @d, still named module:name): each such row's value
+ * then points into @typed, n of KFT_FC_TYPED_MAX. A function no source
+ * types, or whose parameters do not pass one in that register alone,
+ * keeps its untyped value.
+ */
+static void kft_fc_type_values(struct kft_fc *fc, struct kft_delta *d, size_t n, char *typed)
+{
+	unsigned long long v;
+	char *end, *t;
+	size_t i;
+	bool hidden;
+
+	for (i = 0; i < n; i++) {
+		hidden = !strcmp(d[i].value, "hidden");
+		errno = 0;
+		v = hidden ? 0 : d[i].value[0] == '-' ? (unsigned long long)strtoll(d[i].value, &end, 10) :
+		    strtoull(d[i].value, &end, 10);
+		if (!hidden && (errno || end == d[i].value || *end))
+			continue;
+		t = typed + i * KFT_FC_TYPED_MAX;
+		if (typedlog__format_register(fc->types, d[i].name, (int)fc->p->per_arg - 1, v,
+					      hidden, t, KFT_FC_TYPED_MAX))
+			d[i].value = t;
+	}
+}
 
 /* The banner: Tracing "vfs_*"... Ctrl-C to end. */
 static void kft_fc_banner(const struct kft_params *p)
@@ -36,7 +72,7 @@ static int kft_fc_summary(void *ctx)
 	struct kft_fc *fc = ctx;
 	struct kft_counts cur;
 	struct kft_delta *d;
-	char stamp[64];
+	char stamp[64], *typed = NULL;
 	size_t n, i;
 
 	if (kft_session_counts(&fc->s, KFT_DATA_COUNT, KFT_COUNTS_MAX, &cur))
@@ -46,6 +82,16 @@ static int kft_fc_summary(void *ctx)
 		fprintf(stderr, "kft: out of memory\n");
 		kft_counts_free(&cur);
 		return -1;
+	}
+	if (fc->types && n) {
+		typed = calloc(n, KFT_FC_TYPED_MAX);
+		if (!typed) {
+			fprintf(stderr, "kft: out of memory\n");
+			free(d);
+			kft_counts_free(&cur);
+			return -1;
+		}
+		kft_fc_type_values(fc, d, n, typed);
 	}
 	for (i = 0; i < n; i++)
 		d[i].name = kft_bcc_name(d[i].name, fc->p->module);
@@ -57,6 +103,7 @@ static int kft_fc_summary(void *ctx)
 			    fc->p->timestamps ?
 			    kft_stamp(stamp, sizeof(stamp), "%a %b %e %H:%M:%S %Z %Y") : NULL);
 	fflush(stdout);
+	free(typed);
 	free(d);
 	kft_counts_free(&fc->prev);
 	fc->prev = cur;
@@ -69,11 +116,16 @@ int kft_funccount(const struct kft_params *p, const struct kft_paths *paths)
 	char err[256] = "";
 	int ret;
 
-	if (kft_session_start(&fc.s, paths, p, kft_funccount_config(p, err, sizeof(err)), err))
+	if (kft_types_open(p, "funccount", &fc.types))
 		return 1;
+	if (kft_session_start(&fc.s, paths, p, kft_funccount_config(p, err, sizeof(err)), err)) {
+		typedlog__free(fc.types);
+		return 1;
+	}
 	kft_fc_banner(p);
 	ret = kft_session_loop(&fc.s, p->interval, p->duration, kft_fc_summary, &fc);
 	kft_counts_free(&fc.prev);
+	typedlog__free(fc.types);
 	printf("\nEnding tracing...\n");
 	return kft_session_end(&fc.s, kft_session_stop(&fc.s, ret));
 }

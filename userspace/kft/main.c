@@ -106,6 +106,18 @@ static int kft_parse_opts(int argc, char **argv, struct kft_params *p, const cha
 	return 0;
 }
 
+/* The long options that have no short one. */
+enum {
+	KFT_OPT_DEBUG = 256,
+	KFT_OPT_STACK_STORAGE,
+	KFT_OPT_HASH_STORAGE,
+	KFT_OPT_CGROUPMAP,
+	KFT_OPT_MNTNSMAP,
+	KFT_OPT_FAST,
+	KFT_OPT_OFFCPU,
+	KFT_OPT_TYPES,
+};
+
 static int kft_parse_funccount(int argc, char **argv, struct kft_params *p,
 			       char *err, size_t errlen)
 {
@@ -113,12 +125,21 @@ static int kft_parse_funccount(int argc, char **argv, struct kft_params *p,
 		{ "help", no_argument, NULL, 'h' },
 		{ "module", no_argument, NULL, 'M' },
 		{ "per-arg", required_argument, NULL, 'A' },
+		{ "types", no_argument, NULL, KFT_OPT_TYPES },
+		TYPEDLOG_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, "+:A:d:hi:Mt:T", longs, NULL)) != -1) {
 		switch (opt) {
+		case KFT_OPT_TYPES:
+			p->types.wanted = true;
+			break;
+		case 'B': case 'E': case 'O':
+			if (typedlog_files__option(&p->types, opt, optarg, err, errlen))
+				return -1;
+			break;
 		case 'A':
 			/* The module says which registers this machine has. */
 			if (kft_number(optarg, 1, KFT_MAX_ARGS, &p->per_arg)) {
@@ -150,6 +171,11 @@ static int kft_parse_funccount(int argc, char **argv, struct kft_params *p,
 		default:
 			return kft_opt_error("funccount", opt, argv, err, errlen);
 		}
+	}
+	if (p->types.wanted && !p->per_arg && !p->help) {
+		snprintf(err, errlen, "funccount: --types, --btf, --dwarf and --proto type "
+			 "the argument -A counts by: add -A");
+		return -1;
 	}
 	if (optind == argc) {
 		snprintf(err, errlen, "funccount: no PATTERN");
@@ -211,17 +237,6 @@ static int kft_parse_trace(int argc, char **argv, struct kft_params *p,
 	p->config = argv[optind];
 	return 0;
 }
-
-/* The long options that have no short one. */
-enum {
-	KFT_OPT_DEBUG = 256,
-	KFT_OPT_STACK_STORAGE,
-	KFT_OPT_HASH_STORAGE,
-	KFT_OPT_CGROUPMAP,
-	KFT_OPT_MNTNSMAP,
-	KFT_OPT_FAST,
-	KFT_OPT_OFFCPU,
-};
 
 /* -e: an error by name (ENOENT) or number (2, -2): 0, or -1. */
 static int kft_errnum(const char *s, long long *v)

@@ -19,7 +19,7 @@ static const char *const kft_usage_main[] = {
 	"                             log, symbolized with /proc/kallsyms (-T:",
 	"                             its calls typed, with their arguments: -a;",
 	"                             --srcline: with their source lines)",
-	"  funccount [-hMT] [-A arg] [-i secs] [-d secs] [-t top] PATTERN...",
+	"  funccount [-hMT] [-A arg [--types]] [-i secs] [-d secs] [-t top] PATTERN...",
 	"                             count the calls of kernel functions",
 	"  stackcount [options] PATTERN...",
 	"                             count the kernel stacks that call them",
@@ -120,7 +120,8 @@ static const char *const kft_usage_trace[] = {
 };
 
 static const char *const kft_usage_funccount[] = {
-	"usage: kft funccount [-hMT] [-A arg] [-i secs] [-d secs] [-t top] PATTERN...",
+	"usage: kft funccount [-hMT] [-A arg [--types] [--btf|--dwarf|--proto FILE]]",
+	"                     [-i secs] [-d secs] [-t top] PATTERN...",
 	"",
 	"Counts the calls of the kernel functions that match the PATTERNs (names,",
 	"globs such as 'vfs_*', module:name) in the kernel, per CPU, until",
@@ -128,9 +129,13 @@ static const char *const kft_usage_funccount[] = {
 	"(the largest last). Functions are named as bcc names them, those of",
 	"modules too; -M names those module:name. With -A N, a row per function",
 	"and value of its argument N (1 is the first; bpftrace's",
-	"@[arg0] = count()), the value in decimal as the register holds it.",
+	"@[arg0] = count()), the value in decimal as the register holds it, or",
+	"with --types (or a source of types) as the parameter it is: size=64.",
 	"",
 	"  -A, --per-arg N  count per value of argument N (1..6 on x86-64, arm64)",
+	"  --types      -A's values typed from the running kernel's BTF",
+	"  --btf FILE, --dwarf FILE, --proto FILE",
+	"               -A's values typed from these (as kft trace's -T)",
 	"  -d seconds   total duration of the count",
 	"  -h           this usage message",
 	"  -i seconds   a summary every interval, of the calls in that interval",
@@ -152,6 +157,7 @@ static const char *const kft_usage_funccount[] = {
 	"  kft funccount -i 1 -d 5 'ext4*'   5 x 1 second summaries",
 	"  kft funccount vfs_read ext4:ext4_file_read_iter",
 	"  kft funccount -A 1 __kmalloc     __kmalloc's calls per size",
+	"  kft funccount -A 3 --types vfs_read   vfs_read's calls per count, n=N",
 	NULL,
 };
 
