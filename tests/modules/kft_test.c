@@ -10,7 +10,7 @@
  *	leaf		returns at once
  *	busy_20us	spins 20 us
  *	busy_2ms	spins 2 ms
- *	busy_us		COUNT is microseconds (1..100000) spun in one call of
+ *	busy_us		COUNT is microseconds (1..1000000) spun in one call of
  *			kft_test_busy_us: durations a test chooses (a
  *			histogram's buckets)
  *	slow_root	COUNT is microseconds (0..100000): kft_test_slow_root
@@ -783,7 +783,7 @@ static int kft_test_with_arg(const char *name, unsigned int n)
 		return 0;
 	}
 	if (!strcmp(name, "busy_us")) {
-		if (n < 1 || n > 100000)
+		if (n < 1 || n > 1000000)
 			return -EINVAL;
 		kft_test_busy_us(n);
 		return 0;
