@@ -104,10 +104,12 @@ file_mode() {
 	stat -c %a "$1"
 }
 
-# The guest's memmap= range (scripts/vm/run, x86-64) as kft's region=
-# parameter, SIZE@ADDR; nothing without one.
+# The guest's first memmap= range (scripts/vm/run, x86-64: kft's; a
+# guest that resets has ftrace's after it) as kft's region= parameter,
+# SIZE@ADDR; nothing without one.
 memmap_region() {
-	sed -n 's/.*memmap=\([0-9]*[KMG]\)\$\(0x[0-9a-f]*\).*/\1@\2/p' /proc/cmdline
+	tr ' ' '\n' </proc/cmdline | sed -n 's/^memmap=\([0-9]*[KMG]\)\$\(0x[0-9a-f]*\)$/\1@\2/p' |
+		head -n 1
 }
 
 # The guest's device tree node for the kft region (scripts/vm/run, the ARM
