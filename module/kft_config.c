@@ -206,16 +206,17 @@ _Static_assert(ARRAY_SIZE(kft_stmt_words) == KFT_STMT_COUNT, "a statement withou
  *   pid, tid, cpu, snoop) and no timer (sample, include).
  * - count: per-function counters, or counters per function and value of
  *   an argument (per-arg), and nothing else (no exit hooks, so no
- *   durations and no return values). Only count mode keys by an
- *   argument: the other modes' tables have no room for a value.
+ *   durations and no return values). Only count and histogram modes key
+ *   by an argument: the other modes' tables have no room for a value.
  * - stacks: a table of the stacks at the entries of the funclist's
  *   functions, which it needs (a stack at every call of every function
  *   would stop the machine); no durations, no timer.
  * - profile: such a table filled from a per-CPU timer, whatever runs: no
  *   funclist, always keyed by process (per-process), no event ring (snoop).
  * - histogram: trace mode's hooks and filters, each kept call counted in
- *   its function's log2 bucket of duration (units: of the buckets); no log
- *   to size (its table is sized by the funclist), no watch, no stack table.
+ *   its function's log2 bucket of duration (units: of the buckets), or in
+ *   its function's and argument's (per-arg); no log to size (its table is
+ *   sized by the funclist), no watch, no stack table.
  * logentries sizes the log or the stack table, within the mode's limit.
  * Only a trace keeps a root's subtree (filter roots, holdentries, holdtasks):
  * a histogram has no log to keep it in. offcpu splits a trace's times; in
@@ -267,7 +268,7 @@ static const struct kft_mode_rule {
 	[KFT_MODE_HISTOGRAM] = {
 		"histogram", KFT_ERR_NOT_IN_HISTOGRAM_MODE,
 		STMT(LOGENTRIES) | STMT(WATCH) | STMT(SAMPLE) | STMT(INCLUDE) |
-		STMT(PER_PROCESS) | STMT(SNOOP) | STMT(PER_ARG) | KFT_STMTS_ROOTS,
+		STMT(PER_PROCESS) | STMT(SNOOP) | KFT_STMTS_ROOTS,
 		false, KFT_MAX_LOGENTRIES, KFT_DEFAULT_LOGENTRIES,
 	},
 };
@@ -1155,7 +1156,7 @@ static int parse_per_process(struct kft_parser *ps)
 	return once(ps, KFT_STMT_PER_PROCESS, ps->tok.pos);
 }
 
-/* per-arg N: count mode's key is the function and the value of argument N. */
+/* per-arg N: count and histogram modes key by the function and argument N's value. */
 static int parse_per_arg(struct kft_parser *ps)
 {
 	unsigned long long n;

@@ -285,7 +285,7 @@ struct kft_config {
 	unsigned int sample_hz;		/* profile; 49 if not given */
 	bool include_idle;		/* profile */
 	bool per_process;		/* stacks (profile always is) */
-	unsigned int per_arg;		/* count: per-arg N, keyed by argument N; 0: none */
+	unsigned int per_arg;		/* count, histogram: keyed by argument N too; 0: none */
 	int filter_pid;			/* tgid; 0: any */
 	int filter_tid;			/* thread; 0: any */
 	int filter_cpu;			/* -1: any */

@@ -369,11 +369,27 @@ static int kft_count_entry_key_cmp(const void *a, const void *b)
 }
 
 /*
- * A pair that two CPUs claimed at once has two slots (kft_count_slot_value()):
- * one row, their sum. A retired slot keeps apart from a live one of the
- * same function (its ip has KFT_COUNT_RETIRED, not in the entry's).
+ * A histogram's row @to gets @from's buckets too: its counters, the view's
+ * own (@width of them; the entry's pointer is the readers' const view).
  */
-static void kft_count_view_merge(struct kft_count_view *view)
+static void kft_count_view_add_counters(struct kft_count_view *view, unsigned int width,
+					const struct kft_count_entry *to,
+					const struct kft_count_entry *from)
+{
+	u64 *dst = view->counters + (to->counters - view->counters);
+	unsigned int b;
+
+	for (b = 0; b < width; b++)
+		dst[b] += from->counters[b];
+}
+
+/*
+ * A pair that two CPUs claimed at once has two slots (kft_count_slot_value()):
+ * one row, their sum (a histogram's: bucket by bucket). A retired slot
+ * keeps apart from a live one of the same function (its ip has
+ * KFT_COUNT_RETIRED, not in the entry's).
+ */
+static void kft_count_view_merge(struct kft_count_view *view, unsigned int width)
 {
 	struct kft_count_entry *e = view->entries;
 	unsigned long i, n = 0;
@@ -383,6 +399,8 @@ static void kft_count_view_merge(struct kft_count_view *view)
 		if (n && e[i].ip == e[n - 1].ip && e[i].value == e[n - 1].value &&
 		    !e[i].gone_name == !e[n - 1].gone_name) {
 			e[n - 1].count += e[i].count;
+			if (view->counters)
+				kft_count_view_add_counters(view, width, &e[n - 1], &e[i]);
 			kfree(e[i].gone_name);
 			continue;
 		}
@@ -488,7 +506,7 @@ int kft_count_view_build(struct kft_count_table *t, struct kft_count_view *view)
 		kft_count_view_add(t, view, slot);
 	bitmap_free(claimed);
 	if (t->by_value)
-		kft_count_view_merge(view);
+		kft_count_view_merge(view, t->width);
 	sort(view->entries, view->nr, sizeof(*view->entries), kft_count_entry_cmp, NULL);
 	return 0;
 }

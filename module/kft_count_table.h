@@ -11,8 +11,8 @@
  * is 32 KiB). The traced path takes no lock, allocates nothing, and writes
  * only its own CPU's counter, with one this_cpu_inc().
  *
- * A count-mode run per value of an argument (per-arg) keys a slot by the
- * function and the value: the table then has an array of values beside
+ * A run per value of an argument (per-arg, in count or histogram mode)
+ * keys a slot by the function and the value: the table then has an array of values beside
  * the addresses, and a call that finds its pair nowhere claims a slot in
  * two steps (kft_count_slot_value()).
  *

@@ -37,7 +37,8 @@
  * args is one with extras: a run without pays nothing for them. args
  * string copies a string only into a record reserved at entry (the parser
  * refuses it in a run that makes its records at the exit): a call's own
- * storage has no room for it.
+ * storage has no room for it. A histogram per-arg keeps them the same way
+ * (run->keep_args), and its exit keys the call's slot by the one it names.
  *
  * filter arg: the first thing a run with extras does at an entry that the
  * context and task filters let through is to test the registers, out of
@@ -248,6 +249,26 @@ static __always_inline void kft_record_close(struct kft_record *rec, unsigned lo
 	kft_rec_close_info(rec, kft_rec_info(dur, cpu));
 }
 
+/* Histogram mode: the bucket of a call of @dur ns, in the run's units. */
+static __always_inline unsigned int kft_hist_bucket(const struct kft_run *run, u64 dur)
+{
+	/* Constant divisors: multiplications, not divisions. */
+	u64 v = run->cfg.units_ns ? dur : run->cfg.units_ms ? div_u64(dur, NSEC_PER_MSEC) :
+		div_u64(dur, NSEC_PER_USEC);
+
+	return v ? min_t(unsigned int, ilog2(v), KFT_HIST_BUCKETS - 1) : 0;
+}
+
+/* Histogram mode: one more call in bucket @b of slot @s, or one that found no slot (-1). */
+static __always_inline void kft_hist_in_slot(struct kft_run *run, long s, unsigned int b)
+{
+	if (unlikely(s < 0)) {
+		this_cpu_inc(run->counters->table_full);
+		return;
+	}
+	kft_count_inc(&run->table, s * KFT_HIST_BUCKETS + b);
+}
+
 /*
  * Histogram mode: a kept call of @dur ns counted in its function's bucket
  * (kft_run.h). The slot is found as count mode finds it: the common case
@@ -257,22 +278,33 @@ static __always_inline void kft_hist_add(struct kft_run *run, unsigned long ip, 
 {
 	struct kft_count_table *t = &run->table;
 	unsigned long slot = kft_count_hash(t, ip);
-	/* Constant divisors: multiplications, not divisions. */
-	u64 v = run->cfg.units_ns ? dur : run->cfg.units_ms ? div_u64(dur, NSEC_PER_MSEC) :
-		div_u64(dur, NSEC_PER_USEC);
-	unsigned int b = v ? min_t(unsigned int, ilog2(v), KFT_HIST_BUCKETS - 1) : 0;
-	long s;
+	unsigned int b = kft_hist_bucket(run, dur);
 
 	/* A plain load: the slot's only write is the claim, long before. */
 	if (unlikely(data_race(t->ips[slot]) != ip)) {
-		s = kft_count_slot_slow(t, ip);
-		if (unlikely(s < 0)) {
-			this_cpu_inc(run->counters->table_full);
-			return;
-		}
-		slot = s;
+		kft_hist_in_slot(run, kft_count_slot_slow(t, ip), b);
+		return;
 	}
 	kft_count_inc(t, slot * KFT_HIST_BUCKETS + b);
+}
+
+/*
+ * Histogram mode per-arg: a kept call counted in the bucket of its
+ * function and of the value its argument's register had at the entry
+ * (kept there, as args keeps them: @keep, from the call's mechanism),
+ * its slot found or claimed as count mode's per-arg does.
+ */
+static __always_inline void kft_hist_add_value(struct kft_run *run, unsigned long ip, u64 dur,
+					       struct kft_call *call, struct kft_rec_args *keep)
+{
+	unsigned int n = run->cfg.per_arg - 1;
+
+	/* The parser takes no other argument (nor one read from the stack). */
+	if (n >= KFT_ARGS_MAX)
+		return;
+	kft_hist_in_slot(run, kft_count_slot_value(&run->table, ip,
+						   kft_args_keep(keep, call)->a[n]),
+			 kft_hist_bucket(run, dur));
 }
 
 /**
@@ -436,7 +468,7 @@ static __always_inline int kft_hook_entry_extras(struct kft_run *run, unsigned l
 	}
 	if (run->hold.slots && !kft_hold_entry(run, ip, irq, call))
 		return 1;
-	if (run->log.args)
+	if (run->keep_args)
 		keep = kft_args_take(args, call);
 	if (kft_hook_entry_take(run, ip, ret_ip, regs, call, irq, !run->hold.slots, keep,
 				KFT_PATH_ANY))
@@ -798,9 +830,15 @@ static __always_inline void kft_hook_exit_record(struct kft_run *run, unsigned l
 					      run->maxtime_ns))
 				goto filtered;
 		}
-		if (kft_path_histogram(run, path))
-			kft_hist_add(run, ip, run->cfg.offcpu ? kft_call_oncpu(call, dur) : dur);
-		else if (!kft_log_whole(run, ip, ret_ip, call, dur, retval, keep, path))
+		if (kft_path_histogram(run, path)) {
+			if (run->cfg.offcpu)
+				dur = kft_call_oncpu(call, dur);
+			/* (Only a run with extras keeps what per-arg keys by.) */
+			if (path == KFT_PATH_ANY && unlikely(run->cfg.per_arg))
+				kft_hist_add_value(run, ip, dur, call, keep);
+			else
+				kft_hist_add(run, ip, dur);
+		} else if (!kft_log_whole(run, ip, ret_ip, call, dur, retval, keep, path))
 			return;
 	}
 	kft_deadline_check(run, now);

@@ -119,6 +119,9 @@ void kft_count_data_free(struct kft_reader *r);
 /* A function's row: count, address, symbol (histogram mode's first line too). */
 void kft_output_count_row(struct seq_file *m, const struct kft_count_entry *e,
 			  bool show_addrs);
+/* The same per-arg, with the value: " argN=V". */
+void kft_output_count_value_row(struct seq_file *m, const struct kft_count_entry *e,
+				unsigned int arg, bool show_addrs);
 
 /* At module exit, after the last run: what profile mode keeps between runs. */
 void kft_mode_stacks_cleanup(void);

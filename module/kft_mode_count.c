@@ -326,13 +326,19 @@ void kft_output_count_row(struct seq_file *m, const struct kft_count_entry *e,
 	seq_putc(m, '\n');
 }
 
-/*
- * A row of a run per argument: a function's calls with one value of the
- * argument, the value in the last word as args= writes it (hidden from a
- * reader who sees no addresses, unless it is an error or zero).
+/**
+ * kft_output_count_value_row() - a function, a value of its argument, their count
+ * @m:		the seq_file
+ * @e:		the row, a function's calls with one value of the argument
+ * @arg:	the argument (per-arg N)
+ * @show_addrs:	the reader may see kernel addresses
+ *
+ * The value is in the last word as args= writes it (hidden from a reader
+ * who sees no addresses, unless it is an error or zero). A histogram's
+ * first line of a function and value too.
  */
-static void kft_output_count_value_row(struct seq_file *m, const struct kft_count_entry *e,
-				       unsigned int arg, bool show_addrs)
+void kft_output_count_value_row(struct seq_file *m, const struct kft_count_entry *e,
+				unsigned int arg, bool show_addrs)
 {
 	kft_output_count_fields(m, e, show_addrs);
 	seq_printf(m, " arg%u=", arg);

@@ -8,7 +8,9 @@
  * counters a function, per CPU) instead of logging it. It attaches trace
  * mode's hooks and keeps count mode's table (kft_mode.h); this file has
  * what differs: the table's width and size, and the text of /proc/kft and
- * /proc/kft_data (Documentation/kft.rst, "Histogram mode").
+ * /proc/kft_data (Documentation/kft.rst, "Histogram mode"). With per-arg,
+ * a slot is a function's and a value's of one of its arguments, as in
+ * count mode, read at the call's entry (kft_hook_path.h).
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -19,9 +21,10 @@
 #include "kft_run.h"
 
 /*
- * The functions a run with a glob or every function can time: each costs
- * KFT_HIST_BUCKETS counters per CPU (320 bytes), twice over (the table has
- * twice as many slots, so that probing stays short).
+ * The functions a run with a glob or every function can time (per-arg: the
+ * pairs of a function and a value): each costs KFT_HIST_BUCKETS counters
+ * per CPU (320 bytes), twice over (the table has twice as many slots, so
+ * that probing stays short).
  */
 static unsigned int histogram_functions = 4096;
 module_param(histogram_functions, uint, 0644);
@@ -81,22 +84,31 @@ static void kft_output_hist_header(struct seq_file *m, const struct kft_run *run
 	if (run->cfg.offcpu)
 		seq_puts(m, "Time: on the CPU (offcpu)\n");
 	seq_printf(m, "Number of functions timed = %lu\n", view->nr);
-	seq_printf(m, "Number of calls timed = %llu\n\n", view->calls);
-	seq_puts(m, "       Count Function           Symbol\n");
+	seq_printf(m, "Number of calls timed = %llu\n", view->calls);
+	/* per-arg: what keys the histograms, and the calls no slot was left for. */
+	if (run->cfg.per_arg) {
+		seq_printf(m, "Timed per value of argument %u\n", run->cfg.per_arg);
+		seq_printf(m, "Calls not counted, table full = %lu\n", c->table_full);
+	}
+	seq_puts(m, "\n       Count Function           Symbol\n");
 	seq_puts(m, "------------ ------------------ ------\n");
 }
 
 /*
- * One function: its line as count mode's (calls, address, name), then a
- * line per bucket that has calls: "LOW -> HIGH : COUNT", in the units.
+ * One function (per-arg: one function and value): its line as count
+ * mode's (calls, address, name; the value: "argN=V"), then a line per
+ * bucket that has calls: "LOW -> HIGH : COUNT", in the units.
  */
 static void kft_output_hist_function(struct seq_file *m, const struct kft_count_entry *e,
-				     bool show_addrs)
+				     unsigned int per_arg, bool show_addrs)
 {
 	unsigned int b;
 	u64 low, high;
 
-	kft_output_count_row(m, e, show_addrs);
+	if (per_arg)
+		kft_output_count_value_row(m, e, per_arg, show_addrs);
+	else
+		kft_output_count_row(m, e, show_addrs);
 	for (b = 0; b < KFT_HIST_BUCKETS; b++) {
 		if (!e->counters[b])
 			continue;
@@ -116,8 +128,13 @@ static int kft_hist_alloc(struct kft_run *run)
 
 	for (i = 0; i < cfg->nr_funcs; i++)
 		any_glob |= cfg->funcs[i].is_glob;
+	/*
+	 * per-arg: a function has a slot per value, as many as a glob's
+	 * (histogram_functions bounds them, and kft_count_table_alloc()
+	 * refuses a table over half of what is available).
+	 */
 	ret = kft_count_table_alloc(&run->table, cfg->nr_funcs, any_glob, KFT_HIST_BUCKETS,
-				    max(histogram_functions, 1U), false);
+				    max(histogram_functions, 1U), cfg->per_arg);
 	if (!ret && cfg->offcpu)
 		ret = kft_sched_alloc(&run->sched, false);
 	return ret;
@@ -157,7 +174,8 @@ static void kft_hist_data_show(struct seq_file *m, struct kft_reader *r, unsigne
 	if (i == 0)
 		kft_output_hist_header(m, r->run, &r->times, &r->counters, &r->counts);
 	else
-		kft_output_hist_function(m, &r->counts.entries[i - 1], r->show_addrs);
+		kft_output_hist_function(m, &r->counts.entries[i - 1], r->run->cfg.per_arg,
+					 r->show_addrs);
 }
 
 const struct kft_mode kft_mode_histogram = {

@@ -499,7 +499,7 @@ int kft_trace_attach(struct kft_run *run, struct kft_parse_error *err)
 		return ret;
 	}
 	ret = kft_fhook_attach(&run->trace, run, KFT_HOOK_TRACE,
-			       run->cfg.hooks == KFT_HOOKS_FAST, run->cfg.args, run->cfg.funcs,
+			       run->cfg.hooks == KFT_HOOKS_FAST, run->keep_args, run->cfg.funcs,
 			       run->nr_traced, err);
 	if (ret)
 		kft_sched_detach(&run->sched);

@@ -398,7 +398,7 @@ static void kft_alloc_error(const struct kft_run *run, int ret, struct kft_parse
  */
 static u8 kft_run_extras(const struct kft_config *cfg)
 {
-	if (cfg->nr_argf || cfg->nr_roots || cfg->offcpu || cfg->args)
+	if (cfg->nr_argf || cfg->nr_roots || cfg->offcpu || cfg->args || cfg->per_arg)
 		return KFT_EXTRAS_MORE;
 	if (cfg->mode != KFT_MODE_TRACE || cfg->log == KFT_LOG_LINEAR)
 		return KFT_EXTRAS_NONE;
@@ -566,13 +566,15 @@ struct kft_run *kft_run_create(struct kft_run *old, char *text, const struct kft
 	run->count_ctx_filter = cfg->noints || cfg->onlyints || run->task_filter;
 	/* (cycles_khz: no record at entry, no watch; offcpu's slot taken at entry.) */
 	run->entry_quick = run->cycles_khz && !run->count_ctx_filter && !cfg->offcpu && !cfg->args &&
-			   !cfg->nr_argf && !cfg->nr_roots;
+			   !cfg->nr_argf && !cfg->nr_roots && !cfg->per_arg;
 	/*
 	 * (A ring's and a stream's records, and args, too: a linear log's
 	 * path has none of their code.)
 	 */
 	run->exit_extras = cfg->nr_roots || cfg->offcpu || cfg->log != KFT_LOG_LINEAR;
 	run->extras = kft_run_extras(cfg);
+	/* (Count mode's per-arg reads the register at the entry it counts.) */
+	run->keep_args = cfg->args || (run->histogram && cfg->per_arg);
 	kft_argf_compile(&run->argf, cfg->argf, cfg->nr_argf);
 	kft_watch_reset(&run->watch, cfg->watch_bytes);
 	INIT_WORK(&run->detach_work, kft_run_detach_work);

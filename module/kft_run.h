@@ -151,7 +151,8 @@ struct kft_dropped {
  * What a run's traced path does beyond recording into a linear log
  * (kft_hook_path.h): a ring's or a stream's log and nothing else (trace
  * mode), or more: filter arg (a test at entry), filter roots or offcpu
- * (per-task slots at entry and exit), or args, with any log.
+ * (per-task slots at entry and exit), args, with any log, or a
+ * histogram's per-arg (the registers kept from the entry to the exit).
  */
 enum kft_extras {
 	KFT_EXTRAS_NONE,
@@ -191,6 +192,11 @@ struct kft_run {
 	u8 extras;
 	/* extras but args: what an exit that a filter rejects must still see */
 	bool exit_extras;
+	/*
+	 * Each call keeps its argument registers from its entry to its exit:
+	 * args (for its record), or a histogram per-arg (for its slot's key).
+	 */
+	bool keep_args;
 
 	/* Timeline, kft_now() ns. */
 	struct kft_run_times times;

@@ -379,8 +379,8 @@ static const struct parse_case cases[] = {
 	INCOMPLETE("new begin args string", MISSING_NUMBER, 1, 22),
 	BAD("new begin args strings 1 end", UNKNOWN_STATEMENT, 1, 16),
 	/*
-	 * per-arg N: count mode only, a register from 1 to N, once; the
-	 * other modes' error at the later of it and mode.
+	 * per-arg N: count and histogram modes only, a register from 1 to N,
+	 * once; the other modes' error at the later of it and mode.
 	 */
 	OK("new begin mode count per-arg 1 end"),
 	OK("new begin per-arg " KFT_ARGF_REGS_TEXT " mode count filter arg 1 == 5 end"),
@@ -391,7 +391,13 @@ static const struct parse_case cases[] = {
 	INCOMPLETE("new begin mode count per-arg", MISSING_NUMBER, 1, 29),
 	BAD("new begin mode count per-arg 1 per-arg 2 end", DUPLICATE, 1, 32),
 	BAD("new begin per-arg 1 end", NOT_IN_TRACE_MODE, 1, 11),
-	BAD("new begin per-arg 1 mode histogram end", NOT_IN_HISTOGRAM_MODE, 1, 21),
+	OK("new begin per-arg 1 mode histogram end"),
+	OK("new begin mode histogram units us per-arg 1 filter funclist f fend filter pid 9 end"),
+	OK("new begin mode histogram per-arg 2 filter arg 1 == 7 offcpu hooks safe end"),
+	BAD("new begin mode histogram per-arg 0 end", ARGF_INDEX, 1, 34),
+	BAD("new begin mode histogram per-arg 9 end", ARGF_INDEX, 1, 34),
+	BAD("new begin mode histogram per-arg 1 per-arg 1 end", DUPLICATE, 1, 36),
+	BAD("new begin mode histogram per-arg 1 args end", NOT_IN_HISTOGRAM_MODE, 1, 36),
 	BAD("new begin mode stacks filter funclist f fend per-arg 2 end", NOT_IN_STACKS_MODE,
 	    1, 46),
 	BAD("new begin mode profile per-arg 1 end", NOT_IN_PROFILE_MODE, 1, 24),
@@ -737,6 +743,11 @@ static void test_args_field(void)
 	      cfg.per_arg, cfg.mode);
 	free(buf);
 	free(funcs);
+	parse_ok("new begin mode histogram per-arg 3 end", &cfg, &funcs, &buf);
+	CHECK(cfg.per_arg == 3 && cfg.mode == KFT_MODE_HISTOGRAM && !cfg.args,
+	      "histogram per-arg 3: %u, mode %d, args %d", cfg.per_arg, cfg.mode, cfg.args);
+	free(buf);
+	free(funcs);
 }
 
 /* filter arg: each statement's register, type, operator and value. */
@@ -866,23 +877,23 @@ static void test_mode_meaning(void)
 	static const struct {
 		const char *text;	/* the statement */
 		const char *word;	/* the word its error names */
-		const char *not_in;	/* the modes it means nothing in: t c s p */
+		const char *not_in;	/* the modes it means nothing in: t c s p h */
 	} stmts[] = {
 		{ "filter mintime 5", "mintime", "csp" },
 		{ "filter maxtime 5", "maxtime", "csp" },
-		{ "logentries 5", "logentries", "c" },
-		{ "watch stack 5", "watch", "csp" },
-		{ "watch worst-stack 5", "watch", "csp" },
-		{ "sample 5", "sample", "tcs" },
-		{ "include idle", "include", "tcs" },
-		{ "per-process", "per-process", "tcp" },
+		{ "logentries 5", "logentries", "ch" },
+		{ "watch stack 5", "watch", "csph" },
+		{ "watch worst-stack 5", "watch", "csph" },
+		{ "sample 5", "sample", "tcsh" },
+		{ "include idle", "include", "tcsh" },
+		{ "per-process", "per-process", "tcph" },
 		{ "per-arg 1", "per-arg", "tsp" },
 		{ "filter pid 5", "pid", "" },
 		{ "filter tid 5", "tid", "" },
 		{ "filter cpu 0", "cpu", "" },
 		{ "filter comm sh", "comm", "" },
 		{ "units ns", "units", "csp" },
-		{ "snoop 5", "snoop", "tcp" },
+		{ "snoop 5", "snoop", "tcph" },
 		{ "filter funclist f fend", "funclist", "p" },
 		{ "filter noints", "noints", "" },
 		{ "filter onlyints", "onlyints", "" },
@@ -900,6 +911,7 @@ static void test_mode_meaning(void)
 		{ 'c', "count", KFT_ERR_NOT_IN_COUNT_MODE },
 		{ 's', "stacks", KFT_ERR_NOT_IN_STACKS_MODE },
 		{ 'p', "profile", KFT_ERR_NOT_IN_PROFILE_MODE },
+		{ 'h', "histogram", KFT_ERR_NOT_IN_HISTOGRAM_MODE },
 	};
 	size_t i, m, order;
 
