@@ -877,6 +877,64 @@ static void test_hists(void)
 	kft_counts_free(&c2);
 }
 
+#define HIST_VALUE_HEADER "\nKernel Instrumentation Run ID 3\n\n" \
+		"Logging started at 1000 usec by user action\nLogging not stopped\n\n" \
+		"Timed until 2000 usec\nUnits: us\nNumber of functions timed = 3\n" \
+		"Number of calls timed = 12\nTimed per value of argument 1\n" \
+		"Calls not counted, table full = 5\n\n" \
+		"       Count Function           Symbol\n------------ ------------------ ------\n"
+
+/*
+ * A histogram run per value of an argument: a histogram per function and
+ * value (the row's last word, kept in decimal), subtracted pair by pair;
+ * the header's argument and table-full count.
+ */
+static void test_hists_per_value(void)
+{
+	static const char t1[] = HIST_VALUE_HEADER
+		"           2 0xffffffffa0000080 kft_test_busy_us [kft_test] arg1=0x18\n"
+		"                  16 -> 31                   : 2\n"
+		"           1 0xffffffffa0000080 kft_test_busy_us [kft_test] arg1=0x5dc\n"
+		"                1024 -> 2047                 : 1\n";
+	static const char t2[] = HIST_VALUE_HEADER
+		"           5 0xffffffffa0000080 kft_test_busy_us [kft_test] arg1=0x18\n"
+		"                  16 -> 31                   : 4\n"
+		"                  32 -> 63                   : 1\n"
+		"           3 0xffffffffa0000080 kft_test_busy_us [kft_test] arg1=0x5dc\n"
+		"                1024 -> 2047                 : 3\n"
+		"           1 0xffffffffa0000080 kft_test_busy_us [kft_test] arg1=-22\n"
+		"                   0 -> 1                    : 1\n"
+		"           1 0xffffffffa0000080 kft_test_busy_us [kft_test]\n"
+		"                   0 -> 1                    : 1\n";
+	struct kft_counts c1, c2;
+	struct kft_hist_row *rows;
+	size_t n;
+
+	CHECK(!counts_of(t2, &c2) && c2.head.mode == KFT_DATA_HISTOGRAM && c2.head.per_arg == 1 &&
+	      c2.head.not_counted == 5 && c2.nr == 3,
+	      "t2: mode %d per_arg %u not_counted %llu nr %zu malformed %zu", c2.head.mode,
+	      c2.head.per_arg, (unsigned long long)c2.head.not_counted, c2.nr, c2.malformed);
+	/* (The row without its value, and its bucket, are no pair's.) */
+	CHECK(c2.malformed == 2, "t2: malformed %zu", c2.malformed);
+	counts_of(t1, &c1);
+	rows = kft_hists_delta(&c2, &c1, &n);
+	CHECK(n == 3, "delta: n %zu", n);
+	if (n == 3) {
+		CHECK(rows[0].count == 1 && !strcmp(rows[0].value, "-22") && rows[0].buckets[0] == 1,
+		      "-22: %s %llu", rows[0].value, (unsigned long long)rows[0].count);
+		CHECK(rows[1].count == 2 && !strcmp(rows[1].value, "1500") &&
+		      rows[1].buckets[10] == 2, "1500: %s %llu", rows[1].value,
+		      (unsigned long long)rows[1].count);
+		CHECK(rows[2].count == 3 && !strcmp(rows[2].value, "24") && rows[2].buckets[4] == 2 &&
+		      rows[2].buckets[5] == 1 && !strcmp(rows[2].name, "kft_test:kft_test_busy_us"),
+		      "24: %s %s %llu", rows[2].name, rows[2].value,
+		      (unsigned long long)rows[2].count);
+	}
+	free(rows);
+	kft_counts_free(&c1);
+	kft_counts_free(&c2);
+}
+
 static void test_funclatency_args(void)
 {
 	static const struct parse_case cases[] = {
@@ -887,6 +945,11 @@ static void test_funclatency_args(void)
 		{ "kft funclatency -i 0 f", -1, KFT_SUB_FUNCLATENCY, "-i: not a number of seconds" },
 		{ "kft funclatency -p x f", -1, KFT_SUB_FUNCLATENCY, "-p: not a process id" },
 		{ "kft funclatency -r f", -1, KFT_SUB_FUNCLATENCY, "funclatency: unknown option '-r'" },
+		{ "kft funclatency -A 2 -u f", 0, KFT_SUB_FUNCLATENCY, "" },
+		{ "kft funclatency --per-arg 1 f", 0, KFT_SUB_FUNCLATENCY, "" },
+		{ "kft funclatency -A 0 f", -1, KFT_SUB_FUNCLATENCY, "-A: not an argument (1..8) '0'" },
+		{ "kft funclatency -A 9 f", -1, KFT_SUB_FUNCLATENCY, "-A: not an argument (1..8) '9'" },
+		{ "kft funclatency -A", -1, KFT_SUB_FUNCLATENCY, "funclatency: -A needs an argument" },
 	};
 	struct kft_params p;
 	char err[256], *cfg;
@@ -898,9 +961,15 @@ static void test_funclatency_args(void)
 		  "filter pid 7 end\n", "funclatency config");
 	free(cfg);
 	kft_parse_line("kft funclatency f", &p, err, sizeof(err));
+	CHECK(!p.per_arg, "funclatency without -A: per_arg %ld", p.per_arg);
 	cfg = kft_funclatency_config(&p, err, sizeof(err));
 	CHECK_STR(cfg, "new begin mode histogram units ns filter funclist f fend end\n",
 		  "funclatency config, ns");
+	free(cfg);
+	kft_parse_line("kft funclatency -A 3 -u -p 7 f", &p, err, sizeof(err));
+	cfg = kft_funclatency_config(&p, err, sizeof(err));
+	CHECK_STR(cfg, "new begin mode histogram units us per-arg 3 filter funclist f fend "
+		  "filter pid 7 end\n", "funclatency -A 3 config");
 	free(cfg);
 }
 
@@ -932,4 +1001,5 @@ UNIT_MAIN(test_parse_args, test_parse_stacks_args, test_parse_stacks_fields,
 	  test_counts_read, test_counts_hidden_addresses, test_counts_not_count_logs,
 	  test_counts_many, test_delta_and_print, test_counts_per_value, test_errchain, test_errchain_wide,
 	  test_errseen,
-	  test_errtrace_args, test_hists, test_funclatency_args, test_module_option)
+	  test_errtrace_args, test_hists, test_hists_per_value, test_funclatency_args,
+	  test_module_option)

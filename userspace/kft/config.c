@@ -11,7 +11,8 @@
  *			[filter pid N] snoop 65536 [args] end
  *	profile		new begin mode profile sample HZ [include idle]
  *			[filter pid N | filter tid N] [filter cpu N] logentries N end
- *	funclatency	new begin mode histogram units ns|us|ms filter funclist P... fend
+ *	funclatency	new begin mode histogram units ns|us|ms [per-arg N]
+ *			filter funclist P... fend
  *			[filter pid N] end
  *	errtrace	new begin mode trace [hooks fast] filter errors units ns
  *			[filter pid N] [filter comm NAME] logentries N end
@@ -276,6 +277,8 @@ char *kft_funclatency_config(const struct kft_params *p, char *err, size_t errle
 	if (kft_text_begin(&t, "histogram", err, errlen))
 		return NULL;
 	kft_text_add(&t, " units %s", units[p->units]);
+	if (p->per_arg)
+		kft_text_add(&t, " per-arg %ld", p->per_arg);
 	failed = kft_text_funclist(&t, p, err, errlen);
 	if (p->pid)
 		kft_text_add(&t, " filter pid %ld", p->pid);

@@ -26,7 +26,9 @@
  *
  *	          42 0xffffffffa0000080 kft_test_args [kft_test] arg1=0x5
  *
- * keyed by (address, name, value), the value kept in decimal.
+ * keyed by (address, name, value), the value kept in decimal; so has a
+ * histogram run per value ("Timed per value of argument N"), its buckets
+ * under each.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -321,6 +323,8 @@ static int kft_counts_line(void *ctx, char *line)
 		     kft_counts_value(line, c->head.per_arg, value, sizeof(value))) ||
 		    kft_counts_row(line, &count, &addr, name, sizeof(name))) {
 			c->malformed += line[strspn(line, " ")] != '\0';
+			/* A histogram's buckets of no row are no other row's. */
+			r->has_last = 0;
 			return 0;
 		}
 		r->has_last = 1;

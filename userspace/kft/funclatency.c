@@ -4,9 +4,12 @@
  * histograms, from a histogram-mode run (the module counts each call in
  * its function's bucket), printed as libbpf-tools' funclatency prints
  * them: one histogram of every PATTERN's calls (-F: one a function, as
- * bcc's -F), at Ctrl-C or the end of -d, or every -i seconds (each of the
- * calls since the previous one: two reads subtracted, as kft funccount -i).
+ * bcc's -F; -A N: one a function and value of its argument N, as
+ * bpftrace's @us[arg0] = hist(...)), at Ctrl-C or the end of -d, or every
+ * -i seconds (each of the calls since the previous one: two reads
+ * subtracted, as kft funccount -i).
  */
+#include <inttypes.h>
 #include <stdlib.h>
 
 #include "kft.h"
@@ -29,22 +32,37 @@ static void kft_fl_banner(const struct kft_params *p)
 	fflush(stdout);
 }
 
-/* The histograms of the calls in rows: one, or one a function (-F). */
+/*
+ * The histograms of the calls in rows: one, or one a function (-F), or
+ * one a function and value (-A: the value in decimal, as funccount -A's).
+ */
 static void kft_fl_print(const struct kft_params *p, const struct kft_hist_row *rows, size_t n)
 {
 	uint64_t sum[KFT_HIST_BUCKETS];
 	size_t i;
 
-	if (!p->per_function) {
+	if (!p->per_function && !p->per_arg) {
 		kft_hists_sum(rows, n, sum);
 		kft_hist_print(stdout, sum, kft_fl_units[p->units]);
 		return;
 	}
 	/* The most called last, as funccount's table. */
 	for (i = 0; i < n; i++) {
-		printf("\nFunction = %s\n", kft_bcc_name(rows[i].name, p->module));
+		printf("\nFunction = %s", kft_bcc_name(rows[i].name, p->module));
+		if (p->per_arg)
+			printf(", arg%ld = %s", p->per_arg, rows[i].value);
+		printf("\n");
 		kft_hist_print(stdout, rows[i].buckets, kft_fl_units[p->units]);
 	}
+}
+
+/* -A: the calls since the last summary that found the module's table full. */
+static void kft_fl_not_counted(const struct kft_counts *cur, const struct kft_counts *prev)
+{
+	if (cur->head.not_counted > prev->head.not_counted)
+		fprintf(stderr, "kft: warning: %" PRIu64 " calls not timed: the table of "
+			"functions and values was full (module parameter histogram_functions)\n",
+			cur->head.not_counted - prev->head.not_counted);
 }
 
 /* One summary: the calls since the previous one. 0, 1 when the run stopped, -1 on error. */
@@ -64,6 +82,7 @@ static int kft_fl_summary(void *ctx)
 		kft_counts_free(&cur);
 		return -1;
 	}
+	kft_fl_not_counted(&cur, &fl->prev);
 	printf("\n");
 	if (fl->p->timestamps)
 		printf("%-8s\n", kft_stamp(stamp, sizeof(stamp), "%H:%M:%S"));

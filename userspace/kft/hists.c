@@ -2,7 +2,8 @@
 /*
  * Histograms of a histogram-mode log (pure): two snapshots subtracted
  * bucket by bucket (the module's counts only grow during a run, as count
- * mode's), summed over the functions or kept apart, and printed as
+ * mode's), summed over the functions or kept apart (per function, or per
+ * function and value of an argument), and printed as
  * libbpf-tools' funclatency prints them (its print_log2_hist(): "LOW ->
  * HIGH : COUNT |stars|", up to the last bucket with calls).
  */
@@ -22,9 +23,12 @@ static int kft_hist_row_cmp(const void *a, const void *b)
 {
 	const struct kft_hist_row *x = a, *y = b;
 
+	int d;
+
 	if (x->count != y->count)
 		return x->count < y->count ? -1 : 1;
-	return strcmp(x->name, y->name);
+	d = strcmp(x->name, y->name);
+	return d ? d : strcmp(x->value, y->value);
 }
 
 struct kft_hist_row *kft_hists_delta(const struct kft_counts *cur, const struct kft_counts *prev,
@@ -44,12 +48,14 @@ struct kft_hist_row *kft_hists_delta(const struct kft_counts *cur, const struct 
 	for (i = 0; i < cur->nr; i++) {
 		r = &rows[*n];
 		now = kft_hist_buckets(cur, i);
-		p = prev ? kft_counts_find(prev, cur->v[i].addr, cur->v[i].name) : NULL;
+		p = prev ? kft_counts_find_value(prev, cur->v[i].addr, cur->v[i].name,
+						 cur->v[i].value) : NULL;
 		before = p ? kft_hist_buckets(prev, (size_t)(p - prev->v)) : NULL;
 		/* Fewer than before: the run was primed again; count from zero. */
 		if (p && p->count > cur->v[i].count)
 			before = NULL;
 		r->name = cur->v[i].name;
+		r->value = cur->v[i].value;
 		for (b = 0; now && b < KFT_HIST_BUCKETS; b++) {
 			r->buckets[b] = now[b] - (before && before[b] <= now[b] ? before[b] : 0);
 			r->count += r->buckets[b];

@@ -92,7 +92,7 @@ struct kft_params {
 	const char *duration_arg;	/* as written, for the banner */
 	long top;		/* -t; 0: every function */
 	int timestamps;		/* -T */
-	long per_arg;		/* funccount -A: per value of argument N; 0: per function */
+	long per_arg;		/* funccount, funclatency -A: per value of argument N; 0: none */
 	char **patterns;	/* into argv; stacksnoop: its FUNCTION */
 	int nr_patterns;
 	/* stackcount, stacksnoop, profile: the options of bcc's tools */
@@ -227,7 +227,7 @@ struct kft_head {
 	uint64_t start_us;
 	int full;		/* "Logging stopped at T usec by log full" */
 	char units[3];		/* "Units: ns": a histogram's or a trace's; "" if none */
-	unsigned int per_arg;	/* "Counted per value of argument N": N; 0 if none */
+	unsigned int per_arg;	/* "Counted (Timed) per value of argument N": N; 0 if none */
 	uint64_t not_counted;	/* "Calls not counted, table full = N" */
 };
 
@@ -313,14 +313,16 @@ void kft_funccount_print(FILE *out, const struct kft_delta *d, size_t n, long to
 /* hists.c: histograms of a histogram-mode log. */
 struct kft_hist_row {
 	const char *name;	/* the snapshot's */
+	const char *value;	/* per-arg: the argument's, the snapshot's; "" if none */
 	uint64_t count;
 	uint64_t buckets[KFT_HIST_BUCKETS];
 };
 
 /*
- * cur's buckets minus prev's (prev NULL: cur's own), per function, those
- * with calls in between only, ascending by calls, then by name: malloc'ed,
- * n rows (NULL with n 0 for none, or on no memory: errno ENOMEM).
+ * cur's buckets minus prev's (prev NULL: cur's own), per function (per
+ * function and value in a log per argument), those with calls in between
+ * only, ascending by calls, then by name and value: malloc'ed, n rows
+ * (NULL with n 0 for none, or on no memory: errno ENOMEM).
  */
 struct kft_hist_row *kft_hists_delta(const struct kft_counts *cur, const struct kft_counts *prev,
 				     size_t *n);

@@ -118,6 +118,15 @@ enum {
 	KFT_OPT_TYPES,
 };
 
+/* -A N (funccount, funclatency): the module says which registers this machine has. */
+static int kft_opt_per_arg(struct kft_params *p, char *err, size_t errlen)
+{
+	if (!kft_number(optarg, 1, KFT_MAX_ARGS, &p->per_arg))
+		return 0;
+	snprintf(err, errlen, "-A: not an argument (1..%d) '%s'", KFT_MAX_ARGS, optarg);
+	return -1;
+}
+
 static int kft_parse_funccount(int argc, char **argv, struct kft_params *p,
 			       char *err, size_t errlen)
 {
@@ -141,12 +150,8 @@ static int kft_parse_funccount(int argc, char **argv, struct kft_params *p,
 				return -1;
 			break;
 		case 'A':
-			/* The module says which registers this machine has. */
-			if (kft_number(optarg, 1, KFT_MAX_ARGS, &p->per_arg)) {
-				snprintf(err, errlen, "-A: not an argument (1..%d) '%s'",
-					 KFT_MAX_ARGS, optarg);
+			if (kft_opt_per_arg(p, err, errlen))
 				return -1;
-			}
 			break;
 		case 'd':
 		case 'i':
@@ -520,10 +525,12 @@ static int kft_parse_slowtrace(int argc, char **argv, struct kft_params *p,
 	return kft_types_need_args("slowtrace", p, err, errlen);
 }
 
-/* funclatency: bcc's options (not -r, -v: unknown options). */
+/* funclatency: bcc's options (not -r, -v: unknown options), and -A. */
 static int kft_funclatency_opt(struct kft_params *p, int opt, char *err, size_t errlen)
 {
 	switch (opt) {
+	case 'A':
+		return kft_opt_per_arg(p, err, errlen);
 	case 'd':
 	case 'i':
 		return kft_opt_seconds(p, opt, err, errlen);
@@ -561,12 +568,13 @@ static int kft_parse_funclatency(int argc, char **argv, struct kft_params *p,
 		{ "microseconds", no_argument, NULL, 'u' },
 		{ "milliseconds", no_argument, NULL, 'm' },
 		{ "module", no_argument, NULL, 'M' },
+		{ "per-arg", required_argument, NULL, 'A' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "timestamp", no_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
 
-	return kft_parse_opts(argc, argv, p, "+:d:Fhi:mMp:Tu", longs, kft_funclatency_opt,
+	return kft_parse_opts(argc, argv, p, "+:A:d:Fhi:mMp:Tu", longs, kft_funclatency_opt,
 			      "PATTERN", err, errlen);
 }
 

@@ -364,7 +364,8 @@ int kft_head_line(struct kft_head *h, const char *line)
 		h->mode = KFT_DATA_STACKS;
 	else if (!strncmp(line, "Number of calls timed = ", 24))
 		h->mode = KFT_DATA_HISTOGRAM;
-	else if (sscanf(line, "Counted per value of argument %u", &h->per_arg) == 1)
+	else if (sscanf(line, "Counted per value of argument %u", &h->per_arg) == 1 ||
+		 sscanf(line, "Timed per value of argument %u", &h->per_arg) == 1)
 		;
 	else if (sscanf(line, "Calls not counted, table full = %llu", &us) == 1)
 		h->not_counted = us;

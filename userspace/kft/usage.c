@@ -27,7 +27,7 @@ static const char *const kft_usage_main[] = {
 	"                             print the kernel stack of each call",
 	"  profile [options] [duration]",
 	"                             sample the kernel stacks on the CPUs",
-	"  funclatency [-hFMTmu] [-i secs] [-d secs] [-p PID] PATTERN...",
+	"  funclatency [-hFMTmu] [-A arg] [-i secs] [-d secs] [-p PID] PATTERN...",
 	"                             histograms of the functions' durations",
 	"  errtrace [-haT] [--fast] [--srcline FILE] [-d secs] [-e ERRNO] [-p PID]",
 	"           [-c COMM] [-n calls] FUNCTION...",
@@ -491,7 +491,7 @@ static const char *const kft_usage_record[] = {
 };
 
 static const char *const kft_usage_funclatency[] = {
-	"usage: kft funclatency [-hFMTmu] [-i secs] [-d secs] [-p PID] PATTERN...",
+	"usage: kft funclatency [-hFMTmu] [-A arg] [-i secs] [-d secs] [-p PID] PATTERN...",
 	"",
 	"Times the calls of the kernel functions PATTERN (names, module:name, globs)",
 	"with the module's histogram mode (each call counted in its function's",
@@ -500,7 +500,11 @@ static const char *const kft_usage_funclatency[] = {
 	"or -m), at Ctrl-C or the end of -d, or every -i seconds: the calls since",
 	"the previous histogram (the difference of two reads: when another writer",
 	"of /proc/kft primes the run again, kft says so and exits 1 instead).",
+	"With -A N, a histogram per function and value of its argument N at the",
+	"call's entry (1 is the first; bpftrace's @us[arg0] = hist(...)), each",
+	"after \"Function = NAME, argN = VALUE\", the value in decimal.",
 	"",
+	"  -A N      a histogram per value of argument N (1..6 on x86-64, arm64)",
 	"  -d SECS   trace for SECS seconds (default: until Ctrl-C)",
 	"  -i SECS   a histogram every SECS seconds",
 	"  -p PID    only the calls of this process (filter pid)",
@@ -515,6 +519,7 @@ static const char *const kft_usage_funclatency[] = {
 	"  kft funclatency do_sys_openat2          open()'s time, in ns, until Ctrl-C",
 	"  kft funclatency -u -i 1 'vfs_r*'        every second, in us",
 	"  kft funclatency -mF -d 10 'ext4_*'      10 s, a histogram per function, ms",
+	"  kft funclatency -A 2 -u __kmalloc       __kmalloc's time per size, in us",
 	NULL,
 };
 
