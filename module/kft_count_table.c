@@ -171,18 +171,21 @@ unsigned long kft_count_table_slots(const struct kft_count_table *t)
  * The addresses (and values), the chunks' pointers, and the counters: a unit on each
  * possible CPU, with the per-CPU allocator's bookkeeping for that unit.
  * (The bookkeeping for memory cgroups alone is twice the counters on a
- * 64-bit kernel: a pointer per 4 bytes.)
+ * 64-bit kernel: a pointer per 4 bytes.) Summed in 64 bits: on a 32-bit
+ * kernel the largest tables' counters of a few CPUs pass 4 GiB, and a
+ * size_t sum would wrap to a size that may seem to fit.
  *
- * Return: the bytes.
+ * Return: the bytes, at most SIZE_MAX.
  */
 size_t kft_count_table_bytes(const struct kft_count_table *t)
 {
-	size_t slots = kft_count_table_slots(t);
-	size_t unit = array_size(slots * t->width, sizeof(u64));
+	u64 slots = kft_count_table_slots(t);
+	u64 unit = slots * t->width * sizeof(u64);
+	u64 bytes = slots * sizeof(*t->ips) * (t->by_value ? 2 : 1) +
+		    (u64)t->nr_chunks * sizeof(*t->chunks) +
+		    unit * num_possible_cpus() + unit / 8 * KFT_PCPU_META_EIGHTHS(t->pcpu_ext);
 
-	return slots * sizeof(*t->ips) * (t->by_value ? 2 : 1) +
-	       t->nr_chunks * sizeof(*t->chunks) +
-	       unit * num_possible_cpus() + unit / 8 * KFT_PCPU_META_EIGHTHS(t->pcpu_ext);
+	return min_t(u64, bytes, SIZE_MAX);
 }
 
 /* Every counter of chunk @chunk (@n of them) at @value, on every CPU. */
