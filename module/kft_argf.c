@@ -14,11 +14,23 @@
  *   and one compare (v - lo <= span, wrapping below lo);
  * - '!=' is '==' negated, '>' and '<' ranges that start or end one past
  *   the value (the parser refuses the ones no value passes).
+ *
+ * A string test reads the string its register points to, out of line (its
+ * buffer is no number test's stack), without faulting (kft_str_read(), as
+ * args string copies one): only as many bytes as can decide it, the
+ * text's and one more for '==', '!=' and a glob without '*'; for a glob
+ * with '*', one more than the longest text. A string that cannot be read
+ * fails every test, '!=' too: the filter keeps calls whose string it read.
  */
 #include <linux/bits.h>
 #include <linux/kprobes.h>
+#include <linux/string.h>
 
 #include "kft_argf.h"
+#include "kft_argstr.h"
+
+/* A glob reads the longest text and one byte more: a longer string's first bytes. */
+static_assert(KFT_ARGF_STR_MAX + 1 <= U8_MAX, "a test's read holds the bytes a glob reads");
 
 /* The register @v as @t's type reads it, in @t's (biased) unsigned order. */
 static __always_inline unsigned long kft_argf_value(const struct kft_argf_test *t,
@@ -37,6 +49,97 @@ static __always_inline bool kft_argf_pass(const struct kft_argf_test *t, unsigne
 	v = kft_argf_value(t, v);
 	in = t->mask ? (v & t->mask) != 0 : v - t->lo <= t->span;
 	return in != t->negate;
+}
+
+/*
+ * Loops of their own, inlined: a compare calls no function, which a run
+ * may trace (the library's string functions).
+ */
+static __always_inline bool kft_argf_streq(const char *a, const char *b)
+{
+	for (; *a == *b; a++, b++)
+		if (!*a)
+			return true;
+	return false;
+}
+
+/*
+ * Whether @s matches the glob @pat: '*' any bytes (none too), '?' one,
+ * any other byte itself. On a mismatch past a '*', the '*' takes one byte
+ * more and the rest is matched again: at most as many steps as the
+ * pattern's bytes times the string's, both bounded.
+ */
+static __always_inline bool kft_argf_glob(const char *pat, const char *s)
+{
+	const char *star = NULL, *back = s;
+
+	while (*s) {
+		if (*pat == '*') {
+			star = ++pat;
+			back = s;
+		} else if (*pat && (*pat == '?' || *pat == *s)) {
+			pat++;
+			s++;
+		} else if (star) {
+			pat = star;
+			s = ++back;
+		} else {
+			return false;
+		}
+	}
+	while (*pat == '*')
+		pat++;
+	return !*pat;
+}
+
+/* The bytes of @s before its NUL. */
+static __always_inline size_t kft_argf_strlen(const char *s)
+{
+	const char *p = s;
+
+	while (*p)
+		p++;
+	return p - s;
+}
+
+/*
+ * Whether the string at @addr passes the string test @t, of @set. A
+ * string longer than the bytes a glob reads matches it when the bytes
+ * read do and the glob ends with '*', which takes any rest: whether
+ * another pattern matches the rest is not known, and the call is not kept.
+ */
+static notrace noinline bool kft_argf_str_pass(const struct kft_argf_set *set,
+					       const struct kft_argf_test *t, unsigned long addr)
+{
+	const char *text = set->texts[t - set->tests];
+	char s[KFT_ARGF_STR_MAX + 2];
+
+	if (kft_str_read(s, addr, t->read, t->user))
+		return false;
+	s[t->read] = '\0';
+	if (t->kind == KFT_ARGF_TEST_EQUAL)
+		return kft_argf_streq(s, text) != t->negate;
+	return kft_argf_glob(text, s) && (t->open_end || kft_argf_strlen(s) < t->read);
+}
+NOKPROBE_SYMBOL(kft_argf_str_pass);
+
+/* A string statement as the traced path tests it, its text into @text. */
+static void kft_argf_compile_string(struct kft_argf_test *t, char *text, const struct kft_argf *f)
+{
+	bool glob = f->op == KFT_ARGF_GLOB;
+	size_t len;
+
+	strscpy(text, f->text, KFT_ARGF_STR_MAX + 1);
+	len = strlen(text);
+
+	*t = (struct kft_argf_test){
+		.index = KFT_ARGF_STR_INDEX + f->index,
+		.kind = glob ? KFT_ARGF_TEST_GLOB : KFT_ARGF_TEST_EQUAL,
+		.user = f->type == KFT_ARGF_USTRING,
+		.negate = f->op == KFT_ARGF_NE,
+		.open_end = glob && len && text[len - 1] == '*',
+		.read = glob && strchr(text, '*') ? KFT_ARGF_STR_MAX + 1 : len + 1,
+	};
 }
 
 /* A statement as the traced path tests it (its value already in its type's width). */
@@ -87,8 +190,12 @@ void kft_argf_compile(struct kft_argf_set *set, const struct kft_argf *argf, uns
 {
 	unsigned int i;
 
-	for (i = 0; i < nr; i++)
-		kft_argf_compile_one(&set->tests[i], &argf[i]);
+	for (i = 0; i < nr; i++) {
+		if (argf[i].type == KFT_ARGF_STRING || argf[i].type == KFT_ARGF_USTRING)
+			kft_argf_compile_string(&set->tests[i], set->texts[i], &argf[i]);
+		else
+			kft_argf_compile_one(&set->tests[i], &argf[i]);
+	}
 	set->nr = nr;
 }
 
@@ -101,6 +208,43 @@ static __always_inline bool kft_argf_judges(const struct kft_argf_test *t, unsig
 	return !t->func || ip - t->func <= t->func_sites;
 }
 
+/* The register @n of a call's: ftrace's, else the entry's, else 0. */
+static __always_inline unsigned long kft_argf_register(struct ftrace_regs *fregs,
+						       struct pt_regs *regs, unsigned int n)
+{
+	return fregs ? kft_fregs_argument(fregs, n) : regs ? kft_regs_argument(regs, n) : 0;
+}
+
+/*
+ * kft_argf_passes() from the test @t on, of a run with a string test (@t
+ * is one): each test, a string's or a number's. Out of line: its buffer
+ * and its call of the string's read stay out of the number tests' loop.
+ */
+static notrace noinline bool kft_argf_passes_from(const struct kft_argf_set *set,
+						  const struct kft_argf_test *t, unsigned long ip,
+						  struct ftrace_regs *fregs, struct pt_regs *regs)
+{
+	unsigned int n;
+	bool string;
+
+	for (; t < set->tests + set->nr; t++) {
+		n = t->index;
+		string = n >= KFT_ARGF_STR_INDEX;
+		if (string)
+			n -= KFT_ARGF_STR_INDEX;
+		/* (As below: no argument from the stack.) */
+		if (n >= KFT_ARGS_MAX)
+			return false;
+		if (!kft_argf_judges(t, ip))
+			continue;
+		if (string ? !kft_argf_str_pass(set, t, kft_argf_register(fregs, regs, n)) :
+			     !kft_argf_pass(t, kft_argf_register(fregs, regs, n)))
+			return false;
+	}
+	return true;
+}
+NOKPROBE_SYMBOL(kft_argf_passes_from);
+
 /**
  * kft_argf_passes() - whether a call's registers pass each of a run's tests
  * @set:	the run's tests (at least one)
@@ -110,7 +254,10 @@ static __always_inline bool kft_argf_judges(const struct kft_argf_test *t, unsig
  *		NULL (every register reads as 0)
  *
  * On the traced path, out of line: inlined into the hooks' entry, its
- * registers were saved and restored by every call of every run.
+ * registers were saved and restored by every call of every run. The
+ * number tests' loop calls nothing, and saves no register for a call: a
+ * string test (its index past the registers') goes on in a loop of its
+ * own, a tail call from the bound check every test takes.
  *
  * Return: true when every test that judges the call's function passes.
  */
@@ -125,14 +272,14 @@ notrace noinline bool kft_argf_passes(const struct kft_argf_set *set, unsigned l
 		/*
 		 * The parser takes no other register; said to the compiler,
 		 * the index reads no argument from the stack (nor its
-		 * registers saved for that, nor its stack protector).
+		 * registers saved for that, nor its stack protector). Past
+		 * the registers: a string test.
 		 */
 		if (n >= KFT_ARGS_MAX)
-			return false;
+			return kft_argf_passes_from(set, t, ip, fregs, regs);
 		if (!kft_argf_judges(t, ip))
 			continue;
-		if (!kft_argf_pass(t, fregs ? kft_fregs_argument(fregs, n) :
-				      regs ? kft_regs_argument(regs, n) : 0))
+		if (!kft_argf_pass(t, kft_argf_register(fregs, regs, n)))
 			return false;
 	}
 	return true;

@@ -13,6 +13,20 @@
 #include "kft_arch.h"
 #include "kft_config.h"
 
+/*
+ * A string test's index is its register's plus this, past every register:
+ * the number tests' loop leaves at the bound check it makes anyway
+ * (kft_argf.c).
+ */
+#define KFT_ARGF_STR_INDEX	KFT_ARGS_MAX
+
+/* What a test compares: the register, or the string it points to. */
+enum kft_argf_kind {
+	KFT_ARGF_TEST_NUMBER,
+	KFT_ARGF_TEST_EQUAL,		/* the string is the text ('!=': negate) */
+	KFT_ARGF_TEST_GLOB,		/* the string matches the text as a glob */
+};
+
 /* One filter arg statement, ready for the traced path. */
 struct kft_argf_test {
 	unsigned long lo;
@@ -21,16 +35,22 @@ struct kft_argf_test {
 	unsigned long bias;		/* a signed type's sign bit, else 0 */
 	unsigned long func;		/* the function it judges (its start), or 0: all */
 	unsigned long func_sites;	/* how far past its start its call site may lie */
-	unsigned char index;		/* the register */
+	unsigned char index;		/* the register; a string test's + KFT_ARGF_STR_INDEX */
 	bool narrow;			/* int or uint, on a 64-bit kernel */
 	bool sign;			/* int: sign-extended when narrow */
 	bool negate;			/* '!=' */
+	u8 kind;			/* enum kft_argf_kind */
+	bool user;			/* a string: in user space (ustring) */
+	u8 read;			/* a string: the bytes to read of it */
+	bool open_end;			/* a glob: ends with '*' */
 };
 
 /* Every filter arg of a run: a call must pass all of them. */
 struct kft_argf_set {
 	unsigned int nr;		/* 0: the run has none */
 	struct kft_argf_test tests[KFT_ARGF_MAX];
+	/* A string test's text, by the test's index (apart: the numbers' stay dense). */
+	char texts[KFT_ARGF_MAX][KFT_ARGF_STR_MAX + 1];
 };
 
 static_assert(KFT_ARGF_REGS == KFT_ARGS_MAX, "the parser and the module count other registers");

@@ -39,6 +39,32 @@ static notrace long kft_str_copy(char *dst, unsigned long addr, size_t n, bool u
 NOKPROBE_SYMBOL(kft_str_copy);
 
 /**
+ * kft_str_read() - copy a string's first bytes, without faulting
+ * @dst:	@want bytes of room
+ * @addr:	the string
+ * @want:	the most bytes to copy (at most a page)
+ * @user:	a user space string, else a kernel one
+ *
+ * From any context: it does not fault, sleep or take a lock. The bytes
+ * past a NUL in @addr's page may not be copied: @dst is the string up to
+ * its NUL, or @want bytes without one.
+ *
+ * Return: 0, or -EFAULT when a byte before the string's NUL (and among
+ * the first @want) cannot be read.
+ */
+notrace noinline long kft_str_read(char *dst, unsigned long addr, size_t want, bool user)
+{
+	size_t first = min_t(size_t, want, PAGE_SIZE - offset_in_page(addr));
+
+	if (kft_str_copy(dst, addr, first, user) ||
+	    (first < want && !memchr(dst, '\0', first) &&
+	     kft_str_copy(dst + first, addr + first, want - first, user)))
+		return -EFAULT;
+	return 0;
+}
+NOKPROBE_SYMBOL(kft_str_read);
+
+/**
  * kft_str_take() - copy the string a call's argument points to
  * @out:	the record's copy
  * @addr:	the argument's register
@@ -52,16 +78,14 @@ NOKPROBE_SYMBOL(kft_str_copy);
 notrace noinline void kft_str_take(struct kft_rec_str *out, unsigned long addr, bool user,
 				   unsigned int mem_len)
 {
-	size_t want = sizeof(out->s), first = min_t(size_t, want, PAGE_SIZE - offset_in_page(addr));
+	size_t want = sizeof(out->s);
 
 	if (mem_len) {
 		out->state = kft_str_copy(out->s, addr, mem_len, false) ? KFT_STR_FAULT :
 									 KFT_STR_MEM;
 		return;
 	}
-	if (kft_str_copy(out->s, addr, first, user) ||
-	    (first < want && !memchr(out->s, '\0', first) &&
-	     kft_str_copy(out->s + first, addr + first, want - first, user))) {
+	if (kft_str_read(out->s, addr, want, user)) {
 		out->s[0] = '\0';
 		out->state = KFT_STR_FAULT;
 		return;

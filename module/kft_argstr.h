@@ -31,6 +31,7 @@ struct kft_rec_str {
 };
 static_assert(sizeof(struct kft_rec_str) == 64);
 
+long kft_str_read(char *dst, unsigned long addr, size_t want, bool user);
 void kft_str_take(struct kft_rec_str *out, unsigned long addr, bool user, unsigned int mem_len);
 void kft_str_show(struct seq_file *m, const struct kft_rec_str *str, unsigned int arg,
 		  unsigned int mem_len, bool show_addrs);

@@ -8,7 +8,8 @@
  *						  | "time" NUM)
  *		   | "filter" ("mintime" NUM | "maxtime" NUM | "noints" | "onlyints" | "errors"
  *			       | "funclist" FUNC+ "fend" | "pid" NUM | "tid" NUM | "cpu" NUM
- *			       | "arg" NUM [ "long" | "ulong" | "int" | "uint" ] OP VALUE)
+ *			       | "arg" [FUNC] NUM [ "long" | "ulong" | "int" | "uint" ] OP VALUE
+ *			       | "arg" [FUNC] NUM ("string" | "ustring") ("==" | "!=" | "~") STRING)
  *		   | "logentries" NUM | "autorepeat"
  *		   | "mode" ("trace" | "count" | "stacks" | "profile" | "histogram")
  *		   | "watch" ("stack" | "worst-stack") NUM
@@ -19,7 +20,9 @@
  *		   | "per-arg" NUM
  *
  * Words are separated by white space; '#' starts a comment that runs to the
- * end of the line. Keywords match exactly (no prefixes). Every statement may
+ * end of the line. A STRING is one word in double quotes on one line, white
+ * space and '#' in it, with some of C's escapes (lex_quoted()). Keywords
+ * match exactly (no prefixes). Every statement may
  * appear once ("watch stack" and "watch worst-stack" are one statement;
  * "filter arg" up to KFT_ARGF_MAX times, OP one of == != < <= > >= &). The
  * first error ends the parse and is reported with its line and column; the
@@ -138,7 +141,7 @@ static const char *const kft_parse_messages[] = {
 	[KFT_ERR_ARGF_INDEX] =
 		"an argument is 1 to " KFT_ARGF_REGS_TEXT " on this architecture, the registers its first arguments are passed in",
 	[KFT_ERR_ARGF_OP] =
-		"expected '==', '!=', '<', '<=', '>', '>=' or '&', after an optional 'long', 'ulong', 'int' or 'uint'",
+		"expected '==', '!=', '<', '<=', '>', '>=' or '&', after an optional 'long', 'ulong', 'int' or 'uint'; or 'string' or 'ustring' and '==', '!=' or '~'",
 	[KFT_ERR_ARGF_CONSTANT] =
 		"gives the same answer for every value of the argument's type: it would keep every call or none",
 	[KFT_ERR_ARGF_TOO_MANY] = "at most 4 argument filters in a block",
@@ -148,6 +151,13 @@ static const char *const kft_parse_messages[] = {
 		"judges each call at its entry, and filter roots judges a whole tree at its root's return: not with 'filter roots'",
 	[KFT_ERR_ARGF_FUNCTION] =
 		"the function an argument filter judges is one: a name or module:name, not a glob or an address",
+	[KFT_ERR_ARGF_STRING_OP] = "a string compares with '==', '!=' or '~' (a glob)",
+	[KFT_ERR_ARGF_QUOTE] = "expected a string in double quotes",
+	[KFT_ERR_ARGF_UNTERMINATED] = "unterminated string: it ends with '\"' on its line",
+	[KFT_ERR_ARGF_ESCAPE] =
+		"unknown escape: a string takes \\\", \\\\, \\n, \\t and \\xHH (not \\x00)",
+	[KFT_ERR_ARGF_STRING_LEN] = "a string filter compares at most " KFT_ARGF_STR_MAX_TEXT " bytes",
+	[KFT_ERR_ARGF_AFTER_QUOTE] = "expected white space after a string's closing quote",
 };
 
 _Static_assert(KFT_ARGF_MAX == 4, "the message of KFT_ERR_ARGF_TOO_MANY says 4");
@@ -405,8 +415,8 @@ static void lex_skip_comment(struct kft_lexer *lx)
 	lx->in_comment = false;
 }
 
-/* Moves to the next word. Returns -1 on a forbidden byte (left at lx->p). */
-static int lex_next(struct kft_lexer *lx, struct kft_token *t)
+/* Past white space and comments, to the next word's first byte (or the end). */
+static void lex_skip_blank(struct kft_lexer *lx)
 {
 	if (lx->in_comment)
 		lex_skip_comment(lx);
@@ -419,6 +429,12 @@ static int lex_next(struct kft_lexer *lx, struct kft_token *t)
 		}
 		break;
 	}
+}
+
+/* Moves to the next word. Returns -1 on a forbidden byte (left at lx->p). */
+static int lex_next(struct kft_lexer *lx, struct kft_token *t)
+{
+	lex_skip_blank(lx);
 	t->pos = lx->pos;
 	if (lx->p >= lx->end) {
 		t->s = NULL;
@@ -815,6 +831,9 @@ static const struct {
 	[KFT_ARGF_ULONG] = { "ulong", 8 * sizeof(long), false },
 	[KFT_ARGF_INT] = { "int", 32, true },
 	[KFT_ARGF_UINT] = { "uint", 32, false },
+	/* (A pointer's: no value of its own is compared.) */
+	[KFT_ARGF_STRING] = { "string", 8 * sizeof(long), false },
+	[KFT_ARGF_USTRING] = { "ustring", 8 * sizeof(long), false },
 };
 
 static const char *const kft_argf_ops[] = {
@@ -825,7 +844,50 @@ static const char *const kft_argf_ops[] = {
 	[KFT_ARGF_GT] = ">",
 	[KFT_ARGF_GE] = ">=",
 	[KFT_ARGF_AND] = "&",
+	[KFT_ARGF_GLOB] = "~",
 };
+
+static bool argf_is_string(enum kft_argf_type type)
+{
+	return type == KFT_ARGF_STRING || type == KFT_ARGF_USTRING;
+}
+
+/**
+ * kft_argf_quote() - a filter arg's string as it is written, quoted
+ * @out:	KFT_ARGF_QUOTED_MAX bytes of room
+ * @s:		the string (at most KFT_ARGF_STR_MAX bytes, no NUL inside)
+ *
+ * In double quotes, '"' and '\\' escaped, a tab and a newline as \t and
+ * \n, another byte outside printable ASCII as \xHH: what the parser
+ * reads back as @s.
+ */
+void kft_argf_quote(char *out, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned int n = 0;
+	unsigned char c;
+
+	out[n++] = '"';
+	for (; *s && n + 6 <= KFT_ARGF_QUOTED_MAX; s++) {
+		c = *s;
+		if (c == '"' || c == '\\') {
+			out[n++] = '\\';
+			out[n++] = c;
+		} else if (c == '\n' || c == '\t') {
+			out[n++] = '\\';
+			out[n++] = c == '\n' ? 'n' : 't';
+		} else if (c < 0x20 || c >= 0x7f) {
+			out[n++] = '\\';
+			out[n++] = 'x';
+			out[n++] = hex[c >> 4];
+			out[n++] = hex[c & 15];
+		} else {
+			out[n++] = c;
+		}
+	}
+	out[n++] = '"';
+	out[n] = '\0';
+}
 
 /* The words /proc/kft shows a filter arg with. */
 const char *kft_argf_type_word(enum kft_argf_type type)
@@ -919,6 +981,135 @@ static int parse_argf_value(struct kft_parser *ps, enum kft_argf_type type,
 	return 0;
 }
 
+/* An error inside a quoted string, whose word may run to the input's end. */
+static int fail_in_string(struct kft_parser *ps, enum kft_parse_err code, struct kft_pos pos,
+			  const char *word, bool to_end)
+{
+	fail_at(ps, code, pos, word);
+	ps->err->at_last_word = to_end;
+	return -1;
+}
+
+/*
+ * The byte an escape stands for, @p after its backslash (@used: its bytes
+ * there), or -1. The escapes: a quote or a backslash itself, 'n' and 't'
+ * a newline and a tab, 'x' and two hex digits any byte but NUL, which
+ * would end the string.
+ */
+static int string_escape(const char *p, const char *close, unsigned int *used)
+{
+	int hi, lo;
+
+	*used = 1;
+	switch (*p) {
+	case '"':
+	case '\\':
+		return *p;
+	case 'n':
+		return '\n';
+	case 't':
+		return '\t';
+	case 'x':
+		if (close - p < 3)
+			return -1;
+		hi = hex_digit(p[1]);
+		lo = hex_digit(p[2]);
+		*used = 3;
+		return hi < 0 || lo < 0 || !(hi | lo) ? -1 : hi << 4 | lo;
+	default:
+		return -1;
+	}
+}
+
+/*
+ * The quoted string's bytes between @q (its opening quote) and @close,
+ * escapes undone, written from @q on and NUL-terminated (the text is
+ * never longer than what it was written with). Return: 0, or -1 at a
+ * byte the lexer refuses, an unknown escape, or one byte too many.
+ */
+static int string_undo(struct kft_parser *ps, char *q, const char *close,
+		       struct kft_pos at, bool to_end)
+{
+	struct kft_pos pos = at;
+	unsigned int used, i;
+	const char *p;
+	char *out = q, bad[5] = "";
+	int c;
+
+	for (p = q + 1; p < close; p++) {
+		pos.col = at.col + (p - q);
+		c = (unsigned char)*p;
+		if (c < 0x20 || c >= 0x7f)
+			return fail_in_string(ps, KFT_ERR_BAD_CHAR, pos, NULL, to_end);
+		if (c == '\\') {
+			c = string_escape(p + 1, close, &used);
+			if (c < 0) {
+				/* The escape, as far as it is printable. */
+				for (i = 0; i < 4 && p + i < close && p[i] >= 0x20 && p[i] < 0x7f; i++)
+					bad[i] = p[i];
+				return fail_in_string(ps, KFT_ERR_ARGF_ESCAPE, pos, bad, to_end);
+			}
+			p += used;
+		}
+		if (out - q == KFT_ARGF_STR_MAX)
+			return fail_in_string(ps, KFT_ERR_ARGF_STRING_LEN, at, NULL, to_end);
+		*out++ = c;
+	}
+	*out = '\0';
+	return 0;
+}
+
+/*
+ * The quoted string the lexer is at (its opening quote): on one line, a
+ * backslash escaping the byte after it, and white space, '#' or the end
+ * after its closing quote. The current token becomes the string, its
+ * escapes undone in place. An error in the quoted word is in the input's
+ * last word when the word runs to its end (more text may close or
+ * continue it); an unterminated string at the end waits for more.
+ */
+static int lex_quoted(struct kft_parser *ps)
+{
+	struct kft_lexer *lx = &ps->lx;
+	struct kft_pos at = lx->pos, pos = at;
+	char *q = lx->p, *close, *r;
+
+	for (close = q + 1; close < lx->end && *close != '"' && *close != '\n'; close++)
+		if (*close == '\\' && close + 1 < lx->end && close[1] != '\n')
+			close++;
+	if (close >= lx->end || *close == '\n') {
+		fail_at(ps, KFT_ERR_ARGF_UNTERMINATED, at, NULL);
+		ps->err->at_eof = close >= lx->end;
+		return -1;
+	}
+	for (r = close + 1; r < lx->end && !is_space(*r) && *r != '#'; r++)
+		;
+	if (string_undo(ps, q, close, at, r == lx->end))
+		return -1;
+	if (r != close + 1) {
+		pos.col = at.col + (close + 1 - q);
+		return fail_in_string(ps, KFT_ERR_ARGF_AFTER_QUOTE, pos, NULL, r == lx->end);
+	}
+	ps->tok.s = q;
+	ps->tok.pos = at;
+	lx->pos.col += close + 1 - q;
+	lx->p = close + 1;
+	return 0;
+}
+
+/*
+ * filter arg's TEXT for a string type: the next token, which must be a
+ * string in double quotes (the current token becomes it, unescaped).
+ */
+static int parse_argf_string(struct kft_parser *ps)
+{
+	struct kft_lexer *lx = &ps->lx;
+
+	lex_skip_blank(lx);
+	if (lx->p < lx->end && *lx->p == '"')
+		return lex_quoted(ps);
+	return next(ps) ?: fail(ps, KFT_ERR_ARGF_QUOTE);
+}
+
 /*
  * Whether a comparison gives the same answer for every value of its type:
  * below the least, up to the greatest, no bit.
@@ -932,6 +1123,8 @@ static bool argf_constant(const struct kft_argf *f)
 		min = ~(max >> 1);	/* sign-extended */
 		max >>= 1;
 	}
+	if (argf_is_string(f->type))
+		return false;
 	switch (f->op) {
 	case KFT_ARGF_LT:
 	case KFT_ARGF_GE:
@@ -963,10 +1156,18 @@ static int parse_argf_op(struct kft_parser *ps, struct kft_argf *f)
 	for (i = 0; i < ARRAY_SIZE(kft_argf_ops); i++) {
 		if (tok_is(ps, kft_argf_ops[i])) {
 			f->op = i;
-			return 0;
+			break;
 		}
 	}
-	return fail(ps, KFT_ERR_ARGF_OP);
+	if (i == ARRAY_SIZE(kft_argf_ops))
+		return fail(ps, KFT_ERR_ARGF_OP);
+	/* A string is equal or not, or matches a glob; a number has no glob. */
+	if (argf_is_string(f->type) && f->op != KFT_ARGF_EQ && f->op != KFT_ARGF_NE &&
+	    f->op != KFT_ARGF_GLOB)
+		return fail(ps, KFT_ERR_ARGF_STRING_OP);
+	if (!argf_is_string(f->type) && f->op == KFT_ARGF_GLOB)
+		return fail(ps, KFT_ERR_ARGF_OP);
+	return 0;
 }
 
 /*
@@ -1007,7 +1208,11 @@ static int parse_filter_arg(struct kft_parser *ps, struct kft_pos at)
 	if (n < 1 || n > KFT_ARGF_REGS)
 		return fail(ps, KFT_ERR_ARGF_INDEX);
 	f->index = n - 1;
-	if (next(ps) || parse_argf_op(ps, f) || parse_argf_value(ps, f->type, &f->value))
+	if (next(ps) || parse_argf_op(ps, f))
+		return -1;
+	f->value = 0;
+	if (argf_is_string(f->type) ? parse_argf_string(ps) :
+				      parse_argf_value(ps, f->type, &f->value))
 		return -1;
 	f->text = ps->tok.s;
 	if (argf_constant(f))

@@ -112,6 +112,12 @@ enum kft_parse_err {
 	KFT_ERR_ARGF_MODE,
 	KFT_ERR_ARGF_ROOTS,
 	KFT_ERR_ARGF_FUNCTION,
+	KFT_ERR_ARGF_STRING_OP,
+	KFT_ERR_ARGF_QUOTE,
+	KFT_ERR_ARGF_UNTERMINATED,
+	KFT_ERR_ARGF_ESCAPE,
+	KFT_ERR_ARGF_STRING_LEN,
+	KFT_ERR_ARGF_AFTER_QUOTE,
 	KFT_ERR_STRING_AT_EXIT,
 	KFT_ERR_ARGS_NEED_SNOOP,
 	KFT_ERR_STRUCT_LEN,
@@ -229,12 +235,24 @@ enum kft_hooks {
 #define KFT_STRUCT_LEN_MAX	63
 #define KFT_STRUCT_LEN_MAX_TEXT	"63"
 
+/*
+ * filter arg N string OP "TEXT": the most bytes TEXT may have, as many as
+ * args string keeps of a string (KFT_STR_LEN, kft_argstr.h). A glob reads
+ * one byte more of the argument's string.
+ */
+#define KFT_ARGF_STR_MAX	62
+#define KFT_ARGF_STR_MAX_TEXT	"62"
+/* Its text quoted (kft_argf_quote()): each byte as \xHH at most. */
+#define KFT_ARGF_QUOTED_MAX	(4 * KFT_ARGF_STR_MAX + 3)
+
 /* How filter arg reads its register: as C would read an argument of that type. */
 enum kft_argf_type {
 	KFT_ARGF_LONG,		/* the default */
 	KFT_ARGF_ULONG,
 	KFT_ARGF_INT,
 	KFT_ARGF_UINT,
+	KFT_ARGF_STRING,	/* the kernel string it points to */
+	KFT_ARGF_USTRING,	/* the user space string it points to */
 };
 
 enum kft_argf_op {
@@ -245,16 +263,19 @@ enum kft_argf_op {
 	KFT_ARGF_GT,
 	KFT_ARGF_GE,
 	KFT_ARGF_AND,		/* any of the value's bits set */
+	KFT_ARGF_GLOB,		/* a string: '*' any bytes, '?' one byte */
 };
 
 /*
  * filter arg N [TYPE] OP VALUE: a call is kept when argument register N
  * (index N - 1), read as TYPE, compares with VALUE as OP says. @value is
- * VALUE in TYPE's width, sign-extended for a signed type.
+ * VALUE in TYPE's width, sign-extended for a signed type. A string TYPE
+ * compares the string the register points to with @text, its TEXT with
+ * the escapes undone (no NUL inside, at most KFT_ARGF_STR_MAX bytes).
  */
 struct kft_argf {
 	struct kft_pos pos;		/* the statement's "filter" */
-	const char *text;		/* VALUE as written, inside the parsed text */
+	const char *text;		/* VALUE as written (a string's, unescaped), in the parsed text */
 	struct kft_func_ref func;	/* the function it judges, when has_func */
 	bool has_func;			/* else it judges every function */
 	unsigned int index;
@@ -392,6 +413,7 @@ int kft_config_parse(char *text, size_t len, enum kft_command *cmd,
 const char *kft_parse_strerror(enum kft_parse_err code);
 const char *kft_argf_type_word(enum kft_argf_type type);
 const char *kft_argf_op_word(enum kft_argf_op op);
+void kft_argf_quote(char *out, const char *s);
 /* True when more text could still complete the input (a block not ended). */
 bool kft_parse_incomplete(const struct kft_parse_error *err);
 /*

@@ -59,6 +59,21 @@ static void kft_output_stacks_config(struct seq_file *m, const struct kft_config
 		seq_printf(m, "  snoop %lu\n", cfg->snoop);
 }
 
+/* A filter arg statement as it is written: a string's text quoted, escaped. */
+static void kft_output_argf(struct seq_file *m, const struct kft_argf *f)
+{
+	char quoted[KFT_ARGF_QUOTED_MAX];
+	const char *value = f->text;
+
+	if (f->type == KFT_ARGF_STRING || f->type == KFT_ARGF_USTRING) {
+		kft_argf_quote(quoted, f->text);
+		value = quoted;
+	}
+	seq_printf(m, "  filter arg %s%s%u %s %s %s\n", f->has_func ? f->func.text : "",
+		   f->has_func ? " " : "", f->index + 1, kft_argf_type_word(f->type),
+		   kft_argf_op_word(f->op), value);
+}
+
 static void kft_output_config(struct seq_file *m, const struct kft_config *cfg)
 {
 	unsigned int i;
@@ -83,11 +98,7 @@ static void kft_output_config(struct seq_file *m, const struct kft_config *cfg)
 	if (cfg->errors)
 		seq_puts(m, "  filter errors\n");
 	for (i = 0; i < cfg->nr_argf; i++)
-		seq_printf(m, "  filter arg %s%s%u %s %s %s\n",
-			   cfg->argf[i].has_func ? cfg->argf[i].func.text : "",
-			   cfg->argf[i].has_func ? " " : "", cfg->argf[i].index + 1,
-			   kft_argf_type_word(cfg->argf[i].type), kft_argf_op_word(cfg->argf[i].op),
-			   cfg->argf[i].text);
+		kft_output_argf(m, &cfg->argf[i]);
 	if (cfg->per_arg)
 		seq_printf(m, "  per-arg %u\n", cfg->per_arg);
 	if (cfg->has_funclist) {

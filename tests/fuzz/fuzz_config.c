@@ -7,6 +7,7 @@
  * returns must hold together: the checks below trap when it does not.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,10 +52,38 @@ static void fuzz_check_stacks(const struct kft_config *cfg)
 	FUZZ_ASSERT(!profile || !cfg->has_funclist);
 }
 
+/*
+ * A filter arg's string: in the text, at most KFT_ARGF_STR_MAX bytes, and
+ * what /proc/kft shows of it (kft_argf_quote()) parses back to it.
+ */
+static void fuzz_check_argf_string(const struct kft_argf *f, const char *text, size_t len)
+{
+	char quoted[KFT_ARGF_QUOTED_MAX], conf[KFT_ARGF_QUOTED_MAX + 64];
+	struct kft_func_ref funcs[1];
+	struct kft_parse_error err;
+	struct kft_config cfg;
+	enum kft_command cmd;
+	size_t n;
+
+	FUZZ_ASSERT(f->text >= text && f->text < text + len + 1);
+	FUZZ_ASSERT(strnlen(f->text, KFT_ARGF_STR_MAX + 1) <= KFT_ARGF_STR_MAX);
+	kft_argf_quote(quoted, f->text);
+	FUZZ_ASSERT(memchr(quoted, '\0', sizeof(quoted)));
+	n = (size_t)snprintf(conf, sizeof(conf), "begin filter arg 1 string == %s end", quoted);
+	FUZZ_ASSERT(n < sizeof(conf));
+	FUZZ_ASSERT(kft_config_parse(conf, n, &cmd, &cfg, funcs, 1, &err) == 0);
+	FUZZ_ASSERT(cfg.nr_argf == 1 && !strcmp(cfg.argf[0].text, f->text));
+}
+
 static void fuzz_check_config(const struct kft_config *cfg, unsigned int max,
 			      const char *text, size_t len)
 {
 	unsigned int i;
+
+	FUZZ_ASSERT(cfg->nr_argf <= KFT_ARGF_MAX);
+	for (i = 0; i < cfg->nr_argf; i++)
+		if (cfg->argf[i].type == KFT_ARGF_STRING || cfg->argf[i].type == KFT_ARGF_USTRING)
+			fuzz_check_argf_string(&cfg->argf[i], text, len);
 
 	FUZZ_ASSERT(cfg->nr_funcs <= max);
 	FUZZ_ASSERT(!(cfg->noints && cfg->onlyints));

@@ -26,6 +26,10 @@
 #define MINUS_16_HEX	"0xfffffff0"
 #endif
 
+/* A string filter's longest text, and one byte shorter. */
+#define S61	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345678"
+#define S62	S61 "9"
+
 #define OK(text) { text, KFT_ERR_NONE, 0, 0, false }
 #define BAD(text, code, line, col) { text, KFT_ERR_##code, line, col, false }
 #define INCOMPLETE(text, code, line, col) { text, KFT_ERR_##code, line, col, true }
@@ -469,6 +473,53 @@ static const struct parse_case cases[] = {
 	BAD("new begin filter arg 1 == 5\nmode profile end", ARGF_MODE, 2, 1),
 	BAD("new begin filter arg 1 == 5 filter roots a fend end", ARGF_ROOTS, 1, 29),
 	BAD("new begin filter roots a fend filter arg 1 == 5 end", ARGF_ROOTS, 1, 31),
+	/*
+	 * filter arg N string|ustring OP "TEXT": '==', '!=', '~'; TEXT in
+	 * double quotes on one line, escapes \" \\ \n \t \xHH (not \x00),
+	 * at most 62 bytes; white space or '#' after the closing quote.
+	 */
+	OK("new begin filter arg 1 string == \"/etc/passwd\" end"),
+	OK("new begin filter arg do_sys_openat2 2 ustring ~ \"/etc/*\" end"),
+	OK("new begin filter arg 1 string != \"a b # not a comment end\" end"),
+	OK("new begin filter arg 1 string == \"\" end"),
+	OK("new begin filter arg 1 string == \"q\\\"b\\\\s\\n\\t\\x41\\xff\"#c\nend"),
+	OK("new begin filter arg 1 string == \"a\\\"\" end"),
+	OK("new begin filter arg 1 string ~ \"*\" end"),
+	OK("new begin filter arg 1 string == \"" S62 "\" end"),
+	OK("new begin filter arg 1 string == \"\\x41" S61 "\" end"),
+	OK("new begin filter arg 1 string == \"a\" filter arg 2 != 0 filter arg 3 ustring ~ \"*x?\"\n"
+	   "filter arg 4 int > 5 end"),
+	OK("new begin mode count filter arg 1 ustring != \"a\" end"),
+	OK("new begin mode stacks filter arg 1 string ~ \"a*\" filter funclist f fend end"),
+	OK("new begin mode histogram filter arg f 1 string == \"a\" end"),
+	BAD("new begin filter arg 1 string == \"" S62 "x\" end", ARGF_STRING_LEN, 1, 34),
+	BAD("new begin filter arg 1 string == \"\\x41" S62 "\" end", ARGF_STRING_LEN, 1, 34),
+	BAD("new begin filter arg 1 string < \"a\" end", ARGF_STRING_OP, 1, 31),
+	BAD("new begin filter arg 1 ustring & \"a\" end", ARGF_STRING_OP, 1, 32),
+	BAD("new begin filter arg 1 string >= \"a\" end", ARGF_STRING_OP, 1, 31),
+	BAD("new begin filter arg 1 ~ 5 end", ARGF_OP, 1, 24),
+	BAD("new begin filter arg 1 int ~ 5 end", ARGF_OP, 1, 28),
+	BAD("new begin filter arg 1 strings == \"a\" end", ARGF_OP, 1, 24),
+	BAD("new begin filter arg 1 string == abc end", ARGF_QUOTE, 1, 34),
+	BAD("new begin filter arg 1 string == 'abc' end", ARGF_QUOTE, 1, 34),
+	BAD("new begin filter arg 1 string == end", ARGF_QUOTE, 1, 34),
+	BAD("new begin filter arg 1 string == # \"a\"\n5 end", ARGF_QUOTE, 2, 1),
+	INCOMPLETE("new begin filter arg 1 string ==", ARGF_QUOTE, 1, 33),
+	INCOMPLETE("new begin filter arg 1 string == \"abc", ARGF_UNTERMINATED, 1, 34),
+	INCOMPLETE("new begin filter arg 1 string == \"abc\\\"", ARGF_UNTERMINATED, 1, 34),
+	INCOMPLETE("new begin filter arg 1 string == \"abc\\", ARGF_UNTERMINATED, 1, 34),
+	BAD("new begin filter arg 1 string == \"abc\nend", ARGF_UNTERMINATED, 1, 34),
+	BAD("new begin filter arg 1 string == \"abc\\\nend\"", ARGF_UNTERMINATED, 1, 34),
+	BAD("new begin filter arg 1 string == \"a\\qb\" end", ARGF_ESCAPE, 1, 36),
+	BAD("new begin filter arg 1 string == \"a\\x00\" end", ARGF_ESCAPE, 1, 36),
+	BAD("new begin filter arg 1 string == \"a\\x4\" end", ARGF_ESCAPE, 1, 36),
+	BAD("new begin filter arg 1 string == \"a\\xg0\" end", ARGF_ESCAPE, 1, 36),
+	BAD("new begin filter arg 1 string == \"abc\"x end", ARGF_AFTER_QUOTE, 1, 39),
+	BAD("new begin filter arg 1 string == \"a\"\"b\" end", ARGF_AFTER_QUOTE, 1, 37),
+	BAD("new begin filter arg 1 string == \"a\tb\" end", BAD_CHAR, 1, 36),
+	BAD("new begin filter arg 1 string == \"caf\xc3\xa9\" end", BAD_CHAR, 1, 38),
+	BAD("new begin mode profile filter arg 1 string == \"a\" end", ARGF_MODE, 1, 24),
+	BAD("new begin filter arg 1 string == \"a\" filter roots a fend end", ARGF_ROOTS, 1, 38),
 	/* Bytes. */
 	BAD("new begin\x01 end", BAD_CHAR, 1, 10),
 	BAD("new begin trigger start entry f\xc3\xa9 end", BAD_CHAR, 1, 32),
@@ -780,6 +831,67 @@ static void test_argf_fields(void)
 	free(funcs);
 }
 
+/* filter arg's strings: the text unescaped, the type and the operator. */
+static void test_argf_string_fields(void)
+{
+	struct kft_func_ref *funcs;
+	struct kft_config cfg;
+	char *buf;
+
+	parse_ok("new begin filter arg 2 ustring ~ \"/etc/*\" filter arg f 1 string != "
+		 "\"a \\\"b\\\\ \\x41\\t\\n\\xfF#\"# comment\nend", &cfg, &funcs, &buf);
+	CHECK(cfg.nr_argf == 2, "nr_argf %u", cfg.nr_argf);
+	CHECK(cfg.argf[0].index == 1 && cfg.argf[0].type == KFT_ARGF_USTRING &&
+	      cfg.argf[0].op == KFT_ARGF_GLOB && !strcmp(cfg.argf[0].text, "/etc/*"),
+	      "first: index %u type %d op %d text %s", cfg.argf[0].index, cfg.argf[0].type,
+	      cfg.argf[0].op, cfg.argf[0].text);
+	CHECK(cfg.argf[1].index == 0 && cfg.argf[1].type == KFT_ARGF_STRING &&
+	      cfg.argf[1].op == KFT_ARGF_NE && cfg.argf[1].has_func &&
+	      !strcmp(cfg.argf[1].text, "a \"b\\ A\t\n\xff#"),
+	      "second: index %u type %d op %d text %s", cfg.argf[1].index, cfg.argf[1].type,
+	      cfg.argf[1].op, cfg.argf[1].text);
+	CHECK(!strcmp(kft_argf_type_word(KFT_ARGF_USTRING), "ustring") &&
+	      !strcmp(kft_argf_op_word(KFT_ARGF_GLOB), "~"), "the words of strings and globs");
+	free(buf);
+	free(funcs);
+}
+
+/*
+ * A string as /proc/kft shows it (kft_argf_quote()) parses back to the
+ * same bytes: every byte but NUL, 62 at a time, the longest text whose
+ * every byte is escaped, and the words around it.
+ */
+static void test_argf_string_round_trip(void)
+{
+	char text[KFT_ARGF_STR_MAX + 1], quoted[KFT_ARGF_QUOTED_MAX], conf[512];
+	unsigned int first, i;
+
+	for (first = 1; first < 256; first += KFT_ARGF_STR_MAX) {
+		struct kft_func_ref *funcs;
+		struct kft_config cfg;
+		char *buf;
+
+		for (i = 0; i < KFT_ARGF_STR_MAX && first + i < 256; i++)
+			text[i] = (char)(first + i);
+		text[i] = '\0';
+		kft_argf_quote(quoted, text);
+		CHECK(strlen(quoted) < sizeof(quoted), "bytes from %u: quoted in its room", first);
+		snprintf(conf, sizeof(conf), "new begin filter arg 3 string == %s end", quoted);
+		parse_ok(conf, &cfg, &funcs, &buf);
+		CHECK(cfg.nr_argf == 1 && !strcmp(cfg.argf[0].text, text),
+		      "bytes from %u: %s read back as another string", first, quoted);
+		free(buf);
+		free(funcs);
+	}
+	memset(text, 0x7f, KFT_ARGF_STR_MAX);
+	text[KFT_ARGF_STR_MAX] = '\0';
+	kft_argf_quote(quoted, text);
+	CHECK(strlen(quoted) == 4 * KFT_ARGF_STR_MAX + 2, "the longest quoted text: %zu bytes",
+	      strlen(quoted));
+	kft_argf_quote(quoted, "a b\"c\\");
+	CHECK_STR(quoted, "\"a b\\\"c\\\\\"", "a blank as it is, a quote and a backslash escaped");
+}
+
 /* What a block that leaves them out gets, per mode. */
 static void test_mode_defaults(void)
 {
@@ -1069,6 +1181,15 @@ static void test_error_token(void)
 	CHECK_STR(err.token, "worst-stak", "the watch kind");
 	free(buf);
 	free(funcs);
+	/* A string's unknown escape names the escape, as far as it is printable. */
+	parse("new begin filter arg 1 string == \"a\\qb\" end", &cmd, &cfg, &funcs, &err, &buf);
+	CHECK_STR(err.token, "\\qb", "an unknown escape");
+	free(buf);
+	free(funcs);
+	parse("new begin filter arg 1 string == \"a\\\x01\" end", &cmd, &cfg, &funcs, &err, &buf);
+	CHECK_STR(err.token, "\\", "an escape of a control byte");
+	free(buf);
+	free(funcs);
 }
 
 /* Whether the next write could change the verdict on unterminated text. */
@@ -1086,6 +1207,12 @@ static void test_may_continue(void)
 		{ "new begin mode profile include idl", true },
 		{ "new begin per-proc", true },
 		{ "new begin watch stac 5", false },
+		/* A string: unterminated, or its error in the last word. */
+		{ "new begin filter arg 1 string == \"a b", true },
+		{ "new begin filter arg 1 string == \"a\\q\"", true },
+		{ "new begin filter arg 1 string == \"a\"x", true },
+		{ "new begin filter arg 1 string == \"a\\q\" ", false },
+		{ "new begin filter arg 1 string == \"a\nb\"", false },
 	};
 	size_t i;
 
@@ -1161,6 +1288,13 @@ static void test_reparse_skips_nothing_that_matters(void)
 		"new begin mode profile sample 5 sample 6 end", "new begin snoop 1 snoop 2 end",
 		"new begin mode stacks mode profile end", "new begin mode profile end",
 		"new begin watch stak 5 end", "new begin include idl end",
+		"new begin filter arg 1 string == \"a b\" end",
+		"new begin filter arg 1 string == \"a\\q\" end",
+		"new begin filter arg 1 string == \"a\\\"b end\" end",
+		"new begin filter arg 1 string == \"a\"x end", "new begin filter arg 1 string == ab end",
+		"new begin filter arg 1 string == \"a\nb\" end",
+		"new begin filter arg 1 ustring ~ \"" S62 "x\" end",
+		"new begin filter arg 1 string == \"end\" end",
 	};
 	size_t t, len, word_start = 0;
 
@@ -1237,7 +1371,8 @@ static void test_needs_kprobes(void)
 }
 
 UNIT_MAIN(test_table, test_override_error, test_commands, test_args_field, test_argf_fields,
-	  test_full_config_fields, test_roots_fields, test_defaults,
+	  test_full_config_fields, test_roots_fields, test_defaults, test_argf_string_fields,
+	  test_argf_string_round_trip,
 	  test_mode_defaults, test_stack_fields, test_mode_meaning, test_default_trace_meaning,
 	  test_time_triggers, test_oversized, test_largest_funclist, test_error_token,
 	  test_every_error_has_a_message, test_may_continue,

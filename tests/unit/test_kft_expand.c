@@ -91,6 +91,11 @@ static void test_globs_name(void)
 		  "new\nbegin\n  # vfs_* stays\n  trigger start entry vfs_read\n"
 		  "  filter funclist vfs_write kft_test:kft_test_leaf kft_test:kft_test_middle fend\n"
 		  "end\n", 3, NULL },
+		/* A string filter's text stays as written, escapes and globs in it too. */
+		{ "new begin filter arg 2 ustring ~ \"/etc/* \\\"vfs_*\\\"\"\n"
+		  "filter funclist vfs_r* fend end\n",
+		  "new begin filter arg 2 ustring ~ \"/etc/* \\\"vfs_*\\\"\"\n"
+		  "filter funclist vfs_read vfs_readv fend end\n", 2, NULL },
 		/* Two of one name: one name, kprobes' choice. */
 		{ "new begin filter funclist dup_* fend end\n",
 		  "new begin filter funclist dup_name fend end\n", 1, NULL },
@@ -126,6 +131,33 @@ static void test_globs_name(void)
 		free(out);
 	}
 	kft_funcs_free(&f);
+}
+
+/*
+ * kft trace -a: args after begin, unless the configuration says args; a
+ * string filter's text is one word, whatever words it holds.
+ */
+static void test_config_with_args(void)
+{
+	static const struct { const char *in, *out; } cases[] = {
+		{ "new begin filter funclist f fend end", "new begin args filter funclist f fend end" },
+		{ "begin args end", "begin args end" },
+		{ "new begin # args\nend", "new begin args # args\nend" },
+		{ "new begin filter arg 1 string == \"args\" end",
+		  "new begin args filter arg 1 string == \"args\" end" },
+		{ "new begin filter arg 1 string == \"a # b \\\" args\" end",
+		  "new begin args filter arg 1 string == \"a # b \\\" args\" end" },
+		{ "new # \"\nbegin filter arg 1 string ~ \"* begin *\" end",
+		  "new # \"\nbegin args filter arg 1 string ~ \"* begin *\" end" },
+	};
+	char err[256], *out;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		out = kft_config_with_args(cases[i].in, err, sizeof(err));
+		CHECK_STR(out, cases[i].out, cases[i].in);
+		free(out);
+	}
 }
 
 /* nr functions f_NNN (each name padded to width), as kallsyms and ftrace list them. */
@@ -182,4 +214,4 @@ static void test_globs_name_limit(void)
 	kft_funcs_free(&f);
 }
 
-UNIT_MAIN(test_funcs_read, test_globs_name, test_globs_name_limit)
+UNIT_MAIN(test_funcs_read, test_globs_name, test_globs_name_limit, test_config_with_args)

@@ -29,9 +29,24 @@
 #define KFT_TYPED_CALL_MAX	4096
 
 /*
+ * The end of the quoted string at text[n] (its opening quote), as the
+ * module's lexer reads a string filter's text: past its closing quote, a
+ * backslash taking the byte after it; at its line's end if it has none.
+ */
+static size_t kft_quoted_end(const char *text, size_t n)
+{
+	for (n++; text[n] && text[n] != '"' && text[n] != '\n'; n++)
+		if (text[n] == '\\' && text[n + 1] && text[n + 1] != '\n')
+			n++;
+	return text[n] == '"' ? n + 1 : n;
+}
+
+/*
  * The next word of a configuration at or after text[*i], as the module's
  * lexer splits words (white space between them; '#' begins a comment to
- * the end of its line): its start and length, and *i past it; 0 at the end.
+ * the end of its line; a word that opens with '"', a string filter's text,
+ * runs to its closing quote, blanks and '#' in it): its start and length,
+ * and *i past it; 0 at the end.
  */
 static size_t kft_next_word(const char *text, size_t *i, size_t *start)
 {
@@ -44,6 +59,8 @@ static size_t kft_next_word(const char *text, size_t *i, size_t *start)
 		n += strcspn(text + n, "\n");
 	}
 	*start = n;
+	if (text[n] == '"')
+		n = kft_quoted_end(text, n);
 	n += strcspn(text + n, " \t\r\n#");
 	*i = n;
 	return n - *start;
