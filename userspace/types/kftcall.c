@@ -275,6 +275,24 @@ static bool two_registers(const struct kftype *t, unsigned int word_bytes)
 }
 
 /*
+ * The first register of a parameter of type @t passed from register *reg
+ * on, *reg moved past the registers it takes: a 64-bit value on a 32-bit
+ * kernel takes an even-odd pair (AAPCS), skipping an odd register.
+ */
+static int param_registers(const struct kftype *t, unsigned int word_bytes, int *reg)
+{
+	int first = *reg;
+
+	if (!two_registers(t, word_bytes)) {
+		*reg = first + 1;
+		return first;
+	}
+	first += first & 1;
+	*reg = first + 2;
+	return first;
+}
+
+/*
  * One parameter's value from the call's registers, from register *reg on
  * (moved past the registers it took): its first register's index, or -1
  * when the registers logged end before it (it prints as "?"). *v is its
@@ -283,18 +301,15 @@ static bool two_registers(const struct kftype *t, unsigned int word_bytes)
 static int param_value(const struct kftype *t, const struct kfttypes_call *call, int nr_args,
 		       unsigned int word_bytes, int *reg, unsigned long long *v, bool *hidden)
 {
-	int first = *reg;
+	int first = param_registers(t, word_bytes, reg);
 
 	if (!two_registers(t, word_bytes)) {
-		*reg = first + 1;
 		if (first >= nr_args)
 			return -1;
 		*v = call->args[first];
 		*hidden = call->hidden & (1u << first);
 		return first;
 	}
-	first += first & 1;
-	*reg = first + 2;
 	if (first + 1 >= nr_args)
 		return -1;
 	*v = (call->args[first] & 0xffffffffull) | (call->args[first + 1] & 0xffffffffull) << 32;
@@ -407,14 +422,8 @@ static const struct kftparam *param_at_register(const struct kftproto *p, int re
 	for (i = 0; i < p->nr_params && next <= reg; i++) {
 		const struct kftype *t = &p->params[i].type;
 
-		first = next;
-		if (two_registers(t, word_bytes)) {
-			first += first & 1;
-			next = first + 2;
-			continue;
-		}
-		next = first + 1;
-		if (first == reg)
+		first = param_registers(t, word_bytes, &next);
+		if (first == reg && !two_registers(t, word_bytes))
 			return &p->params[i];
 	}
 	return NULL;
