@@ -5,9 +5,7 @@
  * profiler: one summary at Ctrl-C or the end of -d, or one every -i
  * seconds, each of the calls since the previous one.
  */
-#include <errno.h>
 #include <inttypes.h>
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,31 +24,18 @@ struct kft_fc {
 };
 
 /*
- * -A's values typed as the parameter each function takes in that
- * register (rows of @d, still named module:name): each such row's value
- * then points into @typed, n of KFT_FC_TYPED_MAX. A function no source
- * types, or whose parameters do not pass one in that register alone,
- * keeps its untyped value.
+ * -A's values typed (rows of @d, still named module:name): each row's
+ * value that a source types then points into @typed, n of
+ * KFT_FC_TYPED_MAX.
  */
 static void kft_fc_type_values(struct kft_fc *fc, struct kft_delta *d, size_t n, char *typed)
 {
-	unsigned long long v;
-	char *end, *t;
 	size_t i;
-	bool hidden;
 
-	for (i = 0; i < n; i++) {
-		hidden = !strcmp(d[i].value, "hidden");
-		errno = 0;
-		v = hidden ? 0 : d[i].value[0] == '-' ? (unsigned long long)strtoll(d[i].value, &end, 10) :
-		    strtoull(d[i].value, &end, 10);
-		if (!hidden && (errno || end == d[i].value || *end))
-			continue;
-		t = typed + i * KFT_FC_TYPED_MAX;
-		if (typedlog__format_register(fc->types, d[i].name, (int)fc->p->per_arg - 1, v,
-					      hidden, t, KFT_FC_TYPED_MAX))
-			d[i].value = t;
-	}
+	for (i = 0; i < n; i++)
+		d[i].value = kft_typed_value(fc->types, d[i].name, (unsigned int)fc->p->per_arg,
+					     d[i].value, typed + i * KFT_FC_TYPED_MAX,
+					     KFT_FC_TYPED_MAX);
 }
 
 /* The banner: Tracing "vfs_*"... Ctrl-C to end. */

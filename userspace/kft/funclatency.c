@@ -5,20 +5,25 @@
  * its function's bucket), printed as libbpf-tools' funclatency prints
  * them: one histogram of every PATTERN's calls (-F: one a function, as
  * bcc's -F; -A N: one a function and value of its argument N, as
- * bpftrace's @us[arg0] = hist(...)), at Ctrl-C or the end of -d, or every
- * -i seconds (each of the calls since the previous one: two reads
- * subtracted, as kft funccount -i).
+ * bpftrace's @us[arg0] = hist(...); --types: the value typed), at Ctrl-C
+ * or the end of -d, or every -i seconds (each of the calls since the
+ * previous one: two reads subtracted, as kft funccount -i).
  */
 #include <inttypes.h>
 #include <stdlib.h>
 
 #include "kft.h"
+#include "typedlog.h"
+
+/* A typed value of -A's argument: "size=64", "dfd=-100". */
+#define KFT_FL_TYPED_MAX	128
 
 /* What one funclatency run needs between its summaries. */
 struct kft_fl {
 	const struct kft_params *p;
 	struct kft_session s;
 	struct kft_counts prev;		/* the buckets at the last summary */
+	struct typedlog *types;		/* --types and the files: -A's values typed */
 };
 
 /* libbpf-tools' unit names ("nsec"), by -u and -m. */
@@ -33,11 +38,32 @@ static void kft_fl_banner(const struct kft_params *p)
 }
 
 /*
- * The histograms of the calls in rows: one, or one a function (-F), or
- * one a function and value (-A: the value in decimal, as funccount -A's).
+ * A histogram's title: the function, and with -A the value, in decimal as
+ * funccount -A's ("arg2 = 64"), or typed as the parameter it is
+ * ("size=64", as a typed call writes it).
  */
-static void kft_fl_print(const struct kft_params *p, const struct kft_hist_row *rows, size_t n)
+static void kft_fl_title(const struct kft_fl *fl, const struct kft_hist_row *row)
 {
+	char typed[KFT_FL_TYPED_MAX];
+	const char *value;
+
+	printf("\nFunction = %s", kft_bcc_name(row->name, fl->p->module));
+	if (fl->p->per_arg) {
+		value = fl->types ? kft_typed_value(fl->types, row->name,
+						    (unsigned int)fl->p->per_arg, row->value,
+						    typed, sizeof(typed)) : row->value;
+		if (value == row->value)
+			printf(", arg%ld = %s", fl->p->per_arg, value);
+		else
+			printf(", %s", value);
+	}
+	printf("\n");
+}
+
+/* The histograms of the calls in rows: one, or one a function (-F), or one a function and value (-A). */
+static void kft_fl_print(const struct kft_fl *fl, const struct kft_hist_row *rows, size_t n)
+{
+	const struct kft_params *p = fl->p;
 	uint64_t sum[KFT_HIST_BUCKETS];
 	size_t i;
 
@@ -48,10 +74,7 @@ static void kft_fl_print(const struct kft_params *p, const struct kft_hist_row *
 	}
 	/* The most called last, as funccount's table. */
 	for (i = 0; i < n; i++) {
-		printf("\nFunction = %s", kft_bcc_name(rows[i].name, p->module));
-		if (p->per_arg)
-			printf(", arg%ld = %s", p->per_arg, rows[i].value);
-		printf("\n");
+		kft_fl_title(fl, &rows[i]);
 		kft_hist_print(stdout, rows[i].buckets, kft_fl_units[p->units]);
 	}
 }
@@ -86,7 +109,7 @@ static int kft_fl_summary(void *ctx)
 	printf("\n");
 	if (fl->p->timestamps)
 		printf("%-8s\n", kft_stamp(stamp, sizeof(stamp), "%H:%M:%S"));
-	kft_fl_print(fl->p, rows, n);
+	kft_fl_print(fl, rows, n);
 	fflush(stdout);
 	free(rows);
 	kft_counts_free(&fl->prev);
@@ -100,11 +123,16 @@ int kft_funclatency(const struct kft_params *p, const struct kft_paths *paths)
 	char err[256] = "";
 	int ret;
 
-	if (kft_session_start(&fl.s, paths, p, kft_funclatency_config(p, err, sizeof(err)), err))
+	if (kft_types_open(p, "funclatency", &fl.types))
 		return 1;
+	if (kft_session_start(&fl.s, paths, p, kft_funclatency_config(p, err, sizeof(err)), err)) {
+		typedlog__free(fl.types);
+		return 1;
+	}
 	kft_fl_banner(p);
 	ret = kft_session_loop(&fl.s, p->interval, p->duration, kft_fl_summary, &fl);
 	kft_counts_free(&fl.prev);
+	typedlog__free(fl.types);
 	printf("Exiting trace of ");
 	kft_print_patterns(p, false);	/* as libbpf-tools: unquoted */
 	printf("\n");

@@ -721,6 +721,15 @@ int kft_call_sources_open(const struct kft_params *p, const char *sub, struct ty
  * commands that print stacks): as above.
  */
 int kft_types_open(const struct kft_params *p, const char *sub, struct typedlog **types);
+/*
+ * A value of -A's argument as funccount and funclatency read it from the
+ * module (decimal, negative for an error, or "hidden"), typed as the
+ * parameter @func (module:name) takes in argument @arg (from 1), into
+ * buf[0..len): "size=64". @value itself when it is no number, or no
+ * source types that parameter.
+ */
+const char *kft_typed_value(struct typedlog *types, const char *func, unsigned int arg,
+			    const char *value, char *buf, size_t len);
 int kft_srcline_open(const struct kft_params *p, const char *sub, struct srcline **sl);
 /*
  * --srcline: @word's source lines (srcline__text(): a function's at its

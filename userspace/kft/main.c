@@ -127,6 +127,33 @@ static int kft_opt_per_arg(struct kft_params *p, char *err, size_t errlen)
 	return -1;
 }
 
+/*
+ * --types, --btf, --dwarf, --proto (funccount, funclatency): 1 when @opt
+ * is none of them, else 0, or -1 with why in @err.
+ */
+static int kft_opt_arg_types(struct kft_params *p, int opt, char *err, size_t errlen)
+{
+	switch (opt) {
+	case KFT_OPT_TYPES:
+		p->types.wanted = true;
+		return 0;
+	case 'B': case 'E': case 'O':
+		return typedlog_files__option(&p->types, opt, optarg, err, errlen) ? -1 : 0;
+	}
+	return 1;
+}
+
+/* The types of funccount's or funclatency's -A: without -A, nothing to type. */
+static int kft_arg_types_need_per_arg(const struct kft_params *p, const char *sub, char *err,
+				      size_t errlen)
+{
+	if (!p->types.wanted || p->per_arg || p->help)
+		return 0;
+	snprintf(err, errlen, "%s: --types, --btf, --dwarf and --proto type the argument -A "
+		 "%s by: add -A", sub, p->sub == KFT_SUB_FUNCCOUNT ? "counts" : "buckets");
+	return -1;
+}
+
 static int kft_parse_funccount(int argc, char **argv, struct kft_params *p,
 			       char *err, size_t errlen)
 {
@@ -141,14 +168,13 @@ static int kft_parse_funccount(int argc, char **argv, struct kft_params *p,
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, "+:A:d:hi:Mt:T", longs, NULL)) != -1) {
+		switch (kft_opt_arg_types(p, opt, err, errlen)) {
+		case 0:
+			continue;
+		case -1:
+			return -1;
+		}
 		switch (opt) {
-		case KFT_OPT_TYPES:
-			p->types.wanted = true;
-			break;
-		case 'B': case 'E': case 'O':
-			if (typedlog_files__option(&p->types, opt, optarg, err, errlen))
-				return -1;
-			break;
 		case 'A':
 			if (kft_opt_per_arg(p, err, errlen))
 				return -1;
@@ -177,11 +203,8 @@ static int kft_parse_funccount(int argc, char **argv, struct kft_params *p,
 			return kft_opt_error("funccount", opt, argv, err, errlen);
 		}
 	}
-	if (p->types.wanted && !p->per_arg && !p->help) {
-		snprintf(err, errlen, "funccount: --types, --btf, --dwarf and --proto type "
-			 "the argument -A counts by: add -A");
+	if (kft_arg_types_need_per_arg(p, "funccount", err, errlen))
 		return -1;
-	}
 	if (optind == argc) {
 		snprintf(err, errlen, "funccount: no PATTERN");
 		return -1;
@@ -528,6 +551,10 @@ static int kft_parse_slowtrace(int argc, char **argv, struct kft_params *p,
 /* funclatency: bcc's options (not -r, -v: unknown options), and -A. */
 static int kft_funclatency_opt(struct kft_params *p, int opt, char *err, size_t errlen)
 {
+	int ret = kft_opt_arg_types(p, opt, err, errlen);
+
+	if (ret <= 0)
+		return ret;
 	switch (opt) {
 	case 'A':
 		return kft_opt_per_arg(p, err, errlen);
@@ -571,11 +598,15 @@ static int kft_parse_funclatency(int argc, char **argv, struct kft_params *p,
 		{ "per-arg", required_argument, NULL, 'A' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "timestamp", no_argument, NULL, 'T' },
+		{ "types", no_argument, NULL, KFT_OPT_TYPES },
+		TYPEDLOG_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 
-	return kft_parse_opts(argc, argv, p, "+:A:d:Fhi:mMp:Tu", longs, kft_funclatency_opt,
-			      "PATTERN", err, errlen);
+	if (kft_parse_opts(argc, argv, p, "+:A:d:Fhi:mMp:Tu", longs, kft_funclatency_opt,
+			   "PATTERN", err, errlen))
+		return -1;
+	return kft_arg_types_need_per_arg(p, "funclatency", err, errlen);
 }
 
 static const struct option kft_longs_stackcount[] = {

@@ -165,6 +165,24 @@ int kft_types_open(const struct kft_params *p, const char *sub, struct typedlog 
 	return 0;
 }
 
+const char *kft_typed_value(struct typedlog *types, const char *func, unsigned int arg,
+			    const char *value, char *buf, size_t len)
+{
+	bool hidden = !strcmp(value, "hidden");
+	unsigned long long v = 0;
+	char *end;
+
+	if (!hidden) {
+		errno = 0;
+		v = value[0] == '-' ? (unsigned long long)strtoll(value, &end, 10) :
+		    strtoull(value, &end, 10);
+		if (errno || end == value || *end)
+			return value;
+	}
+	return typedlog__format_register(types, func, (int)arg - 1, v, hidden, buf, len) ?
+	       buf : value;
+}
+
 int kft_call_sources_open(const struct kft_params *p, const char *sub, struct typedlog **types,
 			  struct srcline **sl)
 {

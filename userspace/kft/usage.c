@@ -27,7 +27,8 @@ static const char *const kft_usage_main[] = {
 	"                             print the kernel stack of each call",
 	"  profile [options] [duration]",
 	"                             sample the kernel stacks on the CPUs",
-	"  funclatency [-hFMTmu] [-A arg] [-i secs] [-d secs] [-p PID] PATTERN...",
+	"  funclatency [-hFMTmu] [-A arg [--types]] [-i secs] [-d secs]",
+	"              [-p PID] PATTERN...",
 	"                             histograms of the functions' durations",
 	"  errtrace [-haT] [--fast] [--srcline FILE] [-d secs] [-e ERRNO] [-p PID]",
 	"           [-c COMM] [-n calls] FUNCTION...",
@@ -491,7 +492,8 @@ static const char *const kft_usage_record[] = {
 };
 
 static const char *const kft_usage_funclatency[] = {
-	"usage: kft funclatency [-hFMTmu] [-A arg] [-i secs] [-d secs] [-p PID] PATTERN...",
+	"usage: kft funclatency [-hFMTmu] [-A arg [--types] [--btf|--dwarf|--proto FILE]]",
+	"                       [-i secs] [-d secs] [-p PID] PATTERN...",
 	"",
 	"Times the calls of the kernel functions PATTERN (names, module:name, globs)",
 	"with the module's histogram mode (each call counted in its function's",
@@ -502,9 +504,14 @@ static const char *const kft_usage_funclatency[] = {
 	"of /proc/kft primes the run again, kft says so and exits 1 instead).",
 	"With -A N, a histogram per function and value of its argument N at the",
 	"call's entry (1 is the first; bpftrace's @us[arg0] = hist(...)), each",
-	"after \"Function = NAME, argN = VALUE\", the value in decimal.",
+	"after \"Function = NAME, argN = VALUE\", the value in decimal, or with",
+	"--types (or a source of types) \"Function = NAME, size=64\", the value",
+	"as the parameter it is.",
 	"",
 	"  -A N      a histogram per value of argument N (1..6 on x86-64, arm64)",
+	"  --types   -A's values typed from the running kernel's BTF",
+	"  --btf FILE, --dwarf FILE, --proto FILE",
+	"            -A's values typed from these (as kft trace's -T)",
 	"  -d SECS   trace for SECS seconds (default: until Ctrl-C)",
 	"  -i SECS   a histogram every SECS seconds",
 	"  -p PID    only the calls of this process (filter pid)",
@@ -520,6 +527,7 @@ static const char *const kft_usage_funclatency[] = {
 	"  kft funclatency -u -i 1 'vfs_r*'        every second, in us",
 	"  kft funclatency -mF -d 10 'ext4_*'      10 s, a histogram per function, ms",
 	"  kft funclatency -A 2 -u __kmalloc       __kmalloc's time per size, in us",
+	"  kft funclatency -A 3 --types vfs_read   vfs_read's time per count, n=N",
 	NULL,
 };
 
