@@ -20,10 +20,16 @@
  * in cycles: the flush of a kept subtree writes the pid and puts the times
  * in ns, so that a call dropped with its root never pays for either.
  *
- * Only the owner writes its slot once it is claimed, and only in task
- * context: calls made in interrupts belong to no task's root call, and are
- * not hooked at all in such a run. So a slot needs no lock: a preempted
- * owner finishes its own write when it runs again, on whatever CPU.
+ * Only the owner writes its slot once it is claimed: calls made in
+ * interrupts belong to no task's root call, and are not hooked at all in
+ * such a run. But an interrupt's first and last calls (irq_enter_rcu(),
+ * handle_softirqs() on the way out) run before it counts itself in
+ * preempt_count, so they are seen as the task's own, held in its slot as
+ * function_graph shows them inside the call they interrupted, and written
+ * from the interrupt. So a record's index is taken in one step that an
+ * interrupt on the same CPU cannot split (kft_hold_room()); the rest needs
+ * no lock: a preempted owner finishes its own write when it runs again, on
+ * whatever CPU.
  *
  * A root call that finds no free slot is not held (counted as missed); a
  * subtree larger than the slot is kept cut (kft_hold_room()), its root's
@@ -33,6 +39,7 @@
 #define KFT_HOLD_H
 
 #include <linux/atomic.h>
+#include <linux/irqflags.h>
 #include <linux/math64.h>
 #include <linux/sched.h>
 
@@ -186,25 +193,41 @@ static __always_inline void kft_hold_release(struct kft_hold *h, struct kft_hold
 	smp_store_release(&s->owner, NULL);
 }
 
+/* A full slot's room: the oldest record, taken with interrupts off (a full slot is rare). */
+static __always_inline struct kft_record *kft_hold_room_full(const struct kft_hold *h,
+							     struct kft_hold_slot *s)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	raw_local_irq_save(flags);
+	i = s->oldest;
+	s->oldest = i + 1 == h->entries ? 0 : i + 1;
+	s->cut++;
+	raw_local_irq_restore(flags);
+	return &s->recs[i];
+}
+
 /*
- * Room for one more call. A full slot is a ring: the call that returned
- * first gives way (counted as cut), so that what a cut tree keeps is the
- * calls that returned last, among them every call still open when it
- * overflowed: the root's, and the path down to where its time went.
+ * Room for one more call, its index taken by a compare-and-swap local to
+ * the CPU, so that an interrupt's call held in between takes another. A
+ * full slot is a ring: the call that returned first gives way (counted as
+ * cut), so that what a cut tree keeps is the calls that returned last,
+ * among them every call still open when it overflowed: the root's, and
+ * the path down to where its time went.
  */
 static __always_inline struct kft_record *kft_hold_room(const struct kft_hold *h,
 							struct kft_hold_slot *s)
 {
-	unsigned int i = s->nr;
+	unsigned int i = READ_ONCE(s->nr), seen;
 
-	if (i < h->entries) {
-		s->nr++;
-		return &s->recs[i];
+	while (i < h->entries) {
+		seen = cmpxchg_local(&s->nr, i, i + 1);
+		if (likely(seen == i))
+			return &s->recs[i];
+		i = seen;
 	}
-	i = s->oldest;
-	s->oldest = i + 1 == h->entries ? 0 : i + 1;
-	s->cut++;
-	return &s->recs[i];
+	return kft_hold_room_full(h, s);
 }
 
 #endif
