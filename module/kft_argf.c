@@ -21,9 +21,16 @@
  * text's and one more for '==', '!=' and a glob without '*'; for a glob
  * with '*', one more than the longest text. A string that cannot be read
  * fails every test, '!=' too: the filter keeps calls whose string it read.
+ *
+ * The read calls the kernel's nofault copy and memchr(), which a run may
+ * trace. Count and stacks modes' ftrace callbacks take no recursion lock
+ * (they call nothing traceable otherwise), so a string test guards its own
+ * read: a call that the read itself makes, at the same context level on
+ * the same CPU, fails its test instead of reading again, without end.
  */
 #include <linux/bits.h>
 #include <linux/kprobes.h>
+#include <linux/percpu.h>
 #include <linux/string.h>
 
 #include "kft_argf.h"
@@ -102,6 +109,30 @@ static __always_inline size_t kft_argf_strlen(const char *s)
 	return p - s;
 }
 
+/* Per CPU and context level (task, softirq, hardirq, NMI): a string test is reading. */
+static DEFINE_PER_CPU(u8 [4], kft_argf_reading);
+
+/*
+ * The string test's read (kft_str_read()), unless one is already under way
+ * at this context level of this CPU: then the call is the read's own, and
+ * fails. Preemption is off (every hook's entry).
+ */
+static __always_inline long kft_argf_str_read(char *s, const struct kft_argf_test *t,
+					      unsigned long addr)
+{
+	u8 *reading = &(*this_cpu_ptr(&kft_argf_reading))[interrupt_context_level()];
+	long ret;
+
+	if (*reading)
+		return -EDEADLK;
+	*reading = 1;
+	barrier();
+	ret = kft_str_read(s, addr, t->read, t->user);
+	barrier();
+	*reading = 0;
+	return ret;
+}
+
 /*
  * Whether the string at @addr passes the string test @t, of @set. A
  * string longer than the bytes a glob reads matches it when the bytes
@@ -114,7 +145,7 @@ static notrace noinline bool kft_argf_str_pass(const struct kft_argf_set *set,
 	const char *text = set->texts[t - set->tests];
 	char s[KFT_ARGF_STR_MAX + 2];
 
-	if (kft_str_read(s, addr, t->read, t->user))
+	if (kft_argf_str_read(s, t, addr))
 		return false;
 	s[t->read] = '\0';
 	if (t->kind == KFT_ARGF_TEST_EQUAL)
