@@ -235,7 +235,12 @@ static __always_inline bool kft_hold_in_root(const struct kft_record *rec, u64 r
 static __always_inline void kft_hold_flush(struct kft_run *run, struct kft_hold_slot *s,
 					   u64 root_entry, u64 root_dur)
 {
-	unsigned long n = s->nr, kept = 0, first, fit, i, j, k;
+	/*
+	 * The count and the ring's start read once: an interrupt's first call
+	 * (kft_hold.h) can be held while this copies.
+	 */
+	unsigned long n = READ_ONCE(s->nr), oldest = READ_ONCE(s->oldest);
+	unsigned long kept = 0, first, fit, i, j, k;
 	u64 now = 0, now_ns = 0, entry_ns = root_entry;
 	struct kft_record rec;
 
@@ -249,7 +254,7 @@ static __always_inline void kft_hold_flush(struct kft_run *run, struct kft_hold_
 	first = atomic_long_add_return(kept, &run->log.reserved) - kept;
 	fit = first >= run->log.capacity ? 0 : min(kept, run->log.capacity - first);
 	for (i = 0, k = 0; i < n && k < fit; i++) {
-		j = s->oldest + i < n ? s->oldest + i : s->oldest + i - n;
+		j = oldest + i < n ? oldest + i : oldest + i - n;
 		if (!kft_hold_in_root(&s->recs[j], root_entry, root_dur))
 			continue;
 		if (run->log.sched)
