@@ -40,7 +40,7 @@ WARN := -Wall -Wextra -Werror
 CFLAGS ?= -O2 -g
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-GUEST_HELPERS := $(BUILD)/guest/kftio $(BUILD)/guest/elapsed $(BUILD)/guest/forkwrite $(BUILD)/guest/addr2sym $(BUILD)/guest/kd \
+GUEST_HELPERS := $(BUILD)/guest/kftio $(BUILD)/guest/elapsed $(BUILD)/guest/forkwrite $(BUILD)/guest/recseq $(BUILD)/guest/addr2sym $(BUILD)/guest/kd \
 	$(BUILD)/guest/kft
 
 .PHONY: all boot bench bench-arm64 bench-armhf bench-riscv64 bench-rt bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install layers-userspace \
