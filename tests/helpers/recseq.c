@@ -9,10 +9,11 @@
  *
  * Every row must be a call of FUNC (its address in hex), without
  * extensions, and each CPU's rows must follow the sequence 1..N, 1..N, ...
- * from the first: a gap is calls missing from the file, counted. Prints
- * "rows R missing M" on standard output: R + M is every call made (less
- * a run of N missing at once, which no count can see), and M must equal
- * what the file's header says was lost.
+ * from the first call to the last, N: a gap is calls missing from the
+ * file, counted (those before a CPU's first row and after its last too).
+ * Prints "rows R missing M" on standard output: R + M is every call made
+ * (less a run of N missing at once, which no count can see), and M must
+ * equal what the file's header says was lost.
  * Exit status 1 with the row on a row that breaks the rules.
  */
 #define _GNU_SOURCE
@@ -105,6 +106,9 @@ static int recseq_file(struct recseq *r, FILE *f)
 		fprintf(stderr, "recseq: read: %s\n", strerror(errno));
 		return -1;
 	}
+	/* Every round ends with N: the calls after a CPU's last row were lost too. */
+	for (i = 0; i < RECSEQ_CPUS; i++)
+		r->missing += r->last[i] ? r->n - r->last[i] : 0;
 	/* fread() leaves a part of a row unsaid: the file must end with a whole one. */
 	if ((ftello(f) - at) % (off_t)sizeof(rows[0])) {
 		fprintf(stderr, "recseq: the file ends in the middle of row %" PRIu64 "\n", r->rows);
