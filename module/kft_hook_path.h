@@ -454,8 +454,11 @@ static __always_inline int kft_hook_entry_take(struct kft_run *run, unsigned lon
 	if ((path == KFT_PATH_LINEAR || path == KFT_PATH_ANY) && run->cfg.watch)
 		kft_watch_entry(run, ip, ret_ip, regs, call->entry_ns, kft_record_pid(call));
 	if (!record) {
-		/* filter roots holds the call: its string waits with it (only with args). */
-		if (keep && unlikely(run->hold.open))
+		/*
+		 * filter roots holds the call: its string waits with it. (Only a
+		 * run with args has the open stack: @keep is set then.)
+		 */
+		if (unlikely(run->hold.open))
 			kft_hold_str_enter(run, call, keep);
 		return 0;
 	}
