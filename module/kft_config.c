@@ -134,8 +134,10 @@ static const char *const kft_parse_messages[] = {
 	[KFT_ERR_RING_CONFLICT] =
 		"log ring and log stream keep each CPU's calls one at a time, which would leave parts of a block of rows: not with",
 	[KFT_ERR_STRING_AT_EXIT] =
-		"args string and args struct copy the argument's memory into the call's record at its entry, which a run that makes its records at the exit does not have: not with",
+		"args string and args struct copy the argument's memory at the call's entry: a run that makes its records at the exit keeps it only with 'filter roots', which holds each call from its entry: not with",
 	[KFT_ERR_STRUCT_LEN] = "args struct copies 1 to " KFT_STRUCT_LEN_MAX_TEXT " bytes",
+	[KFT_ERR_HOLD_STR_NO_MEMORY] =
+		"not enough memory to hold the calls inside roots with their strings (holdtasks times holdentries records, and twice as many copies of args string or struct)",
 	[KFT_ERR_ARGS_NEED_SNOOP] =
 		"args in stacks mode keeps the registers of each event snoop keeps: not without 'snoop', nor a string or a struct's bytes",
 	[KFT_ERR_ARGF_INDEX] =
@@ -1677,11 +1679,14 @@ static int check_argf(struct kft_parser *ps)
  * args string copies the string at the call's entry into the record its
  * entry reserves, as args struct copies its bytes: a run that makes its
  * records at the exit (a time or return value filter judges the call
- * first; filter roots holds it; a stream hands out only whole calls) has
- * nowhere to keep it meanwhile.
+ * first; a stream hands out only whole calls) has nowhere to keep it
+ * meanwhile. filter roots holds every call from its entry, and its string
+ * with it, whatever judges the root (and takes no stream: check_ring()).
  */
 static const char *string_conflict(const struct kft_config *cfg, enum kft_stmt *stmt)
 {
+	if (cfg->nr_roots)
+		return NULL;
 	*stmt = KFT_STMT_MINTIME;
 	if (cfg->mintime_us)
 		return "mintime";
@@ -1691,9 +1696,6 @@ static const char *string_conflict(const struct kft_config *cfg, enum kft_stmt *
 	*stmt = KFT_STMT_ERRORS;
 	if (cfg->errors)
 		return "errors";
-	*stmt = KFT_STMT_ROOTS;
-	if (cfg->nr_roots)
-		return "roots";
 	*stmt = KFT_STMT_LOG;
 	return cfg->log == KFT_LOG_STREAM ? "stream" : NULL;
 }

@@ -59,6 +59,7 @@ struct kft_call {
 	bool irq;			/* entered outside task context: logged as pid -1 */
 	bool root;			/* filter roots: a call of a root function */
 	bool sched;			/* offcpu: sched_at holds the task's totals */
+	u16 str_depth;			/* filter roots, args string: its open stack's place */
 	/* offcpu: the task's totals at entry; at the exit, the call's times. */
 	struct kft_rec_sched sched_at;
 };

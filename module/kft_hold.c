@@ -18,45 +18,89 @@
 #include "kft_mem.h"
 #include "kft_symbol.h"
 
+/* The open stack of args string: as deep as a slot has records, at most what a call can say. */
+static unsigned int kft_hold_open_max(unsigned long entries)
+{
+	return min_t(unsigned long, entries, U16_MAX);
+}
+
+/* Each slot's part of the arrays. */
+static void kft_hold_slots_set(struct kft_hold *h)
+{
+	unsigned long i;
+
+	for (i = 0; i < h->tasks; i++) {
+		h->slots[i].recs = &h->records[i * h->entries];
+		h->slots[i].sched = h->sched ? &h->sched[i * h->entries] : NULL;
+		h->slots[i].args = h->args ? &h->args[i * h->entries] : NULL;
+		h->slots[i].strs = h->strs ? &h->strs[i * h->entries] : NULL;
+		h->slots[i].open = h->open ? &h->open[i * h->open_max] : NULL;
+	}
+}
+
+/*
+ * What one task's slot takes: @entries records and what is kept beside
+ * them, and the open stack of args string. (holdentries is small enough
+ * that this cannot overflow.)
+ */
+static size_t kft_hold_task_bytes(unsigned long entries, struct kft_hold_sides sides)
+{
+	size_t each = sizeof(struct kft_record) +
+		      (sides.sched ? sizeof(struct kft_rec_sched) : 0) +
+		      (sides.args ? sizeof(struct kft_rec_args) : 0) +
+		      (sides.str ? sizeof(struct kft_rec_str) : 0);
+	size_t open = sides.str ? kft_hold_open_max(entries) * sizeof(struct kft_rec_str) : 0;
+
+	return entries * each + open;
+}
+
 /**
  * kft_hold_alloc() - the holding space of a run with roots
  * @h:		the run's, zeroed
  * @tasks:	tasks inside root calls at once (holdtasks)
  * @entries:	records each (holdentries, at least 2)
- * @sched:	with their offcpu times
- * @args:	with their argument registers
+ * @sides:	what it keeps beside them: offcpu's times, the argument
+ *		registers, args string's copies (which need the registers)
  *
  * Return: 0, or -ENOMEM.
  */
 int kft_hold_alloc(struct kft_hold *h, unsigned long tasks, unsigned long entries,
-		   bool sched, bool args)
+		   struct kft_hold_sides sides)
 {
-	size_t each = sizeof(struct kft_record) + (sched ? sizeof(struct kft_rec_sched) : 0) +
-		      (args ? sizeof(struct kft_rec_args) : 0);
-	unsigned long i;
+	unsigned int open_max = sides.str ? kft_hold_open_max(entries) : 0;
 
-	if (!kft_mem_fits(array3_size(tasks, entries, each)))
+	if (!kft_mem_fits(array_size(tasks, kft_hold_task_bytes(entries, sides))))
 		return -ENOMEM;
 	h->last = alloc_percpu(struct kft_hold_slot *);
 	h->slots = kvcalloc(tasks, sizeof(*h->slots), KFT_BIG_GFP);
 	h->records = __vmalloc(array3_size(tasks, entries, sizeof(*h->records)), KFT_BIG_GFP);
-	if (sched)
+	if (sides.sched)
 		h->sched = __vmalloc(array3_size(tasks, entries, sizeof(*h->sched)), KFT_BIG_GFP);
-	if (args)
+	if (sides.args)
 		h->args = __vmalloc(array3_size(tasks, entries, sizeof(*h->args)), KFT_BIG_GFP);
-	if (!h->last || !h->slots || !h->records || (sched && !h->sched) || (args && !h->args)) {
+	if (sides.str) {
+		h->strs = __vmalloc(array3_size(tasks, entries, sizeof(*h->strs)), KFT_BIG_GFP);
+		h->open = __vmalloc(array3_size(tasks, open_max, sizeof(*h->open)), KFT_BIG_GFP);
+	}
+	if (!h->last || !h->slots || !h->records || (sides.sched && !h->sched) ||
+	    (sides.args && !h->args) || (sides.str && (!h->strs || !h->open))) {
 		kft_hold_free(h);
 		return -ENOMEM;
 	}
-	h->sides = sched || args;
+	h->sides = sides.sched || sides.args;
 	h->tasks = tasks;
 	h->entries = entries;
-	for (i = 0; i < tasks; i++) {
-		h->slots[i].recs = &h->records[i * entries];
-		h->slots[i].sched = sched ? &h->sched[i * entries] : NULL;
-		h->slots[i].args = args ? &h->args[i * entries] : NULL;
-	}
+	h->open_max = open_max;
+	kft_hold_slots_set(h);
 	return 0;
+}
+
+/* The bytes of a holding space's slots (holdtasks of them), for the status. */
+size_t kft_hold_bytes(const struct kft_hold *h)
+{
+	struct kft_hold_sides sides = { .sched = h->sched, .args = h->args, .str = h->strs };
+
+	return array_size(h->tasks, kft_hold_task_bytes(h->entries, sides));
 }
 
 void kft_hold_free(struct kft_hold *h)
@@ -66,12 +110,17 @@ void kft_hold_free(struct kft_hold *h)
 	vfree(h->records);
 	vfree(h->sched);
 	vfree(h->args);
+	vfree(h->strs);
+	vfree(h->open);
 	kfree(h->roots);
 	h->last = NULL;
 	h->slots = NULL;
 	h->records = NULL;
 	h->sched = NULL;
 	h->args = NULL;
+	h->strs = NULL;
+	h->open = NULL;
+	h->open_max = 0;
 	h->sides = false;
 	h->roots = NULL;
 	h->nr_roots = 0;
@@ -261,6 +310,8 @@ static __always_inline void kft_hold_flush(struct kft_run *run, struct kft_hold_
 			run->log.sched[first + k] = s->sched[j];
 		if (run->log.args)
 			run->log.args[first + k] = s->args[j];
+		if (run->log.strs)
+			run->log.strs[first + k] = s->strs[j];
 		rec = s->recs[j];
 		kft_hold_rec_log(run, &rec, s->pid, now, now_ns);
 		kft_hold_rec_copy(&run->log.records[first + k], &rec);

@@ -34,6 +34,15 @@
  * A root call that finds no free slot is not held (counted as missed); a
  * subtree larger than the slot is kept cut (kft_hold_room()), its root's
  * record marked and the calls left out counted.
+ *
+ * args string and args struct copy what a call's argument points to at
+ * its entry, but a held call has its place among the slot's records only
+ * at its exit. So the copy waits meanwhile in the slot's open stack, at
+ * the call's depth among the held calls still open, and moves beside its
+ * record at the exit, where a cut slot overwrites the two together. A
+ * stack as deep as the slot has records loses nothing: a call that many
+ * held calls deep returns before every one of them, and so is among the
+ * calls a cut slot overwrites.
  */
 #ifndef KFT_HOLD_H
 #define KFT_HOLD_H
@@ -62,6 +71,9 @@ struct kft_hold_slot {
 	struct kft_record *recs;	/* holdentries of them */
 	struct kft_rec_sched *sched;	/* offcpu: their times, else NULL */
 	struct kft_rec_args *args;	/* args: their registers, else NULL */
+	struct kft_rec_str *strs;	/* args string: their copies, else NULL */
+	struct kft_rec_str *open;	/* args string: the open calls' copies, by depth */
+	unsigned int depth;		/* args string: held calls open now */
 } ____cacheline_aligned;
 
 struct kft_hold {
@@ -69,6 +81,9 @@ struct kft_hold {
 	struct kft_record *records;	/* tasks * entries */
 	struct kft_rec_sched *sched;	/* offcpu: tasks * entries, else NULL */
 	struct kft_rec_args *args;	/* args: tasks * entries, else NULL */
+	struct kft_rec_str *strs;	/* args string: tasks * entries, else NULL */
+	struct kft_rec_str *open;	/* args string: tasks * open_max, else NULL */
+	unsigned int open_max;		/* args string: the open stack's depth */
 	bool sides;			/* sched or args: records have more beside them */
 	unsigned int tasks;
 	unsigned int entries;
@@ -91,8 +106,16 @@ struct kft_func_ref;
 struct kft_record;
 struct kft_run;
 
+/* What a holding space keeps beside its records. */
+struct kft_hold_sides {
+	bool sched;	/* offcpu's times */
+	bool args;	/* the argument registers */
+	bool str;	/* args string's or args struct's copies */
+};
+
 int kft_hold_alloc(struct kft_hold *h, unsigned long tasks, unsigned long entries,
-		   bool sched, bool args);
+		   struct kft_hold_sides sides);
+size_t kft_hold_bytes(const struct kft_hold *h);
 void kft_hold_free(struct kft_hold *h);
 void kft_hold_reset(struct kft_hold *h);
 int kft_hold_roots(struct kft_hold *h, const struct kft_func_ref *roots, unsigned int nr,
@@ -177,6 +200,7 @@ static __always_inline struct kft_hold_slot *kft_hold_claim(struct kft_hold *h)
 			s->nr = 0;
 			s->cut = 0;
 			s->oldest = 0;
+			s->depth = 0;
 			atomic_inc(&h->owned);
 			raw_cpu_write(*h->last, s);
 			return s;
@@ -206,6 +230,30 @@ static __always_inline struct kft_record *kft_hold_room_full(const struct kft_ho
 	s->cut++;
 	raw_local_irq_restore(flags);
 	return &s->recs[i];
+}
+
+/*
+ * args string's copy calls the kernel's nofault copy, which the run may
+ * trace: while it copies, current's slot is marked as current's but is
+ * not found (kft_hold_owns() fails on the mark), so that the calls the
+ * copy makes are not held as calls of the traced function. The slot is not
+ * free meanwhile: no other task claims it. Both steps are compare-and-swaps,
+ * so that a prime that empties the table meanwhile wins.
+ * Return: whether the slot was marked (kft_hold_unhide() then).
+ */
+static __always_inline bool kft_hold_hide(struct kft_hold_slot *s)
+{
+	struct task_struct *mark = (struct task_struct *)((unsigned long)current | 1);
+
+	return cmpxchg(&s->owner, current, mark) == current;
+}
+
+/* The copy made: current's slot found again. */
+static __always_inline void kft_hold_unhide(struct kft_hold_slot *s)
+{
+	struct task_struct *mark = (struct task_struct *)((unsigned long)current | 1);
+
+	cmpxchg(&s->owner, mark, current);
 }
 
 /*

@@ -35,8 +35,9 @@
  * beside its struct kft_call (the mechanism's: struct kft_args_src), and
  * whoever reserves the record copies them beside it in the log. A run with
  * args is one with extras: a run without pays nothing for them. args
- * string copies a string only into a record reserved at entry (the parser
- * refuses it in a run that makes its records at the exit): a call's own
+ * string copies a string into a record reserved at entry, or into the
+ * open stack of filter roots' slot (kft_hold.h); the parser refuses it in
+ * a run that makes its records at the exit otherwise: a call's own
  * storage has no room for it. A histogram per-arg keeps them the same way
  * (run->keep_args), and its exit keys the call's slot by the one it names.
  *
@@ -368,6 +369,32 @@ static __always_inline bool kft_hold_entry(struct kft_run *run, unsigned long ip
 }
 
 /*
+ * args string, at a held call's entry: the copy of what its argument
+ * points to, on its slot's open stack at the call's depth (kft_hold.h),
+ * where its exit finds it. A call deeper than the stack keeps none. The
+ * depth counts the call before the copy is made: an interrupt's calls held
+ * meanwhile (kft_hold_in_root()) take the places above it. The calls the
+ * copy itself makes are not held (kft_hold_hide()).
+ */
+static __always_inline void kft_hold_str_enter(struct kft_run *run, struct kft_call *call,
+					       const struct kft_rec_args *keep)
+{
+	struct kft_hold_slot *s = call->hold;
+	unsigned int d = s->depth;
+	bool hidden;
+
+	call->str_depth = d;
+	if (d >= run->hold.open_max)
+		return;
+	s->depth = d + 1;
+	hidden = kft_hold_hide(s);
+	kft_str_take(&s->open[d], keep->a[run->cfg.str_arg - 1], run->cfg.str_user,
+		     run->cfg.mem_len);
+	if (hidden)
+		kft_hold_unhide(s);
+}
+
+/*
  * wakers: the pending wakeup of current (@s, its offcpu slot) written into
  * its held tree (@hs), at the first entry or exit after the sleep it ended
  * (kft_wake.h).
@@ -408,8 +435,8 @@ static __always_inline void kft_hook_entry_sched(struct kft_run *run, bool irq,
  * A call the filters let through, timed from now: its time, context and
  * CPU; the stack watch's look (never a ring's or a stream's: check_ring()
  * in kft_config.c); with @record, the record a run without a time filter
- * reserves at entry (filter roots holds it instead; a stream takes whole
- * calls at their exit).
+ * reserves at entry (filter roots holds it instead, and its string; a
+ * stream takes whole calls at their exit).
  * Return: 0, or 1 when the log is full.
  */
 static __always_inline int kft_hook_entry_take(struct kft_run *run, unsigned long ip,
@@ -426,8 +453,15 @@ static __always_inline int kft_hook_entry_take(struct kft_run *run, unsigned lon
 	call->cpu = raw_smp_processor_id();
 	if ((path == KFT_PATH_LINEAR || path == KFT_PATH_ANY) && run->cfg.watch)
 		kft_watch_entry(run, ip, ret_ip, regs, call->entry_ns, kft_record_pid(call));
-	if (!record)
+	if (!record) {
+		/*
+		 * filter roots holds the call: its string waits with it. (Only a
+		 * run with args has the open stack: @keep is set then.)
+		 */
+		if (unlikely(run->hold.open))
+			kft_hold_str_enter(run, call, keep);
 		return 0;
+	}
 	call->rec = NULL;
 	if (path != KFT_PATH_STREAM && run->log_at_entry) {
 		if (!kft_log_reserve(run, path, &s))
@@ -669,6 +703,24 @@ static __always_inline void kft_log_sched_put(struct kft_run *run, unsigned long
 }
 
 /*
+ * args string, at a held call's exit: its copy moved beside its record
+ * (@i of its slot @s), none when it was too deep to have one; its place on
+ * the open stack given back after the move, for the same interrupts.
+ */
+static __always_inline void kft_hold_str_exit(const struct kft_hold *h, struct kft_hold_slot *s,
+					      const struct kft_call *call, unsigned int i)
+{
+	unsigned int d = call->str_depth;
+
+	if (d < h->open_max)
+		s->strs[i] = s->open[d];
+	else
+		s->strs[i].state = KFT_STR_NONE;
+	barrier();
+	s->depth = d;
+}
+
+/*
  * A call that returned after @dur into current's slot @s, with what is
  * kept beside its record: offcpu's times, the registers its entry kept
  * (@args, in a run with args). Return: its record.
@@ -684,8 +736,12 @@ static __always_inline struct kft_record *kft_hold_put(struct kft_hold *h, struc
 	if (unlikely(h->sides)) {
 		if (s->sched)
 			kft_rec_sched_fill(&s->sched[rec - s->recs], call);
-		if (s->args)
+		/* (Only a run with args has strings.) */
+		if (s->args) {
 			s->args[rec - s->recs] = *kft_args_keep(args, call);
+			if (unlikely(s->strs))
+				kft_hold_str_exit(h, s, call, rec - s->recs);
+		}
 	}
 	/* Only current reads its slot, at the flush: no order to keep. */
 	rec->entry_ns = call->entry_ns;

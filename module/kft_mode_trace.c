@@ -85,9 +85,7 @@ static void kft_output_roots_status(struct seq_file *m, const struct kft_run *ru
 	seq_printf(m, "roots: %lu subtrees kept, %lu calls cut from them, %lu root calls not held\n",
 		   c->roots_kept, c->hold_cut, c->hold_missed);
 	seq_printf(m, "holding: %u tasks of %u entries, %zu bytes, %d held now\n",
-		   h->tasks, h->entries, (size_t)h->tasks * h->entries *
-		   (sizeof(struct kft_record) + (h->sched ? sizeof(struct kft_rec_sched) : 0)),
-		   atomic_read(&h->owned));
+		   h->tasks, h->entries, kft_hold_bytes(h), atomic_read(&h->owned));
 }
 
 static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,

@@ -498,6 +498,8 @@ static void kft_run_traced_set(struct kft_run *run)
 static int kft_run_hold_setup(struct kft_run *run, struct kft_parse_error *err)
 {
 	const struct kft_config *cfg = &run->cfg;
+	struct kft_hold_sides sides = { .sched = cfg->offcpu, .args = cfg->args,
+					.str = cfg->str_arg != 0 };
 	int ret;
 
 	if (!cfg->nr_roots)
@@ -507,10 +509,9 @@ static int kft_run_hold_setup(struct kft_run *run, struct kft_parse_error *err)
 		kft_error_at(err, KFT_ERR_HOLD_NO_MEMORY);
 	if (ret)
 		return ret;
-	ret = kft_hold_alloc(&run->hold, cfg->holdtasks, cfg->holdentries, cfg->offcpu,
-			     cfg->args);
+	ret = kft_hold_alloc(&run->hold, cfg->holdtasks, cfg->holdentries, sides);
 	if (ret)
-		kft_error_at(err, KFT_ERR_HOLD_NO_MEMORY);
+		kft_error_at(err, cfg->str_arg ? KFT_ERR_HOLD_STR_NO_MEMORY : KFT_ERR_HOLD_NO_MEMORY);
 	return ret;
 }
 

@@ -558,6 +558,39 @@ static int kft_test_str_cmd(const char *buf, const char __user *ubuf, size_t cou
 	return 0;
 }
 
+/*
+ * filter roots with args string: a root of a string argument whose tree is
+ * @n calls of kft_test_str(), each with a string of its own ("TEXT.1",
+ * "TEXT.2", ...), so that a test can tell which of them a cut slot kept
+ * and whether each kept its own string. It returns @err, for roots judged
+ * by filter errors.
+ */
+static noinline __attribute__((__noipa__)) long
+kft_test_str_tree(const char *text, unsigned int n, int err)
+{
+	char each[80];
+	unsigned int i;
+
+	for (i = 1; i <= n; i++) {
+		snprintf(each, sizeof(each), "%s.%u", text, i);
+		WRITE_ONCE(kft_test_sink, kft_test_str(each, NULL, NULL));
+	}
+	return err;
+}
+
+/* "strtree N ERR TEXT": one call of kft_test_str_tree() with them (TEXT to the line's end). */
+static int kft_test_str_tree_cmd(char *text)
+{
+	unsigned int n;
+	int err, off = 0;
+
+	if (sscanf(text, "%u %d %n", &n, &err, &off) != 2 || !off || n > 1000 ||
+	    err > 0 || err < -MAX_ERRNO)
+		return -EINVAL;
+	WRITE_ONCE(kft_test_sink, kft_test_str_tree(strim(text + off), n, err));
+	return 0;
+}
+
 /* The colors kft_test_typed() takes: an enumeration, one of them negative. */
 enum kft_test_color { KFT_TEST_RED, KFT_TEST_GREEN = 5, KFT_TEST_BLUE = -3 };
 
@@ -850,6 +883,8 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 		return kft_test_args_cmd(buf + 5) ?: count;
 	if (!strncmp(buf, "str ", 4))
 		return kft_test_str_cmd(buf, ubuf, count) ?: count;
+	if (!strncmp(buf, "strtree ", 8))
+		return kft_test_str_tree_cmd(buf + 8) ?: count;
 	if (!strncmp(buf, "typed ", 6))
 		return kft_test_typed_cmd(buf + 6) ?: count;
 	if (!strncmp(buf, "struct ", 7))

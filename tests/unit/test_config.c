@@ -370,7 +370,8 @@ static const struct parse_case cases[] = {
 	BAD("new begin arg end", UNKNOWN_STATEMENT, 1, 11),
 	/*
 	 * args string N / ustring N: a register from 1 to N, not with a run
-	 * that makes its records at the exit, at the later statement.
+	 * that makes its records at the exit (but for filter roots), at the
+	 * later statement.
 	 */
 	OK("new begin args string 1 end"),
 	OK("new begin args ustring " KFT_ARGF_REGS_TEXT " log ring filter maxtime 0 end"),
@@ -410,7 +411,11 @@ static const struct parse_case cases[] = {
 	BAD("new begin args string 1 filter mintime 5 end", STRING_AT_EXIT, 1, 25),
 	BAD("new begin filter maxtime 5 args ustring 1 end", STRING_AT_EXIT, 1, 28),
 	BAD("new begin args string 1 filter errors end", STRING_AT_EXIT, 1, 25),
-	BAD("new begin args string 1 filter roots a fend end", STRING_AT_EXIT, 1, 25),
+	/* filter roots holds the call from its entry, whatever judges the root. */
+	OK("new begin args string 1 filter roots a fend end"),
+	OK("new begin filter roots a fend filter mintime 5 filter errors args ustring 2 end"),
+	OK("new begin args struct 1 8 filter roots a fend filter maxtime 9 offcpu filter oncpu end"),
+	BAD("new begin args string 1 filter roots a fend log stream end", RING_CONFLICT, 1, 45),
 	BAD("new begin log stream args string 1 end", STRING_AT_EXIT, 1, 22),
 	BAD("new begin args string 1\nlog stream end", STRING_AT_EXIT, 2, 1),
 	BAD("new begin mode count args string 1 end", NOT_IN_COUNT_MODE, 1, 22),

@@ -428,7 +428,11 @@ char *kft_slowtrace_config(const struct kft_params *p, const char *const *roots,
 	if (p->errors)
 		kft_text_add(&t, " filter errors");
 	kft_text_add(&t, " units ns offcpu wakers");
-	if (p->args)
+	if (p->mem_len)
+		kft_text_add(&t, " args struct %ld %ld", p->str_arg, p->mem_len);
+	else if (p->str_arg)
+		kft_text_add(&t, " args %s %ld", p->str_user ? "ustring" : "string", p->str_arg);
+	else if (p->args)
 		kft_text_add(&t, " args");
 	if (p->pid)
 		kft_text_add(&t, " filter pid %ld", p->pid);

@@ -123,6 +123,10 @@ struct kft_params {
 	int errors;		/* -e: a root call that failed */
 	long max_shown;		/* -n: stop after this many trees; 0: no limit */
 	long hold;		/* -H: calls held per task (holdentries); 0: the default */
+	/* --string N, --ustring N, --struct N:LEN: args string N (ustring, struct N LEN) */
+	long str_arg;		/* N; 0: none */
+	int str_user;		/* --ustring: a user space string */
+	long mem_len;		/* --struct: LEN; 0: a string */
 	/* funclatency (and its -i, -d, -p, -T; patterns: its PATTERNs) */
 	int units;		/* 0: ns, 1: -u us, 2: -m ms */
 	int per_function;	/* -F: a histogram per function */

@@ -116,6 +116,9 @@ enum {
 	KFT_OPT_FAST,
 	KFT_OPT_OFFCPU,
 	KFT_OPT_TYPES,
+	KFT_OPT_STRING,
+	KFT_OPT_USTRING,
+	KFT_OPT_STRUCT,
 };
 
 /* -A N (funccount, funclatency): the module says which registers this machine has. */
@@ -491,6 +494,43 @@ static int kft_min_time(const char *s, long long *us)
 	return -1;
 }
 
+/*
+ * --string N, --ustring N, --struct N:LEN (slowtrace): the run copies what
+ * argument N points to, as args string (ustring, struct) does, and so
+ * keeps the registers too (-a). One of them: 0, or -1 with err.
+ */
+static int kft_opt_str(struct kft_params *p, int opt, char *err, size_t errlen)
+{
+	const char *name = opt == KFT_OPT_STRUCT ? "--struct" :
+			   opt == KFT_OPT_USTRING ? "--ustring" : "--string";
+	char n[16], *colon = strchr(optarg, ':');
+	size_t len = colon ? (size_t)(colon - optarg) : strlen(optarg);
+
+	if (p->str_arg) {
+		snprintf(err, errlen, "%s: one of --string, --ustring and --struct", name);
+		return -1;
+	}
+	if (len >= sizeof(n) || (opt == KFT_OPT_STRUCT) != !!colon)
+		len = 0;
+	memcpy(n, optarg, len);
+	n[len] = '\0';
+	if (!len || kft_number(n, 1, KFT_MAX_ARGS, &p->str_arg) ||
+	    (colon && kft_number(colon + 1, 1, KFT_STRUCT_LEN_MAX, &p->mem_len))) {
+		if (opt == KFT_OPT_STRUCT)
+			snprintf(err, errlen, "--struct: not N:LEN, an argument (1..%d) and a "
+				 "length (1..%d): '%s'", KFT_MAX_ARGS, KFT_STRUCT_LEN_MAX, optarg);
+		else
+			snprintf(err, errlen, "%s: not an argument (1..%d): '%s'", name,
+				 KFT_MAX_ARGS, optarg);
+		p->str_arg = 0;
+		p->mem_len = 0;
+		return -1;
+	}
+	p->str_user = opt == KFT_OPT_USTRING;
+	p->args = 1;
+	return 0;
+}
+
 static int kft_slowtrace_opt(struct kft_params *p, int opt, char *err, size_t errlen)
 {
 	switch (opt) {
@@ -510,6 +550,10 @@ static int kft_slowtrace_opt(struct kft_params *p, int opt, char *err, size_t er
 	case 'B': case 'E': case 'O':
 	case SRCLINE_OPT:
 		return kft_errtrace_own_opt(p, opt, err, errlen);
+	case KFT_OPT_STRING:
+	case KFT_OPT_USTRING:
+	case KFT_OPT_STRUCT:
+		return kft_opt_str(p, opt, err, errlen);
 	case 'n':
 		if (!kft_number(optarg, 1, LONG_MAX, &p->max_shown))
 			return 0;
@@ -532,6 +576,9 @@ static int kft_parse_slowtrace(int argc, char **argv, struct kft_params *p,
 	static const struct option longs[] = {
 		{ "fast", no_argument, NULL, KFT_OPT_FAST },
 		{ "help", no_argument, NULL, 'h' },
+		{ "string", required_argument, NULL, KFT_OPT_STRING },
+		{ "ustring", required_argument, NULL, KFT_OPT_USTRING },
+		{ "struct", required_argument, NULL, KFT_OPT_STRUCT },
 		TYPEDLOG_LONG_OPTIONS,
 		SRCLINE_LONG_OPTION,
 		{ NULL, 0, NULL, 0 },
