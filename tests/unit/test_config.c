@@ -1163,38 +1163,34 @@ static void test_largest_funclist(void)
 
 static void test_error_token(void)
 {
+	static const struct {
+		const char *text, *token, *what;
+	} cases[] = {
+		{ "new begin trigg start end", "trigg", "the offending word" },
+		/* A limit known only at the end names the number all the same. */
+		{ "new begin logentries 2000000 mode stacks end", "2000000",
+		  "logentries over the stack table's limit" },
+		{ "new begin mode profile filter funclist f fend end", "funclist",
+		  "a filter named by its kind" },
+		{ "new begin watch worst-stak 5 end", "worst-stak", "the watch kind" },
+		/* A string's unknown escape names the escape, as far as it is printable. */
+		{ "new begin filter arg 1 string == \"a\\qb\" end", "\\qb", "an unknown escape" },
+		{ "new begin filter arg 1 string == \"a\\\x01\" end", "\\",
+		  "an escape of a control byte" },
+	};
 	struct kft_func_ref *funcs;
 	struct kft_parse_error err;
 	struct kft_config cfg;
 	enum kft_command cmd;
+	size_t i;
 	char *buf;
 
-	parse("new begin trigg start end", &cmd, &cfg, &funcs, &err, &buf);
-	CHECK_STR(err.token, "trigg", "the offending word");
-	free(buf);
-	free(funcs);
-	/* A limit known only at the end names the number all the same. */
-	parse("new begin logentries 2000000 mode stacks end", &cmd, &cfg, &funcs, &err, &buf);
-	CHECK_STR(err.token, "2000000", "logentries over the stack table's limit");
-	free(buf);
-	free(funcs);
-	parse("new begin mode profile filter funclist f fend end", &cmd, &cfg, &funcs, &err, &buf);
-	CHECK_STR(err.token, "funclist", "a filter named by its kind");
-	free(buf);
-	free(funcs);
-	parse("new begin watch worst-stak 5 end", &cmd, &cfg, &funcs, &err, &buf);
-	CHECK_STR(err.token, "worst-stak", "the watch kind");
-	free(buf);
-	free(funcs);
-	/* A string's unknown escape names the escape, as far as it is printable. */
-	parse("new begin filter arg 1 string == \"a\\qb\" end", &cmd, &cfg, &funcs, &err, &buf);
-	CHECK_STR(err.token, "\\qb", "an unknown escape");
-	free(buf);
-	free(funcs);
-	parse("new begin filter arg 1 string == \"a\\\x01\" end", &cmd, &cfg, &funcs, &err, &buf);
-	CHECK_STR(err.token, "\\", "an escape of a control byte");
-	free(buf);
-	free(funcs);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		parse(cases[i].text, &cmd, &cfg, &funcs, &err, &buf);
+		CHECK_STR(err.token, cases[i].token, cases[i].what);
+		free(buf);
+		free(funcs);
+	}
 }
 
 /* Whether the next write could change the verdict on unterminated text. */

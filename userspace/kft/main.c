@@ -147,13 +147,13 @@ static int kft_opt_arg_types(struct kft_params *p, int opt, char *err, size_t er
 }
 
 /* The types of funccount's or funclatency's -A: without -A, nothing to type. */
-static int kft_arg_types_need_per_arg(const struct kft_params *p, const char *sub, char *err,
-				      size_t errlen)
+static int kft_arg_types_need_per_arg(const struct kft_params *p, char *err, size_t errlen)
 {
 	if (!p->types.wanted || p->per_arg || p->help)
 		return 0;
 	snprintf(err, errlen, "%s: --types, --btf, --dwarf and --proto type the argument -A "
-		 "%s by: add -A", sub, p->sub == KFT_SUB_FUNCCOUNT ? "counts" : "buckets");
+		 "%s by: add -A", kft_subcmd_name(p->sub),
+		 p->sub == KFT_SUB_FUNCCOUNT ? "counts" : "buckets");
 	return -1;
 }
 
@@ -206,7 +206,7 @@ static int kft_parse_funccount(int argc, char **argv, struct kft_params *p,
 			return kft_opt_error("funccount", opt, argv, err, errlen);
 		}
 	}
-	if (kft_arg_types_need_per_arg(p, "funccount", err, errlen))
+	if (kft_arg_types_need_per_arg(p, err, errlen))
 		return -1;
 	if (optind == argc) {
 		snprintf(err, errlen, "funccount: no PATTERN");
@@ -653,7 +653,7 @@ static int kft_parse_funclatency(int argc, char **argv, struct kft_params *p,
 	if (kft_parse_opts(argc, argv, p, "+:A:d:Fhi:mMp:Tu", longs, kft_funclatency_opt,
 			   "PATTERN", err, errlen))
 		return -1;
-	return kft_arg_types_need_per_arg(p, "funclatency", err, errlen);
+	return kft_arg_types_need_per_arg(p, err, errlen);
 }
 
 static const struct option kft_longs_stackcount[] = {
