@@ -109,27 +109,21 @@ static __always_inline size_t kft_argf_strlen(const char *s)
 	return p - s;
 }
 
-/* Per CPU and context level (task, softirq, hardirq, NMI): a string test is reading. */
-static DEFINE_PER_CPU(u8 [4], kft_argf_reading);
-
 /*
  * The string test's read (kft_str_read()), unless one is already under way
- * at this context level of this CPU: then the call is the read's own, and
- * fails. Preemption is off (every hook's entry).
+ * at this context level of this CPU (kft_str_guard_take()): then the call
+ * is the read's own, and fails. Preemption is off (every hook's entry).
  */
 static __always_inline long kft_argf_str_read(char *s, const struct kft_argf_test *t,
 					      unsigned long addr)
 {
-	u8 *reading = &(*this_cpu_ptr(&kft_argf_reading))[interrupt_context_level()];
+	u8 *reading = kft_str_guard_take();
 	long ret;
 
-	if (*reading)
+	if (!reading)
 		return -EDEADLK;
-	*reading = 1;
-	barrier();
 	ret = kft_str_read(s, addr, t->read, t->user);
-	barrier();
-	*reading = 0;
+	kft_str_guard_drop(reading);
 	return ret;
 }
 

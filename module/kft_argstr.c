@@ -64,19 +64,11 @@ notrace noinline long kft_str_read(char *dst, unsigned long addr, size_t want, b
 }
 NOKPROBE_SYMBOL(kft_str_read);
 
-/**
- * kft_str_take() - copy the string a call's argument points to
- * @out:	the record's copy
- * @addr:	the argument's register
- * @user:	a user space string (args ustring), else a kernel one
- * @mem_len:	args struct: the bytes of kernel memory to copy; 0: a string
- *
- * From any context: it does not fault, sleep or take a lock. A string
- * whose bytes run into a page that cannot be read is a fault, as the
- * kernel's own string fetches say.
- */
-notrace noinline void kft_str_take(struct kft_rec_str *out, unsigned long addr, bool user,
-				   unsigned int mem_len)
+DEFINE_PER_CPU(u8 [4], kft_str_reading);
+
+/* kft_str_take()'s copy, its guard taken. */
+static __always_inline void kft_str_take_read(struct kft_rec_str *out, unsigned long addr,
+					      bool user, unsigned int mem_len)
 {
 	size_t want = sizeof(out->s);
 
@@ -93,6 +85,37 @@ notrace noinline void kft_str_take(struct kft_rec_str *out, unsigned long addr, 
 	/* No NUL in KFT_STR_LEN + 1 bytes: a longer string, cut. */
 	out->state = memchr(out->s, '\0', want) ? KFT_STR_WHOLE : KFT_STR_CUT;
 	out->s[KFT_STR_LEN] = '\0';
+}
+
+/**
+ * kft_str_take() - copy the string a call's argument points to
+ * @out:	the record's copy
+ * @addr:	the argument's register
+ * @user:	a user space string (args ustring), else a kernel one
+ * @mem_len:	args struct: the bytes of kernel memory to copy; 0: a string
+ *
+ * From any context: it does not fault, sleep or take a lock. A string
+ * whose bytes run into a page that cannot be read is a fault, as the
+ * kernel's own string fetches say. The copy calls functions a run may
+ * trace: a call it makes, whose exit would copy again (a run that makes
+ * its records at the exit), gets no copy instead (KFT_STR_NONE). An
+ * exit may be preemptible: the guard is taken with preemption off.
+ */
+notrace noinline void kft_str_take(struct kft_rec_str *out, unsigned long addr, bool user,
+				   unsigned int mem_len)
+{
+	u8 *reading;
+
+	preempt_disable_notrace();
+	reading = kft_str_guard_take();
+	if (reading) {
+		kft_str_take_read(out, addr, user, mem_len);
+		kft_str_guard_drop(reading);
+	} else {
+		out->s[0] = '\0';
+		out->state = KFT_STR_NONE;
+	}
+	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kft_str_take);
 

@@ -9,7 +9,11 @@
 #define KFT_ARGSTR_H
 
 #include <linux/build_bug.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
 #include <linux/types.h>
+
+#include "kft_compat.h"
 
 struct seq_file;
 
@@ -30,6 +34,31 @@ struct kft_rec_str {
 	u8 state;			/* enum kft_str_state */
 };
 static_assert(sizeof(struct kft_rec_str) == 64);
+
+/* Per CPU and context level (task, softirq, hardirq, NMI): a string is being read. */
+DECLARE_PER_CPU(u8 [4], kft_str_reading);
+
+/*
+ * A string read's guard (kft_argstr.c), with preemption off: the flag of
+ * this CPU's context level, or NULL when a read is already under way
+ * there (the call is the read's own).
+ */
+static __always_inline u8 *kft_str_guard_take(void)
+{
+	u8 *reading = &(*this_cpu_ptr(&kft_str_reading))[interrupt_context_level()];
+
+	if (*reading)
+		return NULL;
+	*reading = 1;
+	barrier();
+	return reading;
+}
+
+static __always_inline void kft_str_guard_drop(u8 *reading)
+{
+	barrier();
+	*reading = 0;
+}
 
 long kft_str_read(char *dst, unsigned long addr, size_t want, bool user);
 void kft_str_take(struct kft_rec_str *out, unsigned long addr, bool user, unsigned int mem_len);

@@ -133,8 +133,8 @@ static const char *const kft_parse_messages[] = {
 		"the kft region is too small for logentries: it holds at most, a CPU,",
 	[KFT_ERR_RING_CONFLICT] =
 		"log ring and log stream keep each CPU's calls one at a time, which would leave parts of a block of rows: not with",
-	[KFT_ERR_STRING_AT_EXIT] =
-		"args string and args struct copy the argument's memory at the call's entry: a run that makes its records at the exit keeps it only with 'filter roots', which holds each call from its entry: not with",
+	[KFT_ERR_STRING_STREAM] =
+		"args string and args struct keep a copy beside each record, which a stream's rows have no room for: not with",
 	[KFT_ERR_STRUCT_LEN] = "args struct copies 1 to " KFT_STRUCT_LEN_MAX_TEXT " bytes",
 	[KFT_ERR_HOLD_STR_NO_MEMORY] =
 		"not enough memory to hold the calls inside roots with their strings (holdtasks times holdentries records, and twice as many copies of args string or struct)",
@@ -1676,28 +1676,14 @@ static int check_argf(struct kft_parser *ps)
 }
 
 /*
- * args string copies the string at the call's entry into the record its
- * entry reserves, as args struct copies its bytes: a run that makes its
- * records at the exit (a time or return value filter judges the call
- * first; a stream hands out only whole calls) has nowhere to keep it
- * meanwhile. filter roots holds every call from its entry, and its string
- * with it, whatever judges the root (and takes no stream: check_ring()).
+ * args string copies the string into the record's room beside it, at the
+ * entry that reserves the record or at the exit that makes it (a time or
+ * return value filter judges the call first); filter roots holds the copy
+ * with the call. A stream's rows (kft_stream_row.h) carry no copy.
  */
-static const char *string_conflict(const struct kft_config *cfg, enum kft_stmt *stmt)
+static bool string_conflict(const struct kft_config *cfg)
 {
-	if (cfg->nr_roots)
-		return NULL;
-	*stmt = KFT_STMT_MINTIME;
-	if (cfg->mintime_us)
-		return "mintime";
-	*stmt = KFT_STMT_MAXTIME;
-	if (cfg->maxtime_us)
-		return "maxtime";
-	*stmt = KFT_STMT_ERRORS;
-	if (cfg->errors)
-		return "errors";
-	*stmt = KFT_STMT_LOG;
-	return cfg->log == KFT_LOG_STREAM ? "stream" : NULL;
+	return cfg->log == KFT_LOG_STREAM;
 }
 
 /*
@@ -1717,16 +1703,10 @@ static int check_stacks_args(struct kft_parser *ps)
 
 static int check_string(struct kft_parser *ps)
 {
-	enum kft_stmt stmt;
-	const char *word;
-
-	if (!ps->cfg->str_arg)
+	if (!ps->cfg->str_arg || !string_conflict(ps->cfg))
 		return 0;
-	word = string_conflict(ps->cfg, &stmt);
-	if (!word)
-		return 0;
-	return fail_at(ps, KFT_ERR_STRING_AT_EXIT,
-		       later_of(ps->seen[KFT_STMT_ARGS], ps->seen[stmt]), word);
+	return fail_at(ps, KFT_ERR_STRING_STREAM,
+		       later_of(ps->seen[KFT_STMT_ARGS], ps->seen[KFT_STMT_LOG]), "stream");
 }
 
 /* Checks that need the whole block; reported at the later statement. */

@@ -36,9 +36,11 @@
  * whoever reserves the record copies them beside it in the log. A run with
  * args is one with extras: a run without pays nothing for them. args
  * string copies a string into a record reserved at entry, or into the
- * open stack of filter roots' slot (kft_hold.h); the parser refuses it in
- * a run that makes its records at the exit otherwise: a call's own
- * storage has no room for it. A histogram per-arg keeps them the same way
+ * open stack of filter roots' slot (kft_hold.h); a run that makes its
+ * records at the exit otherwise (a time or return value filter judges the
+ * call first) copies it then, from the kept register: a call's own storage
+ * has no room for the copy, and a call the filters drop costs no copy at
+ * all. A histogram per-arg keeps them the same way
  * (run->keep_args), and its exit keys the call's slot by the one it names.
  *
  * filter arg: the first thing a run with extras does at an entry that the
@@ -199,6 +201,19 @@ static __always_inline void kft_log_str_put(struct kft_run *run, const struct kf
 	if (keep && unlikely(run->log.strs))
 		kft_str_take(&run->log.strs[rec - run->log.records],
 			     keep->a[run->cfg.str_arg - 1], run->cfg.str_user, run->cfg.mem_len);
+}
+
+/*
+ * args string, at the exit that reserved slot @i: the string the kept
+ * argument points to now. Only a run with args has strings.
+ */
+static __always_inline void kft_log_str_exit(struct kft_run *run, unsigned long i,
+					     struct kft_rec_args *keep, struct kft_call *call,
+					     enum kft_path path)
+{
+	if (path == KFT_PATH_ANY && unlikely(run->log.strs))
+		kft_str_take(&run->log.strs[i], kft_args_keep(keep, call)->a[run->cfg.str_arg - 1],
+			     run->cfg.str_user, run->cfg.mem_len);
 }
 
 /* A log record filled: a ring's readers may take it now (kft_log_ring.h). */
@@ -785,7 +800,9 @@ static __always_inline void kft_hold_exit(struct kft_run *run, unsigned long ip,
 }
 
 /*
- * A call that returned after @dur, as one whole record reserved now.
+ * A call that returned after @dur, as one whole record reserved now (and
+ * args string's copy made now: a ring that wrote over the record its
+ * entry reserved wrote over that copy too).
  * Return: false when the log had no room (a full linear log stops the run).
  */
 static __always_inline bool kft_log_whole(struct kft_run *run, unsigned long ip,
@@ -801,6 +818,7 @@ static __always_inline bool kft_log_whole(struct kft_run *run, unsigned long ip,
 	pid = kft_record_pid(call);
 	kft_log_sched_put(run, s.i, call, path);
 	kft_log_args_put(run, s.i, keep, call, path);
+	kft_log_str_exit(run, s.i, keep, call, path);
 	kft_record_fill(&run->log.records[s.i], ip, ret_ip, call, pid,
 			kft_rec_info(dur, call->cpu), retval);
 	kft_log_publish(run, s, path);

@@ -591,6 +591,32 @@ static int kft_test_str_tree_cmd(char *text)
 	return 0;
 }
 
+/*
+ * args string read at a call's exit: a call that fills its buffer
+ * argument, which holds "empty" at its entry and "filled" when it returns
+ * @err, so that a test tells a copy made at the entry from one made at
+ * the exit.
+ */
+#define KFT_TEST_FILL_LEN	8
+
+static noinline __attribute__((__noipa__)) long kft_test_str_fill(char *buf, int err)
+{
+	strscpy(buf, "filled", KFT_TEST_FILL_LEN);
+	return err;
+}
+
+/* "strfill ERR": one call of kft_test_str_fill() with a buffer of "empty". */
+static int kft_test_str_fill_cmd(const char *text)
+{
+	char buf[KFT_TEST_FILL_LEN] = "empty";
+	int err;
+
+	if (kstrtoint(text, 10, &err) || err > 0 || err < -MAX_ERRNO)
+		return -EINVAL;
+	WRITE_ONCE(kft_test_sink, kft_test_str_fill(buf, err));
+	return 0;
+}
+
 /* The colors kft_test_typed() takes: an enumeration, one of them negative. */
 enum kft_test_color { KFT_TEST_RED, KFT_TEST_GREEN = 5, KFT_TEST_BLUE = -3 };
 
@@ -885,6 +911,8 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 		return kft_test_str_cmd(buf, ubuf, count) ?: count;
 	if (!strncmp(buf, "strtree ", 8))
 		return kft_test_str_tree_cmd(buf + 8) ?: count;
+	if (!strncmp(buf, "strfill ", 8))
+		return kft_test_str_fill_cmd(buf + 8) ?: count;
 	if (!strncmp(buf, "typed ", 6))
 		return kft_test_typed_cmd(buf + 6) ?: count;
 	if (!strncmp(buf, "struct ", 7))
