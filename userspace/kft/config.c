@@ -337,6 +337,17 @@ char *kft_profile_config(const struct kft_params *p, char *err, size_t errlen)
 	return kft_text_end(&t, 0, err, errlen);
 }
 
+/* -a, --string N, --ustring N, --struct N:LEN: args, and what it copies. */
+static void kft_text_args(struct kft_text *t, const struct kft_params *p)
+{
+	if (p->mem_len)
+		kft_text_add(t, " args struct %ld %ld", p->str_arg, p->mem_len);
+	else if (p->str_arg)
+		kft_text_add(t, " args %s %ld", p->str_user ? "ustring" : "string", p->str_arg);
+	else if (p->args)
+		kft_text_add(t, " args");
+}
+
 /*
  * Without --fast the run gets the hooks the machine's owner chose for every
  * run (the module parameter hooks): fast hooks cost every traced call less,
@@ -353,8 +364,7 @@ char *kft_errtrace_config(const struct kft_params *p, char *err, size_t errlen)
 		kft_text_add(&t, " hooks fast");
 	/* No funclist: every function, the errors' origins among them. */
 	kft_text_add(&t, " filter errors units ns");
-	if (p->args)
-		kft_text_add(&t, " args");
+	kft_text_args(&t, p);
 	if (p->pid)
 		kft_text_add(&t, " filter pid %ld", p->pid);
 	if (p->comm)	/* one word (kft_parse_args() checked) */
@@ -428,12 +438,7 @@ char *kft_slowtrace_config(const struct kft_params *p, const char *const *roots,
 	if (p->errors)
 		kft_text_add(&t, " filter errors");
 	kft_text_add(&t, " units ns offcpu wakers");
-	if (p->mem_len)
-		kft_text_add(&t, " args struct %ld %ld", p->str_arg, p->mem_len);
-	else if (p->str_arg)
-		kft_text_add(&t, " args %s %ld", p->str_user ? "ustring" : "string", p->str_arg);
-	else if (p->args)
-		kft_text_add(&t, " args");
+	kft_text_args(&t, p);
 	if (p->pid)
 		kft_text_add(&t, " filter pid %ld", p->pid);
 	if (p->comm)	/* one word (kft_parse_args() checked) */

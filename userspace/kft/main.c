@@ -368,6 +368,43 @@ static int kft_call_args_opt(struct kft_params *p, int opt, char *err, size_t er
 }
 
 /*
+ * --string N, --ustring N, --struct N:LEN (errtrace, slowtrace): the run copies what
+ * argument N points to, as args string (ustring, struct) does, and so
+ * keeps the registers too (-a). One of them: 0, or -1 with err.
+ */
+static int kft_opt_str(struct kft_params *p, int opt, char *err, size_t errlen)
+{
+	const char *name = opt == KFT_OPT_STRUCT ? "--struct" :
+			   opt == KFT_OPT_USTRING ? "--ustring" : "--string";
+	char n[16], *colon = strchr(optarg, ':');
+	size_t len = colon ? (size_t)(colon - optarg) : strlen(optarg);
+
+	if (p->str_arg) {
+		snprintf(err, errlen, "%s: one of --string, --ustring and --struct", name);
+		return -1;
+	}
+	if (len >= sizeof(n) || (opt == KFT_OPT_STRUCT) != !!colon)
+		len = 0;
+	memcpy(n, optarg, len);
+	n[len] = '\0';
+	if (!len || kft_number(n, 1, KFT_MAX_ARGS, &p->str_arg) ||
+	    (colon && kft_number(colon + 1, 1, KFT_STRUCT_LEN_MAX, &p->mem_len))) {
+		if (opt == KFT_OPT_STRUCT)
+			snprintf(err, errlen, "--struct: not N:LEN, an argument (1..%d) and a "
+				 "length (1..%d): '%s'", KFT_MAX_ARGS, KFT_STRUCT_LEN_MAX, optarg);
+		else
+			snprintf(err, errlen, "%s: not an argument (1..%d): '%s'", name,
+				 KFT_MAX_ARGS, optarg);
+		p->str_arg = 0;
+		p->mem_len = 0;
+		return -1;
+	}
+	p->str_user = opt == KFT_OPT_USTRING;
+	p->args = 1;
+	return 0;
+}
+
+/*
  * errtrace's own options (-a, -T and the types' files, --srcline); the
  * rest as record's.
  */
@@ -380,6 +417,10 @@ static int kft_errtrace_own_opt(struct kft_params *p, int opt, char *err, size_t
 	switch (opt) {
 	case SRCLINE_OPT:
 		return srcline_files__add(&p->srcline, "kft", optarg, err, errlen);
+	case KFT_OPT_STRING:
+	case KFT_OPT_USTRING:
+	case KFT_OPT_STRUCT:
+		return kft_opt_str(p, opt, err, errlen);
 	}
 	return kft_errtrace_opt(p, opt, err, errlen);
 }
@@ -390,6 +431,9 @@ static int kft_parse_errtrace(int argc, char **argv, struct kft_params *p,
 	static const struct option longs[] = {
 		{ "fast", no_argument, NULL, KFT_OPT_FAST },
 		{ "help", no_argument, NULL, 'h' },
+		{ "string", required_argument, NULL, KFT_OPT_STRING },
+		{ "ustring", required_argument, NULL, KFT_OPT_USTRING },
+		{ "struct", required_argument, NULL, KFT_OPT_STRUCT },
 		TYPEDLOG_LONG_OPTIONS,
 		SRCLINE_LONG_OPTION,
 		{ NULL, 0, NULL, 0 },
@@ -492,43 +536,6 @@ static int kft_min_time(const char *s, long long *us)
 		return 0;
 	}
 	return -1;
-}
-
-/*
- * --string N, --ustring N, --struct N:LEN (slowtrace): the run copies what
- * argument N points to, as args string (ustring, struct) does, and so
- * keeps the registers too (-a). One of them: 0, or -1 with err.
- */
-static int kft_opt_str(struct kft_params *p, int opt, char *err, size_t errlen)
-{
-	const char *name = opt == KFT_OPT_STRUCT ? "--struct" :
-			   opt == KFT_OPT_USTRING ? "--ustring" : "--string";
-	char n[16], *colon = strchr(optarg, ':');
-	size_t len = colon ? (size_t)(colon - optarg) : strlen(optarg);
-
-	if (p->str_arg) {
-		snprintf(err, errlen, "%s: one of --string, --ustring and --struct", name);
-		return -1;
-	}
-	if (len >= sizeof(n) || (opt == KFT_OPT_STRUCT) != !!colon)
-		len = 0;
-	memcpy(n, optarg, len);
-	n[len] = '\0';
-	if (!len || kft_number(n, 1, KFT_MAX_ARGS, &p->str_arg) ||
-	    (colon && kft_number(colon + 1, 1, KFT_STRUCT_LEN_MAX, &p->mem_len))) {
-		if (opt == KFT_OPT_STRUCT)
-			snprintf(err, errlen, "--struct: not N:LEN, an argument (1..%d) and a "
-				 "length (1..%d): '%s'", KFT_MAX_ARGS, KFT_STRUCT_LEN_MAX, optarg);
-		else
-			snprintf(err, errlen, "%s: not an argument (1..%d): '%s'", name,
-				 KFT_MAX_ARGS, optarg);
-		p->str_arg = 0;
-		p->mem_len = 0;
-		return -1;
-	}
-	p->str_user = opt == KFT_OPT_USTRING;
-	p->args = 1;
-	return 0;
 }
 
 static int kft_slowtrace_opt(struct kft_params *p, int opt, char *err, size_t errlen)
