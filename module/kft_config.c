@@ -133,8 +133,6 @@ static const char *const kft_parse_messages[] = {
 		"the kft region is too small for logentries: it holds at most, a CPU,",
 	[KFT_ERR_RING_CONFLICT] =
 		"log ring and log stream keep each CPU's calls one at a time, which would leave parts of a block of rows: not with",
-	[KFT_ERR_STRING_STREAM] =
-		"args string and args struct keep a copy beside each record, which a stream's rows have no room for: not with",
 	[KFT_ERR_STRUCT_LEN] = "args struct copies 1 to " KFT_STRUCT_LEN_MAX_TEXT " bytes",
 	[KFT_ERR_HOLD_STR_NO_MEMORY] =
 		"not enough memory to hold the calls inside roots with their strings (holdtasks times holdentries records, and twice as many copies of args string or struct)",
@@ -1676,17 +1674,6 @@ static int check_argf(struct kft_parser *ps)
 }
 
 /*
- * args string copies the string into the record's room beside it, at the
- * entry that reserves the record or at the exit that makes it (a time or
- * return value filter judges the call first); filter roots holds the copy
- * with the call. A stream's rows (kft_stream_row.h) carry no copy.
- */
-static bool string_conflict(const struct kft_config *cfg)
-{
-	return cfg->log == KFT_LOG_STREAM;
-}
-
-/*
  * args in stacks mode: each snoop event keeps its call's registers beside
  * it; a stack counted without snoop is many calls, with nothing to keep
  * them in, and an event has no room for a string.
@@ -1699,14 +1686,6 @@ static int check_stacks_args(struct kft_parser *ps)
 		return 0;
 	return fail_at(ps, KFT_ERR_ARGS_NEED_SNOOP,
 		       later_of(ps->seen[KFT_STMT_ARGS], ps->seen[KFT_STMT_MODE]), NULL);
-}
-
-static int check_string(struct kft_parser *ps)
-{
-	if (!ps->cfg->str_arg || !string_conflict(ps->cfg))
-		return 0;
-	return fail_at(ps, KFT_ERR_STRING_STREAM,
-		       later_of(ps->seen[KFT_STMT_ARGS], ps->seen[KFT_STMT_LOG]), "stream");
 }
 
 /* Checks that need the whole block; reported at the later statement. */
@@ -1751,7 +1730,7 @@ static int check_block(struct kft_parser *ps)
 	if (cfg->units_ms && cfg->mode != KFT_MODE_HISTOGRAM)
 		return fail_at(ps, KFT_ERR_UNITS_MS, seen[KFT_STMT_UNITS], "units");
 	return check_roots(ps) ?: check_oncpu(ps) ?: check_ring(ps) ?: check_argf(ps) ?:
-	       check_stacks_args(ps) ?: check_string(ps);
+	       check_stacks_args(ps);
 }
 
 /* What depends on the mode, known only once the block has been read. */

@@ -8,8 +8,9 @@
  * text costs thousands of instructions; copying its row, a few dozen. The
  * header's figures (calls lost) stay /proc/kft's and /proc/kft_data's.
  *
- * A run with offcpu or args gives each row its times or its arguments
- * right after it (kft_stream_row.h), so every row of a run has the same
+ * A run with offcpu, args or args string gives each row its times, its
+ * arguments or its string right after it (kft_stream_row.h), so every row
+ * of a run has the same
  * size: the run's rows are calls only (the language keeps filter roots'
  * trees and stack watches' snapshots out of streams).
  *
@@ -24,6 +25,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "kft_argstr.h"
 #include "kft_current.h"
 #include "kft_data.h"
 #include "kft_log_ring.h"
@@ -35,23 +37,26 @@
 static_assert(sizeof(struct kft_stream_row) == 64);
 static_assert(sizeof(struct kft_stream_sched) == 24);
 static_assert(sizeof(struct kft_stream_args) == 72);
+static_assert(sizeof(struct kft_stream_str) == 72);
+static_assert(KFT_STREAM_STR_LEN == sizeof_field(struct kft_rec_str, s) + 1);
 static_assert(KFT_STREAM_COMM_LEN == KFT_COMM_LEN);
 static_assert(KFT_ARGS_MAX <= KFT_STREAM_ARGS_MAX);
 
 /* Rows copied out at once; the function starts remembered. */
 #define KFT_STREAM_CHUNK	256
 #define KFT_STREAM_START_BITS	8
-/* The largest row: the call, its times and its arguments. */
+/* The largest row: the call, its times, its arguments and its string. */
 #define KFT_STREAM_ROW_MAX	(sizeof(struct kft_stream_row) +	\
 				 sizeof(struct kft_stream_sched) +	\
-				 sizeof(struct kft_stream_args))
+				 sizeof(struct kft_stream_args) +	\
+				 sizeof(struct kft_stream_str))
 
 struct kft_stream_reader {
 	struct kft_run *run;
 	struct kft_log_view view;	/* holds the run's buffer of the open */
 	struct kft_log_buf *buf;	/* view.buf */
 	bool show_addrs;
-	u16 extras;			/* KFT_STREAM_ROW_SCHED, _ARGS: the run's */
+	u16 extras;			/* KFT_STREAM_ROW_SCHED, _ARGS, _STR: the run's */
 	size_t row_size;		/* the row and its extensions */
 	/*
 	 * Where each recent hooked address's function starts: a kallsyms
@@ -122,6 +127,36 @@ static void kft_stream_fill_args(const struct kft_rec_args *args, bool shown,
 				 &out->hidden);
 }
 
+/* args string or struct: @str, as kft_str_show() shows it to this reader. */
+static void kft_stream_fill_str(const struct kft_rec_str *str, const struct kft_config *cfg,
+				bool shown, struct kft_stream_str *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->arg = cfg->str_arg;
+	out->len = cfg->mem_len;
+	switch (str->state) {
+	case KFT_STR_WHOLE:
+	case KFT_STR_CUT:
+	case KFT_STR_MEM:
+		if (!shown) {
+			out->state = KFT_STREAM_STR_HIDDEN;
+			break;
+		}
+		out->state = str->state == KFT_STR_WHOLE ? KFT_STREAM_STR_WHOLE :
+			     str->state == KFT_STR_CUT ? KFT_STREAM_STR_CUT : KFT_STREAM_STR_MEM;
+		if (cfg->mem_len)
+			memcpy(out->s, str->s, min_t(size_t, cfg->mem_len, sizeof(str->s)));
+		else
+			memcpy(out->s, str->s, strnlen(str->s, KFT_STR_LEN));
+		break;
+	case KFT_STR_FAULT:
+		out->state = KFT_STREAM_STR_FAULT;
+		break;
+	default:
+		out->state = KFT_STREAM_STR_NONE;
+	}
+}
+
 /*
  * @rec's row, as /proc/kft_data's text row shows it to this reader. Each
  * field is written once (no memset, no second copy of the name): this
@@ -172,6 +207,7 @@ static unsigned int kft_stream_take_cpu(struct kft_stream_reader *r, unsigned in
 	struct kft_log_buf *buf = r->buf;
 	struct kft_rec_sched sched;
 	struct kft_rec_args args;
+	struct kft_rec_str str;
 	struct kft_record rec;
 	unsigned long n = READ_ONCE(buf->ring.cpus[cpu].tail);
 	unsigned long head = kft_ring_head(&buf->ring, cpu);
@@ -179,8 +215,7 @@ static unsigned int kft_stream_take_cpu(struct kft_stream_reader *r, unsigned in
 	u8 *at = (u8 *)r->rows;
 
 	for (; n < head && nr < max; n++, nr++) {
-		/* (A stream has no strings: args string is refused with it.) */
-		if (!kft_ring_copy(buf, cpu, n, &rec, &sched, &args, NULL))
+		if (!kft_ring_copy(buf, cpu, n, &rec, &sched, &args, &str))
 			break;
 		kft_stream_fill(r, &rec, first_start_ns, (struct kft_stream_row *)at);
 		at += sizeof(struct kft_stream_row);
@@ -193,6 +228,11 @@ static unsigned int kft_stream_take_cpu(struct kft_stream_reader *r, unsigned in
 		if (r->extras & KFT_STREAM_ROW_ARGS) {
 			kft_stream_fill_args(&args, r->show_addrs, (struct kft_stream_args *)at);
 			at += sizeof(struct kft_stream_args);
+		}
+		if (r->extras & KFT_STREAM_ROW_STR) {
+			kft_stream_fill_str(&str, &r->run->cfg, r->show_addrs,
+					    (struct kft_stream_str *)at);
+			at += sizeof(struct kft_stream_str);
 		}
 	}
 	return nr;
@@ -276,6 +316,10 @@ static void kft_stream_set_extras(struct kft_stream_reader *r, const struct kft_
 	if (buf->args) {
 		r->extras |= KFT_STREAM_ROW_ARGS;
 		r->row_size += sizeof(struct kft_stream_args);
+	}
+	if (buf->strs) {
+		r->extras |= KFT_STREAM_ROW_STR;
+		r->row_size += sizeof(struct kft_stream_str);
 	}
 }
 

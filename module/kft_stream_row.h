@@ -7,8 +7,9 @@
  * what each field holds.
  *
  * A row is a struct kft_stream_row, then what its flags say follows it,
- * in this order: offcpu's times (struct kft_stream_sched) and the
- * arguments (struct kft_stream_args). A run's rows all have the same
+ * in this order: offcpu's times (struct kft_stream_sched), the arguments
+ * (struct kft_stream_args) and args string's copy (struct
+ * kft_stream_str). A run's rows all have the same
  * extensions, but a reader needs only each row's own flags to find the
  * next row.
  */
@@ -27,8 +28,10 @@
 #define KFT_STREAM_ROW_SCHED	0x8
 /* A struct kft_stream_args follows (a run with args), after the times. */
 #define KFT_STREAM_ROW_ARGS	0x10
+/* A struct kft_stream_str follows (args string or struct), after the arguments. */
+#define KFT_STREAM_ROW_STR	0x20
 /* Every flag a row may have: a reader refuses a row with another. */
-#define KFT_STREAM_ROW_FLAGS	0x1f
+#define KFT_STREAM_ROW_FLAGS	0x3f
 
 #define KFT_STREAM_COMM_LEN	16
 /* Argument registers a row has room for: the most of any architecture. */
@@ -69,6 +72,29 @@ struct kft_stream_args {
 	__u8 error;		/* bit i: a[i] is an error */
 	__u8 hidden;		/* bit i: a[i] was hidden from the reader */
 	__u8 pad[5];		/* 0 */
+};
+
+/* What a row's copy holds (struct kft_stream_str's state). */
+#define KFT_STREAM_STR_NONE	0	/* no copy was made (the copy's own call) */
+#define KFT_STREAM_STR_WHOLE	1	/* the whole string */
+#define KFT_STREAM_STR_CUT	2	/* the string's first 62 bytes of more */
+#define KFT_STREAM_STR_FAULT	3	/* the pointer could not be read */
+#define KFT_STREAM_STR_MEM	4	/* args struct: len bytes of memory */
+#define KFT_STREAM_STR_HIDDEN	5	/* hidden from the reader (no CAP_SYSLOG) */
+#define KFT_STREAM_STR_LEN	64
+
+/*
+ * args string N, ustring N or struct N LEN: what argument N pointed to,
+ * as /proc/kft_data's strN= or memN= word shows it to the reader. s holds
+ * a string of state WHOLE or CUT, NUL-terminated; len bytes of state MEM;
+ * nothing else: its other bytes, and pad, are 0.
+ */
+struct kft_stream_str {
+	__u8 state;		/* KFT_STREAM_STR_* */
+	__u8 arg;		/* N, 1 on */
+	__u8 len;		/* args struct: LEN; 0 for a string */
+	__u8 pad[5];		/* 0 */
+	char s[KFT_STREAM_STR_LEN];
 };
 
 #endif

@@ -303,7 +303,7 @@ stream_text() {
 		fail "read /proc/kft_stream: $(tail -c 40 /tmp/.stream.bin)"
 	_n=$(($(wc -c </tmp/.stream.bin) - 3))
 	{
-		printf '\177KFT record 2: 64-byte rows, %d-byte addresses, little-endian\n' \
+		printf '\177KFT record 3: 64-byte rows, %d-byte addresses, little-endian\n' \
 			$((addr_digits / 2))
 		sed '/^--------/q' /proc/kft_data
 		dd if=/tmp/.stream.bin bs=1 count=$_n 2>/dev/null

@@ -369,8 +369,8 @@ static const struct parse_case cases[] = {
 	OK("new begin filter roots a fend\nargs end"),
 	BAD("new begin arg end", UNKNOWN_STATEMENT, 1, 11),
 	/*
-	 * args string N / ustring N: a register from 1 to N, not with a
-	 * stream (its rows have no room for the copy), at the later statement.
+	 * args string N / ustring N: a register from 1 to N, with any log
+	 * (a record made at the exit copies then).
 	 */
 	OK("new begin args string 1 end"),
 	OK("new begin args ustring " KFT_ARGF_REGS_TEXT " log ring filter maxtime 0 end"),
@@ -416,9 +416,8 @@ static const struct parse_case cases[] = {
 	OK("new begin filter roots a fend filter mintime 5 filter errors args ustring 2 end"),
 	OK("new begin args struct 1 8 filter roots a fend filter maxtime 9 offcpu filter oncpu end"),
 	BAD("new begin args string 1 filter roots a fend log stream end", RING_CONFLICT, 1, 45),
-	BAD("new begin log stream args string 1 end", STRING_STREAM, 1, 22),
-	BAD("new begin args string 1\nlog stream end", STRING_STREAM, 2, 1),
-	BAD("new begin args ustring 1 filter errors log stream end", STRING_STREAM, 1, 40),
+	OK("new begin log stream args string 1 end"),
+	OK("new begin args ustring 1 filter errors log stream end"),
 	BAD("new begin mode count args string 1 end", NOT_IN_COUNT_MODE, 1, 22),
 	/* args struct N LEN: as args string, LEN from 1 to 63, at the number. */
 	OK("new begin args struct 1 24 end"),
@@ -429,7 +428,7 @@ static const struct parse_case cases[] = {
 	BAD("new begin args struct 1 x end", BAD_NUMBER, 1, 25),
 	INCOMPLETE("new begin args struct 1", MISSING_NUMBER, 1, 24),
 	OK("new begin args struct 1 8 filter errors end"),
-	BAD("new begin log stream args struct 2 8 end", STRING_STREAM, 1, 22),
+	OK("new begin log stream args struct 2 8 end"),
 	/* filter arg: up to 4, in trace and histogram modes, not with roots. */
 	OK("new begin filter arg 1 == 5 end"),
 	OK("new begin filter arg 2 int == -22 filter arg 1 ulong >= 0x10 args end"),

@@ -111,6 +111,89 @@ static void test_call_extras_text(void)
 	}
 }
 
+/*
+ * args string's word after the arguments, as the module's kft_str_show()
+ * writes it: escapes, a cut string, a fault, hidden, a struct's bytes, no
+ * copy at all.
+ */
+static void test_call_str_text(void)
+{
+	static const struct {
+		struct kft_stream_str str;
+		const char *tail;
+	} cases[] = {
+		{ { KFT_STREAM_STR_WHOLE, 2, 0, { 0 }, "/etc/passwd" },
+		  " sh 0x3 args=0x1,0x2 str2=\"/etc/passwd\"\n" },
+		{ { KFT_STREAM_STR_WHOLE, 1, 0, { 0 }, "a\tb\"c\\d e\001\n\x7f" },
+		  " sh 0x3 args=0x1,0x2 str1=\"a\\tb\\\"c\\\\d\\x20e\\x01\\n\\x7f\"\n" },
+		{ { KFT_STREAM_STR_CUT, 1, 0, { 0 },
+		    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789" },
+		  " sh 0x3 args=0x1,0x2 str1=\"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		  "0123456789\"...\n" },
+		{ { KFT_STREAM_STR_FAULT, 3, 0, { 0 }, "" }, " sh 0x3 args=0x1,0x2 str3=(fault)\n" },
+		{ { KFT_STREAM_STR_HIDDEN, 3, 0, { 0 }, "" }, " sh 0x3 args=0x1,0x2 str3=hidden\n" },
+		{ { KFT_STREAM_STR_MEM, 1, 4, { 0 }, "be\000a" },
+		  " sh 0x3 args=0x1,0x2 mem1=62650061\n" },
+		{ { KFT_STREAM_STR_HIDDEN, 1, 4, { 0 }, "" }, " sh 0x3 args=0x1,0x2 mem1=hidden\n" },
+		{ { KFT_STREAM_STR_NONE, 1, 0, { 0 }, "" }, " sh 0x3 args=0x1,0x2\n" },
+	};
+	struct kftrec_call call;
+	char buf[KFTREC_TEXT_MAX];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(&call, 0, sizeof(call));
+		call.row = row_of(2500, 1500, 42, 1, KFT_STREAM_ROW_ARGS | KFT_STREAM_ROW_STR, 0x3,
+				  "sh");
+		call.args = (struct kft_stream_args){ { 1, 2 }, 2, 0, 0, { 0 } };
+		call.str = cases[i].str;
+		CHECK(kftrec_call_invalid(&call, 3) == NULL, "case %zu is a row kft writes: %s", i,
+		      kftrec_call_invalid(&call, 3));
+		CHECK(kftrec_call_invalid(&call, 2) != NULL, "case %zu: not in a version 2 file",
+		      i);
+		kftrec_call_text(&call, 1, 16, buf, sizeof(buf));
+		CHECK_STR(strstr(buf, " sh "), cases[i].tail, "the row's words after its comm");
+	}
+}
+
+/* String extensions none kft writes. */
+static void test_call_str_invalid(void)
+{
+	static const struct {
+		struct kft_stream_str str;
+		const char *why;
+	} cases[] = {
+		{ { 6, 1, 0, { 0 }, "" }, "its string's state is none kft writes" },
+		{ { KFT_STREAM_STR_WHOLE, 0, 0, { 0 }, "x" }, "its string's argument is not 1 to 8" },
+		{ { KFT_STREAM_STR_WHOLE, 9, 0, { 0 }, "x" }, "its string's argument is not 1 to 8" },
+		{ { KFT_STREAM_STR_WHOLE, 1, 3, { 0 }, "x" },
+		  "its string's length goes against its state" },
+		{ { KFT_STREAM_STR_MEM, 1, 0, { 0 }, "x" },
+		  "its string's length goes against its state" },
+		{ { KFT_STREAM_STR_MEM, 1, 64, { 0 }, "x" },
+		  "its string's length goes against its state" },
+		{ { KFT_STREAM_STR_FAULT, 1, 0, { 0, 0, 1 }, "" }, "its string's padding is not zero" },
+		{ { KFT_STREAM_STR_CUT, 1, 0, { 0 },
+		    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789X" },
+		  "its string is longer than kft keeps" },
+		{ { KFT_STREAM_STR_FAULT, 1, 0, { 0 }, "x" },
+		  "its string's room past its bytes is not zero" },
+		{ { KFT_STREAM_STR_MEM, 1, 2, { 0 }, "abc" },
+		  "its string's room past its bytes is not zero" },
+	};
+	struct kftrec_call call;
+	const char *why;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(&call, 0, sizeof(call));
+		call.row = row_of(2500, 1500, 42, 1, KFT_STREAM_ROW_STR, 0x3, "sh");
+		call.str = cases[i].str;
+		why = kftrec_call_invalid(&call, 3);
+		CHECK(why && !strcmp(why, cases[i].why), "case %zu: %s", i, why ? why : "(null)");
+	}
+}
+
 static const char header[] = "\nKernel Instrumentation Run ID 3\nUnits: ns\n\n"
 			     "Number of entries after filters = 2\n\n"
 			     " Entry    Delta     PID        Function\n"
@@ -135,7 +218,7 @@ static char *record_file(const char *first, const struct kft_stream_row *rows, s
 	return text;
 }
 
-/* A version 2 record file of calls, each with the extensions its flags name. */
+/* A record file of calls, each with the extensions its flags name. */
 static char *record_file_calls(const char *first, const struct kftrec_call *calls, size_t n,
 			       size_t *len)
 {
@@ -154,6 +237,8 @@ static char *record_file_calls(const char *first, const struct kftrec_call *call
 			fwrite(&calls[i].sched, sizeof(calls[i].sched), 1, f);
 		if (calls[i].row.flags & KFT_STREAM_ROW_ARGS)
 			fwrite(&calls[i].args, sizeof(calls[i].args), 1, f);
+		if (calls[i].row.flags & KFT_STREAM_ROW_STR)
+			fwrite(&calls[i].str, sizeof(calls[i].str), 1, f);
 	}
 	fclose(f);
 	return text;
@@ -210,11 +295,11 @@ static void test_refused(void)
 	} cases[] = {
 		{ "Kernel Instrumentation Run ID 3\n",
 		  "f: not a kft record file (its first line is no 'KFT record' line)\n" },
-		{ "\x7fKFT record 3: 64-byte rows, 8-byte addresses, little-endian\n",
-		  "f: a kft record file of version 3: this kft reads versions 1 to 2 (a newer "
+		{ "\x7fKFT record 4: 64-byte rows, 8-byte addresses, little-endian\n",
+		  "f: a kft record file of version 4: this kft reads versions 1 to 3 (a newer "
 		  "kft's file?)\n" },
 		{ "\x7fKFT record 0: 64-byte rows, 8-byte addresses, little-endian\n",
-		  "f: a kft record file of version 0: this kft reads versions 1 to 2 (a newer "
+		  "f: a kft record file of version 0: this kft reads versions 1 to 3 (a newer "
 		  "kft's file?)\n" },
 		{ "\x7fKFT record 2: 40-byte rows, 8-byte addresses, little-endian\n",
 		  "f: a kft record file of another kind (version 2, 40-byte rows, 8-byte "
@@ -312,7 +397,7 @@ static void test_file_malformed(void)
 		const char *why;
 	} cases[] = {
 		{ NULL, 0, { { 0 }, 0, 0, 0, { 0 } }, NULL },
-		{ NULL, 0x20, { { 0 }, 0, 0, 0, { 0 } }, "flags kft does not know" },
+		{ NULL, 0x40, { { 0 }, 0, 0, 0, { 0 } }, "flags kft does not know" },
 		{ NULL, 0x8000, { { 0 }, 0, 0, 0, { 0 } }, "flags kft does not know" },
 		{ v1, KFT_STREAM_ROW_SCHED, { { 0 }, 0, 0, 0, { 0 } },
 		  "extensions, which a version 1 file has none of" },
@@ -372,5 +457,6 @@ static void test_text_of_a_log(void)
 	fclose(in);
 }
 
-UNIT_MAIN(test_row_text, test_call_extras_text, test_file_to_text, test_refused,
-	  test_file_extras, test_file_malformed, test_text_of_a_log)
+UNIT_MAIN(test_row_text, test_call_extras_text, test_call_str_text, test_call_str_invalid,
+	  test_file_to_text, test_refused, test_file_extras, test_file_malformed,
+	  test_text_of_a_log)

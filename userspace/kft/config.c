@@ -392,8 +392,7 @@ char *kft_record_config(const struct kft_params *p, char *err, size_t errlen)
 	kft_text_add(&t, " log stream units ns");
 	if (p->offcpu)
 		kft_text_add(&t, " offcpu");
-	if (p->args)
-		kft_text_add(&t, " args");
+	kft_text_args(&t, p);
 	if (p->nr_patterns)
 		failed = kft_text_funclist(&t, p, err, errlen);
 	if (p->pid)

@@ -456,6 +456,10 @@ static int kft_record_opt(struct kft_params *p, int opt, char *err, size_t errle
 	case KFT_OPT_OFFCPU:
 		p->offcpu = 1;
 		return 0;
+	case KFT_OPT_STRING:
+	case KFT_OPT_USTRING:
+	case KFT_OPT_STRUCT:
+		return kft_opt_str(p, opt, err, errlen);
 	case 'o':
 		if (*optarg) {
 			p->output = optarg;
@@ -486,6 +490,9 @@ static int kft_parse_record(int argc, char **argv, struct kft_params *p,
 		{ "offcpu", no_argument, NULL, KFT_OPT_OFFCPU },
 		{ "output", required_argument, NULL, 'o' },
 		{ "pid", required_argument, NULL, 'p' },
+		{ "string", required_argument, NULL, KFT_OPT_STRING },
+		{ "ustring", required_argument, NULL, KFT_OPT_USTRING },
+		{ "struct", required_argument, NULL, KFT_OPT_STRUCT },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;

@@ -32,9 +32,10 @@
 /* How often the buffers are drained; the most a read takes, in bytes. */
 #define KFT_REC_POLL_S		0.1
 #define KFT_REC_READ_BYTES	(1 << 20)
-/* The largest row: the call, its times and its arguments. */
+/* The largest row: the call, its times, its arguments and its string. */
 #define KFT_REC_ROW_MAX		(sizeof(struct kft_stream_row) + \
-				 sizeof(struct kft_stream_sched) + sizeof(struct kft_stream_args))
+				 sizeof(struct kft_stream_sched) + sizeof(struct kft_stream_args) + \
+				 sizeof(struct kft_stream_str))
 /* The longest drain, in seconds, before Ctrl-C and -d are looked at again. */
 #define KFT_REC_DRAIN_S		1.0
 /*

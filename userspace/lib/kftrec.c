@@ -17,10 +17,17 @@
 static_assert(sizeof(struct kft_stream_row) == 64, "a stream row is 64 bytes");
 static_assert(sizeof(struct kft_stream_sched) == 24, "offcpu's extension is 24 bytes");
 static_assert(sizeof(struct kft_stream_args) == 72, "the arguments' extension is 72 bytes");
+static_assert(sizeof(struct kft_stream_str) == 72, "the string's extension is 72 bytes");
 
-/* Written now: rows with extensions. Version 1's rows have none. */
-#define KFTREC_VERSION		2
+/*
+ * Written now: rows with extensions, a string's among them. Version 2's
+ * rows have no string, version 1's no extension.
+ */
+#define KFTREC_VERSION		3
+#define KFTREC_VERSION_NO_STR	2
 #define KFTREC_VERSION_PLAIN	1
+/* The bytes of a string the module shows (KFT_STR_LEN). */
+#define KFTREC_STR_SHOWN	62
 #define KFTREC_LINE_MAX		256
 
 static const char *kftrec_byte_order(void)
@@ -60,7 +67,37 @@ static size_t kftrec_name(const char *name, size_t len, char *buf)
 size_t kftrec_extras_size(uint16_t flags)
 {
 	return (flags & KFT_STREAM_ROW_SCHED ? sizeof(struct kft_stream_sched) : 0) +
-	       (flags & KFT_STREAM_ROW_ARGS ? sizeof(struct kft_stream_args) : 0);
+	       (flags & KFT_STREAM_ROW_ARGS ? sizeof(struct kft_stream_args) : 0) +
+	       (flags & KFT_STREAM_ROW_STR ? sizeof(struct kft_stream_str) : 0);
+}
+
+/* The string's copy as the module writes it: NULL, or what is wrong. */
+static const char *kftrec_str_invalid(const struct kft_stream_str *str)
+{
+	size_t i, used = 0;
+
+	if (str->state > KFT_STREAM_STR_HIDDEN)
+		return "its string's state is none kft writes";
+	if (str->arg < 1 || str->arg > KFT_STREAM_ARGS_MAX)
+		return "its string's argument is not 1 to 8";
+	/* (A copy that was not made or not shown has its run's length.) */
+	if (str->len >= KFT_STREAM_STR_LEN ||
+	    (str->state == KFT_STREAM_STR_MEM && !str->len) ||
+	    ((str->state == KFT_STREAM_STR_WHOLE || str->state == KFT_STREAM_STR_CUT) && str->len))
+		return "its string's length goes against its state";
+	for (i = 0; i < sizeof(str->pad); i++)
+		if (str->pad[i])
+			return "its string's padding is not zero";
+	if (str->state == KFT_STREAM_STR_MEM)
+		used = str->len;
+	else if (str->state == KFT_STREAM_STR_WHOLE || str->state == KFT_STREAM_STR_CUT)
+		used = strnlen(str->s, sizeof(str->s));
+	if (used > KFTREC_STR_SHOWN + (str->state == KFT_STREAM_STR_MEM))
+		return "its string is longer than kft keeps";
+	for (i = used; i < sizeof(str->s); i++)
+		if (str->s[i])
+			return "its string's room past its bytes is not zero";
+	return NULL;
 }
 
 /* The arguments as the module writes them: NULL, or what is wrong. */
@@ -94,8 +131,12 @@ const char *kftrec_call_invalid(const struct kftrec_call *call, unsigned int ver
 		return "flags kft does not know";
 	if (version == KFTREC_VERSION_PLAIN && kftrec_extras_size(flags))
 		return "extensions, which a version 1 file has none of";
-	if (flags & KFT_STREAM_ROW_ARGS)
+	if (version == KFTREC_VERSION_NO_STR && flags & KFT_STREAM_ROW_STR)
+		return "a string, which a version 2 file has none of";
+	if (flags & KFT_STREAM_ROW_ARGS && kftrec_args_invalid(&call->args))
 		return kftrec_args_invalid(&call->args);
+	if (flags & KFT_STREAM_ROW_STR)
+		return kftrec_str_invalid(&call->str);
 	return NULL;
 }
 
@@ -147,13 +188,69 @@ static void kftrec_args_text(const struct kftrec_call *call, char *buf, size_t s
 	}
 }
 
+/* One byte of a string as the module's kft_str_show_char() writes it. */
+static size_t kftrec_str_char(unsigned char c, char *buf)
+{
+	switch (c) {
+	case '"':
+	case '\\':
+		buf[0] = '\\';
+		buf[1] = (char)c;
+		return 2;
+	case '\n':
+		memcpy(buf, "\\n", 2);
+		return 2;
+	case '\t':
+		memcpy(buf, "\\t", 2);
+		return 2;
+	}
+	if (c > ' ' && c < 0x7f) {
+		buf[0] = (char)c;
+		return 1;
+	}
+	return (size_t)sprintf(buf, "\\x%02x", c);
+}
+
+/*
+ * args string's word, as the module's kft_str_show(): at most
+ * KFTREC_STR_TEXT_MAX bytes, its NUL too.
+ */
+#define KFTREC_STR_TEXT_MAX	(16 + KFT_STREAM_STR_LEN * 4)
+static void kftrec_str_text(const struct kftrec_call *call, char *buf)
+{
+	const struct kft_stream_str *str = &call->str;
+	const unsigned char *s = (const unsigned char *)str->s;
+	size_t n, i;
+
+	buf[0] = '\0';
+	if (!(call->row.flags & KFT_STREAM_ROW_STR) || str->state == KFT_STREAM_STR_NONE)
+		return;
+	n = (size_t)sprintf(buf, " %s%u=", str->len ? "mem" : "str", str->arg);
+	if (str->state == KFT_STREAM_STR_FAULT || str->state == KFT_STREAM_STR_HIDDEN) {
+		strcpy(buf + n, str->state == KFT_STREAM_STR_FAULT ? "(fault)" : "hidden");
+		return;
+	}
+	if (str->len) {
+		for (i = 0; i < str->len && i < sizeof(str->s); i++)
+			n += (size_t)sprintf(buf + n, "%02x", s[i]);
+		return;
+	}
+	buf[n++] = '"';
+	for (i = 0; i < KFTREC_STR_SHOWN && s[i]; i++)
+		n += kftrec_str_char(s[i], buf + n);
+	buf[n++] = '"';
+	buf[n] = '\0';
+	if (str->state == KFT_STREAM_STR_CUT)
+		strcpy(buf + n, "...");
+}
+
 int kftrec_call_text(const struct kftrec_call *call, unsigned int unit,
 		     unsigned int addr_digits, char *buf, size_t size)
 {
 	const struct kft_stream_row *row = &call->row;
 	int open = row->flags & KFT_STREAM_ROW_OPEN;
 	char pid[32], comm[KFT_STREAM_COMM_LEN * 4 + 8] = " -", ret[32] = " -";
-	char sched[96], args[KFT_STREAM_ARGS_MAX * 24 + 8];
+	char sched[96], args[KFT_STREAM_ARGS_MAX * 24 + 8], str[KFTREC_STR_TEXT_MAX];
 	long long delta = open ? KFTLOG_DELTA_OPEN : (long long)(row->dur_ns / unit);
 	int n;
 
@@ -167,10 +264,11 @@ int kftrec_call_text(const struct kftrec_call *call, unsigned int unit,
 	}
 	kftrec_sched_text(call, unit, sched, sizeof(sched));
 	kftrec_args_text(call, args, sizeof(args));
-	n = snprintf(buf, size, "%8llu %8lld %8s  0x%0*llx               0x%0*llx%s%s%s%s\n",
+	kftrec_str_text(call, str);
+	n = snprintf(buf, size, "%8llu %8lld %8s  0x%0*llx               0x%0*llx%s%s%s%s%s\n",
 		     (unsigned long long)(row->entry_ns / unit), delta, pid, (int)addr_digits,
 		     (unsigned long long)row->func, (int)addr_digits,
-		     (unsigned long long)row->caller, comm, ret, sched, args);
+		     (unsigned long long)row->caller, comm, ret, sched, args, str);
 	return n < 0 ? 0 : (size_t)n >= size ? (int)size - 1 : n;
 }
 
@@ -281,11 +379,16 @@ static int kftrec_read_call(FILE *in, const char *name, FILE *warn, unsigned int
 
 	if (n == sizeof(call->row)) {
 		extras = kftrec_extras_size(call->row.flags);
+		/*
+		 * The times, the arguments, the string, in this order (a short
+		 * read is the file's end: the next reads nothing).
+		 */
 		if (call->row.flags & KFT_STREAM_ROW_SCHED)
 			got = fread(&call->sched, 1, sizeof(call->sched), in);
-		/* The arguments after the times, whole. */
-		if (call->row.flags & KFT_STREAM_ROW_ARGS && got == extras - sizeof(call->args))
+		if (call->row.flags & KFT_STREAM_ROW_ARGS)
 			got += fread(&call->args, 1, sizeof(call->args), in);
+		if (call->row.flags & KFT_STREAM_ROW_STR)
+			got += fread(&call->str, 1, sizeof(call->str), in);
 	}
 	if (ferror(in)) {
 		fprintf(warn, "%s: %s\n", name, strerror(errno));

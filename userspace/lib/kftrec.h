@@ -25,6 +25,7 @@ struct kftrec_call {
 	struct kft_stream_row row;
 	struct kft_stream_sched sched;	/* with KFT_STREAM_ROW_SCHED */
 	struct kft_stream_args args;	/* with KFT_STREAM_ROW_ARGS */
+	struct kft_stream_str str;	/* with KFT_STREAM_ROW_STR */
 };
 
 /*
