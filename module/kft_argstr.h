@@ -54,6 +54,15 @@ static __always_inline u8 *kft_str_guard_take(void)
 	return reading;
 }
 
+/*
+ * Whether a string is being read at this CPU's context level: a call
+ * made now is the read's own (preemption off, as at every hook's entry).
+ */
+static __always_inline bool kft_str_copying(void)
+{
+	return (*this_cpu_ptr(&kft_str_reading))[interrupt_context_level()];
+}
+
 static __always_inline void kft_str_guard_drop(u8 *reading)
 {
 	barrier();

@@ -511,6 +511,12 @@ static __always_inline int kft_hook_entry_extras(struct kft_run *run, unsigned l
 	if (run->extras == KFT_EXTRAS_STREAM)
 		return kft_hook_entry_take(run, ip, ret_ip, regs, call, irq, true, NULL,
 					   KFT_PATH_STREAM);
+	/*
+	 * A call that args string's copy makes (the kernel's nofault copy,
+	 * memchr()) is kft's own, not the traced code's: not traced.
+	 */
+	if (unlikely(run->cfg.str_arg) && kft_str_copying())
+		return 1;
 	if (run->argf.nr && !kft_argf_passes(&run->argf, ip, args->fregs, args->regs)) {
 		this_cpu_inc(run->counters->filtered_args);
 		return 1;
