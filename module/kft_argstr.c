@@ -119,30 +119,43 @@ notrace noinline void kft_str_take(struct kft_rec_str *out, unsigned long addr, 
 }
 NOKPROBE_SYMBOL(kft_str_take);
 
+/* A byte as two lowercase hex digits, into @out. */
+static void kft_str_hex(char *out, unsigned char c)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	out[0] = digits[c >> 4];
+	out[1] = digits[c & 0xf];
+}
+
 /*
  * One byte of a string, as C writes it inside double quotes; a blank as
- * "\x20" too, so that a row's words stay split at blanks.
+ * "\x20" too, so that a row's words stay split at blanks. Into @out (at
+ * least 4 bytes): how many.
  */
-static void kft_str_show_char(struct seq_file *m, unsigned char c)
+static unsigned int kft_str_text_char(char *out, unsigned char c)
 {
 	switch (c) {
 	case '"':
 	case '\\':
-		seq_putc(m, '\\');
-		seq_putc(m, c);
-		break;
+		out[0] = '\\';
+		out[1] = c;
+		return 2;
 	case '\n':
-		seq_puts(m, "\\n");
-		break;
+		memcpy(out, "\\n", 2);
+		return 2;
 	case '\t':
-		seq_puts(m, "\\t");
-		break;
-	default:
-		if (c > ' ' && c < 0x7f)
-			seq_putc(m, c);
-		else
-			seq_printf(m, "\\x%02x", c);
+		memcpy(out, "\\t", 2);
+		return 2;
 	}
+	if (c > ' ' && c < 0x7f) {
+		out[0] = c;
+		return 1;
+	}
+	out[0] = '\\';
+	out[1] = 'x';
+	kft_str_hex(out + 2, c);
+	return 4;
 }
 
 /**
@@ -154,7 +167,7 @@ static void kft_str_show_char(struct seq_file *m, unsigned char c)
  * @show_addrs:	whether the reader may see kernel addresses
  *
  * " strN=" and the string in double quotes, escaped so that the word has
- * no blank and no byte outside printable ASCII (kft_str_show_char()); "..." after the closing
+ * no blank and no byte outside printable ASCII (kft_str_text_char()); "..." after the closing
  * quote when the string was cut; "(fault)" instead of it when the pointer
  * could not be read. args struct's bytes are " memN=" and two hex digits
  * a byte, in memory's order. A slot without a copy shows nothing. To a
@@ -166,7 +179,9 @@ static void kft_str_show_char(struct seq_file *m, unsigned char c)
 void kft_str_show(struct seq_file *m, const struct kft_rec_str *str, unsigned int arg,
 		  unsigned int mem_len, bool show_addrs)
 {
-	unsigned int i;
+	/* The word's text, written at once: a row's calls are few (a run may trace them). */
+	char text[KFT_STR_LEN * 4 + 8];
+	unsigned int i, n = 0;
 
 	if (str->state == KFT_STR_NONE)
 		return;
@@ -180,14 +195,17 @@ void kft_str_show(struct seq_file *m, const struct kft_rec_str *str, unsigned in
 		return;
 	}
 	if (mem_len) {
-		for (i = 0; i < mem_len && i < sizeof(str->s); i++)
-			seq_printf(m, "%02x", (u8)str->s[i]);
-		return;
+		for (i = 0; i < mem_len && i < sizeof(str->s); i++, n += 2)
+			kft_str_hex(text + n, str->s[i]);
+	} else {
+		text[n++] = '"';
+		for (i = 0; i < KFT_STR_LEN && str->s[i]; i++)
+			n += kft_str_text_char(text + n, str->s[i]);
+		text[n++] = '"';
+		if (str->state == KFT_STR_CUT) {
+			memcpy(text + n, "...", 3);
+			n += 3;
+		}
 	}
-	seq_putc(m, '"');
-	for (i = 0; i < KFT_STR_LEN && str->s[i]; i++)
-		kft_str_show_char(m, str->s[i]);
-	seq_putc(m, '"');
-	if (str->state == KFT_STR_CUT)
-		seq_puts(m, "...");
+	seq_write(m, text, n);
 }
