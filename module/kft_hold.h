@@ -209,12 +209,19 @@ static __always_inline struct kft_hold_slot *kft_hold_claim(struct kft_hold *h)
 	return NULL;
 }
 
-/* The outermost root returned: the slot is free again. */
+/*
+ * The outermost root returned: the slot is free again. A root entered
+ * before a prime can return while the prime empties the table, its exit
+ * past the generation check: the prime freed the slot and counted it free
+ * already, and another task may own it by now. Only the owner gives it
+ * back, or the count of owned slots would go below the slots held, and a
+ * task inside its root would find none of its own (kft_hold_find()).
+ */
 static __always_inline void kft_hold_release(struct kft_hold *h, struct kft_hold_slot *s)
 {
-	atomic_dec(&h->owned);
-	/* What the owner wrote comes before another task's claim. */
-	smp_store_release(&s->owner, NULL);
+	/* Release: what the owner wrote comes before another task's claim. */
+	if (cmpxchg_release(&s->owner, current, NULL) == current)
+		atomic_dec(&h->owned);
 }
 
 /* A full slot's room: the oldest record, taken with interrupts off (a full slot is rare). */
