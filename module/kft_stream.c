@@ -38,7 +38,7 @@ static_assert(sizeof(struct kft_stream_row) == 64);
 static_assert(sizeof(struct kft_stream_sched) == 24);
 static_assert(sizeof(struct kft_stream_args) == 72);
 static_assert(sizeof(struct kft_stream_str) == 72);
-static_assert(KFT_STREAM_STR_LEN == sizeof_field(struct kft_rec_str, s) + 1);
+static_assert(sizeof_field(struct kft_rec_str, s) + 1 == KFT_STREAM_STR_LEN);
 static_assert(KFT_STREAM_COMM_LEN == KFT_COMM_LEN);
 static_assert(KFT_ARGS_MAX <= KFT_STREAM_ARGS_MAX);
 
