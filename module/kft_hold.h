@@ -240,30 +240,6 @@ static __always_inline struct kft_record *kft_hold_room_full(const struct kft_ho
 }
 
 /*
- * args string's copy calls the kernel's nofault copy, which the run may
- * trace: while it copies, current's slot is marked as current's but is
- * not found (kft_hold_owns() fails on the mark), so that the calls the
- * copy makes are not held as calls of the traced function. The slot is not
- * free meanwhile: no other task claims it. Both steps are compare-and-swaps,
- * so that a prime that empties the table meanwhile wins.
- * Return: whether the slot was marked (kft_hold_unhide() then).
- */
-static __always_inline bool kft_hold_hide(struct kft_hold_slot *s)
-{
-	struct task_struct *mark = (struct task_struct *)((unsigned long)current | 1);
-
-	return cmpxchg(&s->owner, current, mark) == current;
-}
-
-/* The copy made: current's slot found again. */
-static __always_inline void kft_hold_unhide(struct kft_hold_slot *s)
-{
-	struct task_struct *mark = (struct task_struct *)((unsigned long)current | 1);
-
-	cmpxchg(&s->owner, mark, current);
-}
-
-/*
  * Room for one more call, its index taken by a compare-and-swap local to
  * the CPU, so that an interrupt's call held in between takes another. A
  * full slot is a ring: the call that returned first gives way (counted as

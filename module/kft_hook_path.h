@@ -389,24 +389,20 @@ static __always_inline bool kft_hold_entry(struct kft_run *run, unsigned long ip
  * where its exit finds it. A call deeper than the stack keeps none. The
  * depth counts the call before the copy is made: an interrupt's calls held
  * meanwhile (kft_hold_in_root()) take the places above it. The calls the
- * copy itself makes are not held (kft_hold_hide()).
+ * copy itself makes are not held: kft_hook_entry_extras() skips them.
  */
 static __always_inline void kft_hold_str_enter(struct kft_run *run, struct kft_call *call,
 					       const struct kft_rec_args *keep)
 {
 	struct kft_hold_slot *s = call->hold;
 	unsigned int d = s->depth;
-	bool hidden;
 
 	call->str_depth = d;
 	if (d >= run->hold.open_max)
 		return;
 	s->depth = d + 1;
-	hidden = kft_hold_hide(s);
 	kft_str_take(&s->open[d], keep->a[run->cfg.str_arg - 1], run->cfg.str_user,
 		     run->cfg.mem_len);
-	if (hidden)
-		kft_hold_unhide(s);
 }
 
 /*
