@@ -26,6 +26,7 @@
 
 #include "kft_argstr.h"
 #include "kft_config.h"
+#include "kft_str_text.h"
 
 /* args struct copies into the room a string has: at most as many bytes. */
 static_assert(sizeof_field(struct kft_rec_str, s) == KFT_STRUCT_LEN_MAX);
@@ -119,45 +120,6 @@ notrace noinline void kft_str_take(struct kft_rec_str *out, unsigned long addr, 
 }
 NOKPROBE_SYMBOL(kft_str_take);
 
-/* A byte as two lowercase hex digits, into @out. */
-static void kft_str_hex(char *out, unsigned char c)
-{
-	static const char digits[] = "0123456789abcdef";
-
-	out[0] = digits[c >> 4];
-	out[1] = digits[c & 0xf];
-}
-
-/*
- * One byte of a string, as C writes it inside double quotes; a blank as
- * "\x20" too, so that a row's words stay split at blanks. Into @out (at
- * least 4 bytes): how many.
- */
-static unsigned int kft_str_text_char(char *out, unsigned char c)
-{
-	switch (c) {
-	case '"':
-	case '\\':
-		out[0] = '\\';
-		out[1] = c;
-		return 2;
-	case '\n':
-		memcpy(out, "\\n", 2);
-		return 2;
-	case '\t':
-		memcpy(out, "\\t", 2);
-		return 2;
-	}
-	if (c > ' ' && c < 0x7f) {
-		out[0] = c;
-		return 1;
-	}
-	out[0] = '\\';
-	out[1] = 'x';
-	kft_str_hex(out + 2, c);
-	return 4;
-}
-
 /**
  * kft_str_show() - a record's string as a word of its row
  * @m:		the seq_file
@@ -167,8 +129,8 @@ static unsigned int kft_str_text_char(char *out, unsigned char c)
  * @show_addrs:	whether the reader may see kernel addresses
  *
  * " strN=" and the string in double quotes, escaped so that the word has
- * no blank and no byte outside printable ASCII (kft_str_text_char()); "..." after the closing
- * quote when the string was cut; "(fault)" instead of it when the pointer
+ * no blank and no byte outside printable ASCII (kft_str_text.h); "..."
+ * after the closing quote when the string was cut; "(fault)" instead of it when the pointer
  * could not be read. args struct's bytes are " memN=" and two hex digits
  * a byte, in memory's order. A slot without a copy shows nothing. To a
  * reader who sees no addresses, as its pointer is, the string or the
@@ -180,7 +142,7 @@ void kft_str_show(struct seq_file *m, const struct kft_rec_str *str, unsigned in
 		  unsigned int mem_len, bool show_addrs)
 {
 	/* The word's text, written at once: a row's calls are few (a run may trace them). */
-	char text[KFT_STR_LEN * 4 + 8];
+	char text[KFT_STR_LEN * KFT_STR_TEXT_CHAR_MAX + 8];
 	unsigned int i, n = 0;
 
 	if (str->state == KFT_STR_NONE)

@@ -12,6 +12,7 @@
 
 #include "kftlog.h"
 #include "kftrec.h"
+#include "kft_str_text.h"
 #include "linereader.h"
 
 static_assert(sizeof(struct kft_stream_row) == 64, "a stream row is 64 bytes");
@@ -188,34 +189,11 @@ static void kftrec_args_text(const struct kftrec_call *call, char *buf, size_t s
 	}
 }
 
-/* One byte of a string as the module's kft_str_show_char() writes it. */
-static size_t kftrec_str_char(unsigned char c, char *buf)
-{
-	switch (c) {
-	case '"':
-	case '\\':
-		buf[0] = '\\';
-		buf[1] = (char)c;
-		return 2;
-	case '\n':
-		memcpy(buf, "\\n", 2);
-		return 2;
-	case '\t':
-		memcpy(buf, "\\t", 2);
-		return 2;
-	}
-	if (c > ' ' && c < 0x7f) {
-		buf[0] = (char)c;
-		return 1;
-	}
-	return (size_t)sprintf(buf, "\\x%02x", c);
-}
-
 /*
  * args string's word, as the module's kft_str_show(): at most
  * KFTREC_STR_TEXT_MAX bytes, its NUL too.
  */
-#define KFTREC_STR_TEXT_MAX	(16 + KFT_STREAM_STR_LEN * 4)
+#define KFTREC_STR_TEXT_MAX	(16 + KFT_STREAM_STR_LEN * KFT_STR_TEXT_CHAR_MAX)
 static void kftrec_str_text(const struct kftrec_call *call, char *buf)
 {
 	const struct kft_stream_str *str = &call->str;
@@ -231,13 +209,14 @@ static void kftrec_str_text(const struct kftrec_call *call, char *buf)
 		return;
 	}
 	if (str->len) {
-		for (i = 0; i < str->len && i < sizeof(str->s); i++)
-			n += (size_t)sprintf(buf + n, "%02x", s[i]);
+		for (i = 0; i < str->len && i < sizeof(str->s); i++, n += 2)
+			kft_str_hex(buf + n, s[i]);
+		buf[n] = '\0';
 		return;
 	}
 	buf[n++] = '"';
 	for (i = 0; i < KFTREC_STR_SHOWN && s[i]; i++)
-		n += kftrec_str_char(s[i], buf + n);
+		n += kft_str_text_char(buf + n, s[i]);
 	buf[n++] = '"';
 	buf[n] = '\0';
 	if (str->state == KFT_STREAM_STR_CUT)
