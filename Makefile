@@ -9,6 +9,7 @@
 #                        (ARCH=arm64: an arm64 kernel, on QEMU's virt board)
 #   make check           unit tests, tools, fuzzers, lint, dkms, deb, VM tests on 6.1, 6.12, 7.3, 6.12-debug, boot
 #   make check-quick     the inner loop (about 5 min): unit tests, tools, lint, VM tests on 6.12
+#   make check-debug     every in-guest test on the debug kernel (6.12, KASAN, lockdep, kmemleak), make check's and those it leaves out there
 #   make census          each in-guest test 5 times on 6.1, 6.12 and 6.12-debug: failures out of runs
 #   make unit            the userspace unit tests (ASan, UBSan)
 #   make lint            sparse, checkpatch, -Werror builds
@@ -45,7 +46,7 @@ GUEST_HELPERS := $(BUILD)/guest/kftio $(BUILD)/guest/elapsed $(BUILD)/guest/fork
 
 .PHONY: all boot bench bench-arm64 bench-armhf bench-riscv64 bench-rt bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install layers-userspace \
 	fuzz fuzz-build fuzz-list help deps-build module-skipped dkms-check deb deb-check check-mttcg \
-	check-arch check-arm64 check-quick census
+	check-arch check-arm64 check-quick check-debug census
 
 all: userspace
 
@@ -391,6 +392,9 @@ check-quick:
 
 census:
 	@scripts/census
+
+check-debug:
+	@scripts/check-debug
 
 # Packaging: DKMS (dkms.conf, scripts/dkms-tree) and the Debian packages.
 dkms-check:

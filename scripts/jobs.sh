@@ -7,7 +7,8 @@
 #           rt (Debian's 6.12-rt, PREEMPT_RT) or debug (6.12-debug:
 #           config/debug.config, scripts/kernels/build)
 #   PASS    none: the main pass, every test of tests/kselftest but the
-#           peer's (and on debug, debug_skip below; on rt, rt_skip);
+#           peer's (and on debug, debug_skip and debug_full_only below;
+#           on rt, rt_skip);
 #           peer: the tests that need bpftrace (a line "# requires:
 #           bpftrace"), in a guest of their own (65 MB more to boot);
 #           icount: those that also compare durations exactly ("# requires:
@@ -27,6 +28,8 @@
 #           tsc: the tests of durations and time filters (tsc_tests) in
 #           a guest whose kernel marks the TSC unstable (KFT_VM_TSC),
 #           where kft's time filters leave the TSC for the ns clock
+#           full: on debug only, the main pass and debug_full_only
+#           (make check-debug: scripts/check-debug)
 #   @KofN   shard K of N of the pass's tests (split by their times:
 #           shard_of), so that a long pass runs in several lanes at once;
 #           K may be a list (@1,3of3: shards 1 and 3 in one guest)
@@ -84,6 +87,29 @@ one_kernel_tests="samples bad_input multi_write kft_record tools_pipeline tools_
 # function all_functions and replace_wide check there (25 s).
 # And one_kernel_tests.
 debug_skip="reload_cycles lockdown last_boot bench_smoke kft_slowtrace roots_offcpu_load filter_roots_wide $one_kernel_tests"
+
+# Not in make check's debug guests, only in make check-debug's (the pass
+# full, scripts/check-debug): the tests whose kernel paths other tests of
+# those guests run, on a kernel that takes 4 to 8 times 6.12's time
+# (Documentation/testing.rst, "The debug kernel"): argfilter_string (a
+# filter on an argument at entry is argfilter's, the nofault string read
+# under its guard argstr's; its kprobe peers are 6.12's), count_reads_grow
+# (every function again: count_all's table, read), attach_lookups (the
+# lookups a module load makes, 6.12's source, checked on 6.12),
+# durations_fgraph (function_graph's durations against kft's: a peer's
+# check, 6.12's), types (userspace's printing of the args run's
+# registers, args' here) and kft_refuse and kft_trace_glob (the kft
+# command's refusals and globs: a start and a stop here).
+debug_full_only="argfilter_string count_reads_grow attach_lookups durations_fgraph types kft_refuse kft_trace_glob"
+
+# debug_tests PASS: the debug kernel's main pass ('') or its full one.
+debug_tests() {
+	if [ "$1" = full ]; then
+		tests_but $debug_skip $peer_tests $icount_tests
+	else
+		tests_but $debug_skip $debug_full_only $peer_tests $icount_tests
+	fi
+}
 
 # Not on the real-time kernel (Documentation/testing.rst, "PREEMPT_RT"):
 # what PREEMPT_RT changes (threaded interrupts and irq_works, soft hrtimers,
@@ -244,12 +270,12 @@ job_shard() {
 lockdown_joins() {
 	local shard n k x t= all
 	case $1 in
-	debug@*) ;;
+	debug@* | debug-full@*) ;;
 	*) return 1 ;;
 	esac
 	shard=$(job_shard "$1")
 	n=${shard#*of} k=,${shard%of*},
-	all=$(tests_but $debug_skip $peer_tests $icount_tests)
+	all=$(debug_tests "$(job_pass "$1")")
 	for ((x = n; x >= 1; x--)); do
 		if ! printf '%s\n' $all | shard_of "$n" "$x" debug | grep -qx log_ring_oops; then
 			t=$x
@@ -267,7 +293,7 @@ job_tests() {
 	case $pass in
 	'')
 		if [ "$kernel" = debug ]; then
-			all=$(tests_but $debug_skip $peer_tests $icount_tests)
+			all=$(debug_tests '')
 		elif [ "$kernel" = rt ]; then
 			all=$(tests_but $rt_skip $peer_tests $icount_tests)
 		else
@@ -277,6 +303,13 @@ job_tests() {
 	peer) all=$(printf '%s\n' $peer_tests | grep -vxF $(printf -- '-e %s ' $(not_on "$kernel") x)) ;;
 	icount) all=$icount_tests ;;
 	tsc) all=$tsc_tests ;;
+	full)
+		if [ "$kernel" != debug ]; then
+			echo "jobs: job $1: the pass full is the debug kernel's" >&2
+			return 1
+		fi
+		all=$(debug_tests full)
+		;;
 	fast)
 		all=$(fast_tests_of "$kernel")
 		! lockdown_in_fast "$kernel" || all="$all last_boot lockdown"
