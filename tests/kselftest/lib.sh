@@ -152,7 +152,9 @@ kft_config() {
 # kft_cmd WORD: a command that must succeed.
 kft_cmd() {
 	r=$(kft_write "$1")
-	[ "$r" = ok ] || fail "command '$1' failed ($r): $(grep '^error:' /proc/kft)"
+	# (A run that stopped itself says why in its log's header.)
+	[ "$r" = ok ] || fail "command '$1' failed ($r): $(grep '^error:' /proc/kft)" \
+		"$(grep -m 1 '^Logging stopped' /proc/kft_data 2>/dev/null)"
 }
 
 # The test module's functions by name: globs need fprobe (not on 6.1).
