@@ -99,8 +99,21 @@ debug_skip="reload_cycles lockdown last_boot bench_smoke kft_slowtrace roots_off
 # durations_fgraph (function_graph's durations against kft's: a peer's
 # check, 6.12's), types (userspace's printing of the args run's
 # registers, args' here) and kft_refuse and kft_trace_glob (the kft
-# command's refusals and globs: a start and a stop here).
+# command's refusals and globs: a start and a stop here). And variants of
+# what the guests check once there, which a loaded machine took 2.1 times
+# as long to run as an idle one, past what CI's 90 minutes leave: the
+# other ways to capture arguments (argstr, argstr_roots, argstruct,
+# count_per_arg, hist_per_arg, snoop_args: args, argfilter and
+# argstr_exit run the capture, the filter and the copy), stacks_snoop_new
+# (stacks_snoop's reads), count_module_unload (module_unload's, in count
+# mode), fast_denylist (every function with fast hooks is
+# fast_cpu_offline's), the other triggers (trigger_exit, trigger_time,
+# count_triggers: trigger_entry's path), comm_column, funclist_durations,
+# units_ns, and the language's and the status's tests (config_status,
+# commands, version, kft_errors, autorepeat, addresses_hidden).
 debug_full_only="argfilter_string count_reads_grow attach_lookups durations_fgraph types kft_refuse kft_trace_glob"
+debug_full_only+=" argstr argstr_roots argstruct count_per_arg hist_per_arg snoop_args stacks_snoop_new count_module_unload fast_denylist"
+debug_full_only+=" trigger_exit trigger_time count_triggers comm_column funclist_durations units_ns config_status commands version kft_errors autorepeat addresses_hidden"
 
 # debug_tests PASS: the debug kernel's main pass ('') or its full one.
 debug_tests() {
