@@ -601,7 +601,7 @@ spins() {
 	done
 }
 sum() {
-	awk '{ n += $1 } END { printf "%d\n", n }' "$1"
+	awk '{ n += $1 } END { printf "%.0f\n", n }' "$1"
 }
 # spin_samples FRAMES: the samples of a "COUNT|frame;..." file in the spins.
 spin_samples() {

@@ -177,7 +177,9 @@ sleep_blocked() {
 }
 
 # uptime_us: the guest's CLOCK_BOOTTIME in microseconds, 10 ms steps.
-uptime_us() { awk '{ printf "%d\n", $1 * 1000000 }' /proc/uptime; }
+# (print int(): busybox awk's printf "%d" stops at 2^31 - 1, 2147 s of
+# microseconds, which a long guest passes.)
+uptime_us() { awk '{ print int($1 * 1000000) }' /proc/uptime; }
 
 # timed_call NAME [COUNT]: call, and $call_us is how long the calls took
 # on the guest's clock, rounded up: the most any one of them can have
