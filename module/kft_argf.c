@@ -132,12 +132,14 @@ static __always_inline long kft_argf_str_read(char *s, const struct kft_argf_tes
  * string longer than the bytes a glob reads matches it when the bytes
  * read do and the glob ends with '*', which takes any rest: whether
  * another pattern matches the rest is not known, and the call is not kept.
+ * The buffer is left uninitialized: the compares stop at the NUL that
+ * ends the bytes read, and the bytes past it are never looked at.
  */
-static notrace noinline bool kft_argf_str_pass(const struct kft_argf_set *set,
-					       const struct kft_argf_test *t, unsigned long addr)
+static __always_inline bool kft_argf_str_pass(const struct kft_argf_set *set,
+					      const struct kft_argf_test *t, unsigned long addr)
 {
 	const char *text = set->texts[t - set->tests];
-	char s[KFT_ARGF_STR_MAX + 2];
+	char s[KFT_ARGF_STR_MAX + 2] __uninitialized;
 
 	if (kft_argf_str_read(s, t, addr))
 		return false;
@@ -146,7 +148,6 @@ static notrace noinline bool kft_argf_str_pass(const struct kft_argf_set *set,
 		return kft_argf_streq(s, text) != t->negate;
 	return kft_argf_glob(text, s) && (t->open_end || kft_argf_strlen(s) < t->read);
 }
-NOKPROBE_SYMBOL(kft_argf_str_pass);
 
 /* A string statement as the traced path tests it, its text into @text. */
 static void kft_argf_compile_string(struct kft_argf_test *t, char *text, const struct kft_argf *f)

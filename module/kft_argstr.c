@@ -31,39 +31,21 @@
 /* args struct copies into the room a string has: at most as many bytes. */
 static_assert(sizeof_field(struct kft_rec_str, s) == KFT_STRUCT_LEN_MAX);
 
-/* @n bytes at @addr into @dst, without faulting. Return: 0, or an error. */
-static notrace long kft_str_copy(char *dst, unsigned long addr, size_t n, bool user)
-{
-	return user ? copy_from_user_nofault(dst, (const void __user *)addr, n) :
-		      copy_from_kernel_nofault(dst, (const void *)addr, n);
-}
-NOKPROBE_SYMBOL(kft_str_copy);
-
-/**
- * kft_str_read() - copy a string's first bytes, without faulting
- * @dst:	@want bytes of room
- * @addr:	the string
- * @want:	the most bytes to copy (at most a page)
- * @user:	a user space string, else a kernel one
- *
- * From any context: it does not fault, sleep or take a lock. The bytes
- * past a NUL in @addr's page may not be copied: @dst is the string up to
- * its NUL, or @want bytes without one.
- *
- * Return: 0, or -EFAULT when a byte before the string's NUL (and among
- * the first @want) cannot be read.
+/*
+ * kft_str_read()'s string that crosses a page: its first page's bytes,
+ * then the next page's only when no NUL came before.
  */
-notrace noinline long kft_str_read(char *dst, unsigned long addr, size_t want, bool user)
+notrace noinline long kft_str_read_pages(char *dst, unsigned long addr, size_t want, bool user)
 {
-	size_t first = min_t(size_t, want, PAGE_SIZE - offset_in_page(addr));
+	size_t first = PAGE_SIZE - offset_in_page(addr);
 
 	if (kft_str_copy(dst, addr, first, user) ||
-	    (first < want && !memchr(dst, '\0', first) &&
+	    (!memchr(dst, '\0', first) &&
 	     kft_str_copy(dst + first, addr + first, want - first, user)))
 		return -EFAULT;
 	return 0;
 }
-NOKPROBE_SYMBOL(kft_str_read);
+NOKPROBE_SYMBOL(kft_str_read_pages);
 
 DEFINE_PER_CPU(u8 [4], kft_str_reading);
 

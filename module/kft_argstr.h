@@ -12,6 +12,8 @@
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/types.h>
+#include <linux/uaccess.h>
+#include <asm/page.h>
 
 #include "kft_compat.h"
 
@@ -69,7 +71,37 @@ static __always_inline void kft_str_guard_drop(u8 *reading)
 	*reading = 0;
 }
 
-long kft_str_read(char *dst, unsigned long addr, size_t want, bool user);
+/* @n bytes at @addr into @dst, without faulting. Return: 0, or an error. */
+static __always_inline long kft_str_copy(char *dst, unsigned long addr, size_t n, bool user)
+{
+	return user ? copy_from_user_nofault(dst, (const void __user *)addr, n) :
+		      copy_from_kernel_nofault(dst, (const void *)addr, n);
+}
+
+long kft_str_read_pages(char *dst, unsigned long addr, size_t want, bool user);
+
+/**
+ * kft_str_read() - copy a string's first bytes, without faulting
+ * @dst:	@want bytes of room
+ * @addr:	the string
+ * @want:	the most bytes to copy (at most a page)
+ * @user:	a user space string, else a kernel one
+ *
+ * From any context: it does not fault, sleep or take a lock. The bytes
+ * past a NUL in @addr's page may not be copied: @dst is the string up to
+ * its NUL, or @want bytes without one. Inline: a string within one page,
+ * nearly every one, costs the traced path one call, the kernel's copy.
+ *
+ * Return: 0, or -EFAULT when a byte before the string's NUL (and among
+ * the first @want) cannot be read.
+ */
+static __always_inline long kft_str_read(char *dst, unsigned long addr, size_t want, bool user)
+{
+	if (unlikely(want > PAGE_SIZE - (addr & ~PAGE_MASK)))
+		return kft_str_read_pages(dst, addr, want, user);
+	return kft_str_copy(dst, addr, want, user) ? -EFAULT : 0;
+}
+
 void kft_str_take(struct kft_rec_str *out, unsigned long addr, bool user, unsigned int mem_len);
 void kft_str_show(struct seq_file *m, const struct kft_rec_str *str, unsigned int arg,
 		  unsigned int mem_len, bool show_addrs);
