@@ -326,6 +326,7 @@ int kft_errtrace(const struct kft_params *p, const struct kft_paths *paths)
 		return 1;
 	}
 	kft_et_banner(p);
+	et.s.look_after_stop = 1;
 	ret = kft_session_loop(&et.s, KFT_ET_POLL_S, p->duration, kft_et_poll, &et);
 	ret = kft_et_finish(&et, ret);
 	kft_et_free(&et);

@@ -560,6 +560,12 @@ struct kft_session {
 	/* The run's start as our first read since our prime saw it. */
 	int have_start, started;
 	uint64_t start_us;
+	/*
+	 * The caller stops the run and then takes its last look itself: a
+	 * Ctrl-C ends kft_session_loop() at once, without one more summary
+	 * of a run still going.
+	 */
+	int look_after_stop;
 };
 
 /*
@@ -573,8 +579,9 @@ int kft_session_start(struct kft_session *s, const struct kft_paths *paths,
 /*
  * Calls summary(ctx) every interval seconds (0: once, at the end) until
  * duration seconds (0: none) are over, Ctrl-C, or summary returns non-zero
- * (1: the run was stopped by someone else; -1: an error, said). Returns
- * summary's last return value.
+ * (1: the run was stopped by someone else; -1: an error, said). A Ctrl-C
+ * gets one summary more, the last, unless s->look_after_stop. Returns
+ * summary's last return value (0 if none).
  */
 int kft_session_loop(struct kft_session *s, double interval, double duration,
 		     int (*summary)(void *ctx), void *ctx);

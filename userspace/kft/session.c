@@ -50,7 +50,7 @@ int kft_session_loop(struct kft_session *s, double interval, double duration,
 		     int (*summary)(void *ctx), void *ctx)
 {
 	double next = kft_now(), end;
-	int ret;
+	int ret = 0;
 
 	end = duration ? next + duration : INFINITY;
 	do {
@@ -58,7 +58,14 @@ int kft_session_loop(struct kft_session *s, double interval, double duration,
 		next = interval ? next + interval : end;
 		if (next > end)
 			next = end;
-		kft_wait_until(next, &s->orig);
+		/*
+		 * A summary reads the whole log or table again: where that
+		 * is slow (every function traced, under emulation), one more
+		 * of a run still going delays the stop, and a log that fills
+		 * meanwhile would even be started again.
+		 */
+		if (kft_wait_until(next, &s->orig) && s->look_after_stop)
+			break;
 		ret = summary(ctx);
 		/* Output that cannot be written any more (a closed pipe) ends it as Ctrl-C. */
 	} while (!ret && !kft_quit && !ferror(stdout) && kft_now() < end);

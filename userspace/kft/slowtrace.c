@@ -408,6 +408,7 @@ int kft_slowtrace(const struct kft_params *p, const struct kft_paths *paths)
 		return 1;
 	}
 	kft_st_banner(p);
+	st.s.look_after_stop = 1;
 	ret = kft_session_loop(&st.s, KFT_ST_POLL_S, p->duration, kft_st_poll, &st);
 	ret = kft_st_finish(&st, ret);
 	kft_st_free(&st);

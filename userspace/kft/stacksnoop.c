@@ -68,6 +68,7 @@ static int kft_snoop_run(struct kft_snoop *sn, const struct kft_paths *paths)
 		return 1;
 	kft_snoop_header(stdout, p->verbose);
 	fflush(stdout);
+	sn->s.look_after_stop = 1;
 	ret = kft_session_loop(&sn->s, KFT_SNOOP_POLL_S, 0, kft_snoop_poll, sn);
 	ret = kft_session_stop(&sn->s, ret);
 	if (!ret) {
