@@ -219,7 +219,8 @@ $(SAN_TOOLS): $(BUILD)/san/%: $(BUILD)/bin/% $$(call san_objs,$$(SRC_$$*) $(LIB_
 	$(CC) $(SAN) -o $@ $(call san_objs,$(SRC_$*) $(LIB_SRC)) -lm $(LIBS_$*)
 
 # No two files of one program need each other (scripts/layers; make lint).
-layers-userspace: $(SAN_TOOLS) $(call unit_objs,$(TYPES_SRC) $(LIB_SRC))
+# (unit_objs is defined further down: expanded the second time.)
+layers-userspace: $(SAN_TOOLS) $$(call unit_objs,$(TYPES_SRC) $(LIB_SRC))
 	@scripts/layers addr2sym $(call san_objs,$(SRC_addr2sym) $(LIB_SRC))
 	@scripts/layers sym2addr $(call san_objs,$(SRC_sym2addr) $(LIB_SRC))
 	@scripts/layers kd $(call san_objs,$(SRC_kd) $(LIB_SRC))
