@@ -449,13 +449,22 @@ double kft_now(void)
 
 int kft_wait_until(double deadline, const sigset_t *orig)
 {
+	static const struct timespec no_wait;
 	struct timespec ts;
 	double left;
 
 	while (!kft_quit) {
 		left = deadline - kft_now();
-		if (left <= 0)
-			return 0;
+		/*
+		 * Past the deadline, a wait of none still lets a pending
+		 * Ctrl-C in: a look that takes longer than its interval
+		 * (every function traced, under emulation) finds every
+		 * deadline past, and would otherwise never see it.
+		 */
+		if (left <= 0) {
+			ppoll(NULL, 0, &no_wait, orig);
+			return kft_quit;
+		}
 		ts.tv_sec = (time_t)left;
 		ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
 		ppoll(NULL, 0, isinf(deadline) ? NULL : &ts, orig);
