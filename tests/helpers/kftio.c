@@ -14,13 +14,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 static const char usage[] =
 	"usage: kftio [-u UID] [-d] [-S] [-m MARKS] [-T] read FILE\n"
-	"       kftio [-u UID] [-d] [-D|-R] [-c N] [-t N] write FILE TEXT|@PATH\n"
+	"       kftio [-u UID] [-d] [-D|-R] [-c N] [-t N] [-p K] write FILE TEXT|@PATH\n"
 	"  -u UID  switch to this uid and gid before opening\n"
 	"  -d      drop CAP_SYS_ADMIN (stay root otherwise)\n"
 	"  -S      drop CAP_SYSLOG\n"
@@ -33,6 +34,8 @@ static const char usage[] =
 	"  -c N    write in chunks of N bytes, through the one open file\n"
 	"  -t N    N threads write the whole text at once, each with pwrite()\n"
 	"          in its chunks, through the one open file\n"
+	"  -p K    write from memory where the text's last K bytes are on a second\n"
+	"          page; K = 0: the text ends a page, and the next cannot be read\n"
 	"  @PATH   write the contents of PATH\n"
 	"Prints 'ok' (after the file's content, for read) or 'STEP: ERRNO'.\n"
 	"Exit status: 0 ok, 1 the operation failed, 2 usage or setup error.\n";
@@ -139,11 +142,35 @@ static char *load_text(const char *arg, size_t *len)
 	return buf;
 }
 
+/*
+ * @text moved to a page's end, its last @k bytes on the next page, which
+ * cannot be read when @k is 0: a user string whose reads cross a page.
+ */
+static char *place_at_page_end(const char *text, size_t len, size_t k)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+	char *area, *s;
+
+	if (k > len || len - k > page || k > page) {
+		errno = EINVAL;
+		return NULL;
+	}
+	area = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (area == MAP_FAILED)
+		return NULL;
+	if (!k && mprotect(area + page, page, PROT_NONE))
+		return NULL;
+	s = area + page + k - len;
+	memcpy(s, text, len);
+	return s;
+}
+
 /* How write() is done: chunks, threads, and the capability around open. */
 struct write_opts {
 	size_t chunk;		/* 0: all at once */
 	int threads;		/* 0: plain write() from this thread */
 	int cap_switch;		/* 'D', 'R' or 0 */
+	long page_end;		/* -p K, or -1 */
 };
 
 struct writer_arg {
@@ -205,6 +232,8 @@ static int do_write(const char *path, const char *arg, const struct write_opts *
 	char *text = load_text(arg, &len);
 	int fd, ret;
 
+	if (text && o->page_end >= 0)
+		text = place_at_page_end(text, len, o->page_end);
 	if (!text) {
 		perror("kftio: text");
 		return 2;
@@ -230,13 +259,13 @@ static int do_write(const char *path, const char *arg, const struct write_opts *
 
 int main(int argc, char **argv)
 {
-	struct write_opts wo = { 0 };
+	struct write_opts wo = { .page_end = -1 };
 	long uid = 0, chunk = 0;
 	int drop = 0, drop_syslog = 0, read_flags = 0, opt;
 	const char *marks = NULL;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "u:dSDRc:t:m:T")) != -1) {
+	while ((opt = getopt(argc, argv, "u:dSDRc:t:m:Tp:")) != -1) {
 		switch (opt) {
 		case 'u':
 			errno = 0;
@@ -274,6 +303,14 @@ int main(int argc, char **argv)
 			chunk = strtol(optarg, &end, 10);
 			if (errno || *end || chunk <= 0) {
 				fprintf(stderr, "kftio: bad chunk size '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'p':
+			errno = 0;
+			wo.page_end = strtol(optarg, &end, 10);
+			if (errno || *end || wo.page_end < 0) {
+				fprintf(stderr, "kftio: bad byte count '%s'\n", optarg);
 				return 2;
 			}
 			break;

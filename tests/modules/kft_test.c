@@ -104,6 +104,7 @@
 #include <linux/timekeeping.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 #include <linux/wait.h>
 
 /*
@@ -559,6 +560,45 @@ static int kft_test_str_cmd(const char *buf, const char __user *ubuf, size_t cou
 }
 
 /*
+ * A string at a page's end, for the reads of args string and of a string
+ * filter that cross pages: kft_test_str_page() is given the string and
+ * leaves its bytes alone (one of them has no NUL).
+ */
+static noinline __attribute__((__noipa__)) int kft_test_str_page(const char *kstr)
+{
+	barrier();
+	return 0;
+}
+
+/*
+ * "strpage K TEXT": TEXT and its NUL laid so that their last K bytes are
+ * on a second page of a vmalloc() area; K = 0: they end the area's only
+ * page, before the guard page vmalloc() leaves unmapped; K = -1: TEXT
+ * without its NUL ends that page.
+ */
+static int kft_test_str_page_cmd(char *text)
+{
+	int k, off = 0, len, pages;
+	char *area, *s;
+
+	if (sscanf(text, "%d %n", &k, &off) != 1 || !off)
+		return -EINVAL;
+	text += off;
+	len = strlen(text) + (k >= 0);
+	if (k < -1 || k >= len || len > PAGE_SIZE)
+		return -EINVAL;
+	pages = k > 0 ? 2 : 1;
+	area = vmalloc(pages * PAGE_SIZE);
+	if (!area)
+		return -ENOMEM;
+	s = area + PAGE_SIZE + max(k, 0) - len;
+	memcpy(s, text, len);
+	WRITE_ONCE(kft_test_sink, kft_test_str_page(s));
+	vfree(area);
+	return 0;
+}
+
+/*
  * filter roots with args string: a root of a string argument whose tree is
  * @n calls of kft_test_str(), each with a string of its own ("TEXT.1",
  * "TEXT.2", ...), so that a test can tell which of them a cut slot kept
@@ -909,6 +949,8 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 		return kft_test_args_cmd(buf + 5) ?: count;
 	if (!strncmp(buf, "str ", 4))
 		return kft_test_str_cmd(buf, ubuf, count) ?: count;
+	if (!strncmp(buf, "strpage ", 8))
+		return kft_test_str_page_cmd(buf + 8) ?: count;
 	if (!strncmp(buf, "strtree ", 8))
 		return kft_test_str_tree_cmd(buf + 8) ?: count;
 	if (!strncmp(buf, "strfill ", 8))
