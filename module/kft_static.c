@@ -285,8 +285,8 @@ static int __init kft_static_install(char *text, struct kft_config *cfg)
  */
 void __init kft_static_start(void)
 {
-	struct kft_static_parse run = {}, over = {};
 	struct kft_parse_error err = { .code = KFT_ERR_EXPECTED_BEGIN, .pos = { 1, 1 } };
+	struct kft_static_parse *run, *over;
 	size_t conf_len, over_len;
 	char *text;
 	int ret;
@@ -295,47 +295,51 @@ void __init kft_static_start(void)
 		pr_info("static run disabled (kft.static_run=0)\n");
 		return;
 	}
+	/* The two parsed configurations: too large for an initcall's stack. */
+	run = kcalloc(2, sizeof(*run), GFP_KERNEL);
 	text = kft_static_text(&conf_len, &over_len);
-	if (!text)
-		goto err_nomem;
-	ret = kft_static_parse(text, conf_len, &run, &err);
+	if (!run || !text) {
+		kfree(run);
+		kvfree(text);
+		pr_err("static run not started: out of memory\n");
+		return;
+	}
+	over = run + 1;
+	ret = kft_static_parse(text, conf_len, run, &err);
 	if (ret == -EINVAL)
 		kft_static_report(&err, KFT_STATIC_CONF_FILE);
 	if (!ret && over_len) {
-		ret = kft_static_parse(text + conf_len + 1, over_len, &over, &err);
+		ret = kft_static_parse(text + conf_len + 1, over_len, over, &err);
 		if (ret == -EINVAL)
 			kft_static_report(&err, NULL);
 		if (!ret)
-			ret = kft_static_apply_override(&run, &over);
+			ret = kft_static_apply_override(run, over);
 	}
-	kvfree(over.funcs);
+	kvfree(over->funcs);
 	if (ret == -ENOMEM)
-		goto err_nomem_free;
+		pr_err("static run not started: out of memory\n");
 	if (ret)
 		goto err_free;
-	kft_static_choose_hooks(&run.cfg);
-	ret = kft_static_check_kprobes(&run.cfg, &err);
+	kft_static_choose_hooks(&run->cfg);
+	ret = kft_static_check_kprobes(&run->cfg, &err);
 	if (ret) {
 		kft_static_report(&err, KFT_STATIC_CONF_FILE);
 		goto err_free;
 	}
 	mutex_lock(&kft_mutex);
 	/* The run owns text and funcs from here, whatever happens. */
-	ret = kft_static_install(text, &run.cfg);
+	ret = kft_static_install(text, &run->cfg);
 	mutex_unlock(&kft_mutex);
 	if (!ret)
 		pr_info("static run started (%s%s%s%s)\n", KFT_STATIC_CONF_FILE,
 			static_funcs ? ", kft.static_funcs" : "",
 			static_mintime ? ", kft.static_mintime" : "",
 			static_log ? ", kft.static_log" : "");
+	kfree(run);
 	return;
 
-err_nomem_free:
-	pr_err("static run not started: out of memory\n");
 err_free:
-	kvfree(run.funcs);
+	kvfree(run->funcs);
 	kvfree(text);
-	return;
-err_nomem:
-	pr_err("static run not started: out of memory\n");
+	kfree(run);
 }
