@@ -318,7 +318,7 @@ static const struct parse_case cases[] = {
 	BAD("new begin\nsnoop 1\nfilter pid 1\nfilter tid 1\nend", NOT_IN_TRACE_MODE, 2, 1),
 	BAD("new begin\nmode count\nlogentries 2000000\nend", NOT_IN_COUNT_MODE, 3, 1),
 	/* filter roots and the holding's sizes. */
-	OK("new begin filter roots do_sys_openat2 ext4:ext4_file_open 0xffffffff81000000 fend end"),
+	OK("new begin filter roots do_sys_openat2 ext4:ext4_file_open " ADDR_TEXT " fend end"),
 	OK("new begin filter roots a fend filter funclist b fend holdentries 2 holdtasks 65536 end"),
 	OK("new begin holdtasks 1 filter errors filter roots a fend filter noints end"),
 	BAD("new begin filter roots vfs_* fend end", ROOT_GLOB, 1, 24),
@@ -444,7 +444,7 @@ static const struct parse_case cases[] = {
 	OK("new begin filter arg vfs_read 3 ulong > 4096 end"),
 	OK("new begin filter arg kft_test:kft_test_args 1 == 5 filter arg 2 != 0 end"),
 	BAD("new begin filter arg vfs_* 1 == 5 end", ARGF_FUNCTION, 1, 22),
-	BAD("new begin filter arg 0xffffffff81000000 1 == 5 end", BAD_NUMBER, 1, 22),
+	BAD("new begin filter arg " ADDR_TEXT " 1 == 5 end", BAD_NUMBER, 1, 22),
 	BAD("new begin filter arg :x 1 == 5 end", BAD_FUNCTION, 1, 22),
 	BAD("new begin filter arg f 9 == 5 end", ARGF_INDEX, 1, 24),
 	BAD("new begin filter arg f end", BAD_NUMBER, 1, 24),
