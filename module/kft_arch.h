@@ -20,6 +20,7 @@
 #define KFT_ARCH_H
 
 #include <linux/ftrace.h>
+#include <linux/kprobes.h>
 #include <linux/ptrace.h>
 #include <linux/types.h>
 
@@ -269,6 +270,29 @@ static __always_inline u64 kft_cycles(void)
 }
 #endif
 u32 kft_cycles_khz(void);
+
+/**
+ * kft_kprobe_trapped() - did a kprobe fire through its breakpoint
+ * @p:		the kprobe, from its handler
+ *
+ * x86-64 and riscv enter a breakpoint hit in kernel code as an NMI, so
+ * that its handlers run one NMI level above the probed call's context. A
+ * kprobe at ftrace's call site runs from ftrace, and an optimized one
+ * (x86-64: its first byte a jump, no longer the breakpoint) from its
+ * detour: in the call's own context. arm64's and 32-bit ARM's breakpoint
+ * handlers enter no NMI.
+ */
+static __always_inline bool kft_kprobe_trapped(const struct kprobe *p)
+{
+#if defined(CONFIG_X86_64)
+	return !(p->flags & KPROBE_FLAG_FTRACE) &&
+	       READ_ONCE(*(const u8 *)p->addr) == INT3_INSN_OPCODE;
+#elif defined(CONFIG_RISCV)
+	return !(p->flags & KPROBE_FLAG_FTRACE);
+#else
+	return false;
+#endif
+}
 
 /**
  * kft_entry_return_address() - a function's return address at its entry

@@ -529,12 +529,29 @@ static __always_inline int kft_hook_entry_extras(struct kft_run *run, unsigned l
 	return 0;
 }
 
+/*
+ * Was the call made in an interrupt? Its hook runs in its context, but
+ * for a kprobe that fired through its breakpoint where that exception
+ * is entered as an NMI (kft_kprobe_trapped()): that level, the
+ * exception's, is not the call's.
+ */
+static __always_inline bool kft_call_in_irq(bool trapped)
+{
+	unsigned long below;
+
+	if (!trapped || !in_nmi())
+		return !in_task();
+	below = preempt_count() - (NMI_OFFSET + HARDIRQ_OFFSET);
+	return (below & (NMI_MASK | HARDIRQ_MASK)) || in_serving_softirq();
+}
+
 /**
  * kft_hook_entry() - a hooked function was entered
  * @hook:	the hook (its role says what for)
  * @ip:		the function, as the mechanism reports it
  * @ret_ip:	where it will return to
  * @regs:	the registers at its first instruction (a kprobe), or NULL
+ * @trapped:	a kprobe that fired through its breakpoint (kft_kprobe_trapped())
  * @call:	per-call storage, handed to kft_hook_exit()
  * @args:	where its argument registers are, and where to keep them
  *
@@ -542,7 +559,8 @@ static __always_inline int kft_hook_entry_extras(struct kft_run *run, unsigned l
  */
 static __always_inline int kft_hook_entry(struct kft_fhook *hook, unsigned long ip,
 					    unsigned long ret_ip, struct pt_regs *regs,
-					    struct kft_call *call, struct kft_args_src args)
+					    bool trapped, struct kft_call *call,
+					    struct kft_args_src args)
 {
 	struct kft_run *run = hook->run;
 	/* Acquire: a new state comes with its generation (kft_run_prime()). */
@@ -560,7 +578,7 @@ static __always_inline int kft_hook_entry(struct kft_fhook *hook, unsigned long 
 		call->gen--;
 		return state != KFT_PRIMED;
 	}
-	irq = !in_task();
+	irq = kft_call_in_irq(trapped);
 	if (irq ? run->cfg.noints : run->cfg.onlyints) {
 		this_cpu_inc(run->counters->filtered_ints);
 		return 1;

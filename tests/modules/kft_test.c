@@ -5,9 +5,11 @@
  *	echo "NAME [COUNT]" >/proc/kft_test
  *
  * calls NAME COUNT times (default 1) from the writing task, or, for NAME
- * irq_leaf and irq_busy_20us, from hard interrupt context (irq_work).
+ * irq_leaf, irq_busy_20us and irq_notrace_leaf, from hard interrupt
+ * context (irq_work).
  * Names:
  *	leaf		returns at once
+ *	notrace_leaf	kft_test_notrace_leaf, notrace: returns at once
  *	busy_20us	spins 20 us
  *	busy_2ms	spins 2 ms
  *	busy_us		COUNT is microseconds (1..1000000) spun in one call of
@@ -125,6 +127,15 @@ static noinline void kft_test_spin_ns(u64 ns)
 }
 
 static noinline void kft_test_leaf(void)
+{
+	barrier();
+}
+
+/*
+ * Without ftrace's call site: hooks safe reach it by a kprobe, which,
+ * unoptimized, fires through its breakpoint.
+ */
+static noinline notrace void kft_test_notrace_leaf(void)
 {
 	barrier();
 }
@@ -437,6 +448,8 @@ static const struct {
 	{ "warn", kft_test_warn_outer, false },
 	{ "irq_leaf", kft_test_leaf, true },
 	{ "irq_busy_20us", kft_test_busy_20us, true },
+	{ "notrace_leaf", kft_test_notrace_leaf, false },
+	{ "irq_notrace_leaf", kft_test_notrace_leaf, true },
 };
 
 /*
