@@ -338,7 +338,7 @@ static __always_inline void kft_fast_entry_judge(struct kft_fhook *hook,
 	struct kft_args_src args = { .fregs = fregs };
 
 	kft_fast_enter(f);
-	if (kft_hook_entry(hook, f->ip, f->ret_ip, NULL, false, &f->call, args)) {
+	if (kft_hook_entry(hook, f->ip, f->ret_ip, NULL, NULL, &f->call, args)) {
 		kft_fast_unpush(s, f, d);
 	} else {
 		WRITE_ONCE(f->entering, 0);

@@ -49,7 +49,7 @@ static notrace int kft_fprobe_entry(struct fprobe *fp, unsigned long entry_ip,
 				    unsigned long ret_ip, struct kft_fprobe_regs *regs,
 				    void *data)
 {
-	return kft_hook_entry(kft_fprobe_hook(fp), entry_ip, ret_ip, NULL, false, data,
+	return kft_hook_entry(kft_fprobe_hook(fp), entry_ip, ret_ip, NULL, NULL, data,
 			      kft_fprobe_args(regs, data));
 }
 NOKPROBE_SYMBOL(kft_fprobe_entry);

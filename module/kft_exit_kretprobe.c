@@ -42,7 +42,7 @@ static notrace int kft_krp_entry(struct kretprobe_instance *ri, struct pt_regs *
 		return 1;	/* no instance: the exit handler is not called */
 	return kft_hook_entry(k->hook, (unsigned long)k->rp.kp.addr,
 			      kft_entry_return_address(regs), regs,
-			      kft_kprobe_trapped(&k->rp.kp), call,
+			      &k->rp.kp, call,
 			      (struct kft_args_src){ .regs = regs, .keep = kft_call_keep(call) });
 }
 NOKPROBE_SYMBOL(kft_krp_entry);

@@ -531,15 +531,15 @@ static __always_inline int kft_hook_entry_extras(struct kft_run *run, unsigned l
 
 /*
  * Was the call made in an interrupt? Its hook runs in its context, but
- * for a kprobe that fired through its breakpoint where that exception
- * is entered as an NMI (kft_kprobe_trapped()): that level, the
- * exception's, is not the call's.
+ * for a kprobe (@kp; NULL for other hooks) that fired through its
+ * breakpoint where that exception is entered as an NMI
+ * (kft_kprobe_trapped()): that level, the exception's, is not the call's.
  */
-static __always_inline bool kft_call_in_irq(bool trapped)
+static __always_inline bool kft_call_in_irq(const struct kprobe *kp)
 {
 	unsigned long below;
 
-	if (!trapped || !in_nmi())
+	if (!kp || !in_nmi() || !kft_kprobe_trapped(kp))
 		return !in_task();
 	below = preempt_count() - (NMI_OFFSET + HARDIRQ_OFFSET);
 	return (below & (NMI_MASK | HARDIRQ_MASK)) || in_serving_softirq();
@@ -551,7 +551,7 @@ static __always_inline bool kft_call_in_irq(bool trapped)
  * @ip:		the function, as the mechanism reports it
  * @ret_ip:	where it will return to
  * @regs:	the registers at its first instruction (a kprobe), or NULL
- * @trapped:	a kprobe that fired through its breakpoint (kft_kprobe_trapped())
+ * @kp:		the kprobe whose handler this is, or NULL
  * @call:	per-call storage, handed to kft_hook_exit()
  * @args:	where its argument registers are, and where to keep them
  *
@@ -559,7 +559,7 @@ static __always_inline bool kft_call_in_irq(bool trapped)
  */
 static __always_inline int kft_hook_entry(struct kft_fhook *hook, unsigned long ip,
 					    unsigned long ret_ip, struct pt_regs *regs,
-					    bool trapped, struct kft_call *call,
+					    const struct kprobe *kp, struct kft_call *call,
 					    struct kft_args_src args)
 {
 	struct kft_run *run = hook->run;
@@ -578,7 +578,7 @@ static __always_inline int kft_hook_entry(struct kft_fhook *hook, unsigned long 
 		call->gen--;
 		return state != KFT_PRIMED;
 	}
-	irq = kft_call_in_irq(trapped);
+	irq = kft_call_in_irq(kp);
 	if (irq ? run->cfg.noints : run->cfg.onlyints) {
 		this_cpu_inc(run->counters->filtered_ints);
 		return 1;
