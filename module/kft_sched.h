@@ -21,11 +21,20 @@
  * reads (at its calls' entries and exits, from the task itself) are
  * ordered by the scheduler. A table full for a task leaves its calls
  * without the times (counted).
+ *
+ * An interrupt's first call (irq_enter_rcu(), before the interrupt counts
+ * itself in preempt_count) is seen as a call of the task it interrupted,
+ * and enters and leaves the task's slot. Landing while the task claims or
+ * gives back its slot, it would find a slot owned but no call open, and
+ * give it back under the task: a slot left counted as followed, or a root
+ * left without its slot. So the task's steps on its slot are taken with
+ * interrupts off (a few dozen instructions, and only in runs with offcpu).
  */
 #ifndef KFT_SCHED_H
 #define KFT_SCHED_H
 
 #include <linux/atomic.h>
+#include <linux/irqflags.h>
 #include <linux/sched.h>
 #include <linux/types.h>
 
@@ -115,16 +124,19 @@ static __always_inline struct kft_sched_wake *kft_sched_wake_of(struct kft_sched
 static __always_inline struct kft_sched_slot *kft_sched_enter(struct kft_sched *sc,
 							      u64 *runnable, u64 *blocked)
 {
-	struct kft_sched_slot *s = atomic_read(&sc->owned) ? kft_sched_find(sc, current) : NULL;
+	struct kft_sched_slot *s;
+	unsigned long flags;
 
-	if (!s) {
+	raw_local_irq_save(flags);
+	s = atomic_read(&sc->owned) ? kft_sched_find(sc, current) : NULL;
+	if (!s)
 		s = kft_sched_claim(sc);
-		if (!s)
-			return NULL;
+	if (s) {
+		s->depth++;
+		*runnable = READ_ONCE(s->runnable_ns);
+		*blocked = READ_ONCE(s->blocked_ns);
 	}
-	s->depth++;
-	*runnable = READ_ONCE(s->runnable_ns);
-	*blocked = READ_ONCE(s->blocked_ns);
+	raw_local_irq_restore(flags);
 	return s;
 }
 
@@ -134,20 +146,24 @@ static __always_inline struct kft_sched_slot *kft_sched_enter(struct kft_sched *
  */
 static __always_inline void kft_sched_exit(struct kft_sched *sc, struct kft_rec_sched *t)
 {
-	struct kft_sched_slot *s = kft_sched_find(sc, current);
+	struct kft_sched_slot *s;
+	unsigned long flags;
 
+	raw_local_irq_save(flags);
+	s = kft_sched_find(sc, current);
 	if (!s) {
 		t->runnable_ns = 0;
 		t->blocked_ns = 0;
-		return;
+	} else {
+		t->runnable_ns = READ_ONCE(s->runnable_ns) - t->runnable_ns;
+		t->blocked_ns = READ_ONCE(s->blocked_ns) - t->blocked_ns;
+		if (!--s->depth) {
+			atomic_dec(&sc->owned);
+			/* Its totals read before another task claims the slot. */
+			smp_store_release(&s->owner, NULL);
+		}
 	}
-	t->runnable_ns = READ_ONCE(s->runnable_ns) - t->runnable_ns;
-	t->blocked_ns = READ_ONCE(s->blocked_ns) - t->blocked_ns;
-	if (--s->depth)
-		return;
-	atomic_dec(&sc->owned);
-	/* Its totals read before another task claims the slot. */
-	smp_store_release(&s->owner, NULL);
+	raw_local_irq_restore(flags);
 }
 
 #endif
