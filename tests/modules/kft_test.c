@@ -10,6 +10,11 @@
  * Names:
  *	leaf		returns at once
  *	notrace_leaf	kft_test_notrace_leaf, notrace: returns at once
+ *	kprobe		COUNT 1: a kprobe of this module's own on
+ *			kft_test_notrace_leaf, counting its hits; COUNT 0:
+ *			taken off, its hits written to the kernel log
+ *			("kft_test: kprobe hits N"): a second kprobe beside
+ *			kft's (notrace_context)
  *	busy_20us	spins 20 us
  *	busy_2ms	spins 2 ms
  *	busy_us		COUNT is microseconds (1..1000000) spun in one call of
@@ -96,6 +101,7 @@
 #include <linux/io.h>
 #include <linux/irq_work.h>
 #include <linux/kernel.h>
+#include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -139,6 +145,49 @@ static noinline notrace void kft_test_notrace_leaf(void)
 {
 	barrier();
 }
+
+#ifdef CONFIG_KPROBES
+static atomic_t kft_test_kprobe_hits;
+
+static int kft_test_kprobe_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	atomic_inc(&kft_test_kprobe_hits);
+	return 0;
+}
+
+static struct kprobe kft_test_kprobe = {
+	.addr = (kprobe_opcode_t *)kft_test_notrace_leaf,
+	.pre_handler = kft_test_kprobe_pre,
+};
+static bool kft_test_kprobe_on;
+
+/* kprobe 1 or 0: the second kprobe on kft_test_notrace_leaf, on or off. */
+static int kft_test_kprobe_set(unsigned int on)
+{
+	int err;
+
+	if (on > 1 || on == kft_test_kprobe_on)
+		return -EINVAL;
+	if (!on) {
+		unregister_kprobe(&kft_test_kprobe);
+		kft_test_kprobe_on = false;
+		pr_info("kft_test: kprobe hits %d\n", atomic_read(&kft_test_kprobe_hits));
+		return 0;
+	}
+	/* A kprobe cannot be registered twice without being reset. */
+	kft_test_kprobe.flags = 0;
+	kft_test_kprobe.addr = (kprobe_opcode_t *)kft_test_notrace_leaf;
+	atomic_set(&kft_test_kprobe_hits, 0);
+	err = register_kprobe(&kft_test_kprobe);
+	kft_test_kprobe_on = !err;
+	return err;
+}
+#else
+static int kft_test_kprobe_set(unsigned int on)
+{
+	return -EOPNOTSUPP;
+}
+#endif
 
 static noinline void kft_test_busy_20us(void)
 {
@@ -908,6 +957,8 @@ static int kft_test_with_arg(const char *name, unsigned int n)
 	}
 	if (!strcmp(name, "lock_wait"))
 		return n > 20000 ? -EINVAL : kft_test_lock_wait(n);
+	if (!strcmp(name, "kprobe"))
+		return kft_test_kprobe_set(n);
 	if (!strcmp(name, "err_chain") || !strcmp(name, "ret_errptr")) {
 		if (n > MAX_ERRNO)
 			return -EINVAL;
@@ -983,7 +1034,7 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 	    !strcmp(name, "ret_ptr") || !strcmp(name, "spin_poked") || !strcmp(name, "poke") ||
 	    !strcmp(name, "poll_poked") || !strcmp(name, "nap_poked") ||
 	    !strcmp(name, "busy_us") || !strcmp(name, "slow_root") || !strcmp(name, "lock_wait") ||
-	    !strcmp(name, "seq") || !strcmp(name, "oops"))
+	    !strcmp(name, "seq") || !strcmp(name, "oops") || !strcmp(name, "kprobe"))
 		return kft_test_with_arg(name, n) ?: count;
 	for (i = 0; i < ARRAY_SIZE(kft_test_calls); i++) {
 		if (strcmp(name, kft_test_calls[i].name))
@@ -1012,6 +1063,10 @@ static int __init kft_test_init(void)
 static void __exit kft_test_exit(void)
 {
 	remove_proc_entry("kft_test", NULL);
+#ifdef CONFIG_KPROBES
+	if (kft_test_kprobe_on)
+		kft_test_kprobe_set(0);
+#endif
 }
 
 module_init(kft_test_init);
