@@ -23,6 +23,7 @@
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
 #include <linux/types.h>
+#include <linux/uaccess.h>
 
 #include "kft_compat.h"
 
@@ -270,6 +271,43 @@ static __always_inline u64 kft_cycles(void)
 }
 #endif
 u32 kft_cycles_khz(void);
+
+/**
+ * kft_kernel_word_nofault() - the 8 bytes of kernel memory at @addr
+ * @addr:	in the kernel's half, its 8 bytes within one page
+ * @word:	set to them
+ *
+ * What copy_from_kernel_nofault() does for one word, inline: no call that
+ * a run may trace, about a tenth of its instructions. Refused where the
+ * kernel's copy refuses (x86-64: below the kernel's half and its guard
+ * page, or not canonical; arm64: a user address), and where the kernel
+ * has no inline nofault load (KFT_HAVE_KERNEL_NOFAULT_LOAD).
+ *
+ * Return: whether @word was read; false for a fault too.
+ */
+static __always_inline bool kft_kernel_word_nofault(unsigned long addr, u64 *word)
+{
+#if KFT_HAVE_KERNEL_NOFAULT_LOAD
+#ifdef CONFIG_X86_64
+	unsigned int shift = 64 - boot_cpu_data.x86_virt_bits;
+
+	if (addr < TASK_SIZE_MAX + PAGE_SIZE || (unsigned long)((long)(addr << shift) >> shift) != addr)
+		return false;
+#else
+	if ((long)addr >= 0)
+		return false;
+#endif
+	pagefault_disable();
+	__get_kernel_nofault(word, (const u64 *)addr, u64, fault);
+	pagefault_enable();
+	return true;
+fault:
+	pagefault_enable();
+	return false;
+#else
+	return false;
+#endif
+}
 
 /**
  * kft_kprobe_trapped() - did a kprobe fire through its breakpoint

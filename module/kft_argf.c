@@ -22,6 +22,11 @@
  * with '*', one more than the longest text. A string that cannot be read
  * fails every test, '!=' too: the filter keeps calls whose string it read.
  *
+ * An '==' on a kernel string first loads the string's first word, inline:
+ * most strings that differ from the text differ there, and are rejected
+ * without the copy. (Not '!=': a string unreadable past its first word
+ * fails the copy, and with it every test.)
+ *
  * The read calls the kernel's nofault copy and memchr(), which a run may
  * trace. Count and stacks modes' ftrace callbacks take no recursion lock
  * (they call nothing traceable otherwise), so a string test guards its own
@@ -110,26 +115,29 @@ static __always_inline size_t kft_argf_strlen(const char *s)
 }
 
 /*
- * The string test's read (kft_str_read()), unless one is already under way
- * at this context level of this CPU (kft_str_guard_take()): then the call
- * is the read's own, and fails. Preemption is off (every hook's entry).
+ * An '==' test's first word (@t->head_mask set), under the read's guard:
+ * whether the string at @addr certainly differs from the text. Not known
+ * (false) when its word crosses a page (its NUL may end it before) or
+ * cannot be read: the copy decides then.
  */
-static __always_inline long kft_argf_str_read(char *s, const struct kft_argf_test *t,
-					      unsigned long addr)
+static __always_inline bool kft_argf_head_differs(const struct kft_argf_test *t,
+						  unsigned long addr)
 {
-	u8 *reading = kft_str_guard_take();
-	long ret;
+	u64 w;
 
-	if (!reading)
-		return -EDEADLK;
-	ret = kft_str_read(s, addr, t->read, t->user);
-	kft_str_guard_drop(reading);
-	return ret;
+	return (addr & ~PAGE_MASK) <= PAGE_SIZE - sizeof(w) &&
+	       kft_kernel_word_nofault(addr, &w) && (w & t->head_mask) != t->head;
 }
 
 /*
- * Whether the string at @addr passes the string test @t, of @set. A
- * string longer than the bytes a glob reads matches it when the bytes
+ * Whether the string at @addr passes the string test @t, of @set: its
+ * first word, then its read (kft_str_read()), unless a read is already
+ * under way at this context level of this CPU (kft_str_guard_take()):
+ * then the call is the read's own, and fails. (The first word's load
+ * takes the guard too: it can fault, and the fault's calls be traced.)
+ * Preemption is off (every hook's entry).
+ *
+ * A string longer than the bytes a glob reads matches it when the bytes
  * read do and the glob ends with '*', which takes any rest: whether
  * another pattern matches the rest is not known, and the call is not kept.
  * The buffer is left uninitialized: the compares stop at the NUL that
@@ -140,13 +148,35 @@ static __always_inline bool kft_argf_str_pass(const struct kft_argf_set *set,
 {
 	const char *text = set->texts[t - set->tests];
 	char s[KFT_ARGF_STR_MAX + 2] __uninitialized;
+	u8 *reading = kft_str_guard_take();
+	bool differs;
+	long ret;
 
-	if (kft_argf_str_read(s, t, addr))
+	if (!reading)
+		return false;
+	differs = t->head_mask && kft_argf_head_differs(t, addr);
+	ret = differs ? 0 : kft_str_read(s, addr, t->read, t->user);
+	kft_str_guard_drop(reading);
+	if (differs || ret)
 		return false;
 	s[t->read] = '\0';
 	if (t->kind == KFT_ARGF_TEST_EQUAL)
 		return kft_argf_streq(s, text) != t->negate;
 	return kft_argf_glob(text, s) && (t->open_end || kft_argf_strlen(s) < t->read);
+}
+
+/*
+ * An '==' test's first word: the text's first bytes, with its NUL when
+ * it is shorter than a word, as a little-endian load reads them.
+ */
+static void kft_argf_compile_head(struct kft_argf_test *t, const char *text, size_t len)
+{
+	size_t i, n = min_t(size_t, len + 1, sizeof(t->head));
+
+	t->head = 0;
+	for (i = 0; i < n; i++)
+		t->head |= (u64)(u8)text[i] << (8 * i);
+	t->head_mask = n == sizeof(t->head) ? ~0ULL : (1ULL << (8 * n)) - 1;
 }
 
 /* A string statement as the traced path tests it, its text into @text. */
@@ -166,6 +196,9 @@ static void kft_argf_compile_string(struct kft_argf_test *t, char *text, const s
 		.open_end = glob && len && text[len - 1] == '*',
 		.read = glob && strchr(text, '*') ? KFT_ARGF_STR_MAX + 1 : len + 1,
 	};
+	if (KFT_HAVE_KERNEL_NOFAULT_LOAD && !IS_ENABLED(CONFIG_CPU_BIG_ENDIAN) &&
+	    t->kind == KFT_ARGF_TEST_EQUAL && !t->negate && !t->user)
+		kft_argf_compile_head(t, text, len);
 }
 
 /* A statement as the traced path tests it (its value already in its type's width). */

@@ -43,6 +43,14 @@ struct kft_argf_test {
 	bool user;			/* a string: in user space (ustring) */
 	u8 read;			/* a string: the bytes to read of it */
 	bool open_end;			/* a glob: ends with '*' */
+	/*
+	 * '==' on a kernel string: the text's first 8 bytes (its NUL
+	 * among them when shorter) and which of a word's bytes they are,
+	 * or a mask of 0. A string whose first word differs is not the
+	 * text, known from one load (kft_kernel_word_nofault()).
+	 */
+	u64 head;
+	u64 head_mask;
 };
 
 /* Every filter arg of a run: a call must pass all of them. */
