@@ -230,10 +230,6 @@ static __always_inline unsigned long kft_kretprobe_ret_ip(struct kretprobe_insta
 }
 
 /*
- * IRQ_WORK_INIT_HARD(), which 5.10 lacks: an irq_work runs in hard
- * interrupt context there but on PREEMPT_RT, which the flag asks for too.
- */
-/*
  * The kernel's inline load that an exception-table entry fixes up
  * (__get_kernel_nofault()): x86-64 on every kernel kft builds for, arm64
  * from 5.11 (5.10's went through set_fs()).
@@ -242,6 +238,10 @@ static __always_inline unsigned long kft_kretprobe_ret_ip(struct kretprobe_insta
 					 (IS_ENABLED(CONFIG_ARM64) &&			\
 					  KERNEL_VERSION(5, 11, 0) <= LINUX_VERSION_CODE))
 
+/*
+ * IRQ_WORK_INIT_HARD(), which 5.10 lacks: an irq_work runs in hard
+ * interrupt context there but on PREEMPT_RT, which the flag asks for too.
+ */
 #ifndef IRQ_WORK_INIT_HARD
 #define IRQ_WORK_INIT_HARD(_func)					\
 	((struct irq_work){ .flags = ATOMIC_INIT(IRQ_WORK_HARD_IRQ), .func = (_func) })

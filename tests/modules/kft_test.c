@@ -160,26 +160,30 @@ static struct kprobe kft_test_kprobe = {
 	.pre_handler = kft_test_kprobe_pre,
 };
 static bool kft_test_kprobe_on;
+/* Writers of /proc/kft_test at once register it once, and take it off once. */
+static DEFINE_MUTEX(kft_test_kprobe_mutex);
 
 /* kprobe 1 or 0: the second kprobe on kft_test_notrace_leaf, on or off. */
 static int kft_test_kprobe_set(unsigned int on)
 {
-	int err;
+	int err = 0;
 
-	if (on > 1 || on == kft_test_kprobe_on)
-		return -EINVAL;
-	if (!on) {
+	mutex_lock(&kft_test_kprobe_mutex);
+	if (on > 1 || on == kft_test_kprobe_on) {
+		err = -EINVAL;
+	} else if (!on) {
 		unregister_kprobe(&kft_test_kprobe);
 		kft_test_kprobe_on = false;
 		pr_info("kft_test: kprobe hits %d\n", atomic_read(&kft_test_kprobe_hits));
-		return 0;
+	} else {
+		/* A kprobe cannot be registered twice without being reset. */
+		kft_test_kprobe.flags = 0;
+		kft_test_kprobe.addr = (kprobe_opcode_t *)kft_test_notrace_leaf;
+		atomic_set(&kft_test_kprobe_hits, 0);
+		err = register_kprobe(&kft_test_kprobe);
+		kft_test_kprobe_on = !err;
 	}
-	/* A kprobe cannot be registered twice without being reset. */
-	kft_test_kprobe.flags = 0;
-	kft_test_kprobe.addr = (kprobe_opcode_t *)kft_test_notrace_leaf;
-	atomic_set(&kft_test_kprobe_hits, 0);
-	err = register_kprobe(&kft_test_kprobe);
-	kft_test_kprobe_on = !err;
+	mutex_unlock(&kft_test_kprobe_mutex);
 	return err;
 }
 #else
