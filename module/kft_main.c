@@ -131,18 +131,21 @@ static int kft_apply(char *text, size_t len, enum kft_wait wait)
 	struct kft_parse_error err;
 	enum kft_command cmd = KFT_CMD_CONFIG;
 	struct kft_func_ref *funcs;
-	struct kft_config cfg;
+	struct kft_config *cfg;
 	struct kft_run *run;
 	int ret;
 
+	/* (Not on the stack: its filter arg statements make it large.) */
+	cfg = kmalloc(sizeof(*cfg), GFP_KERNEL);
 	funcs = kvcalloc(max, sizeof(*funcs), GFP_KERNEL);
-	ret = funcs ? kft_lock_settled() : -ENOMEM;
+	ret = funcs && cfg ? kft_lock_settled() : -ENOMEM;
 	if (ret) {
+		kfree(cfg);
 		kvfree(funcs);
 		kvfree(text);
 		return ret;
 	}
-	if (kft_config_parse(text, len, &cmd, &cfg, funcs, max, &err)) {
+	if (kft_config_parse(text, len, &cmd, cfg, funcs, max, &err)) {
 		ret = -EINVAL;
 		if ((wait == KFT_WAIT_LAST_WORD && kft_parse_may_continue(&err)) ||
 		    (wait == KFT_WAIT_INCOMPLETE && kft_parse_incomplete(&err)))
@@ -156,7 +159,8 @@ static int kft_apply(char *text, size_t len, enum kft_wait wait)
 		goto out_free;
 	}
 	/* The run owns text and funcs from here, whatever happens. */
-	run = kft_install_run(text, &cfg);
+	run = kft_install_run(text, cfg);
+	kfree(cfg);
 	if (IS_ERR(run)) {
 		mutex_unlock(&kft_mutex);
 		return PTR_ERR(run);
@@ -170,6 +174,7 @@ out_free:
 	if (!ret)
 		kft_last_error.code = KFT_ERR_NONE;
 	mutex_unlock(&kft_mutex);
+	kfree(cfg);
 	kvfree(funcs);
 	kvfree(text);
 	/* The cleared run's teardown, outside the lock: the worker takes it. */
