@@ -157,6 +157,8 @@ static __always_inline bool kft_argf_str_pass(const struct kft_argf_set *set,
 	differs = t->head_mask && kft_argf_head_differs(t, addr);
 	ret = differs ? 0 : kft_str_read(s, addr, t->read, t->user);
 	kft_str_guard_drop(reading);
+	if (!differs)
+		this_cpu_inc(*set->reads);
 	if (differs || ret)
 		return false;
 	s[t->read] = '\0';

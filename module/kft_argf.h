@@ -59,7 +59,20 @@ struct kft_argf_set {
 	struct kft_argf_test tests[KFT_ARGF_MAX];
 	/* A string test's text, by the test's index (apart: the numbers' stay dense). */
 	char texts[KFT_ARGF_MAX][KFT_ARGF_STR_MAX + 1];
+	/* The run's count of strings copied to be compared (its kft_counters). */
+	unsigned long __percpu *reads;
 };
+
+/* Whether a test of @set reads a string (its index past the registers'). */
+static inline bool kft_argf_reads_strings(const struct kft_argf_set *set)
+{
+	unsigned int i;
+
+	for (i = 0; i < set->nr; i++)
+		if (set->tests[i].index >= KFT_ARGF_STR_INDEX)
+			return true;
+	return false;
+}
 
 static_assert(KFT_ARGF_REGS == KFT_ARGS_MAX, "the parser and the module count other registers");
 

@@ -264,6 +264,7 @@ static void kft_output_count_status(struct seq_file *m, struct kft_run *run,
 		   "  starts %u\n",
 		   calls, functions, c->filtered_ints, c->filtered_task, c->filtered_args,
 		   c->table_full, run->starts);
+	kft_output_argf_reads(m, run, c);
 	seq_printf(m, "table: %lu slots, %lu used, %zu bytes\n",
 		   kft_count_table_slots(&run->table), used,
 		   kft_count_table_bytes(&run->table));

@@ -59,6 +59,7 @@ static void kft_output_hist_status(struct seq_file *m, struct kft_run *run,
 		   calls, functions, c->filtered_time, c->filtered_ints, c->filtered_task,
 		   c->filtered_retval, c->filtered_args, c->not_found, kft_trace_missed(run), c->table_full,
 		   run->starts);
+	kft_output_argf_reads(m, run, c);
 	seq_printf(m, "table: %lu slots, %lu used, %u buckets of %s each, %zu bytes\n",
 		   kft_count_table_slots(&run->table), used, KFT_HIST_BUCKETS,
 		   kft_hist_units(&run->cfg), kft_count_table_bytes(&run->table));

@@ -337,6 +337,8 @@ static void kft_output_stacks_status(struct seq_file *m, struct kft_run *run,
 			   "  unwound from kft's own frame %lu\n", c->filtered_args, c->slow_unwinds);
 	if (run->snoop.size)
 		seq_printf(m, "  snoop events lost %lu\n", c->snoop_lost);
+	if (!profile)
+		kft_output_argf_reads(m, run, c);
 	seq_printf(m, "  starts %u\n", run->starts);
 	seq_printf(m, "table: %lu stacks of %lu, %zu bytes\n", stacks,
 		   run->stacks.max_stacks, kft_stack_table_bytes(&run->stacks));

@@ -110,6 +110,7 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 		   stored, c->filtered_time, c->filtered_ints, c->filtered_task,
 		   c->filtered_retval, c->filtered_args, c->not_found,
 		   kft_trace_missed(run), kft_log_lost(&run->log), run->starts);
+	kft_output_argf_reads(m, run, c);
 	if (run->log.ring.tags) {
 		each += sizeof(u32);
 		seq_printf(m, "log: %s of %lu entries a CPU, %u CPUs, %lu held, %zu bytes each, %lu bytes%s\n",

@@ -55,6 +55,18 @@ static void kft_output_reason(struct seq_file *m, const struct kft_run *run,
 	}
 }
 
+/*
+ * /proc/kft's counters, in a run with a string filter arg: how many
+ * strings were copied to be compared, the calls that a string's first word
+ * did not reject (kft_argf.c).
+ */
+void kft_output_argf_reads(struct seq_file *m, const struct kft_run *run,
+			   const struct kft_counters *c)
+{
+	if (kft_argf_reads_strings(&run->argf))
+		seq_printf(m, "  argument strings read %lu\n", c->argf_reads);
+}
+
 /* A kft_now() time as CLOCK_MONOTONIC microseconds, like the triggers. */
 u64 kft_output_since_boot_us(const struct kft_run_times *times, u64 t)
 {

@@ -14,6 +14,8 @@ struct seq_file;
 void kft_output_header_common(struct seq_file *m, const struct kft_run *run,
 			      const struct kft_run_times *times,
 			      const struct kft_counters *c);
+void kft_output_argf_reads(struct seq_file *m, const struct kft_run *run,
+			    const struct kft_counters *c);
 u64 kft_output_since_boot_us(const struct kft_run_times *times, u64 t);
 unsigned long kft_output_func_start(unsigned long ip);
 void kft_output_name(struct seq_file *m, const char *name, size_t len);

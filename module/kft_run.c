@@ -584,6 +584,8 @@ struct kft_run *kft_run_create(struct kft_run *old, char *text, const struct kft
 
 	run->counters = alloc_percpu(struct kft_counters);
 	ret = run->counters ? run->mode->alloc(run) : -ENOMEM;
+	if (!ret)
+		run->argf.reads = &run->counters->argf_reads;
 	if (ret) {
 		kft_alloc_error(run, ret, err);
 		goto err_put_run;

@@ -82,6 +82,7 @@ struct kft_counters {
 	unsigned long filtered_task;	/* failed filter pid/tid/cpu/comm */
 	unsigned long filtered_retval;	/* failed filter errors */
 	unsigned long filtered_args;	/* failed filter arg */
+	unsigned long argf_reads;	/* filter arg: strings copied to be compared */
 	unsigned long not_found;	/* exits whose entry was before the start */
 	unsigned long table_full;	/* count, stacks, profile: no slot left */
 	unsigned long stack_busy;	/* a capture already under way here */
