@@ -181,7 +181,8 @@ notrace bool kft_ftrace_entry_regs(struct ftrace_regs *fregs, unsigned long ip,
 	regs->ARM_pc = ip;
 	regs->ARM_lr = parent_ip;
 	regs->ARM_sp = saved->ARM_sp;
-	regs->ARM_fp = saved->ARM_fp;
+	/* r7 in a Thumb-2 kernel, fp (r11) in an ARM one: as the unwinder reads it. */
+	frame_pointer(regs) = frame_pointer(saved);
 	return true;
 }
 NOKPROBE_SYMBOL(kft_ftrace_entry_regs);
@@ -227,7 +228,7 @@ static notrace u32 kft_arm_ret_slot_unwind(struct pt_regs *regs, unsigned long i
 	struct kft_arm_one w = { };
 	unsigned long at = regs->ARM_sp, copy, entry;
 
-	w.frame.fp = regs->ARM_fp;
+	w.frame.fp = frame_pointer(regs);
 	w.frame.sp = at;
 	w.frame.pc = ip;
 #ifdef CONFIG_KRETPROBES
