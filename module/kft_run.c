@@ -584,12 +584,11 @@ struct kft_run *kft_run_create(struct kft_run *old, char *text, const struct kft
 
 	run->counters = alloc_percpu(struct kft_counters);
 	ret = run->counters ? run->mode->alloc(run) : -ENOMEM;
-	if (!ret)
-		run->argf.reads = &run->counters->argf_reads;
 	if (ret) {
 		kft_alloc_error(run, ret, err);
 		goto err_put_run;
 	}
+	run->argf.reads = &run->counters->argf_reads;
 	ret = kft_run_hold_setup(run, err) ?: kft_run_attach_replacing(run, old, err);
 	if (ret)
 		goto err_put_run;
