@@ -377,6 +377,17 @@ static __always_inline unsigned long kft_entry_return_address(struct pt_regs *re
  */
 #define KFT_KPROBE_AT_FTRACE_SITE	(IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) || \
 					 !IS_ENABLED(CONFIG_RISCV))
+
+/*
+ * Whether a kprobe registered at a function's start says if ftrace can
+ * hook the function: on x86-64 with KPROBES_ON_FTRACE the kprobe lands on
+ * ftrace's call site itself (past an endbr64), and kprobes marks it
+ * KPROBE_FLAG_FTRACE there; a kprobe without the mark is at a function
+ * ftrace has no site in. Elsewhere the site lies past the start (arm64,
+ * 32-bit ARM) or kprobes cannot share it: no sign either way.
+ */
+#define KFT_KPROBE_SHOWS_FTRACE_SITE	(IS_ENABLED(CONFIG_X86_64) && \
+					 IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
 #ifdef CONFIG_RISCV
 #define KFT_KPROBE_LOOKUP_OFFSET	MCOUNT_INSN_SIZE
 #else

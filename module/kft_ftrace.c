@@ -159,7 +159,10 @@ void kft_ftrace_module_coming(void)
  * which refuses a name nobody has with -ENOENT: the probes are registered
  * disabled (never armed, no text changes) and unregistered together, one
  * RCU grace period for all. Any other refusal (a function kprobes may not
- * probe) leaves the name in.
+ * probe) leaves the name in. Where a kprobe shows whether it sits on
+ * ftrace's call site (KFT_KPROBE_SHOWS_FTRACE_SITE), a name without one
+ * is left out too: ftrace cannot hook that function, and each name
+ * costs the notrace filter a pass over every function.
  */
 static void kft_names_lookup(const char *const *names, unsigned int nr, unsigned long *present)
 {
@@ -184,7 +187,8 @@ static void kft_names_lookup(const char *const *names, unsigned int nr, unsigned
 		kps[i].symbol_name = names[i];
 		kps[i].flags = KPROBE_FLAG_DISABLED;
 		ret = register_kprobe(&kps[i]);
-		if (ret != -ENOENT)
+		if (ret != -ENOENT && !(KFT_KPROBE_SHOWS_FTRACE_SITE && !ret &&
+					!(kps[i].flags & KPROBE_FLAG_FTRACE)))
 			__set_bit(i, present);
 		if (!ret)
 			registered[n++] = &kps[i];
