@@ -377,6 +377,11 @@ static __always_inline unsigned long kft_entry_return_address(struct pt_regs *re
  */
 #define KFT_KPROBE_AT_FTRACE_SITE	(IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) || \
 					 !IS_ENABLED(CONFIG_RISCV))
+#ifdef CONFIG_RISCV
+#define KFT_KPROBE_LOOKUP_OFFSET	MCOUNT_INSN_SIZE
+#else
+#define KFT_KPROBE_LOOKUP_OFFSET	0
+#endif
 
 /*
  * Whether a kprobe registered at a function's start says if ftrace can
@@ -388,11 +393,6 @@ static __always_inline unsigned long kft_entry_return_address(struct pt_regs *re
  */
 #define KFT_KPROBE_SHOWS_FTRACE_SITE	(IS_ENABLED(CONFIG_X86_64) && \
 					 IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
-#ifdef CONFIG_RISCV
-#define KFT_KPROBE_LOOKUP_OFFSET	MCOUNT_INSN_SIZE
-#else
-#define KFT_KPROBE_LOOKUP_OFFSET	0
-#endif
 
 /*
  * How far into a function ftrace's call site may lie, which the log takes
