@@ -76,6 +76,17 @@ unsigned int kft_fhook_drop_module(struct kft_fhook *hook, struct module *mod,
 	return kft_safe_drop_module(hook, mod, addrs, nr);
 }
 
+/*
+ * Fast hooks on every function have an empty ftrace filter, which takes in
+ * whatever comes; the kernel's mechanism may not.
+ */
+int kft_fhook_module_coming(struct kft_fhook *hook, struct module *mod)
+{
+	if (!hook->attached || hook->is_fast)
+		return 0;
+	return kft_safe_module_coming(hook, mod);
+}
+
 /* At module exit, after the last run: waits for tasks inside fast-hooked calls. */
 void kft_fhook_cleanup(void)
 {

@@ -89,9 +89,18 @@ struct kft_fprobe {
 	bool registered;
 };
 
+/* Every function's hook: a module loaded after the attach, by address. */
+struct kft_fprobe_module {
+	struct kft_fprobe p;
+	struct module *mod;
+	struct kft_fprobe_module *next;
+};
+
 struct kft_fhook {
 	struct kft_fprobe glob;		/* the funclist's glob, or every function */
 	struct kft_fprobe ips;		/* its names, module:names and addresses */
+	struct kft_fprobe_module *modules;	/* every function: those loaded since */
+	bool every;			/* glob is every function's "*" */
 	struct kft_fast_hook fast;
 	struct kft_run *run;
 	enum kft_hook_role role;
@@ -168,6 +177,8 @@ void kft_fhook_quiesce(struct kft_fhook *hook);
 /* Stop hooking these functions of a going module; returns how many were hooked. */
 unsigned int kft_fhook_drop_module(struct kft_fhook *hook, struct module *mod,
 				   const unsigned long *addrs, unsigned int nr);
+/* A module coming: a hook on every function hooks its functions too. */
+int kft_fhook_module_coming(struct kft_fhook *hook, struct module *mod);
 /* What the exit mechanisms keep between runs, let go at module exit. */
 void kft_fhook_cleanup(void);
 
@@ -179,6 +190,15 @@ unsigned long kft_safe_missed(const struct kft_fhook *hook);
 void kft_safe_quiesce(struct kft_fhook *hook);
 unsigned int kft_safe_drop_module(struct kft_fhook *hook, struct module *mod,
 				  const unsigned long *addrs, unsigned int nr);
+#if KFT_FPROBE_FGRAPH
+int kft_safe_module_coming(struct kft_fhook *hook, struct module *mod);
+#else
+/* ftrace's filter of every function is empty: whatever comes is in it. */
+static inline int kft_safe_module_coming(struct kft_fhook *hook, struct module *mod)
+{
+	return 0;
+}
+#endif
 
 /* kft's own: kft_exit_fast.c (x86-64, arm64). */
 #if KFT_HAVE_FAST_HOOKS

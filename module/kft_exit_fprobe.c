@@ -14,6 +14,8 @@
 #include <linux/glob.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
+#include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -21,6 +23,7 @@
 #include "kft_exit.h"
 #include "kft_ftrace.h"
 #include "kft_hook_path.h"
+#include "kft_module.h"
 #include "kft_symbol.h"
 
 #if KFT_HAVE_FPROBE
@@ -203,8 +206,10 @@ static int kft_fprobe_register(struct kft_fhook *hook,
 	unsigned int nr;
 	int ret;
 
-	if (!nr_funcs)
+	if (!nr_funcs) {
+		hook->every = true;
 		return kft_fprobe_add(&hook->glob, hook, "*", NULL, 0);
+	}
 	addrs = kcalloc(nr_funcs, sizeof(*addrs), GFP_KERNEL);
 	if (!addrs)
 		return -ENOMEM;
@@ -235,38 +240,165 @@ out_free_addrs:
  */
 void kft_safe_detach(struct kft_fhook *hook)
 {
+	struct kft_fprobe_module *m, *next;
+
 	if (!hook->attached)
 		return;
-	disable_fprobe(&hook->glob.fp);
-	disable_fprobe(&hook->ips.fp);
+	kft_safe_quiesce(hook);
 	kft_fprobe_del(&hook->glob);
 	kft_fprobe_del(&hook->ips);
+	for (m = hook->modules; m; m = next) {
+		next = m->next;
+		kft_fprobe_del(&m->p);
+		kfree(m);
+	}
+	hook->modules = NULL;
+	hook->every = false;
 	hook->attached = false;
 }
 
 unsigned long kft_safe_missed(const struct kft_fhook *hook)
 {
+	const struct kft_fprobe_module *m;
+	unsigned long missed;
+
 	if (!hook->attached)
 		return 0;
-	return READ_ONCE(hook->glob.fp.nmissed) + READ_ONCE(hook->ips.fp.nmissed);
+	missed = READ_ONCE(hook->glob.fp.nmissed) + READ_ONCE(hook->ips.fp.nmissed);
+	for (m = hook->modules; m; m = m->next)
+		missed += READ_ONCE(m->p.fp.nmissed);
+	return missed;
 }
 
 void kft_safe_quiesce(struct kft_fhook *hook)
 {
+	struct kft_fprobe_module *m;
+
 	if (!hook->attached)
 		return;
 	disable_fprobe(&hook->glob.fp);
 	disable_fprobe(&hook->ips.fp);
+	for (m = hook->modules; m; m = m->next)
+		disable_fprobe(&m->p.fp);
 }
 
 /*
  * fprobe itself drops a going module's addresses (its module notifier):
- * the hooked ones are counted.
+ * the hooked ones are counted. The fprobe kft gave the module when it
+ * came goes with it.
  */
 unsigned int kft_safe_drop_module(struct kft_fhook *hook, struct module *mod,
 				  const unsigned long *addrs, unsigned int nr)
 {
-	return hook->attached ? nr : 0;
+	struct kft_fprobe_module **pm, *m;
+
+	if (!hook->attached)
+		return 0;
+	for (pm = &hook->modules; *pm; pm = &(*pm)->next) {
+		if ((*pm)->mod != mod)
+			continue;
+		m = *pm;
+		*pm = m->next;
+		kft_fprobe_del(&m->p);
+		kfree(m);
+		break;
+	}
+	return nr;
+}
+
+/*
+ * Which of @addrs ftrace can hook: ftrace_location() is not exported, and
+ * ftrace refuses a whole list for one address without a call site of its
+ * own (a notrace function). A list is tried on a scratch ops, a refused
+ * one halved, down to the addresses refused alone. Those taken are moved
+ * to the front of @addrs (to @out, never past where they were), in order.
+ *
+ * Return: how many were taken, or -ENOMEM.
+ */
+static int kft_ftrace_hookable(struct ftrace_ops *scratch, unsigned long *addrs,
+			       unsigned int nr, unsigned long *out)
+{
+	unsigned int half = nr / 2;
+	int ret, first;
+
+	if (!nr)
+		return 0;
+	ret = ftrace_set_filter_ips(scratch, addrs, nr, 0, 1);
+	if (!ret) {
+		memmove(out, addrs, nr * sizeof(*addrs));
+		return nr;
+	}
+	if (ret == -ENOMEM)
+		return ret;
+	if (nr == 1)
+		return 0;
+	first = kft_ftrace_hookable(scratch, addrs, half, out);
+	if (first < 0)
+		return first;
+	ret = kft_ftrace_hookable(scratch, addrs + half, nr - half, out + first);
+	return ret < 0 ? ret : first + ret;
+}
+
+/* The functions of @mod's own text (not its init code, freed soon), from ftrace's view. */
+static int kft_module_hookable(struct module *mod, unsigned long **addrs)
+{
+	static const struct kft_func_ref every = { .text = "*", .is_glob = true };
+	unsigned int max = kft_module_functions(mod), i, n, core = 0;
+	struct ftrace_ops scratch = {};
+	int ret;
+
+	*addrs = NULL;
+	if (!max)
+		return 0;
+	*addrs = kvcalloc(max, sizeof(**addrs), GFP_KERNEL);
+	if (!*addrs)
+		return -ENOMEM;
+	n = kft_module_collect(mod, &every, 1, *addrs, max);
+	for (i = 0; i < n; i++)
+		if (within_module_core((*addrs)[i], mod))
+			(*addrs)[core++] = (*addrs)[i];
+	ret = kft_ftrace_hookable(&scratch, *addrs, core, *addrs);
+	ftrace_free_filter(&scratch);
+	return ret;
+}
+
+/**
+ * kft_safe_module_coming() - hook a coming module's functions on every function's hook
+ * @hook:	an attached hook
+ * @mod:	the module, in its COMING notifier (ftrace has its call sites)
+ *
+ * fprobe took every function ("*") at the attach, as the list of
+ * addresses it had then: a module loaded since gets an fprobe of its own.
+ *
+ * Return: 0 or an error (the module's functions are then not traced).
+ */
+int kft_safe_module_coming(struct kft_fhook *hook, struct module *mod)
+{
+	struct kft_fprobe_module *m;
+	unsigned long *addrs;
+	int nr, ret = 0;
+
+	if (!hook->every)
+		return 0;
+	nr = kft_module_hookable(mod, &addrs);
+	if (nr <= 0) {
+		kvfree(addrs);
+		return nr;
+	}
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (m)
+		ret = kft_fprobe_add(&m->p, hook, NULL, addrs, nr);
+	else
+		ret = -ENOMEM;
+	kvfree(addrs);
+	if (ret) {
+		kfree(m);
+		return ret;
+	}
+	m->mod = mod;
+	m->next = hook->modules;
+	hook->modules = m;
+	return 0;
 }
 
 #else /* fprobe with an ftrace_ops (6.5 to 6.13) */
@@ -289,18 +421,32 @@ static struct kft_names kft_fprobe_unsafe_names = KFT_NAMES(kft_fprobe_unsafe);
 
 /*
  * Every function but those above (each is added to the notrace filter,
- * which register_fprobe() keeps; a kernel without one says -EINVAL).
+ * which register_fprobe_ips() keeps; a kernel without one says -EINVAL),
+ * and those of modules loaded later: registered on the sentinel, its
+ * filter then emptied, which to ftrace means every function, whenever it
+ * came (so count mode and fast hooks trace them). register_fprobe(fp, "*")
+ * would take the functions ftrace has at the attach, matched by name, and
+ * no module loaded after.
  */
 static int kft_fprobe_register_all(struct kft_fhook *hook)
 {
+	unsigned long sentinel = kft_code_addr(kft_filter_sentinel);
 	int ret;
 
 	ret = kft_ftrace_notrace_names(&hook->fp.ops, &kft_fprobe_unsafe_names);
+	if (!ret)
+		ret = register_fprobe_ips(&hook->fp, &sentinel, 1);
 	if (ret) {
 		ftrace_free_filter(&hook->fp.ops);
 		return ret;
 	}
-	return register_fprobe(&hook->fp, "*", NULL);
+	ret = ftrace_set_filter(&hook->fp.ops, NULL, 0, 1);
+	if (ret) {
+		/* Only the sentinel, never called, was hooked. */
+		unregister_fprobe(&hook->fp);
+		memset(&hook->fp, 0, sizeof(hook->fp));
+	}
+	return ret;
 }
 
 /*

@@ -237,7 +237,7 @@ unsigned int kft_safe_drop_module(struct kft_fhook *hook, struct module *mod,
 {
 	unsigned int i, dropped = 0;
 
-	for (i = 0; hook->attached && i < hook->nr; i++)
+	for (i = 0; nr && hook->attached && i < hook->nr; i++)
 		dropped += within_module((unsigned long)hook->krps[i].rp.kp.addr, mod);
 	return dropped;
 }

@@ -327,7 +327,8 @@ static const struct proc_ops kft_ctl_ops = {
  * traced, nor fires a trigger, by a run configured for the old one. What
  * kft learned of the code at those addresses goes when a new module comes
  * (kft_arch_module_coming()), and so do the names it found the kernel had
- * (kft_ftrace_module_coming()).
+ * (kft_ftrace_module_coming()); a run of every function hooks the new
+ * module's functions too.
  */
 static int kft_module_notify(struct notifier_block *nb, unsigned long action,
 			     void *data)
@@ -336,10 +337,12 @@ static int kft_module_notify(struct notifier_block *nb, unsigned long action,
 		kft_arch_module_coming();
 		kft_ftrace_module_coming();
 	}
-	if (action != MODULE_STATE_GOING)
+	if (action != MODULE_STATE_GOING && action != MODULE_STATE_COMING)
 		return NOTIFY_DONE;
 	mutex_lock(&kft_mutex);
-	if (kft_current)
+	if (kft_current && action == MODULE_STATE_COMING)
+		kft_run_module_coming(kft_current, data);
+	else if (kft_current)
 		kft_run_module_going(kft_current, data);
 	mutex_unlock(&kft_mutex);
 	return NOTIFY_OK;

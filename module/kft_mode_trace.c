@@ -519,7 +519,8 @@ void kft_trace_quiesce(struct kft_run *run)
 unsigned int kft_trace_drop_module(struct kft_run *run, struct module *mod,
 				   const unsigned long *addrs, unsigned int nr)
 {
-	return nr ? kft_fhook_drop_module(&run->trace, mod, addrs, nr) : 0;
+	/* (None named: a hook on every function may still have hooked it.) */
+	return kft_fhook_drop_module(&run->trace, mod, addrs, nr);
 }
 
 /* The records complete now, in the log buffer of this moment (held). */

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A module that goes away: which functions of it a run's references name.
+ * A module that goes away or comes: which functions of it a run's
+ * references name.
  *
  * Modules export no way to walk their symbols; struct module's symbol
  * table (mod->kallsyms, in <linux/module.h>) is what /proc/kallsyms reads,
- * and it is still there while the GOING notifier runs. Only its function
- * symbols ('t', 'T') are looked at.
+ * and it is there while the COMING and the GOING notifiers run (at COMING
+ * with the init code's symbols). Only its function symbols ('t', 'T') are
+ * looked at.
  */
 #include <linux/glob.h>
 #include <linux/module.h>
@@ -39,7 +41,7 @@ static bool kft_is_function_symbol(char type)
 
 /**
  * kft_module_functions() - how many function symbols @mod has
- * @mod:	a live or going module
+ * @mod:	a coming, live or going module
  */
 unsigned int kft_module_functions(struct module *mod)
 {

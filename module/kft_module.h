@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Which functions of a going module a run's references name (kft_module.c). */
+/* Which functions of a module a run's references name (kft_module.c). */
 #ifndef KFT_MODULE_H
 #define KFT_MODULE_H
 

@@ -781,6 +781,26 @@ static bool kft_run_drop_trigger(struct kft_run *run, const struct kft_trigger *
 }
 
 /**
+ * kft_run_module_coming() - hook a coming module's functions where the run traces every function
+ * @run:	the run (kft_mutex held)
+ * @mod:	the module, in its COMING notifier
+ *
+ * Count mode and fast hooks take them in already (an empty ftrace filter);
+ * the kernel's mechanism may need them added. The module loads either way:
+ * the kernel log says when its functions could not be.
+ */
+void kft_run_module_coming(struct kft_run *run, struct module *mod)
+{
+	int ret;
+
+	lockdep_assert_held(&kft_mutex);
+	ret = kft_fhook_module_coming(&run->trace, mod);
+	if (ret)
+		pr_warn("run %u: module %s loaded: its functions are not traced (error %d)\n",
+			run->id, mod->name, ret);
+}
+
+/**
  * kft_run_module_going() - drop what the run hooked in a module going away
  * @run:	the run (kft_mutex held)
  * @mod:	the module, in its GOING notifier

@@ -272,6 +272,7 @@ void kft_run_kill(struct kft_run *run);
 enum kft_hooks kft_run_hooks_of(const struct kft_config *cfg);
 int kft_run_init(void);
 void kft_run_exit(void);
+void kft_run_module_coming(struct kft_run *run, struct module *mod);
 void kft_run_module_going(struct kft_run *run, struct module *mod);
 
 #endif
