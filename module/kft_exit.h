@@ -100,6 +100,7 @@ struct kft_fhook {
 	struct kft_fprobe glob;		/* the funclist's glob, or every function */
 	struct kft_fprobe ips;		/* its names, module:names and addresses */
 	struct kft_fprobe_module *modules;	/* every function: those loaded since */
+	unsigned long gone_missed;	/* what the fprobes of modules gone since missed */
 	bool every;			/* glob is every function's "*" */
 	struct kft_fast_hook fast;
 	struct kft_run *run;

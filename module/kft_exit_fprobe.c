@@ -101,13 +101,18 @@ static int kft_fprobe_add(struct kft_fprobe *p, struct kft_fhook *hook,
 	return ret;
 }
 
-static void kft_fprobe_del(struct kft_fprobe *p)
+/* Returns the calls it missed, final once it is unregistered. */
+static unsigned long kft_fprobe_del(struct kft_fprobe *p)
 {
+	unsigned long missed = 0;
+
 	if (p->registered) {
 		disable_fprobe(&p->fp);
 		unregister_fprobe(&p->fp);	/* waits for a grace period */
+		missed = READ_ONCE(p->fp.nmissed);
 	}
 	memset(p, 0, sizeof(*p));
+	return missed;
 }
 
 /* The name of the function at @addr matches @glob (module symbols too). */
@@ -253,6 +258,7 @@ void kft_safe_detach(struct kft_fhook *hook)
 		kfree(m);
 	}
 	hook->modules = NULL;
+	hook->gone_missed = 0;
 	hook->every = false;
 	hook->attached = false;
 }
@@ -264,7 +270,8 @@ unsigned long kft_safe_missed(const struct kft_fhook *hook)
 
 	if (!hook->attached)
 		return 0;
-	missed = READ_ONCE(hook->glob.fp.nmissed) + READ_ONCE(hook->ips.fp.nmissed);
+	missed = READ_ONCE(hook->glob.fp.nmissed) + READ_ONCE(hook->ips.fp.nmissed) +
+		 hook->gone_missed;
 	for (m = hook->modules; m; m = m->next)
 		missed += READ_ONCE(m->p.fp.nmissed);
 	return missed;
@@ -299,7 +306,7 @@ unsigned int kft_safe_drop_module(struct kft_fhook *hook, struct module *mod,
 			continue;
 		m = *pm;
 		*pm = m->next;
-		kft_fprobe_del(&m->p);
+		hook->gone_missed += kft_fprobe_del(&m->p);
 		kfree(m);
 		break;
 	}
