@@ -272,41 +272,79 @@ static __always_inline u64 kft_cycles(void)
 #endif
 u32 kft_cycles_khz(void);
 
+/*
+ * Whether the kernel's nofault copy would read at @addr: refused below
+ * the kernel's half and its guard page, or not canonical (x86-64), or a
+ * user address (arm64).
+ */
+static __always_inline bool kft_kernel_addr_readable(unsigned long addr)
+{
+#ifdef CONFIG_X86_64
+	unsigned int shift = 64 - boot_cpu_data.x86_virt_bits;
+
+	return addr >= TASK_SIZE_MAX + PAGE_SIZE &&
+	       (unsigned long)((long)(addr << shift) >> shift) == addr;
+#else
+	return (long)addr < 0;
+#endif
+}
+
+/* Whether one of @w's bytes is 0: the word holds a string's end. */
+static __always_inline bool kft_word_ends_string(u64 w)
+{
+	return (w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL;
+}
+
+/**
+ * kft_kernel_words_nofault() - a kernel string's words, up to its NUL
+ * @addr:	in the kernel's half
+ * @words:	set to them
+ * @nr:		the most words to read, all within @addr's page (at least 1)
+ *
+ * What copy_from_kernel_nofault() does, inline: no call that a run may
+ * trace, one check of the address and one window without page faults,
+ * and no word read past the one that ends the string. Refused where the
+ * kernel's copy refuses (kft_kernel_addr_readable()), and where the
+ * kernel has no inline nofault load (KFT_HAVE_KERNEL_NOFAULT_LOAD).
+ *
+ * Return: the words read, the last the first that holds a zero byte or
+ * the @nr-th; 0 when refused or on a fault (the words share a page: the
+ * first faults if any does).
+ */
+static __always_inline unsigned int kft_kernel_words_nofault(unsigned long addr, u64 *words,
+							     unsigned int nr)
+{
+#if KFT_HAVE_KERNEL_NOFAULT_LOAD
+	unsigned int i;
+
+	if (!kft_kernel_addr_readable(addr))
+		return 0;
+	pagefault_disable();
+	for (i = 0; i < nr; i++) {
+		__get_kernel_nofault(&words[i], (const u64 *)addr + i, u64, fault);
+		if (kft_word_ends_string(words[i])) {
+			i++;
+			break;
+		}
+	}
+	pagefault_enable();
+	return i;
+fault:
+	pagefault_enable();
+#endif
+	return 0;
+}
+
 /**
  * kft_kernel_word_nofault() - the 8 bytes of kernel memory at @addr
  * @addr:	in the kernel's half, its 8 bytes within one page
  * @word:	set to them
  *
- * What copy_from_kernel_nofault() does for one word, inline: no call that
- * a run may trace, about a tenth of its instructions. Refused where the
- * kernel's copy refuses (x86-64: below the kernel's half and its guard
- * page, or not canonical; arm64: a user address), and where the kernel
- * has no inline nofault load (KFT_HAVE_KERNEL_NOFAULT_LOAD).
- *
- * Return: whether @word was read; false for a fault too.
+ * Return: whether @word was read (kft_kernel_words_nofault()).
  */
 static __always_inline bool kft_kernel_word_nofault(unsigned long addr, u64 *word)
 {
-#if KFT_HAVE_KERNEL_NOFAULT_LOAD
-#ifdef CONFIG_X86_64
-	unsigned int shift = 64 - boot_cpu_data.x86_virt_bits;
-
-	if (addr < TASK_SIZE_MAX + PAGE_SIZE || (unsigned long)((long)(addr << shift) >> shift) != addr)
-		return false;
-#else
-	if ((long)addr >= 0)
-		return false;
-#endif
-	pagefault_disable();
-	__get_kernel_nofault(word, (const u64 *)addr, u64, fault);
-	pagefault_enable();
-	return true;
-fault:
-	pagefault_enable();
-	return false;
-#else
-	return false;
-#endif
+	return kft_kernel_words_nofault(addr, word, 1);
 }
 
 /**

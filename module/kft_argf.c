@@ -22,10 +22,13 @@
  * with '*', one more than the longest text. A string that cannot be read
  * fails every test, '!=' too: the filter keeps calls whose string it read.
  *
- * An '==' on a kernel string first loads the string's first word, inline:
- * most strings that differ from the text differ there, and are rejected
- * without the copy. (Not '!=': a string unreadable past its first word
- * fails the copy, and with it every test.)
+ * An '==' on a kernel string (and a glob "TEXT*") first loads the
+ * string's first word, inline: most strings that differ from the text
+ * differ there, and are rejected without the copy. (Not '!=': a string
+ * unreadable past its first word fails the copy, and with it every
+ * test.) A kernel string is then read
+ * a word at a time, inline, up to its NUL; the copy reads it only where
+ * a word would cross a page, or the kernel has no inline load.
  *
  * The read calls the kernel's nofault copy and memchr(), which a run may
  * trace. Count and stacks modes' ftrace callbacks take no recursion lock
@@ -115,6 +118,44 @@ static __always_inline size_t kft_argf_strlen(const char *s)
 }
 
 /*
+ * A kernel string's first bytes into @dst, a word at a time and inline
+ * (kft_kernel_words_nofault()), up to the word that holds its NUL or
+ * @want bytes: a short string costs a load or two, where the kernel's
+ * copy is a call that reads every word of @want.
+ *
+ * Return: 0 when read; -EFAULT when it cannot be, as the copy would fail;
+ * 1 when it goes on into the next page, or the kernel has no inline load:
+ * kft_str_read() reads the string then.
+ */
+static __always_inline int kft_argf_read_words(u64 *dst, unsigned long addr, size_t want)
+{
+	unsigned int nr = DIV_ROUND_UP(want, sizeof(*dst));
+	unsigned int room = (PAGE_SIZE - (addr & ~PAGE_MASK)) / sizeof(*dst);
+	unsigned int got;
+
+	if (!KFT_HAVE_KERNEL_NOFAULT_LOAD || !room)
+		return 1;
+	got = kft_kernel_words_nofault(addr, dst, min(nr, room));
+	if (!got)
+		return -EFAULT;
+	if (got == room && room < nr && !kft_word_ends_string(dst[got - 1]))
+		return 1;
+	return 0;
+}
+
+/*
+ * Whether @s, read to @read bytes, ends with @text (@len bytes): a
+ * string as long as its read may go on past it, and is not kept.
+ */
+static __always_inline bool kft_argf_ends_with(const char *s, size_t read, const char *text,
+					       size_t len)
+{
+	size_t n = kft_argf_strlen(s);
+
+	return n < read && n >= len && kft_argf_streq(s + n - len, text);
+}
+
+/*
  * An '==' test's first word (@t->head_mask set), under the read's guard:
  * whether the string at @addr certainly differs from the text. Not known
  * (false) when its word crosses a page (its NUL may end it before) or
@@ -147,15 +188,23 @@ static __always_inline bool kft_argf_str_pass(const struct kft_argf_set *set,
 					      const struct kft_argf_test *t, unsigned long addr)
 {
 	const char *text = set->texts[t - set->tests];
-	char s[KFT_ARGF_STR_MAX + 2] __uninitialized;
+	union {
+		char c[KFT_ARGF_STR_MAX + 2];
+		u64 words[DIV_ROUND_UP(KFT_ARGF_STR_MAX + 2, sizeof(u64))];
+	} buf __uninitialized;
+	char *s = buf.c;
 	u8 *reading = kft_str_guard_take();
 	bool differs;
-	long ret;
+	long ret = 0;
 
 	if (!reading)
 		return false;
 	differs = t->head_mask && kft_argf_head_differs(t, addr);
-	ret = differs ? 0 : kft_str_read(s, addr, t->read, t->user);
+	if (!differs) {
+		ret = t->user ? 1 : kft_argf_read_words(buf.words, addr, t->read);
+		if (ret > 0)
+			ret = kft_str_read(s, addr, t->read, t->user);
+	}
 	kft_str_guard_drop(reading);
 	if (!differs)
 		this_cpu_inc(*set->reads);
@@ -164,16 +213,19 @@ static __always_inline bool kft_argf_str_pass(const struct kft_argf_set *set,
 	s[t->read] = '\0';
 	if (t->kind == KFT_ARGF_TEST_EQUAL)
 		return kft_argf_streq(s, text) != t->negate;
+	if (t->kind == KFT_ARGF_TEST_SUFFIX)
+		return kft_argf_ends_with(s, t->read, text, t->text_len);
 	return kft_argf_glob(text, s) && (t->open_end || kft_argf_strlen(s) < t->read);
 }
 
 /*
- * An '==' test's first word: the text's first bytes, with its NUL when
- * it is shorter than a word, as a little-endian load reads them.
+ * A first word's test: the text's first bytes, with its NUL when it is
+ * shorter than a word (an '==''s @len + 1; a glob's prefix, which the
+ * string goes on after, its @len), as a little-endian load reads them.
  */
 static void kft_argf_compile_head(struct kft_argf_test *t, const char *text, size_t len)
 {
-	size_t i, n = min_t(size_t, len + 1, sizeof(t->head));
+	size_t i, n = min_t(size_t, len, sizeof(t->head));
 
 	t->head = 0;
 	for (i = 0; i < n; i++)
@@ -181,11 +233,36 @@ static void kft_argf_compile_head(struct kft_argf_test *t, const char *text, siz
 	t->head_mask = n == sizeof(t->head) ? ~0ULL : (1ULL << (8 * n)) - 1;
 }
 
+/*
+ * A glob that is one '*' and text without wildcards on one side of it is
+ * a simpler test. "*TEXT" compares the string's end (a test of its own
+ * kind). "TEXT*" is matched as any glob (the string read as far, and
+ * rejected if it cannot be), but its text is the string's first bytes: a
+ * kernel string whose first word differs is rejected by that word alone,
+ * as by an '=='. Return: the bytes of a prefix's text, which its first
+ * word compares; 0 for none.
+ */
+static size_t kft_argf_compile_glob(struct kft_argf_test *t, char *text, size_t len)
+{
+	const char *wild = strpbrk(text, "*?");
+
+	if (len < 2 || !wild || *wild != '*' || strpbrk(wild + 1, "*?"))
+		return 0;
+	if (wild == text + len - 1)
+		return len - 1;
+	if (wild == text) {
+		memmove(text, text + 1, len--);
+		t->kind = KFT_ARGF_TEST_SUFFIX;
+		t->text_len = len;
+	}
+	return 0;
+}
+
 /* A string statement as the traced path tests it, its text into @text. */
 static void kft_argf_compile_string(struct kft_argf_test *t, char *text, const struct kft_argf *f)
 {
 	bool glob = f->op == KFT_ARGF_GLOB;
-	size_t len;
+	size_t len, head;
 
 	strscpy(text, f->text, KFT_ARGF_STR_MAX + 1);
 	len = strlen(text);
@@ -198,9 +275,10 @@ static void kft_argf_compile_string(struct kft_argf_test *t, char *text, const s
 		.open_end = glob && len && text[len - 1] == '*',
 		.read = glob && strchr(text, '*') ? KFT_ARGF_STR_MAX + 1 : len + 1,
 	};
+	head = glob ? kft_argf_compile_glob(t, text, len) : len + 1;
 	if (KFT_HAVE_KERNEL_NOFAULT_LOAD && !IS_ENABLED(CONFIG_CPU_BIG_ENDIAN) &&
-	    t->kind == KFT_ARGF_TEST_EQUAL && !t->negate && !t->user)
-		kft_argf_compile_head(t, text, len);
+	    head && !t->negate && !t->user)
+		kft_argf_compile_head(t, text, head);
 }
 
 /* A statement as the traced path tests it (its value already in its type's width). */

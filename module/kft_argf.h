@@ -25,6 +25,7 @@ enum kft_argf_kind {
 	KFT_ARGF_TEST_NUMBER,
 	KFT_ARGF_TEST_EQUAL,		/* the string is the text ('!=': negate) */
 	KFT_ARGF_TEST_GLOB,		/* the string matches the text as a glob */
+	KFT_ARGF_TEST_SUFFIX,		/* the string ends with the text (a glob "*TEXT") */
 };
 
 /* One filter arg statement, ready for the traced path. */
@@ -43,11 +44,13 @@ struct kft_argf_test {
 	bool user;			/* a string: in user space (ustring) */
 	u8 read;			/* a string: the bytes to read of it */
 	bool open_end;			/* a glob: ends with '*' */
+	u8 text_len;			/* a suffix test: its text's bytes */
 	/*
-	 * '==' on a kernel string: the text's first 8 bytes (its NUL
-	 * among them when shorter) and which of a word's bytes they are,
-	 * or a mask of 0. A string whose first word differs is not the
-	 * text, known from one load (kft_kernel_word_nofault()).
+	 * '==' on a kernel string (and a glob "TEXT*"): the text's first
+	 * 8 bytes (an '==''s NUL among them when shorter) and which of a
+	 * word's bytes they are, or a mask of 0. A string whose first word
+	 * differs is not the text (nor begins with it), known from one
+	 * load (kft_kernel_word_nofault()).
 	 */
 	u64 head;
 	u64 head_mask;
