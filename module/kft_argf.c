@@ -26,9 +26,9 @@
  * string's first word, inline: most strings that differ from the text
  * differ there, and are rejected without the copy. (Not '!=': a string
  * unreadable past its first word fails the copy, and with it every
- * test.) A kernel string is then read
- * a word at a time, inline, up to its NUL; the copy reads it only where
- * a word would cross a page, or the kernel has no inline load.
+ * test.) A kernel string is then read a word at a time, inline, up to
+ * its NUL; the copy reads it only where it goes on into the next page,
+ * or the kernel has no inline load.
  *
  * The read calls the kernel's nofault copy and memchr(), which a run may
  * trace. Count and stacks modes' ftrace callbacks take no recursion lock
