@@ -878,8 +878,8 @@ static notrace int kft_fast_unhijack(void *left)
 static unsigned int kft_fast_nr_attached;	/* under kft_mutex */
 static bool kft_fast_pinned;			/* under kft_mutex */
 
-/* Under kft_mutex: looks since the last detach, and what the last pass left. */
-static unsigned int kft_fast_unpin_polls;
+/* Under kft_mutex: when the last detach was (jiffies), and what the last pass left. */
+static unsigned long kft_fast_unpin_from;
 static unsigned long kft_fast_unpin_left;
 
 /*
@@ -919,7 +919,9 @@ static DECLARE_DELAYED_WORK(kft_fast_unpin, kft_fast_unpin_work);
  * The unpin work looks every tick for the first second after the last
  * detach (the writer of a `clear` returns from its own timed calls, every
  * function traced, just after it, and an rmmod that follows should rarely
- * find kft still pinned), then every second until no task holds kft.
+ * find kft still pinned), then every second until no task holds kft. The
+ * second is the clock's, not a count of looks: on a loaded machine a look
+ * may come many ticks after the one before.
  *
  * After that first second, a look also gives back the return addresses
  * of tasks blocked in calls of detached hooks (kft_fast_unhijack()): a task
@@ -930,12 +932,13 @@ static DECLARE_DELAYED_WORK(kft_fast_unpin, kft_fast_unpin_work);
  */
 static void kft_fast_unpin_work(struct work_struct *work)
 {
+	bool later;
+
 	mutex_lock(&kft_mutex);
+	later = time_after_eq(jiffies, kft_fast_unpin_from + HZ);
 	if (kft_fast_pinned && !kft_fast_nr_attached) {
-		if (kft_fast_look(kft_fast_unpin_polls >= HZ, NULL)) {
-			kft_fast_unpin_polls++;
-			schedule_delayed_work(&kft_fast_unpin,
-					      kft_fast_unpin_polls < HZ ? 1 : HZ);
+		if (kft_fast_look(later, NULL)) {
+			schedule_delayed_work(&kft_fast_unpin, later ? HZ : 1);
 		} else {
 			kft_fast_pinned = false;
 			module_put(THIS_MODULE);
@@ -959,7 +962,7 @@ static void kft_fast_unpin_when_drained(void)
 	lockdep_assert_held(&kft_mutex);
 	if (--kft_fast_nr_attached)
 		return;
-	kft_fast_unpin_polls = 0;
+	kft_fast_unpin_from = jiffies;
 	/* Now, also if a look from an earlier detach is pending for later. */
 	cancel_delayed_work(&kft_fast_unpin);
 	schedule_delayed_work(&kft_fast_unpin, 0);
