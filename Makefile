@@ -433,7 +433,8 @@ demo:
 # files in build/boot-arm64. (Not passed on: the module's make has its own.)
 # KERNEL=5.10: Debian 11's 5.10 source (config/boot-5.10.config), its run
 # given by BOOT_ARGS (BOOT_ARGS=kft.static_funcs=F1,F2: 5.10 has no fprobe
-# for every function); the files in build/boot-5.10.
+# for every function); the files in build/boot-5.10 (with ARCH=arm64,
+# build/boot-5.10-arm64).
 boot:
 	@MAKEFLAGS= scripts/boot -a $(or $(ARCH),x86_64) -k $(or $(KERNEL),6.12) $(BOOT_ARGS)
 
