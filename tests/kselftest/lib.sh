@@ -165,6 +165,13 @@ call() {
 	echo "$1 ${2:-1}" >/proc/kft_test || fail "call $1 $2"
 }
 
+# poke_out: a call of kft_test_spin_poked poked out of its spin and then
+# its sleep, if kft_test is still there: a test's EXIT trap, so that a
+# test that fails before its own pokes leaves no task inside the call.
+poke_out() {
+	[ ! -e /proc/kft_test ] || { echo poke >/proc/kft_test; echo poke >/proc/kft_test; }
+}
+
 # sleep_blocked WHAT ON RUNNABLE BLOCKED: a call of msleep(300)'s times
 # (offcpu, ns) say it slept: at least half of it blocked, and less
 # runnable than blocked (a sleep counted as runnable would be the other
