@@ -93,7 +93,7 @@
 	"start_secondary",	/* calls cpu_startup_entry() */
 	"stop_this_cpu",	/* objtool */
 	"usercopy_abort",	/* objtool */
-	"vpanic",	/* objtool (7.3) */
+	"vpanic",	/* declared (6.12 7.3) */
 	"worker_thread",	/* kft */
 	"x86_64_start_kernel",	/* objtool (6.12 7.3) */
 	"x86_64_start_reservations",	/* objtool (6.12 7.3) */
