@@ -27,8 +27,8 @@
 	"__ubsan_handle_builtin_unreachable",	/* objtool (6.1 6.12 7.3) */
 	"__x64_sys_exit",	/* objtool (6.12 7.3) */
 	"__x64_sys_exit_group",	/* objtool (6.12 7.3) */
-	"acpi_idle_play_dead",	/* kft; absent on: 6.12-arm64 7.3-arm64 6.12-riscv64 6.1-armhf */
-	"acpi_mp_play_dead",	/* kft; absent on: 6.1 6.12-arm64 7.3-arm64 6.12-riscv64 6.1-armhf */
+	"acpi_idle_play_dead",	/* kft; absent on: 6.12-arm64 7.3-arm64 6.12-riscv64 6.1-armhf 6.12-thumb2-armhf */
+	"acpi_mp_play_dead",	/* kft; absent on: 6.1 6.12-arm64 7.3-arm64 6.12-riscv64 6.1-armhf 6.12-thumb2-armhf */
 	"acpi_processor_ffh_play_dead",	/* objtool (7.3) */
 	"arch_cpu_idle_dead",	/* objtool (6.12 7.3) */
 	"arm64_nmi_cpu_stop",	/* declared (7.3) */
@@ -37,13 +37,13 @@
 	"bch2_trans_restart_error",	/* objtool (6.12 7.3) */
 	"bch2_trans_unlocked_error",	/* objtool (6.12) */
 	"bch2_trans_unlocked_or_in_restart_error",	/* objtool (7.3) */
-	"bpf_throw",	/* kft; absent on: 6.1 6.12-debug 6.12-rtdebug 6.1-armhf */
+	"bpf_throw",	/* kft; absent on: 6.1 6.12-debug 6.12-rtdebug 6.1-armhf 6.12-thumb2-armhf */
 	"complete_and_exit",	/* objtool (5.10) */
 	"cpu_bringup_and_idle",	/* objtool */
 	"cpu_die",	/* declared (6.12 7.3) */
 	"cpu_die_early",	/* declared (6.12 7.3) */
 	"cpu_startup_entry",	/* objtool (6.1 6.12 7.3) */
-	"cpuidle_play_dead",	/* kft; absent on: 6.1-armhf */
+	"cpuidle_play_dead",	/* kft; absent on: 6.1-armhf 6.12-thumb2-armhf */
 	"do_exit",	/* objtool */
 	"do_group_exit",	/* objtool (6.1 6.12 7.3) */
 	"do_idle",	/* kft */
@@ -69,18 +69,18 @@
 	"machine_real_restart",	/* objtool */
 	"make_task_dead",	/* objtool */
 	"mpt_halt_firmware",	/* objtool (6.12 7.3) */
-	"mwait_play_dead",	/* kft; absent on: 6.1 6.12 6.12-debug 6.12-rtdebug 6.12-arm64 7.3-arm64 6.12-riscv64 6.1-armhf */
-	"native_play_dead",	/* kft; absent on: 6.12-arm64 7.3-arm64 6.12-riscv64 6.1-armhf */
+	"mwait_play_dead",	/* kft; absent on: 6.1 6.12 6.12-debug 6.12-rtdebug 6.12-arm64 7.3-arm64 6.12-riscv64 6.1-armhf 6.12-thumb2-armhf */
+	"native_play_dead",	/* kft; absent on: 6.12-arm64 7.3-arm64 6.12-riscv64 6.1-armhf 6.12-thumb2-armhf */
 	"nmi_panic",	/* kft */
 	"nmi_panic_self_stop",	/* objtool (6.12 7.3) */
 	"nvhe_hyp_panic_handler",	/* declared (6.12 7.3) */
 	"panic",	/* objtool */
 	"panic_bad_stack",	/* declared (6.12 7.3) */
 	"panic_smp_self_stop",	/* objtool (6.12 7.3) */
-	"play_dead_common",	/* kft; absent on: 6.12-arm64 7.3-arm64 6.12-riscv64 6.1-armhf */
+	"play_dead_common",	/* kft; absent on: 6.12-arm64 7.3-arm64 6.12-riscv64 6.1-armhf 6.12-thumb2-armhf */
 	"rescuer_thread",	/* kft */
 	"rest_init",	/* calls cpu_startup_entry() */
-	"resume_play_dead",	/* kft; absent on: 6.12-debug 6.12-rtdebug 6.12-arm64 7.3-arm64 6.12-riscv64 6.1-armhf */
+	"resume_play_dead",	/* kft; absent on: 6.12-debug 6.12-rtdebug 6.12-arm64 7.3-arm64 6.12-riscv64 6.1-armhf 6.12-thumb2-armhf */
 	"rewind_stack_and_make_dead",	/* objtool */
 	"rust_begin_unwind",	/* objtool (6.12 7.3) */
 	"rust_helper_BUG",	/* objtool (6.12 7.3) */
@@ -98,5 +98,5 @@
 	"x86_64_start_kernel",	/* objtool (6.12 7.3) */
 	"x86_64_start_reservations",	/* objtool (6.12 7.3) */
 	"xen_cpu_bringup_again",	/* objtool (6.12 7.3) */
-	"xen_pv_play_dead",	/* kft; absent on: 6.12-debug 6.12-rtdebug 6.12-arm64 7.3-arm64 6.12-riscv64 6.1-armhf */
+	"xen_pv_play_dead",	/* kft; absent on: 6.12-debug 6.12-rtdebug 6.12-arm64 7.3-arm64 6.12-riscv64 6.1-armhf 6.12-thumb2-armhf */
 	"xen_start_kernel",	/* objtool */
