@@ -645,9 +645,9 @@ innermost_share() {
 		END { printf "%d %d %d\n", t, h, t ? int(h * 1000 / t) : 0 }' "$1"
 }
 
-# btf_names NAME: whether this kernel's BTF has the string NAME (a
-# function's name is there when its FUNC is; pahole before 1.22 left many
-# functions out on arm64, as in Debian 11's 5.10).
+# btf_names NAME: whether this kernel's BTF has the string NAME. A
+# function's name is there when its FUNC is, and a kernel's BTF need not
+# have every function: the pahole that made it may have left some out.
 btf_names() {
 	[ -r /sys/kernel/btf/vmlinux ] && tr '\0' '\n' </sys/kernel/btf/vmlinux | grep -qxF "$1"
 }
