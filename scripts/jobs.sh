@@ -30,6 +30,8 @@
 #           where kft's time filters leave the TSC for the ns clock
 #           full: on debug only, the main pass and debug_full_only
 #           (make check-debug: scripts/check-debug)
+#           quick: make check-quick's: the main pass's cheapest tests,
+#           up to quick_budget guest-seconds (quick_tests)
 #   @KofN   shard K of N of the pass's tests (split by their times:
 #           shard_of), so that a long pass runs in several lanes at once;
 #           K may be a list (@1,3of3: shards 1 and 3 in one guest)
@@ -265,6 +267,24 @@ lockdown_jobs() {
 	done
 }
 
+# make check-quick's guest-seconds (tests/kselftest/weights): its tests
+# are the main pass's cheapest, each in turn while their times add up to
+# no more, so that the inner loop stays near 5 minutes as tests are added
+# (Documentation/testing.rst, "make check-quick"). What it leaves out, the
+# longest tests (every function attached, a userspace command over all of
+# them, minutes of load), make check runs.
+quick_budget=450
+
+# quick_tests KERNEL: the quick pass's tests on KERNEL, one a line.
+quick_tests() {
+	local all
+	all=$(job_tests "$1") || return 1
+	printf '%s\n' $all | awk -v weights="$kselftests/weights" '
+		BEGIN { while ((getline line <weights) > 0) { split(line, f, " "); w[f[1]] = f[2] } }
+		{ print (($1 in w) ? w[$1] : 5), $1 }' |
+		sort -k1,1n -k2,2 | awk -v budget=$quick_budget '(sum += $1) <= budget { print $2 }' | sort
+}
+
 # job_kernel JOB, job_pass JOB, job_shard JOB: the parts of a job's name.
 job_kernel() {
 	local j=${1%@*}
@@ -324,6 +344,7 @@ job_tests() {
 	peer) all=$(printf '%s\n' $peer_tests | grep -vxF $(printf -- '-e %s ' $(not_on "$kernel") x)) ;;
 	icount) all=$icount_tests ;;
 	tsc) all=$tsc_tests ;;
+	quick) all=$(quick_tests "$kernel") || return 1 ;;
 	full)
 		if [ "$kernel" != debug ]; then
 			echo "jobs: job $1: the pass full is the debug kernel's" >&2
