@@ -8,7 +8,7 @@
 #   make boot            build a 6.12 kernel with kft built in, trace its boot
 #                        (ARCH=arm64: an arm64 kernel, on QEMU's virt board)
 #   make check           unit tests, tools, fuzzers, lint, dkms, deb, VM tests on 6.1, 6.12, 7.3, 6.12-debug, boot
-#   make check-quick     the inner loop (about 5 min): unit tests, tools, lint, VM tests on 6.12
+#   make check-quick     the inner loop (about 5 min): unit tests, tools, lint, 6.12's quicker VM tests
 #   make check-debug     every in-guest test on the debug kernel (6.12, KASAN, lockdep, kmemleak), make check's and those it leaves out there
 #   make census          each in-guest test 5 times on 6.1, 6.12 and 6.12-debug: failures out of runs
 #   make unit            the userspace unit tests (ASan, UBSan)
