@@ -333,9 +333,10 @@ static __always_inline void kft_fast_hijack(unsigned long *retp)
 static __always_inline void kft_fast_entry_judge(struct kft_fhook *hook,
 						 struct kft_fast_slot *s,
 						 struct kft_fast_frame *f, unsigned int d,
-						 unsigned long *retp, struct ftrace_regs *fregs)
+						 unsigned long *retp, struct ftrace_regs *fregs,
+						 bool judged)
 {
-	struct kft_args_src args = { .fregs = fregs };
+	struct kft_args_src args = { .fregs = fregs, .judged = judged };
 
 	kft_fast_enter(f);
 	if (kft_hook_entry(hook, f->ip, f->ret_ip, NULL, NULL, &f->call, args)) {
@@ -358,17 +359,17 @@ static noinline notrace void kft_fast_entry_slow(struct kft_fhook *hook,
 						 struct kft_fast_frame *f, unsigned int d,
 						 unsigned long *retp, struct ftrace_regs *fregs)
 {
-	kft_fast_entry_judge(hook, s, f, d, retp, fregs);
+	kft_fast_entry_judge(hook, s, f, d, retp, fregs, false);
 	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kft_fast_entry_slow);
 
 /*
- * The entry's first part, with preemption disabled: the hook's run
- * (kft_comms_note() on this CPU's part of the log's table), and a frame
- * marked as entering is never on a preempted task. Return: whether a frame
- * @f was pushed for this call (if not, it is counted as missed), whose
- * return address is in *@retp.
+ * The entry's first part, with preemption disabled by the caller (until
+ * the call is judged): the hook's run (kft_comms_note() on this CPU's part
+ * of the log's table), and a frame marked as entering is never on a
+ * preempted task. Return: whether a frame @f was pushed for this call (if
+ * not, it is counted as missed), whose return address is in *@retp.
  */
 static __always_inline bool kft_fast_begin(struct kft_fhook *hook, unsigned long ip,
 					   unsigned long parent_ip, struct ftrace_regs *fregs,
@@ -377,7 +378,6 @@ static __always_inline bool kft_fast_begin(struct kft_fhook *hook, unsigned long
 {
 	unsigned long sp;
 
-	preempt_disable_notrace();
 	if (likely(kft_ftrace_ret_slot(fregs, ip, retp, &sp) &&
 		   kft_fast_push(hook, ip, parent_ip, *retp, sp, f, s, d)))
 		return true;
@@ -398,6 +398,7 @@ static notrace void kft_fast_entry_quick(unsigned long ip, unsigned long parent_
 	unsigned long *retp;
 	unsigned int d;
 
+	preempt_disable_notrace();
 	if (likely(kft_fast_begin(hook, ip, parent_ip, fregs, &f, &s, &d, &retp))) {
 		if (unlikely(!kft_hook_entry_quick(hook, &f->call))) {
 			kft_fast_entry_slow(hook, s, f, d, retp, fregs);
@@ -419,11 +420,55 @@ static notrace void kft_fast_entry(unsigned long ip, unsigned long parent_ip,
 	unsigned long *retp;
 	unsigned int d;
 
+	preempt_disable_notrace();
 	if (likely(kft_fast_begin(hook, ip, parent_ip, fregs, &f, &s, &d, &retp)))
-		kft_fast_entry_judge(hook, s, f, d, retp, fregs);
+		kft_fast_entry_judge(hook, s, f, d, retp, fregs, false);
 	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kft_fast_entry);
+
+/*
+ * The entry of a trace hook of a run with a context, task or argument
+ * filter: a running run's filters that need no frame judge the call first,
+ * so that a call they refuse costs no push and no pop (nor any recursion
+ * guard but a string read's own: nothing else is called).
+ */
+static notrace void kft_fast_entry_filtered(unsigned long ip, unsigned long parent_ip,
+					    struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct kft_fhook *hook = container_of(op, struct kft_fhook, fast.ops);
+	struct kft_args_src args = { .fregs = fregs };
+	struct kft_run *run = hook->run;
+	struct kft_fast_frame *f;
+	struct kft_fast_slot *s;
+	unsigned long *retp;
+	unsigned int d;
+	bool judged;
+
+	preempt_disable_notrace();
+	/* Acquire: as in kft_hook_entry(), which reads the state again. */
+	judged = smp_load_acquire(&run->state) == KFT_RUNNING;
+	if (judged && kft_hook_entry_refused(run, ip, &args)) {
+		preempt_enable_notrace();
+		return;
+	}
+	if (likely(kft_fast_begin(hook, ip, parent_ip, fregs, &f, &s, &d, &retp)))
+		kft_fast_entry_judge(hook, s, f, d, retp, fregs, judged);
+	preempt_enable_notrace();
+}
+NOKPROBE_SYMBOL(kft_fast_entry_filtered);
+
+/* The entry a hook's calls take, chosen at its attach. */
+static ftrace_func_t kft_fast_entry_for(const struct kft_fhook *hook)
+{
+	if (hook->role != KFT_HOOK_TRACE)
+		return kft_fast_entry;
+	if (hook->run->entry_quick)
+		return kft_fast_entry_quick;
+	if (hook->run->argf.nr || hook->run->ctx_filter)
+		return kft_fast_entry_filtered;
+	return kft_fast_entry;
+}
 
 /**
  * kft_fast_keep() - where a fast hook's call keeps its arguments (args)
@@ -1142,10 +1187,8 @@ int kft_fast_attach(struct kft_fhook *hook, const struct kft_func_ref *funcs,
 	/* Where ftrace passes registers only to an ops that asks (32-bit ARM). */
 	hook->fast.ops.flags |= KFT_FAST_OPS_FLAGS;
 	/* On failure it frees the filter (the notrace part too). */
-	ret = kft_ftrace_ops_attach(&hook->fast.ops,
-				    hook->role == KFT_HOOK_TRACE && hook->run->entry_quick ?
-				    kft_fast_entry_quick : kft_fast_entry,
-				    funcs, nr_funcs, &hook->attached, err);
+	ret = kft_ftrace_ops_attach(&hook->fast.ops, kft_fast_entry_for(hook), funcs, nr_funcs,
+				    &hook->attached, err);
 	if (ret)
 		goto err_unregister;
 	kft_fast_pin();

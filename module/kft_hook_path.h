@@ -46,7 +46,8 @@
  * filter arg: the first thing a run with extras does at an entry that the
  * context and task filters let through is to test the registers, out of
  * line (kft_argf.c); a call that fails returns at once, its exit not
- * hooked.
+ * hooked. A fast hook asks the context, task and argument filters before
+ * it pushes the call's frame (kft_hook_entry_refused()).
  */
 #ifndef KFT_HOOK_PATH_H
 #define KFT_HOOK_PATH_H
@@ -147,6 +148,13 @@ struct kft_args_src {
 	struct ftrace_regs *fregs;
 	struct pt_regs *regs;
 	struct kft_rec_args *keep;
+	/*
+	 * The call's context, task and arguments were judged and passed
+	 * already, before its mechanism prepared its exit
+	 * (kft_hook_entry_refused()): kft_hook_entry() does not judge them
+	 * again. Constant false for every other mechanism's entry.
+	 */
+	bool judged;
 };
 
 /*
@@ -491,6 +499,60 @@ static __always_inline int kft_hook_entry_take(struct kft_run *run, unsigned lon
 }
 
 /*
+ * filter arg's test of a call's registers, and the string reads' own
+ * calls, which are kft's and not the traced code's (the kernel's nofault
+ * copy, memchr()): not traced. Return: true to leave the call (counted
+ * when filter arg refused it).
+ */
+static __always_inline bool kft_hook_entry_args_refused(struct kft_run *run, unsigned long ip,
+							const struct kft_args_src *args)
+{
+	if (unlikely(run->cfg.str_arg) && kft_str_copying())
+		return true;
+	if (run->argf.nr && !kft_argf_passes(&run->argf, ip, args->fregs, args->regs)) {
+		this_cpu_inc(run->counters->filtered_args);
+		return true;
+	}
+	return false;
+}
+
+/* The context and task filters. Return: true to leave the call (counted). */
+static __always_inline bool kft_hook_entry_context_refused(struct kft_run *run, bool irq)
+{
+	if (irq ? run->cfg.noints : run->cfg.onlyints) {
+		this_cpu_inc(run->counters->filtered_ints);
+		return true;
+	}
+	if (run->task_filter && !kft_task_wanted(&run->cfg)) {
+		this_cpu_inc(run->counters->filtered_task);
+		return true;
+	}
+	return false;
+}
+
+/**
+ * kft_hook_entry_refused() - the filters that judge a call from its entry alone
+ * @run:	a running run
+ * @ip:		the function, as the mechanism reports it
+ * @args:	where its argument registers are
+ *
+ * What kft_hook_entry() would test first, in its order, for a call made
+ * in a task or an interrupt (not through a kprobe's break): for a
+ * mechanism that can ask before it prepares the call's exit (a fast hook
+ * pushes its frame), so that a call refused here costs nothing of that.
+ * A call let through goes to kft_hook_entry() with @args->judged set.
+ * Preemption is off.
+ *
+ * Return: true to leave the call.
+ */
+static __always_inline bool kft_hook_entry_refused(struct kft_run *run, unsigned long ip,
+						   const struct kft_args_src *args)
+{
+	return kft_hook_entry_context_refused(run, !in_task()) ||
+	       kft_hook_entry_args_refused(run, ip, args);
+}
+
+/*
  * The entry of a run with a ring's or a stream's log, filter arg, filter
  * roots, offcpu (the task's slots), or args.
  */
@@ -511,12 +573,8 @@ static __always_inline int kft_hook_entry_extras(struct kft_run *run, unsigned l
 	 * A call that args string's copy makes (the kernel's nofault copy,
 	 * memchr()) is kft's own, not the traced code's: not traced.
 	 */
-	if (unlikely(run->cfg.str_arg) && kft_str_copying())
+	if (!args->judged && kft_hook_entry_args_refused(run, ip, args))
 		return 1;
-	if (run->argf.nr && !kft_argf_passes(&run->argf, ip, args->fregs, args->regs)) {
-		this_cpu_inc(run->counters->filtered_args);
-		return 1;
-	}
 	if (run->hold.slots && !kft_hold_entry(run, ip, irq, call))
 		return 1;
 	if (run->keep_args)
@@ -579,14 +637,8 @@ static __always_inline int kft_hook_entry(struct kft_fhook *hook, unsigned long 
 		return state != KFT_PRIMED;
 	}
 	irq = kft_call_in_irq(kp);
-	if (irq ? run->cfg.noints : run->cfg.onlyints) {
-		this_cpu_inc(run->counters->filtered_ints);
+	if (!args.judged && kft_hook_entry_context_refused(run, irq))
 		return 1;
-	}
-	if (run->task_filter && !kft_task_wanted(&run->cfg)) {
-		this_cpu_inc(run->counters->filtered_task);
-		return 1;
-	}
 	if (unlikely(run->extras))
 		return kft_hook_entry_extras(run, ip, ret_ip, regs, call, irq, &args);
 	return kft_hook_entry_take(run, ip, ret_ip, regs, call, irq, true, NULL, KFT_PATH_LINEAR);

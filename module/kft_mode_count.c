@@ -33,7 +33,7 @@ static __always_inline bool kft_count_wanted(struct kft_run *run)
 {
 	if (READ_ONCE(run->state) != KFT_RUNNING)
 		return false;
-	if (run->count_ctx_filter && (in_task() ? run->cfg.onlyints : run->cfg.noints)) {
+	if (run->ctx_filter && (in_task() ? run->cfg.onlyints : run->cfg.noints)) {
 		this_cpu_inc(run->counters->filtered_ints);
 		return false;
 	}
@@ -188,7 +188,7 @@ static ftrace_func_t kft_count_func(const struct kft_run *run)
 		return kft_count_fn_value;
 	if (run->argf.nr)
 		return kft_count_fn_argf;
-	if (run->count_ctx_filter)
+	if (run->ctx_filter)
 		return kft_count_fn_filtered;
 	return run->table.nr_chunks == 1 ? kft_count_fn_one_chunk : kft_count_fn_chunks;
 }

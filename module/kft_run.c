@@ -564,9 +564,9 @@ struct kft_run *kft_run_create(struct kft_run *old, char *text, const struct kft
 	if (cfg->nr_roots || !cfg->filter_oncpu)
 		kft_run_cycles_setup(run);
 	run->task_filter = kft_task_filtered(cfg);
-	run->count_ctx_filter = cfg->noints || cfg->onlyints || run->task_filter;
+	run->ctx_filter = cfg->noints || cfg->onlyints || run->task_filter;
 	/* (cycles_khz: no record at entry, no watch; offcpu's slot taken at entry.) */
-	run->entry_quick = run->cycles_khz && !run->count_ctx_filter && !cfg->offcpu && !cfg->args &&
+	run->entry_quick = run->cycles_khz && !run->ctx_filter && !cfg->offcpu && !cfg->args &&
 			   !cfg->nr_argf && !cfg->nr_roots && !cfg->per_arg;
 	/*
 	 * (A ring's and a stream's records, and args, too: a linear log's

@@ -182,7 +182,7 @@ struct kft_run {
 	u32 cycles_khz;
 	u64 mintime_cycles;
 	u64 maxtime_cycles;
-	bool count_ctx_filter;		/* count mode: noints, onlyints or a task filter */
+	bool ctx_filter;		/* noints, onlyints or a task filter */
 	bool task_filter;		/* filter pid, tid, cpu or comm (kft_task.h) */
 	bool entry_quick;		/* cycles, no filter at entry: kft_hook_entry_quick() */
 	bool histogram;			/* histogram mode: trace's hooks, counts in table */
