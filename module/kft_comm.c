@@ -43,6 +43,7 @@ int kft_comms_alloc(struct kft_comms *c, unsigned long records)
 	}
 	c->mask = slots - 1;
 	atomic_long_set(&c->lost, 0);
+	atomic_long_set(&c->changes, 0);
 	return 0;
 }
 
@@ -63,6 +64,8 @@ void kft_comms_reset(struct kft_comms *c)
 	for_each_possible_cpu(cpu)
 		*per_cpu_ptr(c->last, cpu) = NULL;
 	atomic_long_set(&c->lost, 0);
+	/* (Grows: a reader's memo of the old table is not taken for the new.) */
+	atomic_long_inc(&c->changes);
 }
 
 static __always_inline bool kft_comm_slot_is(const struct kft_comm_slot *s, u32 key,
@@ -98,6 +101,8 @@ static notrace struct kft_comm_slot *kft_comm_slot_get(struct kft_comms *c, u32 
 			s->first_ns = entry_ns;
 			/* Release: a reader that sees ready sees the name. */
 			smp_store_release(&s->ready, 1);
+			/* After ready: a memo taken before this pair was seen fails. */
+			atomic_long_inc(&c->changes);
 			return s;
 		}
 		/* Only its own task (not running elsewhere) writes a pair. */
@@ -131,22 +136,18 @@ notrace void kft_comms_note_slow(struct kft_comms *c, u32 key, u64 n0, u64 n1, u
 }
 NOKPROBE_SYMBOL(kft_comms_note_slow);
 
-/**
- * kft_comms_find() - the name of @pid for a row that entered at @entry_ns
- * @c:		the log's table
- * @pid:	the row's pid (not -1)
- * @entry_ns:	the row's entry time
- * @name:	room for the name
- *
- * Return: @name, or "?" when the pair was lost.
+/*
+ * kft_comms_find(), which also says in @pairs how many pairs @pid has (the
+ * ready ones seen).
  */
-const char *kft_comms_find(const struct kft_comms *c, s32 pid, u64 entry_ns,
-			   char name[KFT_COMM_LEN])
+static const char *kft_comms_name(const struct kft_comms *c, s32 pid, u64 entry_ns,
+				  char name[KFT_COMM_LEN], unsigned int *pairs)
 {
 	const struct kft_comm_slot *best = NULL, *first = NULL;
 	u32 key = (u32)pid + 1, h = hash_32(key, 32);
 	unsigned int i;
 
+	*pairs = 0;
 	for (i = 0; i < KFT_COMM_PROBES; i++) {
 		const struct kft_comm_slot *s = &c->slots[(h + i) & c->mask];
 		u32 k = READ_ONCE(s->key);
@@ -157,6 +158,7 @@ const char *kft_comms_find(const struct kft_comms *c, s32 pid, u64 entry_ns,
 		/* Acquire: pairs with the release in kft_comm_slot_get(). */
 		if (k != key || !smp_load_acquire(&s->ready))
 			continue;
+		(*pairs)++;
 		t = READ_ONCE(s->first_ns);
 		if (t <= entry_ns && (!best || t > best->first_ns))
 			best = s;
@@ -169,6 +171,49 @@ const char *kft_comms_find(const struct kft_comms *c, s32 pid, u64 entry_ns,
 	memcpy(name, best->name, KFT_COMM_LEN);
 	name[KFT_COMM_LEN - 1] = '\0';
 	return name;
+}
+
+/**
+ * kft_comms_find() - the name of @pid for a row that entered at @entry_ns
+ * @c:		the log's table
+ * @pid:	the row's pid (not -1)
+ * @entry_ns:	the row's entry time
+ * @name:	room for the name
+ *
+ * Return: @name, or "?" when the pair was lost.
+ */
+const char *kft_comms_find(const struct kft_comms *c, s32 pid, u64 entry_ns,
+			   char name[KFT_COMM_LEN])
+{
+	unsigned int pairs;
+
+	return kft_comms_name(c, pid, entry_ns, name, &pairs);
+}
+
+/**
+ * kft_comms_find_memo_slow() - kft_comms_find_memo() when @m does not know @pid
+ * @c:		the log's table
+ * @m:		the reader's memo, taken now if @pid has a single pair
+ * @pid:	the row's pid (not -1)
+ * @entry_ns:	the row's entry time
+ * @name:	room for the name
+ *
+ * Return: @name, or "?" when the pair was lost.
+ */
+const char *kft_comms_find_memo_slow(const struct kft_comms *c, struct kft_comm_memo *m,
+				     s32 pid, u64 entry_ns, char name[KFT_COMM_LEN])
+{
+	/* Acquire: before the lookup, which then sees every pair counted. */
+	long changes = atomic_long_read_acquire(&c->changes);
+	unsigned int pairs;
+	const char *found = kft_comms_name(c, pid, entry_ns, name, &pairs);
+
+	if (pairs == 1) {
+		m->changes = changes;
+		m->pid = pid;
+		memcpy(m->name, name, KFT_COMM_LEN);
+	}
+	return found;
 }
 
 unsigned long kft_comms_lost(const struct kft_comms *c)

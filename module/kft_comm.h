@@ -36,6 +36,20 @@ struct kft_comms {
 	unsigned int mask;
 	struct kft_comm_slot * __percpu *last;	/* per CPU: the last pair noted */
 	atomic_long_t lost;
+	/* Grows after each new pair is ready, and at a reset: a memo's check. */
+	atomic_long_t changes;
+};
+
+/*
+ * A reader's memo of the last task it named (kft_comms_find_memo()): a pid
+ * that had one pair when the table had @changes has that name at every
+ * entry time, until the table changes. A stream's rows come task after
+ * task, and a row's lookup was most of what naming it cost.
+ */
+struct kft_comm_memo {
+	long changes;		/* the table's, when taken; -1: none yet */
+	s32 pid;
+	char name[KFT_COMM_LEN];
 };
 
 int kft_comms_alloc(struct kft_comms *c, unsigned long records);
@@ -71,6 +85,30 @@ static __always_inline void kft_comms_note(struct kft_comms *c, s32 pid, u64 ent
 }
 const char *kft_comms_find(const struct kft_comms *c, s32 pid, u64 entry_ns,
 			   char name[KFT_COMM_LEN]);
+const char *kft_comms_find_memo_slow(const struct kft_comms *c, struct kft_comm_memo *m,
+				     s32 pid, u64 entry_ns, char name[KFT_COMM_LEN]);
+
+/**
+ * kft_comms_find_memo() - kft_comms_find(), the last task's name from @m
+ * @c:		the log's table
+ * @m:		the reader's memo (changes -1 before its first row)
+ * @pid:	the row's pid (not -1)
+ * @entry_ns:	the row's entry time
+ * @name:	room for the name
+ *
+ * Return: @name, or "?" when the pair was lost.
+ */
+static inline const char *kft_comms_find_memo(const struct kft_comms *c,
+					      struct kft_comm_memo *m, s32 pid, u64 entry_ns,
+					      char name[KFT_COMM_LEN])
+{
+	/* Acquire: a change seen here comes after its pair is ready. */
+	if (m->pid == pid && m->changes == atomic_long_read_acquire(&c->changes)) {
+		memcpy(name, m->name, KFT_COMM_LEN);
+		return name;
+	}
+	return kft_comms_find_memo_slow(c, m, pid, entry_ns, name);
+}
 unsigned long kft_comms_lost(const struct kft_comms *c);
 unsigned long kft_comms_bytes(const struct kft_comms *c);
 

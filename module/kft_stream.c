@@ -64,6 +64,7 @@ struct kft_stream_reader {
 	 */
 	unsigned long start_ip[1 << KFT_STREAM_START_BITS];
 	unsigned long start[1 << KFT_STREAM_START_BITS];
+	struct kft_comm_memo comm;	/* the last task named */
 	/* The rows and their extensions, each a multiple of 8 bytes. */
 	u64 rows[KFT_STREAM_CHUNK * KFT_STREAM_ROW_MAX / sizeof(u64)];
 };
@@ -193,7 +194,8 @@ static void kft_stream_fill(struct kft_stream_reader *r, const struct kft_record
 	row->flags |= r->extras;
 	if (rec->pid < 0)
 		memset(row->comm, 0, sizeof(row->comm));
-	else if (kft_comms_find(&r->buf->comms, rec->pid, rec->entry_ns, row->comm) != row->comm)
+	else if (kft_comms_find_memo(&r->buf->comms, &r->comm, rec->pid, rec->entry_ns,
+				     row->comm) != row->comm)
 		strscpy_pad(row->comm, "?", sizeof(row->comm));
 }
 
@@ -344,6 +346,7 @@ static int kft_stream_open(struct inode *inode, struct file *file)
 	if (!r)
 		return -ENOMEM;
 	r->show_addrs = kft_data_may_show_addrs(file);
+	r->comm.changes = -1;
 	if (mutex_lock_killable(&kft_mutex)) {
 		kvfree(r);
 		return -EINTR;
