@@ -516,20 +516,6 @@ static __always_inline bool kft_hook_entry_args_refused(struct kft_run *run, uns
 	return false;
 }
 
-/* The context and task filters. Return: true to leave the call (counted). */
-static __always_inline bool kft_hook_entry_context_refused(struct kft_run *run, bool irq)
-{
-	if (irq ? run->cfg.noints : run->cfg.onlyints) {
-		this_cpu_inc(run->counters->filtered_ints);
-		return true;
-	}
-	if (run->task_filter && !kft_task_wanted(&run->cfg)) {
-		this_cpu_inc(run->counters->filtered_task);
-		return true;
-	}
-	return false;
-}
-
 /**
  * kft_hook_entry_refused() - the filters that judge a call from its entry alone
  * @run:	a running run
@@ -548,7 +534,7 @@ static __always_inline bool kft_hook_entry_context_refused(struct kft_run *run, 
 static __always_inline bool kft_hook_entry_refused(struct kft_run *run, unsigned long ip,
 						   const struct kft_args_src *args)
 {
-	return kft_hook_entry_context_refused(run, !in_task()) ||
+	return kft_run_context_refused(run, !in_task()) ||
 	       kft_hook_entry_args_refused(run, ip, args);
 }
 
@@ -569,10 +555,6 @@ static __always_inline int kft_hook_entry_extras(struct kft_run *run, unsigned l
 	if (run->extras == KFT_EXTRAS_STREAM)
 		return kft_hook_entry_take(run, ip, ret_ip, regs, call, irq, true, NULL,
 					   KFT_PATH_STREAM);
-	/*
-	 * A call that args string's copy makes (the kernel's nofault copy,
-	 * memchr()) is kft's own, not the traced code's: not traced.
-	 */
 	if (!args->judged && kft_hook_entry_args_refused(run, ip, args))
 		return 1;
 	if (run->hold.slots && !kft_hold_entry(run, ip, irq, call))
@@ -637,7 +619,7 @@ static __always_inline int kft_hook_entry(struct kft_fhook *hook, unsigned long 
 		return state != KFT_PRIMED;
 	}
 	irq = kft_call_in_irq(kp);
-	if (!args.judged && kft_hook_entry_context_refused(run, irq))
+	if (!args.judged && kft_run_context_refused(run, irq))
 		return 1;
 	if (unlikely(run->extras))
 		return kft_hook_entry_extras(run, ip, ret_ip, regs, call, irq, &args);

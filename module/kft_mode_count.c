@@ -33,15 +33,7 @@ static __always_inline bool kft_count_wanted(struct kft_run *run)
 {
 	if (READ_ONCE(run->state) != KFT_RUNNING)
 		return false;
-	if (run->ctx_filter && (in_task() ? run->cfg.onlyints : run->cfg.noints)) {
-		this_cpu_inc(run->counters->filtered_ints);
-		return false;
-	}
-	if (run->task_filter && !kft_task_wanted(&run->cfg)) {
-		this_cpu_inc(run->counters->filtered_task);
-		return false;
-	}
-	return true;
+	return !run->ctx_filter || !kft_run_context_refused(run, !in_task());
 }
 
 /* One more call in slot @slot, or one that found no slot (-1). */

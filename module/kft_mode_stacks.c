@@ -100,15 +100,12 @@ static notrace void kft_stacks_fn(unsigned long ip, unsigned long parent_ip,
 				  struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	struct kft_run *run = container_of(op, struct kft_run, stacker.ops);
-	const struct kft_config *cfg = &run->cfg;
 
 	/* Acquire: a new state comes with its emptied table (kft_run_prime()). */
 	if (smp_load_acquire(&run->state) != KFT_RUNNING)
 		return;
 	preempt_disable_notrace();
-	if (in_task() ? cfg->onlyints : cfg->noints)
-		this_cpu_inc(run->counters->filtered_ints);
-	else if (kft_task_wanted(cfg)) {
+	if (!kft_run_context_refused(run, !in_task())) {
 		if (run->argf.nr && !kft_argf_passes(&run->argf, ip, fregs, NULL))
 			this_cpu_inc(run->counters->filtered_args);
 		else
@@ -138,11 +135,7 @@ static notrace void kft_profile_sample(struct kft_run *run)
 		this_cpu_inc(run->counters->idle_skipped);
 		return;
 	}
-	if (kft_profile_interrupted_irq() ? cfg->noints : cfg->onlyints) {
-		this_cpu_inc(run->counters->filtered_ints);
-		return;
-	}
-	if (!kft_task_wanted(cfg))
+	if (kft_run_context_refused(run, kft_profile_interrupted_irq()))
 		return;
 	if (!user_mode(regs)) {
 		kft_stacks_event(run, regs, instruction_pointer(regs), 0, true, NULL);

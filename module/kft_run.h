@@ -41,6 +41,7 @@
 #include "kft_log.h"
 #include "kft_snoop.h"
 #include "kft_stack.h"
+#include "kft_task.h"
 #include "kft_trigger.h"
 #include "kft_watch.h"
 
@@ -256,6 +257,23 @@ static __always_inline bool kft_state_move(struct kft_run *run, int from, int to
 
 /* kft_state.c: the configuration's lock, and what runs in any context. */
 extern struct mutex kft_mutex;
+/*
+ * The context and task filters, for a call made in an interrupt (@irq) or
+ * in a task. Return: true to leave the call (counted).
+ */
+static __always_inline bool kft_run_context_refused(struct kft_run *run, bool irq)
+{
+	if (irq ? run->cfg.noints : run->cfg.onlyints) {
+		this_cpu_inc(run->counters->filtered_ints);
+		return true;
+	}
+	if (run->task_filter && !kft_task_wanted(&run->cfg)) {
+		this_cpu_inc(run->counters->filtered_task);
+		return true;
+	}
+	return false;
+}
+
 void kft_run_start(struct kft_run *run, enum kft_reason why);
 void kft_run_stop(struct kft_run *run, enum kft_reason why);
 void kft_run_sum_counters(struct kft_run *run, struct kft_counters *sum);
