@@ -146,6 +146,7 @@ static const char *kft_comms_name(const struct kft_comms *c, s32 pid, u64 entry_
 	const struct kft_comm_slot *best = NULL, *first = NULL;
 	u32 key = (u32)pid + 1, h = hash_32(key, 32);
 	unsigned int i;
+	size_t len;
 
 	*pairs = 0;
 	for (i = 0; i < KFT_COMM_PROBES; i++) {
@@ -169,7 +170,12 @@ static const char *kft_comms_name(const struct kft_comms *c, s32 pid, u64 entry_
 	if (!best)
 		return "?";
 	memcpy(name, best->name, KFT_COMM_LEN);
-	name[KFT_COMM_LEN - 1] = '\0';
+	/*
+	 * NUL-padded: a task renamed shorter keeps the old name's last bytes
+	 * past its NUL where the kernel's rename does not pad (5.10).
+	 */
+	len = strnlen(name, KFT_COMM_LEN - 1);
+	memset(name + len, 0, KFT_COMM_LEN - len);
 	return name;
 }
 
