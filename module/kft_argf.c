@@ -43,6 +43,7 @@
 
 #include "kft_argf.h"
 #include "kft_argstr.h"
+#include "kft_compat.h"
 
 /* A glob reads the longest text and one byte more: a longer string's first bytes. */
 static_assert(KFT_ARGF_STR_MAX + 1 <= U8_MAX, "a test's read holds the bytes a glob reads");
@@ -107,14 +108,29 @@ static __always_inline bool kft_argf_glob(const char *pat, const char *s)
 	return !*pat;
 }
 
-/* The bytes of @s before its NUL. */
+/*
+ * The bytes of @s before its NUL. A little-endian kernel counts them a
+ * word at a time (@s is word-aligned, and its NUL's word within its
+ * buffer): the word's bytes after the NUL, left from an earlier string,
+ * cannot change which byte is found to be the first zero.
+ */
 static __always_inline size_t kft_argf_strlen(const char *s)
 {
+	const u64 *w = (const u64 *)s;
 	const char *p = s;
+	unsigned int i;
+	u64 zero;
 
-	while (*p)
-		p++;
-	return p - s;
+	if (IS_ENABLED(CONFIG_CPU_BIG_ENDIAN)) {
+		while (*p)
+			p++;
+		return p - s;
+	}
+	for (i = 0;; i++) {
+		zero = (w[i] - 0x0101010101010101ULL) & ~w[i] & 0x8080808080808080ULL;
+		if (zero)
+			return i * sizeof(*w) + __ffs64(zero) / BITS_PER_BYTE;
+	}
 }
 
 /*
@@ -144,15 +160,21 @@ static __always_inline int kft_argf_read_words(u64 *dst, unsigned long addr, siz
 }
 
 /*
- * Whether @s, read to @read bytes, ends with @text (@len bytes): a
- * string as long as its read may go on past it, and is not kept.
+ * Whether @s, read to @t->read bytes, ends with @text: a string as long
+ * as its read may go on past it, and is not kept. Its last 8 bytes are
+ * compared first, in one load, where it has them (@t->tail_mask set).
  */
-static __always_inline bool kft_argf_ends_with(const char *s, size_t read, const char *text,
-					       size_t len)
+static __always_inline bool kft_argf_ends_with(const struct kft_argf_test *t, const char *s,
+					       const char *text)
 {
 	size_t n = kft_argf_strlen(s);
 
-	return n < read && n >= len && kft_argf_streq(s + n - len, text);
+	if (n >= t->read || n < t->text_len)
+		return false;
+	if (t->tail_mask && n >= sizeof(u64) &&
+	    (get_unaligned((const u64 *)(s + n - sizeof(u64))) & t->tail_mask) != t->tail)
+		return false;
+	return kft_argf_streq(s + n - t->text_len, text);
 }
 
 /*
@@ -214,7 +236,7 @@ static __always_inline bool kft_argf_str_pass(const struct kft_argf_set *set,
 	if (t->kind == KFT_ARGF_TEST_EQUAL)
 		return kft_argf_streq(s, text) != t->negate;
 	if (t->kind == KFT_ARGF_TEST_SUFFIX)
-		return kft_argf_ends_with(s, t->read, text, t->text_len);
+		return kft_argf_ends_with(t, s, text);
 	return kft_argf_glob(text, s) && (t->open_end || kft_argf_strlen(s) < t->read);
 }
 
@@ -231,6 +253,22 @@ static void kft_argf_compile_head(struct kft_argf_test *t, const char *text, siz
 	for (i = 0; i < n; i++)
 		t->head |= (u64)(u8)text[i] << (8 * i);
 	t->head_mask = n == sizeof(t->head) ? ~0ULL : (1ULL << (8 * n)) - 1;
+}
+
+/*
+ * A suffix test's last word: the text's last bytes, at most 8, in the
+ * word's last bytes, as a little-endian load of a string's last 8 bytes
+ * reads them.
+ */
+static void kft_argf_compile_tail(struct kft_argf_test *t, const char *text, size_t len)
+{
+	size_t i, n = min_t(size_t, len, sizeof(t->tail));
+	unsigned int skip = sizeof(t->tail) - n;
+
+	t->tail = 0;
+	for (i = 0; i < n; i++)
+		t->tail |= (u64)(u8)text[len - n + i] << (8 * (skip + i));
+	t->tail_mask = ~0ULL << (8 * skip);
 }
 
 /*
@@ -254,6 +292,8 @@ static size_t kft_argf_compile_glob(struct kft_argf_test *t, char *text, size_t 
 		memmove(text, text + 1, len--);
 		t->kind = KFT_ARGF_TEST_SUFFIX;
 		t->text_len = len;
+		if (!IS_ENABLED(CONFIG_CPU_BIG_ENDIAN))
+			kft_argf_compile_tail(t, text, len);
 	}
 	return 0;
 }

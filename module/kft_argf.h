@@ -54,6 +54,14 @@ struct kft_argf_test {
 	 */
 	u64 head;
 	u64 head_mask;
+	/*
+	 * A suffix test, on a little-endian kernel: its text's last 8 bytes
+	 * (all of a shorter one) and which of a word's bytes they are, as
+	 * the load of a string's last 8 bytes reads them; else a mask of 0.
+	 * Most strings that do not end with the text differ there.
+	 */
+	u64 tail;
+	u64 tail_mask;
 };
 
 /* Every filter arg of a run: a call must pass all of them. */

@@ -247,6 +247,13 @@ static __always_inline unsigned long kft_kretprobe_ret_ip(struct kretprobe_insta
 	((struct irq_work){ .flags = ATOMIC_INIT(IRQ_WORK_HARD_IRQ), .func = (_func) })
 #endif
 
+/* get_unaligned(): <linux/unaligned.h> from 6.12 on, <asm/unaligned.h> before. */
+#if KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
 /*
  * try_cmpxchg(), which 5.10 has on x86 alone: elsewhere it is made of
  * cmpxchg(), which returns the value it found.
