@@ -93,17 +93,20 @@ static __always_inline bool kft_path_histogram(const struct kft_run *run, enum k
 }
 
 /*
- * A slot of the log for a record, in @s. Return: false when the call is
- * lost (a full linear log stops the run; a ring's or a stream's counts it).
+ * A slot of the log for a record, in @s; @cpu the CPU a hook's entry runs
+ * on, with preemption off (an exit's may be on, and passes -1). Return:
+ * false when the call is lost (a full linear log stops the run; a ring's
+ * or a stream's counts it).
  */
-static __always_inline bool kft_log_reserve(struct kft_run *run, enum kft_path path,
+static __always_inline bool kft_log_reserve(struct kft_run *run, enum kft_path path, int cpu,
 					    struct kft_log_slot *s)
 {
 	bool ok;
 
 	switch (kft_path_log(run, path)) {
 	case KFT_PATH_RING:
-		ok = kft_ring_reserve(&run->log, s);
+		ok = cpu >= 0 ? kft_ring_reserve_on(&run->log, cpu, s) :
+				kft_ring_reserve(&run->log, s);
 		break;
 	case KFT_PATH_STREAM:
 		ok = kft_stream_reserve(&run->log, s);
@@ -483,8 +486,10 @@ static __always_inline int kft_hook_entry_take(struct kft_run *run, unsigned lon
 	}
 	call->rec = NULL;
 	if (path != KFT_PATH_STREAM && run->log_at_entry) {
-		if (!kft_log_reserve(run, path, &s))
+		if (!kft_log_reserve(run, path, call->cpu, &s))
 			return 1;
+		if (kft_path_log(run, path) == KFT_PATH_RING)
+			call->ring_slot = s.i;
 		rec = &run->log.records[s.i];
 		pid = kft_record_pid(call);
 		kft_log_args_put(run, s.i, keep, call, path);
@@ -867,7 +872,7 @@ static __always_inline bool kft_log_whole(struct kft_run *run, unsigned long ip,
 	struct kft_log_slot s;
 	s32 pid;
 
-	if (!kft_log_reserve(run, path, &s))
+	if (!kft_log_reserve(run, path, -1, &s))
 		return false;
 	pid = kft_record_pid(call);
 	kft_log_sched_put(run, s.i, call, path);
@@ -896,7 +901,7 @@ static __always_inline void kft_log_close(struct kft_run *run, unsigned long ip,
 
 	/* (A stream's entry reserves nothing: its calls' exits come here never.) */
 	if (ring) {
-		tag = kft_ring_tag_of(&run->log, rec);
+		tag = &run->log.ring.tags[call->ring_slot];
 		if (!kft_ring_close_begin(tag, rec, call->entry_ns, &t)) {
 			kft_log_whole(run, ip, ret_ip, call, dur, retval, keep, path);
 			return;

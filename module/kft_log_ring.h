@@ -38,11 +38,13 @@
 #define KFT_LOG_RING_H
 
 #include <linux/atomic.h>
+#include <linux/lockdep.h>
 #include <asm/local.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/smp.h>
 
+#include "kft_compat.h"
 #include "kft_log.h"
 
 #define KFT_RING_WRITING	1U
@@ -63,29 +65,40 @@ static __always_inline unsigned long kft_ring_slot(const struct kft_ring *ring,
 }
 
 /**
- * kft_ring_reserve() - the next slot of this CPU's part, claimed for writing
+ * kft_ring_reserve_on() - the next slot of a CPU's part, claimed for writing
  * @log:	a ring log
+ * @cpu:	the CPU this runs on, with preemption off (a hook's entry
+ *		knows it already)
  * @s:		the slot, to fill and then kft_ring_publish()
  *
  * Return: false when the slot is still being written or closed (the
  * caller counts the call lost).
  */
-static __always_inline bool kft_ring_reserve(struct kft_log *log, struct kft_log_slot *s)
+static __always_inline bool kft_ring_reserve_on(struct kft_log *log, unsigned int cpu,
+						struct kft_log_slot *s)
 {
 	struct kft_ring *ring = &log->ring;
 	unsigned long n;
-	unsigned int cpu;
 	u32 old;
 
-	preempt_disable_notrace();
-	cpu = smp_processor_id();
+	lockdep_assert_preemption_disabled();
 	n = local_inc_return(&ring->cpus[cpu].head) - 1;
-	preempt_enable_notrace();
 	s->i = kft_ring_slot(ring, cpu, n);
 	s->tag = kft_ring_tag(n);
 	old = READ_ONCE(ring->tags[s->i]);
 	return likely(!(old & (KFT_RING_WRITING | KFT_RING_CLOSING))) &&
-	       cmpxchg(&ring->tags[s->i], old, s->tag | KFT_RING_WRITING) == old;
+	       try_cmpxchg(&ring->tags[s->i], &old, s->tag | KFT_RING_WRITING);
+}
+
+/* kft_ring_reserve_on() from any context: this CPU's, whatever preemption's state. */
+static __always_inline bool kft_ring_reserve(struct kft_log *log, struct kft_log_slot *s)
+{
+	bool ok;
+
+	preempt_disable_notrace();
+	ok = kft_ring_reserve_on(log, smp_processor_id(), s);
+	preempt_enable_notrace();
+	return ok;
 }
 
 /**
@@ -140,15 +153,9 @@ static __always_inline void kft_ring_publish(struct kft_log *log, struct kft_log
 	smp_store_release(&log->ring.tags[s.i], s.tag);
 }
 
-/* The tag of a record of the log (the one an entry reserved). */
-static __always_inline u32 *kft_ring_tag_of(struct kft_log *log, const struct kft_record *rec)
-{
-	return &log->ring.tags[rec - log->records];
-}
-
 /**
  * kft_ring_close_begin() - claim a record reserved at a call's entry
- * @tag:	its tag (kft_ring_tag_of())
+ * @tag:	its tag (the one of the slot the entry reserved)
  * @rec:	the record the entry filled
  * @entry_ns:	the call's entry time, which the record holds if still its
  * @t:		the tag it had, for kft_ring_close_end()
@@ -164,7 +171,7 @@ static __always_inline bool kft_ring_close_begin(u32 *tag, const struct kft_reco
 	if (*t & (KFT_RING_WRITING | KFT_RING_CLOSING) || READ_ONCE(rec->entry_ns) != entry_ns)
 		return false;
 	/* A writer that took the slot since changed the tag: this fails. */
-	return cmpxchg(tag, *t, *t | KFT_RING_CLOSING) == *t;
+	return try_cmpxchg(tag, t, *t | KFT_RING_CLOSING);
 }
 
 /* A record closed: @t, from kft_ring_close_begin(), is its tag again. */
