@@ -255,8 +255,6 @@ static __always_inline bool kft_state_move(struct kft_run *run, int from, int to
 	return cmpxchg(&run->state, from, to) == from;
 }
 
-/* kft_state.c: the configuration's lock, and what runs in any context. */
-extern struct mutex kft_mutex;
 /*
  * The context and task filters, for a call made in an interrupt (@irq) or
  * in a task. Return: true to leave the call (counted).
@@ -274,6 +272,8 @@ static __always_inline bool kft_run_context_refused(struct kft_run *run, bool ir
 	return false;
 }
 
+/* kft_state.c: the configuration's lock, and what runs in any context. */
+extern struct mutex kft_mutex;
 void kft_run_start(struct kft_run *run, enum kft_reason why);
 void kft_run_stop(struct kft_run *run, enum kft_reason why);
 void kft_run_sum_counters(struct kft_run *run, struct kft_counters *sum);
