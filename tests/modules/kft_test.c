@@ -84,7 +84,8 @@
  *	lock_root	kft_test_lock_root: leaf, then takes and lets go of
  *			kft_test_mutex (free: at once), then leaf
  *	lock_wait	COUNT is milliseconds: a kernel thread (kft_test_holder)
- *			takes kft_test_mutex, sleeps COUNT ms and lets it go
+ *			takes kft_test_mutex, sleeps COUNT ms once the writer
+ *			waits for the mutex, and lets it go
  *			from kft_test_lock_release; meanwhile the writer calls
  *			kft_test_lock_root, which blocks on the mutex until the
  *			holder wakes it (wakers)
@@ -325,6 +326,13 @@ static noinline void kft_test_slow_root(unsigned int us)
 
 static DEFINE_MUTEX(kft_test_mutex);
 static DECLARE_COMPLETION(kft_test_mutex_taken);
+/* kft_test_lock_root is about to take the mutex (set by it, read by the holder). */
+static bool kft_test_locking;
+
+/* (5.14 named it; a task's state field was ->state before) */
+#ifndef task_is_running
+#define task_is_running(t) (READ_ONCE((t)->state) == TASK_RUNNING)
+#endif
 
 /*
  * The holder lets the mutex go from a function of its own, a frame a test
@@ -337,11 +345,27 @@ static noinline void kft_test_lock_release(void)
 	barrier();
 }
 
+struct kft_test_hold {
+	struct task_struct *writer;
+	unsigned int ms;
+};
+
+/*
+ * The holder sleeps its time only once the writer sleeps on the mutex:
+ * a host that stalls the writer's vCPU between the completion and the
+ * mutex would otherwise spend the sleep, and the writer block for less.
+ * The writer is running when it says it is about to lock (it said so),
+ * so a state other than running after that is its sleep on the mutex.
+ */
 static int kft_test_holder(void *arg)
 {
+	struct kft_test_hold *hold = arg;
+
 	mutex_lock(&kft_test_mutex);
 	complete(&kft_test_mutex_taken);
-	msleep((unsigned long)arg);
+	while (!READ_ONCE(kft_test_locking) || task_is_running(hold->writer))
+		usleep_range(1000, 2000);
+	msleep(hold->ms);
 	kft_test_lock_release();
 	return 0;
 }
@@ -349,6 +373,7 @@ static int kft_test_holder(void *arg)
 static noinline void kft_test_lock_root(void)
 {
 	kft_test_leaf();
+	WRITE_ONCE(kft_test_locking, true);
 	mutex_lock(&kft_test_mutex);
 	kft_test_leaf();
 	mutex_unlock(&kft_test_mutex);
@@ -361,10 +386,12 @@ static noinline void kft_test_lock_root(void)
  */
 static int kft_test_lock_wait(unsigned int ms)
 {
+	struct kft_test_hold hold = { .writer = current, .ms = ms };
 	struct task_struct *t;
 
 	reinit_completion(&kft_test_mutex_taken);
-	t = kthread_create(kft_test_holder, (void *)(unsigned long)ms, "kft_test_holder");
+	WRITE_ONCE(kft_test_locking, false);
+	t = kthread_create(kft_test_holder, &hold, "kft_test_holder");
 	if (IS_ERR(t))
 		return PTR_ERR(t);
 	get_task_struct(t);
