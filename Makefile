@@ -6,7 +6,7 @@
 #   make install         the tools and man pages (PREFIX, DESTDIR)
 #   make demo            boot Debian's 6.12 in QEMU, trace one open(), analyze the log
 #   make boot            build a 6.12 kernel with kft built in, trace its boot
-#                        (ARCH=arm64: an arm64 kernel, on QEMU's virt board)
+#                        (ARCH=arm64, ARCH=armhf: an arm64 or 32-bit ARM kernel, on QEMU's virt board)
 #   make check           unit tests, tools, fuzzers, lint, dkms, deb, VM tests on 6.1, 6.12, 7.3, 6.12-debug, boot
 #   make check-quick     the inner loop (about 5 min): unit tests, tools, lint, 6.12's quicker VM tests
 #   make check-debug     every in-guest test on the debug kernel (6.12, KASAN, lockdep, kmemleak), make check's and those it leaves out there
@@ -429,8 +429,9 @@ demo:
 
 # The boot's trace: a kernel with kft built in (config/boot.config, cached),
 # booted in QEMU; the files in build/boot (scripts/boot says which).
-# ARCH=arm64: the kernel cross-built for arm64, on QEMU's virt board; the
-# files in build/boot-arm64. (Not passed on: the module's make has its own.)
+# ARCH=arm64 or ARCH=armhf: the kernel cross-built for arm64 or 32-bit ARM,
+# on QEMU's virt board; the files in build/boot-arm64 or build/boot-armhf.
+# (Not passed on: the module's make has its own.)
 # KERNEL=5.10: Debian 11's 5.10 source (config/boot-5.10.config), its run
 # given by BOOT_ARGS (BOOT_ARGS=kft.static_funcs=F1,F2: 5.10 has no fprobe
 # for every function); the files in build/boot-5.10 (with ARCH=arm64,
