@@ -344,8 +344,12 @@ static int kft_lb_open(struct inode *inode, struct file *file)
 
 	if (security_locked_down(LOCKDOWN_TRACEFS))
 		return -EPERM;
+	/*
+	 * A writer ("forget") gets no seq_file, which seq_lseek() would
+	 * take from file->private_data: its offset means nothing.
+	 */
 	if (!(file->f_mode & FMODE_READ))
-		return 0;
+		return nonseekable_open(inode, file);
 	r = __seq_open_private(file, &kft_lb_seq_ops, sizeof(*r));
 	if (!r)
 		return -ENOMEM;

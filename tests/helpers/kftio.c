@@ -21,7 +21,7 @@
 
 static const char usage[] =
 	"usage: kftio [-u UID] [-d] [-S] [-m MARKS] [-T] read FILE\n"
-	"       kftio [-u UID] [-d] [-D|-R] [-c N] [-t N] [-p K] write FILE TEXT|@PATH\n"
+	"       kftio [-u UID] [-d] [-D|-R] [-c N] [-t N] [-p K] [-s] write FILE TEXT|@PATH\n"
 	"  -u UID  switch to this uid and gid before opening\n"
 	"  -d      drop CAP_SYS_ADMIN (stay root otherwise)\n"
 	"  -S      drop CAP_SYSLOG\n"
@@ -36,6 +36,9 @@ static const char usage[] =
 	"          in its chunks, through the one open file\n"
 	"  -p K    write from memory where the text's last K bytes are on a second\n"
 	"          page; K = 0: the text ends a page, and the next cannot be read\n"
+	"  -s      write: ask the open file's offset first (lseek(SEEK_CUR)), as\n"
+	"          Python's open() does; a refusal is printed as 'lseek: ERRNO'\n"
+	"          and the write goes on\n"
 	"  @PATH   write the contents of PATH\n"
 	"Prints 'ok' (after the file's content, for read) or 'STEP: ERRNO'.\n"
 	"Exit status: 0 ok, 1 the operation failed, 2 usage or setup error.\n";
@@ -171,6 +174,7 @@ struct write_opts {
 	int threads;		/* 0: plain write() from this thread */
 	int cap_switch;		/* 'D', 'R' or 0 */
 	long page_end;		/* -p K, or -1 */
+	int seek_first;		/* -s */
 };
 
 struct writer_arg {
@@ -243,6 +247,8 @@ static int do_write(const char *path, const char *arg, const struct write_opts *
 	fd = open(path, O_WRONLY);
 	if (fd < 0)
 		return report("open");
+	if (o->seek_first && lseek(fd, 0, SEEK_CUR) < 0)
+		report("lseek");
 	if (o->cap_switch && effective_sys_admin(o->cap_switch == 'R'))
 		return report("capset");
 	if (o->threads)
@@ -265,7 +271,7 @@ int main(int argc, char **argv)
 	const char *marks = NULL;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "u:dSDRc:t:m:Tp:")) != -1) {
+	while ((opt = getopt(argc, argv, "u:dSDRc:t:m:Tp:s")) != -1) {
 		switch (opt) {
 		case 'u':
 			errno = 0;
@@ -290,6 +296,9 @@ int main(int argc, char **argv)
 		case 'D':
 		case 'R':
 			wo.cap_switch = opt;
+			break;
+		case 's':
+			wo.seek_first = 1;
 			break;
 		case 't':
 			wo.threads = atoi(optarg);
