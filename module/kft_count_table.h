@@ -125,14 +125,17 @@ static __always_inline unsigned long kft_count_value_hash(const struct kft_count
 	return kft_count_hash(t, ip ^ hash_long(value, BITS_PER_LONG));
 }
 
-/* Counter @c + 1, on this CPU. */
+/*
+ * Counter @c + 1, on this CPU, from any context. x86-64 adds it in one
+ * instruction (incq %gs:...), which neither an interrupt nor a migration
+ * can split. Elsewhere this_cpu_inc() raises the preemption count around
+ * an atomic add; the atomic add alone does as well: a task moved to
+ * another CPU meanwhile adds its one, atomically, to the counter it found,
+ * and the counters are only ever summed.
+ */
 static __always_inline void kft_counter_inc(u64 __percpu *c)
 {
-#if BITS_PER_LONG == 64
-	/*
-	 * One instruction on x86 (incq %gs:...): neither an interrupt nor a
-	 * migration can come between reading and writing the counter.
-	 */
+#ifdef CONFIG_X86_64
 	this_cpu_inc(*c);
 #else
 	atomic64_inc((atomic64_t *)raw_cpu_ptr(c));
