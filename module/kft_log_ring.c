@@ -192,7 +192,7 @@ static void kft_ring_view_fill(struct kft_log_view *view, unsigned long room)
 	for_each_possible_cpu(cpu) {
 		head = kft_ring_head(&buf->ring, cpu);
 		n = head - min(head, 1UL << buf->ring.shift);
-		for (; n < head && view->nr < room; n++) {
+		for (; n != head && view->nr < room; n++) {
 			if (kft_ring_copy(buf, cpu, n, &view->copies[view->nr],
 					  buf->sched ? &view->sched_copies[view->nr] : &unused,
 					  buf->args ? &view->args_copies[view->nr] : &unused_args,
@@ -222,7 +222,7 @@ static void kft_stream_view_take(struct kft_log_view *view, unsigned long room)
 
 	for_each_possible_cpu(cpu) {
 		head = kft_ring_head(&buf->ring, cpu);
-		for (n = kft_ring_tail(&buf->ring, cpu); n < head && view->nr < room; n++) {
+		for (n = kft_ring_tail(&buf->ring, cpu); n != head && view->nr < room; n++) {
 			if (!kft_ring_copy(buf, cpu, n, &view->copies[view->nr],
 					   buf->sched ? &view->sched_copies[view->nr] : &unused,
 					   buf->args ? &view->args_copies[view->nr] : &unused_args,

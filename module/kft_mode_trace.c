@@ -413,7 +413,7 @@ void kft_trace_print_last(struct kft_run *run, unsigned int calls, struct seq_fi
 	for_each_possible_cpu(cpu) {
 		head = kft_ring_head(&buf->ring, cpu);
 		for (n = head - min_t(unsigned long, kft_ring_stored(&buf->ring, cpu), calls);
-		     n < head; n++) {
+		     n != head; n++) {
 			if (!kft_ring_copy(buf, cpu, n, &rec, &sched, &args, &str))
 				continue;
 			side = (struct kft_row_side){

@@ -216,7 +216,7 @@ static unsigned int kft_stream_take_cpu(struct kft_stream_reader *r, unsigned in
 	unsigned int nr = 0;
 	u8 *at = (u8 *)r->rows;
 
-	for (; n < head && nr < max; n++, nr++) {
+	for (; n != head && nr < max; n++, nr++) {
 		if (!kft_ring_copy(buf, cpu, n, &rec, &sched, &args, &str))
 			break;
 		kft_stream_fill(r, &rec, first_start_ns, (struct kft_stream_row *)at);
