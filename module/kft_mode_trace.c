@@ -482,6 +482,8 @@ static int kft_trace_reset(struct kft_run *run)
 
 	if (ret)
 		return ret;
+	if (run->log.ring.in_region)
+		kft_region_unseal();
 	kft_watch_reset(&run->watch, run->cfg.watch_bytes);
 	kft_hold_reset(&run->hold);
 	kft_sched_reset(&run->sched);

@@ -135,6 +135,7 @@ int kft_region_hold(struct kft_ring *ring, struct kft_record **records, unsigned
 	ring->stream = false;
 	ring->in_region = true;
 	*records = kft_region.base + l.records;
+	kft_region.shift = shift;
 	kft_region.held = true;
 	return 0;
 }
@@ -157,18 +158,47 @@ void kft_region_let_go(void)
 void kft_region_seal(u32 reason, u64 first_start_ns)
 {
 	struct kft_region_header *h = kft_region.base;
+	unsigned int shift = kft_region.shift;
 	struct kft_region_layout l;
 	u32 *crcs, cpu;
 
+	/*
+	 * The layout is the holding run's (kft_region.shift): a fault bad
+	 * enough to oops may have written over the header, and a layout
+	 * taken from it would reach past the region. The header gets the
+	 * right one back.
+	 */
 	if (!h || !kft_region.held || h->magic != KFT_REGION_MAGIC)
 		return;
-	kft_region_layout(h->nr_cpus, h->shift, &l);
+	kft_region_layout(nr_cpu_ids, shift, &l);
 	crcs = kft_region.base + l.crcs;
-	for (cpu = 0; cpu < h->nr_cpus; cpu++)
-		crcs[cpu] = kft_region_cpu_crc(kft_region.base, &l, h->shift, cpu);
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		crcs[cpu] = kft_region_cpu_crc(kft_region.base, &l, shift, cpu);
+	h->nr_cpus = nr_cpu_ids;
+	h->shift = shift;
+	h->bytes = l.end;
 	h->state = KFT_REGION_SEALED;
 	h->reason = reason;
 	h->first_start_ns = first_start_ns;
+	kft_region_header_write(h);
+}
+
+/**
+ * kft_region_unseal() - the holding run's ring emptied to run again
+ *
+ * After a seal the run went on living (an oops that did not panic) and is
+ * primed again: its new calls are a running ring's, not the sealed ones,
+ * whose checksums they would fail. The caller holds kft_mutex.
+ */
+void kft_region_unseal(void)
+{
+	struct kft_region_header *h = kft_region.base;
+
+	if (!h || !kft_region.held || h->state != KFT_REGION_SEALED)
+		return;
+	h->state = KFT_REGION_RUNNING;
+	h->reason = 0;
+	h->first_start_ns = 0;
 	kft_region_header_write(h);
 }
 

@@ -70,6 +70,12 @@ struct kft_region {
 	size_t size;
 	const char *source;	/* how it was found */
 	bool held;		/* by a run's log */
+	/*
+	 * The holding run's ring: 1 << shift slots a CPU, nr_cpu_ids CPUs.
+	 * What a seal lays out, never the header's copy, which is in memory
+	 * that anything may have written over.
+	 */
+	unsigned int shift;
 };
 
 extern struct kft_region kft_region;
@@ -83,6 +89,7 @@ int kft_region_hold(struct kft_ring *ring, struct kft_record **records, unsigned
 		    u32 run_id, bool units_ns);
 void kft_region_let_go(void);
 void kft_region_seal(u32 reason, u64 first_start_ns);
+void kft_region_unseal(void);
 int kft_region_init(void);
 void kft_region_exit(void);
 
