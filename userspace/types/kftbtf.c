@@ -5,11 +5,14 @@
  * typedefs, qualifiers and type tags ("user": a __user pointer, where
  * the compiler recorded it) to what it is; a parameter that points to a
  * struct or union has its members, each with its type. The names are the
- * BTF's own strings, valid while the source is open. The first lookup
- * indexes the functions by name.
+ * BTF's own strings, valid while the source is open; an enumeration's
+ * enumerators and a struct's members are made once for each type and
+ * shared by the prototypes (kfttables.h). The first lookup indexes the
+ * functions by name.
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +21,7 @@
 #include <bpf/libbpf.h>
 
 #include "kftsource.h"
+#include "kfttables.h"
 #include "namemap.h"
 
 /* The longest chain of typedefs and qualifiers followed (bad BTF can loop). */
@@ -31,6 +35,7 @@ struct kftbtf {
 	struct btf *base;	/* a module's: vmlinux's, under it */
 	bool indexed;
 	struct namemap index;	/* name -> FUNC id */
+	struct kfttables tables;	/* the prototypes' enumerators and members */
 };
 
 static bool btf_is_qualifier(const struct btf_type *t)
@@ -58,27 +63,60 @@ static const struct btf_type *btf_strip(const struct btf *btf, __u32 id, bool *u
 	return NULL;
 }
 
-static int btf_enumvals(const struct btf *btf, const struct btf_type *t, struct kftype *type)
+/* The enumerators of the enum @t, a new table of them in *vals: -ENOMEM, else 0. */
+static int btf_enum_table(const struct btf *btf, const struct btf_type *t,
+			  struct kftenumval **vals, size_t *nr)
 {
-	size_t i;
+	size_t n = btf_vlen(t) < KFTPROTO_MAX_ENUMVALS ? btf_vlen(t) : KFTPROTO_MAX_ENUMVALS, i;
 
-	if (kftype__alloc_enumvals(type, btf_vlen(t)))
+	*nr = 0;
+	*vals = n ? calloc(n, sizeof(**vals)) : NULL;
+	if (n && !*vals)
 		return -ENOMEM;
-	for (i = 0; i < type->nr_enumvals; i++) {
+	for (i = 0; i < n; i++) {
+		struct kftenumval *v = &(*vals)[i];
+
 		if (btf_is_enum64(t)) {
 			const struct btf_enum64 *e = btf_enum64(t) + i;
 
-			type->enumvals[i].value = (long long)btf_enum64_value(e);
-			type->enumvals[i].name = btf__name_by_offset(btf, e->name_off);
+			v->value = (long long)btf_enum64_value(e);
+			v->name = btf__name_by_offset(btf, e->name_off);
 		} else {
 			const struct btf_enum *e = btf_enum(t) + i;
 
-			type->enumvals[i].value = btf_kflag(t) ? (long long)e->val : (long long)(__u32)e->val;
-			type->enumvals[i].name = btf__name_by_offset(btf, e->name_off);
+			v->value = btf_kflag(t) ? (long long)e->val : (long long)(__u32)e->val;
+			v->name = btf__name_by_offset(btf, e->name_off);
 		}
-		if (!type->enumvals[i].name)
-			type->enumvals[i].name = "?";
+		if (!v->name)
+			v->name = "?";
 	}
+	*nr = n;
+	return 0;
+}
+
+/*
+ * The enumerators of the enum @t into @type, from the table its first
+ * use made: -ENOMEM, else 0. With all the tables kept that may be, the
+ * enum goes without, and its values print as numbers.
+ */
+static int btf_enumvals(struct kftbtf *b, const struct btf_type *t, struct kftype *type)
+{
+	const void *table;
+	struct kftenumval *vals;
+	size_t n;
+	int err;
+
+	if (kfttables__get(&b->tables, (uintptr_t)t, &table, &type->nr_enumvals)) {
+		type->enumvals = table;
+		return 0;
+	}
+	err = btf_enum_table(b->btf, t, &vals, &n);
+	if (!err)
+		err = kfttables__keep(&b->tables, (uintptr_t)t, vals, n);
+	if (err)
+		return err == -ENOSPC ? 0 : err;
+	type->enumvals = vals;
+	type->nr_enumvals = n;
 	return 0;
 }
 
@@ -96,7 +134,7 @@ static struct kftype btf_pointer(const struct btf *btf, const struct btf_type *t
 }
 
 /* The type of @id as kft prints it: -ENOMEM, else 0. */
-static int btf_kftype(const struct btf *btf, __u32 id, struct kftype *type)
+static int btf_kftype(struct kftbtf *b, __u32 id, struct kftype *type)
 {
 	const struct btf_type *t;
 
@@ -105,7 +143,7 @@ static int btf_kftype(const struct btf *btf, __u32 id, struct kftype *type)
 		type->kind = KFTYPE_VOID;
 		return 0;
 	}
-	t = btf_strip(btf, id, NULL);
+	t = btf_strip(b->btf, id, NULL);
 	if (!t)
 		return 0;	/* unknown */
 	if (btf_is_int(t) && t->size <= 8) {
@@ -116,9 +154,9 @@ static int btf_kftype(const struct btf *btf, __u32 id, struct kftype *type)
 		type->kind = KFTYPE_ENUM;
 		type->size = t->size;
 		type->is_signed = btf_kflag(t);
-		return btf_enumvals(btf, t, type);
+		return btf_enumvals(b, t, type);
 	} else if (btf_is_ptr(t)) {
-		*type = btf_pointer(btf, t);
+		*type = btf_pointer(b->btf, t);
 	} else if (btf_is_composite(t)) {
 		type->kind = KFTYPE_RECORD;
 	}
@@ -126,44 +164,76 @@ static int btf_kftype(const struct btf *btf, __u32 id, struct kftype *type)
 }
 
 /*
- * The members of the struct or union the pointer @id points to, into
- * @type: their names, places and types (a nested struct's own members are
- * not followed). Nothing for a pointer to anything else. -ENOMEM, else 0.
+ * The members of the struct or union @rec, a new table of them in
+ * *members: their names, places and types (a nested struct's own members
+ * are not followed). -ENOMEM, else 0.
  */
-static int btf_pointee_members(const struct btf *btf, __u32 id, struct kftype *type)
+static int btf_member_table(struct kftbtf *b, const struct btf_type *rec,
+			    struct kftmember **members, size_t *nr)
 {
-	const struct btf_type *ptr = btf_strip(btf, id, NULL), *rec;
-	const struct btf_member *m;
-	size_t i;
+	const struct btf_member *m = btf_members(rec);
+	size_t n = btf_vlen(rec) < KFTPROTO_MAX_MEMBERS ? btf_vlen(rec) : KFTPROTO_MAX_MEMBERS, i;
 
-	rec = ptr && btf_is_ptr(ptr) ? btf_strip(btf, ptr->type, NULL) : NULL;
-	if (!rec || !btf_is_composite(rec))
-		return 0;
-	if (kftype__alloc_members(type, btf_vlen(rec)))
+	*nr = 0;
+	*members = n ? calloc(n, sizeof(**members)) : NULL;
+	if (n && !*members)
 		return -ENOMEM;
-	m = btf_members(rec);
-	for (i = 0; i < type->nr_members; i++) {
-		struct kftmember *km = &type->members[i];
-		const char *name = btf__name_by_offset(btf, m[i].name_off);
+	for (i = 0; i < n; i++) {
+		struct kftmember *km = &(*members)[i];
+		const char *name = btf__name_by_offset(b->btf, m[i].name_off);
 
 		km->name = name && name[0] ? name : NULL;
 		km->bit_offset = btf_member_bit_offset(rec, i);
 		km->bit_size = btf_member_bitfield_size(rec, i);
-		if (btf_kftype(btf, m[i].type, &km->type))
+		if (btf_kftype(b, m[i].type, &km->type)) {
+			free(*members);
 			return -ENOMEM;
+		}
 	}
+	*nr = n;
+	return 0;
+}
+
+/*
+ * The members of the struct or union the pointer @id points to, into
+ * @type, from the table the struct's first use made. Nothing for a
+ * pointer to anything else, nor once all the tables that may be are
+ * kept. -ENOMEM, else 0.
+ */
+static int btf_pointee_members(struct kftbtf *b, __u32 id, struct kftype *type)
+{
+	const struct btf_type *ptr = btf_strip(b->btf, id, NULL), *rec;
+	struct kftmember *members;
+	const void *table;
+	size_t n;
+	int err;
+
+	rec = ptr && btf_is_ptr(ptr) ? btf_strip(b->btf, ptr->type, NULL) : NULL;
+	if (!rec || !btf_is_composite(rec))
+		return 0;
+	if (kfttables__get(&b->tables, (uintptr_t)rec, &table, &type->nr_members)) {
+		type->members = table;
+		return 0;
+	}
+	err = btf_member_table(b, rec, &members, &n);
+	if (!err)
+		err = kfttables__keep(&b->tables, (uintptr_t)rec, members, n);
+	if (err)
+		return err == -ENOSPC ? 0 : err;
+	type->members = members;
+	type->nr_members = n;
 	return 0;
 }
 
 /* The prototype of FUNC @t, whose FUNC_PROTO is @fp. */
-static struct kftproto *btf_proto(const struct btf *btf, const struct btf_type *t,
+static struct kftproto *btf_proto(struct kftbtf *b, const struct btf_type *t,
 				  const struct btf_type *fp)
 {
 	const struct btf_param *params = btf_params(fp);
-	struct kftproto *p = kftproto__new(btf__name_by_offset(btf, t->name_off));
+	struct kftproto *p = kftproto__new(btf__name_by_offset(b->btf, t->name_off));
 	int i, n = btf_vlen(fp);
 
-	if (!p || btf_kftype(btf, fp->type, &p->ret))
+	if (!p || btf_kftype(b, fp->type, &p->ret))
 		goto err_free_proto;
 	for (i = 0; i < n; i++) {
 		struct kftype type;
@@ -172,13 +242,11 @@ static struct kftproto *btf_proto(const struct btf *btf, const struct btf_type *
 			p->variadic = true;
 			break;
 		}
-		if (btf_kftype(btf, params[i].type, &type))
+		if (btf_kftype(b, params[i].type, &type))
 			goto err_free_proto;
-		if (type.kind == KFTYPE_PTR && btf_pointee_members(btf, params[i].type, &type)) {
-			kftype__free(&type);
+		if (type.kind == KFTYPE_PTR && btf_pointee_members(b, params[i].type, &type))
 			goto err_free_proto;
-		}
-		kftproto__add_param(p, btf__name_by_offset(btf, params[i].name_off), &type);
+		kftproto__add_param(p, btf__name_by_offset(b->btf, params[i].name_off), &type);
 	}
 	for (i = 0; i < p->nr_params; i++)
 		if (p->params[i].name && !p->params[i].name[0])
@@ -232,7 +300,7 @@ static struct kftproto *kftbtf_find(struct kftsource *src, const char *func)
 		errno = ENOENT;
 		return NULL;
 	}
-	return btf_proto(b->btf, t, fp);
+	return btf_proto(b, t, fp);
 }
 
 static void kftbtf_free(struct kftsource *src)
@@ -242,6 +310,7 @@ static void kftbtf_free(struct kftsource *src)
 	btf__free(b->btf);
 	btf__free(b->base);
 	namemap__clear(&b->index);
+	kfttables__free(&b->tables);
 	free(b);
 }
 

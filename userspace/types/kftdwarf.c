@@ -8,7 +8,9 @@
  * a kernel module's or an object's debug sections (libdw alone reads them
  * unrelocated). The first lookup indexes the top-level subprograms of
  * every unit by name; a static function defined in two units is the
- * first one's. The names are the DWARF's own strings.
+ * first one's. The names are the DWARF's own strings; an enumeration's
+ * enumerators and a struct's members are made once for each type (each
+ * DIE) and shared by the prototypes (kfttables.h).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -23,6 +25,7 @@
 #include "dwfl/offline.h"
 #include "namemap.h"
 #include "kftsource.h"
+#include "kfttables.h"
 
 /* The longest chain of typedefs and qualifiers followed (bad DWARF can loop). */
 #define KFTDWARF_MAX_CHAIN	32
@@ -35,6 +38,7 @@ struct kftdwarf {
 	Dwarf *dw;
 	bool indexed;
 	struct namemap index;	/* name -> the subprogram's DIE offset */
+	struct kfttables tables;	/* the prototypes' enumerators and members */
 };
 
 /* @die's attribute @name, its own or its abstract origin's. */
@@ -81,7 +85,19 @@ static bool die_strip(Dwarf_Die *die)
 	return false;
 }
 
-static int die_enumvals(Dwarf_Die *die, struct kftype *type)
+/*
+ * The key of @die's table in the source's tables: its offset, and which
+ * kind of table (a type unit's DIEs are counted in a section of their
+ * own, so an offset alone might name an enumeration in one and a struct
+ * in the other).
+ */
+static unsigned long long die_table_key(Dwarf_Die *die, bool members)
+{
+	return (unsigned long long)dwarf_dieoffset(die) << 1 | members;
+}
+
+/* The enumerators of the enumeration @die, a new table of them in *vals: -ENOMEM, else 0. */
+static int die_enum_table(Dwarf_Die *die, struct kftenumval **vals, size_t *nr)
 {
 	Dwarf_Die child;
 	size_t n = 0, i = 0;
@@ -89,8 +105,10 @@ static int die_enumvals(Dwarf_Die *die, struct kftype *type)
 	if (dwarf_child(die, &child) == 0)
 		do
 			n += dwarf_tag(&child) == DW_TAG_enumerator;
-		while (dwarf_siblingof(&child, &child) == 0);
-	if (kftype__alloc_enumvals(type, n))
+		while (n < KFTPROTO_MAX_ENUMVALS && dwarf_siblingof(&child, &child) == 0);
+	*nr = 0;
+	*vals = n ? calloc(n, sizeof(**vals)) : NULL;
+	if (n && !*vals)
 		return -ENOMEM;
 	if (!n || dwarf_child(die, &child))
 		return 0;
@@ -106,11 +124,37 @@ static int die_enumvals(Dwarf_Die *die, struct kftype *type)
 			dwarf_formsdata(&attr, &s);
 		else if (dwarf_formudata(&attr, &u) == 0)
 			s = (Dwarf_Sword)u;
-		type->enumvals[i].value = s;
-		type->enumvals[i].name = die_name(&child) ?: "?";
+		(*vals)[i].value = s;
+		(*vals)[i].name = die_name(&child) ?: "?";
 		i++;
-	} while (i < type->nr_enumvals && dwarf_siblingof(&child, &child) == 0);
-	type->nr_enumvals = i;
+	} while (i < n && dwarf_siblingof(&child, &child) == 0);
+	*nr = i;
+	return 0;
+}
+
+/*
+ * The enumerators of the enumeration @die into @type, from the table its
+ * first use made: -ENOMEM, else 0. With all the tables kept that may be,
+ * the enumeration goes without, and its values print as numbers.
+ */
+static int die_enumvals(struct kftdwarf *d, Dwarf_Die *die, struct kftype *type)
+{
+	struct kftenumval *vals;
+	const void *table;
+	size_t n;
+	int err;
+
+	if (kfttables__get(&d->tables, die_table_key(die, false), &table, &type->nr_enumvals)) {
+		type->enumvals = table;
+		return 0;
+	}
+	err = die_enum_table(die, &vals, &n);
+	if (!err)
+		err = kfttables__keep(&d->tables, die_table_key(die, false), vals, n);
+	if (err)
+		return err == -ENOSPC ? 0 : err;
+	type->enumvals = vals;
+	type->nr_enumvals = n;
 	return 0;
 }
 
@@ -141,7 +185,7 @@ static void die_base(Dwarf_Die *die, struct kftype *type)
 }
 
 /* An enumeration: its width, signedness (its underlying type's) and enumerators. */
-static int die_enum(Dwarf_Die *die, struct kftype *type)
+static int die_enum(struct kftdwarf *d, Dwarf_Die *die, struct kftype *type)
 {
 	Dwarf_Die under;
 	int size = dwarf_bytesize(die);
@@ -156,7 +200,7 @@ static int die_enum(Dwarf_Die *die, struct kftype *type)
 		die_base(&under, &base);
 		type->is_signed = base.is_signed;
 	}
-	return die_enumvals(die, type);
+	return die_enumvals(d, die, type);
 }
 
 /* A pointer: a string when it points to char, const or not. */
@@ -176,7 +220,7 @@ static void die_pointer(Dwarf_Die *die, struct kftype *type)
 }
 
 /* The type @die has (void when it has none): -ENOMEM, else 0. */
-static int die_kftype(Dwarf_Die *die, struct kftype *type)
+static int die_kftype(struct kftdwarf *d, Dwarf_Die *die, struct kftype *type)
 {
 	Dwarf_Die t;
 
@@ -192,7 +236,7 @@ static int die_kftype(Dwarf_Die *die, struct kftype *type)
 		die_base(&t, type);
 		break;
 	case DW_TAG_enumeration_type:
-		return die_enum(&t, type);
+		return die_enum(d, &t, type);
 	case DW_TAG_pointer_type:
 		die_pointer(&t, type);
 		break;
@@ -228,29 +272,29 @@ static unsigned int die_member_bit_offset(Dwarf_Die *m, int bit_size)
 }
 
 /*
- * The members of the struct or union the parameter @param points to, into
- * @type (nested ones not followed); nothing for a pointer to anything
- * else. -ENOMEM, else 0.
+ * The members of the struct or union @rec, a new table of them in
+ * *members (nested ones not followed): -ENOMEM, else 0.
  */
-static int die_pointee_members(Dwarf_Die *param, struct kftype *type)
+static int die_member_table(struct kftdwarf *d, Dwarf_Die *rec, struct kftmember **members,
+			    size_t *nr)
 {
-	Dwarf_Die rec, child;
+	Dwarf_Die child;
 	size_t n = 0, i = 0;
 
-	if (!die_type(param, &rec) || !die_strip(&rec) || dwarf_tag(&rec) != DW_TAG_pointer_type ||
-	    !die_type(&rec, &rec) || !die_strip(&rec) ||
-	    (dwarf_tag(&rec) != DW_TAG_structure_type && dwarf_tag(&rec) != DW_TAG_union_type) ||
-	    dwarf_child(&rec, &child))
+	*nr = 0;
+	*members = NULL;
+	if (dwarf_child(rec, &child))
 		return 0;
 	do
 		n += dwarf_tag(&child) == DW_TAG_member;
-	while (dwarf_siblingof(&child, &child) == 0);
-	if (kftype__alloc_members(type, n))
+	while (n < KFTPROTO_MAX_MEMBERS && dwarf_siblingof(&child, &child) == 0);
+	*members = n ? calloc(n, sizeof(**members)) : NULL;
+	if (n && !*members)
 		return -ENOMEM;
-	if (!n || dwarf_child(&rec, &child))
+	if (!n || dwarf_child(rec, &child))
 		return 0;
 	do {
-		struct kftmember *km = &type->members[i];
+		struct kftmember *km = &(*members)[i];
 		int bit_size;
 
 		if (dwarf_tag(&child) != DW_TAG_member)
@@ -260,19 +304,54 @@ static int die_pointee_members(Dwarf_Die *param, struct kftype *type)
 		km->bit_size = bit_size > 0 ? bit_size : 0;
 		km->bit_offset = die_member_bit_offset(&child, bit_size);
 		i++;
-		if (die_kftype(&child, &km->type))
+		if (die_kftype(d, &child, &km->type)) {
+			free(*members);
+			*members = NULL;
 			return -ENOMEM;
-	} while (i < type->nr_members && dwarf_siblingof(&child, &child) == 0);
-	type->nr_members = i;
+		}
+	} while (i < n && dwarf_siblingof(&child, &child) == 0);
+	*nr = i;
 	return 0;
 }
 
-static struct kftproto *die_proto(Dwarf_Die *fn)
+/*
+ * The members of the struct or union the parameter @param points to, into
+ * @type, from the table the struct's first use made; nothing for a
+ * pointer to anything else, nor once all the tables that may be are
+ * kept. -ENOMEM, else 0.
+ */
+static int die_pointee_members(struct kftdwarf *d, Dwarf_Die *param, struct kftype *type)
+{
+	struct kftmember *members;
+	const void *table;
+	Dwarf_Die rec;
+	size_t n;
+	int err;
+
+	if (!die_type(param, &rec) || !die_strip(&rec) || dwarf_tag(&rec) != DW_TAG_pointer_type ||
+	    !die_type(&rec, &rec) || !die_strip(&rec) ||
+	    (dwarf_tag(&rec) != DW_TAG_structure_type && dwarf_tag(&rec) != DW_TAG_union_type))
+		return 0;
+	if (kfttables__get(&d->tables, die_table_key(&rec, true), &table, &type->nr_members)) {
+		type->members = table;
+		return 0;
+	}
+	err = die_member_table(d, &rec, &members, &n);
+	if (!err)
+		err = kfttables__keep(&d->tables, die_table_key(&rec, true), members, n);
+	if (err)
+		return err == -ENOSPC ? 0 : err;
+	type->members = members;
+	type->nr_members = n;
+	return 0;
+}
+
+static struct kftproto *die_proto(struct kftdwarf *d, Dwarf_Die *fn)
 {
 	struct kftproto *p = kftproto__new(die_name(fn));
 	Dwarf_Die child;
 
-	if (!p || die_kftype(fn, &p->ret))
+	if (!p || die_kftype(d, fn, &p->ret))
 		goto err_free_proto;
 	if (dwarf_child(fn, &child) == 0) {
 		do {
@@ -282,12 +361,10 @@ static struct kftproto *die_proto(Dwarf_Die *fn)
 				p->variadic = true;
 			if (dwarf_tag(&child) != DW_TAG_formal_parameter)
 				continue;
-			if (die_kftype(&child, &type))
+			if (die_kftype(d, &child, &type))
 				goto err_free_proto;
-			if (type.kind == KFTYPE_PTR && die_pointee_members(&child, &type)) {
-				kftype__free(&type);
+			if (type.kind == KFTYPE_PTR && die_pointee_members(d, &child, &type))
 				goto err_free_proto;
-			}
 			kftproto__add_param(p, die_name(&child), &type);
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
@@ -340,7 +417,7 @@ static struct kftproto *kftdwarf_find(struct kftsource *src, const char *func)
 		errno = ENOENT;
 		return NULL;
 	}
-	return die_proto(&die);
+	return die_proto(d, &die);
 }
 
 static void kftdwarf_free(struct kftsource *src)
@@ -350,6 +427,7 @@ static void kftdwarf_free(struct kftsource *src)
 	if (d->dwfl)
 		dwfl_end(d->dwfl);
 	namemap__clear(&d->index);
+	kfttables__free(&d->tables);
 	free(d);
 }
 

@@ -47,15 +47,16 @@ struct kftype {
 	unsigned char size;		/* bytes in a register: 1, 2, 4 or 8 */
 	bool is_signed;
 	bool user;			/* a __user pointer */
+	/* An enumeration's: its source's table (kfttables.h), shared */
 	size_t nr_enumvals;
-	struct kftenumval *enumvals;	/* owned by the prototype */
+	const struct kftenumval *enumvals;
 	/*
 	 * A parameter that points to a struct or union: its members in
 	 * order (none where the source knows none, and for a member's own
-	 * type), owned by the prototype.
+	 * type), its source's table, shared as the enumerators are.
 	 */
 	size_t nr_members;
-	struct kftmember *members;
+	const struct kftmember *members;
 };
 
 /* A member of the struct or union a parameter points to. */
@@ -81,26 +82,12 @@ struct kftproto {
 
 /* A new prototype with no parameters and an unknown return type; NULL: ENOMEM. */
 struct kftproto *kftproto__new(const char *name);
-/*
- * Add a parameter (its enumerators are the prototype's now); past
- * KFTPROTO_MAX_PARAMS the prototype becomes variadic instead.
- */
+/* Add a parameter; past KFTPROTO_MAX_PARAMS the prototype becomes variadic instead. */
 void kftproto__add_param(struct kftproto *p, const char *name, const struct kftype *type);
-/* A deep copy (the names stay shared); NULL: ENOMEM. */
+/* A copy (the names and the types' tables stay shared); NULL: ENOMEM. */
 struct kftproto *kftproto__dup(const struct kftproto *p);
 void kftproto__free(struct kftproto *p);
 
-/*
- * Room for n enumerators of @t (n capped at KFTPROTO_MAX_ENUMVALS): 0, or
- * -ENOMEM. The caller fills t->enumvals[0..t->nr_enumvals).
- */
-int kftype__alloc_enumvals(struct kftype *t, size_t n);
-/*
- * Room for n members of @t (n capped at KFTPROTO_MAX_MEMBERS), zeroed: 0,
- * or -ENOMEM. The caller fills t->members[0..t->nr_members).
- */
-int kftype__alloc_members(struct kftype *t, size_t n);
-void kftype__free(struct kftype *t);
 /* The name of @value (the type's width of a register) in @t; NULL: none. */
 const char *kftype__enum_name(const struct kftype *t, unsigned long long value);
 /* @value cut to the type's width, sign-extended when the type is signed. */
