@@ -100,7 +100,9 @@ static void test_call_extras_text(void)
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		memset(&call, 0, sizeof(call));
-		call.row = row_of(2500, 1500, 42, 1, cases[i].flags, 0x3, "sh");
+		/* (An open call's duration is 0, as kft writes it.) */
+		call.row = row_of(2500, cases[i].flags & KFT_STREAM_ROW_OPEN ? 0 : 1500, 42, 1,
+				  cases[i].flags, 0x3, "sh");
 		call.sched = cases[i].sched;
 		call.args = cases[i].args;
 		CHECK(kftrec_call_invalid(&call, 2) == NULL, "case %zu is a row kft writes: %s", i,
@@ -445,6 +447,58 @@ static void test_file_malformed(void)
 	}
 }
 
+/*
+ * Rows whose times or pid are none kft writes: refused by number and why,
+ * the row before them read. A time past INT64_MAX printed as a negative
+ * delta, which kd reads as an open call or a stack snapshot's row. (The
+ * controls: the largest times, an open call, and a pid of -1 read.)
+ */
+static void test_file_row_malformed(void)
+{
+	static const struct {
+		uint64_t entry, dur;
+		int32_t pid;
+		uint16_t flags;
+		const char *why;
+	} cases[] = {
+		{ INT64_MAX, INT64_MAX, 7, 0, NULL },
+		{ 20, 0, -1, KFT_STREAM_ROW_OPEN, NULL },
+		{ 1ULL << 63, 9, 7, 0, "its entry time is past 2^63 - 1 ns" },
+		{ 20, 1ULL << 63, 7, 0, "its duration is past 2^63 - 1 ns" },
+		{ 20, UINT64_MAX - 1, 7, 0, "its duration is past 2^63 - 1 ns" },
+		{ 20, 9, 7, KFT_STREAM_ROW_OPEN, "an open call with a duration" },
+		{ 20, 9, -2, 0, "its pid is below -1" },
+		{ 20, 9, INT32_MIN, 0, "its pid is below -1" },
+	};
+	struct kftrec_call calls[2];
+	char *file, *out, *warnings, want[256];
+	size_t i, len;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(calls, 0, sizeof(calls));
+		calls[0].row = row_of(10, 9, 7, 0, 0, 1, "sh");
+		calls[1].row = row_of(cases[i].entry, cases[i].dur, cases[i].pid, 0, cases[i].flags,
+				      2, "sh");
+		file = record_file_calls(NULL, calls, 2, &len);
+		if (!cases[i].why) {
+			CHECK(to_text(file, len, &out, &warnings) == 0, "control: case %zu reads", i);
+			CHECK_STR(warnings, "", "control: no warning");
+		} else {
+			CHECK(to_text(file, len, &out, &warnings) == -1,
+			      "case %zu (entry %llu, dur %llu, pid %d) refused", i,
+			      (unsigned long long)cases[i].entry, (unsigned long long)cases[i].dur,
+			      cases[i].pid);
+			snprintf(want, sizeof(want), "f: row 2 is none kft writes (%s): a damaged "
+				 "file?\n", cases[i].why);
+			CHECK_STR(warnings, want, "why");
+		}
+		CHECK(strstr(out, " sh 0x1\n") != NULL, "case %zu: the row before: %s", i, out);
+		free(out);
+		free(warnings);
+		free(file);
+	}
+}
+
 /* Not a record file: given back as it is, its first byte still to read. */
 static void test_text_of_a_log(void)
 {
@@ -459,4 +513,5 @@ static void test_text_of_a_log(void)
 
 UNIT_MAIN(test_row_text, test_call_extras_text, test_call_str_text, test_call_str_invalid,
 	  test_file_to_text, test_refused, test_file_extras, test_file_malformed,
+	  test_file_row_malformed,
 	  test_text_of_a_log)

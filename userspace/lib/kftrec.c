@@ -124,12 +124,35 @@ static const char *kftrec_args_invalid(const struct kft_stream_args *args)
 	return NULL;
 }
 
+/*
+ * The row's times and pid as the module writes them: NULL, or what is
+ * wrong. The text shows the times as signed numbers (a delta of -1 is an
+ * open call, -2 a stack snapshot's row), so a time past INT64_MAX would
+ * read as one of those; kft's times are nanoseconds since the run's
+ * start and never come near it. An open call's duration is 0, and a pid
+ * is a task's, or -1 in interrupt context.
+ */
+static const char *kftrec_row_invalid(const struct kft_stream_row *row)
+{
+	if (row->entry_ns > INT64_MAX)
+		return "its entry time is past 2^63 - 1 ns";
+	if (row->dur_ns > INT64_MAX)
+		return "its duration is past 2^63 - 1 ns";
+	if (row->flags & KFT_STREAM_ROW_OPEN && row->dur_ns)
+		return "an open call with a duration";
+	if (row->pid < -1)
+		return "its pid is below -1";
+	return NULL;
+}
+
 const char *kftrec_call_invalid(const struct kftrec_call *call, unsigned int version)
 {
 	uint16_t flags = call->row.flags;
 
 	if (flags & ~KFT_STREAM_ROW_FLAGS)
 		return "flags kft does not know";
+	if (kftrec_row_invalid(&call->row))
+		return kftrec_row_invalid(&call->row);
 	if (version == KFTREC_VERSION_PLAIN && kftrec_extras_size(flags))
 		return "extensions, which a version 1 file has none of";
 	if (version == KFTREC_VERSION_NO_STR && flags & KFT_STREAM_ROW_STR)

@@ -58,7 +58,8 @@ size_t kftrec_extras_size(uint16_t flags);
 
 /*
  * Why a call read from a file of this version is none kft writes (flags
- * it does not know, arguments out of their bounds), or NULL: it is.
+ * it does not know, times, a pid or arguments out of their bounds), or
+ * NULL: it is.
  */
 const char *kftrec_call_invalid(const struct kftrec_call *call, unsigned int version);
 
