@@ -19,6 +19,7 @@
 
 #include "unit.h"
 #include "kftlog.h"
+#include "kftparse.h"
 #include "kftrow.h"
 #include "typedlog.h"
 
@@ -69,29 +70,41 @@ static void test_row_values(void)
 	kftlog__free(log);
 }
 
-/* A file of @text in the test's temporary directory: its path in buf. */
-static const char *file_of(const char *text, char *buf, size_t len)
+/* A file of text[0..n) in the test's temporary directory: its path in buf. */
+static const char *file_of_bytes(const char *text, size_t n, char *buf, size_t len)
 {
 	FILE *f;
 
 	snprintf(buf, len, "/tmp/test_typedlog.%d.protos", getpid());
 	f = fopen(buf, "w");
-	CHECK(f && fputs(text, f) >= 0 && !fclose(f), "%s written", buf);
+	CHECK(f && fwrite(text, 1, n, f) == n && !fclose(f), "%s written", buf);
 	return buf;
 }
 
-static struct typedlog *open_protos(const char *text, char *err, size_t errlen)
+static const char *file_of(const char *text, char *buf, size_t len)
+{
+	return file_of_bytes(text, strlen(text), buf, len);
+}
+
+/* typedlog__open of a --proto file of text[0..n). */
+static struct typedlog *open_proto_bytes(const char *text, size_t n, char *err, size_t errlen)
 {
 	struct typedlog_files files = { 0 };
 	char path[128];
 	struct typedlog *tl;
 
-	CHECK(!typedlog_files__add(&files, TYPEDLOG_PROTO, file_of(text, path, sizeof(path)), err,
-				   errlen), "added");
+	err[0] = '\0';
+	CHECK(!typedlog_files__add(&files, TYPEDLOG_PROTO, file_of_bytes(text, n, path,
+				   sizeof(path)), err, errlen), "added");
 	/* No BTF directory: only the prototypes. */
 	tl = typedlog__open(&files, "/nonexistent", 0, err, errlen);
 	unlink(path);
 	return tl;
+}
+
+static struct typedlog *open_protos(const char *text, char *err, size_t errlen)
+{
+	return open_proto_bytes(text, strlen(text), err, errlen);
 }
 
 static void test_format(void)
@@ -150,20 +163,34 @@ static void test_format(void)
 	kftlog__free(log);
 }
 
+/*
+ * Prototypes that do not parse, by line and column: every byte of a line
+ * is the parser's, so a NUL byte in it is said where it is, and a
+ * carriage return inside it does not end it (only a newline does, with
+ * one carriage return before it).
+ */
 static void test_proto_errors(void)
 {
 	static const struct {
-		const char *text, *err;
+		const char *text;
+		size_t len;	/* 0: strlen(text) */
+		const char *err;
 	} cases[] = {
-		{ "int f(int x)\nint g(frob x)\n", ":2: column 7: unknown type 'frob'" },
-		{ "int f(int x)\n\nint f(int y)\n", ":3: f has a prototype already" },
-		{ "int f(int x[4])", ":1: column 12: an array: write a pointer" },
+		{ "int f(int x)\nint g(frob x)\n", 0, ":2: column 7: unknown type 'frob'" },
+		{ "int f(int x)\n\nint f(int y)\n", 0, ":3: f has a prototype already" },
+		{ "int f(int x[4])", 0, ":1: column 12: an array: write a pointer" },
+		{ "int f(int a)\0junk\n", 18, ":1: column 13: a NUL byte" },
+		{ "int f(int a)\n  \0 x\n", 19, ":2: column 3: a NUL byte" },
+		{ "int h(int a)\0 garbage (", 23, ":1: column 13: a NUL byte" },
+		{ "int g(long x)\r; int garbage((\n", 0,
+		  ":1: column 17: expected the end after ')', not 'int'" },
 	};
 	char err[256];
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		struct typedlog *tl = open_protos(cases[i].text, err, sizeof(err));
+		size_t len = cases[i].len ? cases[i].len : strlen(cases[i].text);
+		struct typedlog *tl = open_proto_bytes(cases[i].text, len, err, sizeof(err));
 		const char *at = strstr(err, ".protos");
 
 		CHECK(!tl, "%s: refused", cases[i].text);
@@ -171,6 +198,35 @@ static void test_proto_errors(void)
 		      cases[i].err);
 		typedlog__free(tl);
 	}
+}
+
+/*
+ * A line of KFTPARSE_MAX_LEN bytes reads, with a newline or a carriage
+ * return and a newline after it; one byte more is too long.
+ */
+static void test_proto_longest(void)
+{
+	static const char *const ends[] = { "\n", "\r\n", "" };
+	char text[KFTPARSE_MAX_LEN + 8], err[256];
+	struct typedlog *tl;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ends); i++) {
+		memset(text, ' ', KFTPARSE_MAX_LEN);
+		memcpy(text, "int f(int x", 11);
+		text[KFTPARSE_MAX_LEN - 1] = ')';
+		strcpy(text + KFTPARSE_MAX_LEN, ends[i]);
+		tl = open_protos(text, err, sizeof(err));
+		CHECK(tl, "%d bytes and '%s': %s", KFTPARSE_MAX_LEN, ends[i], tl ? "" : err);
+		typedlog__free(tl);
+	}
+	memset(text, ' ', KFTPARSE_MAX_LEN + 1);
+	memcpy(text, "int f(int x", 11);
+	strcpy(text + KFTPARSE_MAX_LEN, ")\r\n");
+	tl = open_protos(text, err, sizeof(err));
+	CHECK(!tl && strstr(err, ".protos:1: longer than 1024 bytes"), "one byte more: %s",
+	      tl ? "read" : err);
+	typedlog__free(tl);
 }
 
 static void test_no_source(void)
@@ -302,5 +358,6 @@ static void test_mem_word(void)
 	kftlog__free(log);
 }
 
-UNIT_MAIN(test_row_values, test_format, test_str_bytes, test_proto_errors, test_no_source, test_btf_unreadable,
+UNIT_MAIN(test_row_values, test_format, test_str_bytes, test_proto_errors,
+	  test_proto_longest, test_no_source, test_btf_unreadable,
 	  test_mem_word)

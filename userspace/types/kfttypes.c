@@ -100,6 +100,12 @@ int kfttypes__add_dwarf(struct kfttypes *t, const char *path, struct kfttypes_er
 
 int kfttypes__add_prototype(struct kfttypes *t, const char *text, struct kfttypes_error *err)
 {
+	return kfttypes__add_prototype_text(t, text, strnlen(text, KFTPARSE_MAX_LEN + 1), err);
+}
+
+int kfttypes__add_prototype_text(struct kfttypes *t, const char *text, size_t len,
+				 struct kfttypes_error *err)
+{
 	int e;
 
 	if (!t->written) {
@@ -111,7 +117,7 @@ int kfttypes__add_prototype(struct kfttypes *t, const char *text, struct kfttype
 		}
 		kfttypes_add(t, t->written);
 	}
-	e = kftwritten__add(t->written, text, strnlen(text, KFTPARSE_MAX_LEN + 1), err);
+	e = kftwritten__add(t->written, text, len, err);
 	if (!e)
 		namemap__clear(&t->kept);
 	return e;

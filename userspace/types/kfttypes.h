@@ -93,6 +93,12 @@ int kfttypes__add_dwarf(struct kfttypes *t, const char *path, struct kfttypes_er
  * in @err, -EEXIST when the function has one already.
  */
 int kfttypes__add_prototype(struct kfttypes *t, const char *text, struct kfttypes_error *err);
+/*
+ * The same, of text[0..len): a line of a file, whose every byte the
+ * parser reads (a NUL byte in it is refused, with its column).
+ */
+int kfttypes__add_prototype_text(struct kfttypes *t, const char *text, size_t len,
+				 struct kfttypes_error *err);
 
 /*
  * The prototype of @func ("name" or "module:name") from the first source

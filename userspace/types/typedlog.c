@@ -4,6 +4,7 @@
  * kfttypes' sources, each row's values read by kftrow.c and printed by
  * kfttypes__format_call, the formatter every command shares.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "kftparse.h"
 #include "kftrow.h"
 #include "kfttypes.h"
+#include "linereader.h"
 #include "namemap.h"
 #include "typedlog.h"
 
@@ -61,21 +63,42 @@ int typedlog_files__option(struct typedlog_files *f, int opt, const char *path, 
 	return typedlog_files__add(f, kind, path, err, errlen);
 }
 
-/* Whether a line of a prototypes' file has none: blank, or a '#' comment. */
-static bool typedlog_no_prototype(const char *line)
+/*
+ * Whether line[0..len) of a prototypes' file has none: blank, or a '#'
+ * comment. Blank is what the parser skips; a NUL byte is no blank, so
+ * the parser says where it is.
+ */
+static bool typedlog_no_prototype(const char *line, size_t len)
 {
-	line += strspn(line, " \t\r\n");
-	return !*line || *line == '#';
+	size_t i = 0;
+
+	while (i < len && isspace((unsigned char)line[i]))
+		i++;
+	return i == len || line[i] == '#';
 }
 
-/* One line of --proto's @path (its @nr): 0, or -1 with why in @err. */
+/*
+ * Line @nr of --proto's @path, line[0..len) as line_read() read it: its
+ * newline, then one carriage return before it (a file written on
+ * Windows), left out; whatever else it holds, a carriage return or a NUL
+ * byte within it, goes to the parser, which says where. 0, or -1 with
+ * why in @err.
+ */
 static int typedlog_proto_line(struct kfttypes *t, const char *path, unsigned int nr,
-			       char *line, char *err, size_t errlen)
+			       const char *line, size_t len, char *err, size_t errlen)
 {
 	struct kfttypes_error e = { 0 };
 
-	line[strcspn(line, "\r\n")] = '\0';
-	if (typedlog_no_prototype(line) || !kfttypes__add_prototype(t, line, &e))
+	if (len && line[len - 1] == '\n')
+		len--;
+	if (len && line[len - 1] == '\r')
+		len--;
+	if (len > KFTPARSE_MAX_LEN) {
+		snprintf(err, errlen, "--proto %s:%u: longer than %d bytes", path, nr,
+			 KFTPARSE_MAX_LEN);
+		return -1;
+	}
+	if (typedlog_no_prototype(line, len) || !kfttypes__add_prototype_text(t, line, len, &e))
 		return 0;
 	if (e.column)
 		snprintf(err, errlen, "--proto %s:%u: column %d: %s", path, nr, e.column, e.msg);
@@ -87,26 +110,30 @@ static int typedlog_proto_line(struct kfttypes *t, const char *path, unsigned in
 /* The prototypes of --proto's @path, a line each: 0, or -1 with why in @err. */
 static int typedlog_read_protos(struct kfttypes *t, const char *path, char *err, size_t errlen)
 {
-	char line[KFTPARSE_MAX_LEN + 2];
+	/* A longest prototype, a carriage return, a newline and the NUL. */
+	char line[KFTPARSE_MAX_LEN + 4];
+	enum line_status st = LINE_WHOLE;
 	unsigned int nr = 0;
 	FILE *in = fopen(path, "r");
 	int ret = 0;
+	size_t len;
 
 	if (!in) {
 		snprintf(err, errlen, "--proto %s: %s", path, strerror(errno));
 		return -1;
 	}
-	while (!ret && fgets(line, sizeof(line), in)) {
+	while (!ret && (st = line_read(in, line, sizeof(line), &len)) != LINE_EOF &&
+	       st != LINE_ERROR) {
 		nr++;
-		if (!strchr(line, '\n') && !feof(in)) {
+		if (st == LINE_PART) {
 			snprintf(err, errlen, "--proto %s:%u: longer than %d bytes", path, nr,
 				 KFTPARSE_MAX_LEN);
 			ret = -1;
 		} else {
-			ret = typedlog_proto_line(t, path, nr, line, err, errlen);
+			ret = typedlog_proto_line(t, path, nr, line, len, err, errlen);
 		}
 	}
-	if (!ret && ferror(in)) {
+	if (!ret && st == LINE_ERROR) {
 		snprintf(err, errlen, "--proto %s: %s", path, strerror(errno));
 		ret = -1;
 	}
