@@ -118,6 +118,7 @@ static int addr2sym__run(const struct addr2sym_params *p)
 		fprintf(stderr, "addr2sym: %s: %s\n", p->map, ksyms__strerror(errno));
 		goto out;
 	}
+	ksyms__say_skipped(ks, "addr2sym", p->map, stderr);
 	/* A kft record file is read as its text. */
 	snprintf(label, sizeof(label), "addr2sym: %s", name);
 	text = kftrec__text_of(in, label, stderr);

@@ -190,6 +190,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "sym2addr: %s: %s\n", map, ksyms__strerror(errno));
 		return 1;
 	}
+	ksyms__say_skipped(s.ks, "sym2addr", map, stderr);
 	sym2addr_file(&s, in);
 	fclose(in);
 	ksyms__free((struct ksyms *)s.ks);

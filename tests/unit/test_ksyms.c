@@ -22,13 +22,85 @@ static struct ksyms *load(void)
 	return ksyms__parse(map, sizeof(map) - 1);
 }
 
+/* The malformed line is counted as skipped; the absolute symbol is only left out. */
 static void test_load_skips_malformed_and_absolute(void)
 {
 	struct ksyms *ks = load();
 
 	CHECK(ks->nr == 7, "loaded %zu symbols, expected 7", ks->nr);
-	CHECK(ks->skipped == 2, "skipped %zu lines, expected 2", ks->skipped);
+	CHECK(ks->skipped == 1, "skipped %zu lines, expected 1", ks->skipped);
 	ksyms__free(ks);
+}
+
+/*
+ * One line each, after a good one: an address is hex digits from the
+ * line's first byte (strtoull took blanks, a sign and "0x" before them),
+ * and a NUL byte makes a line none (strtok stopped at it, the rest lost).
+ * A malformed line is counted as skipped; a blank one, an absolute
+ * symbol and a mapping symbol are left out uncounted, as /proc/kallsyms
+ * has them.
+ */
+static void test_load_line_forms(void)
+{
+	static const struct {
+		const char *line;
+		size_t len;	/* 0: strlen(line) */
+		size_t nr, skipped;
+	} cases[] = {
+		{ "ffffffffc0000000 t foo\t[mod]\n", 0, 2, 0 },
+		{ "ffffffffc0000000 t foo [mod]\n", 0, 2, 0 },
+		{ "ffffffffc0000000\tt\tfoo\n", 0, 2, 0 },
+		{ "FFFFFFFFC0000000 T foo", 0, 2, 0 },
+		{ "\n", 0, 1, 0 },
+		{ "0000000000000000 A abs\n", 0, 1, 0 },
+		{ "ffffffffc0000000 t $x\t[mod]\n", 0, 1, 0 },
+		{ "-1 T neg\n", 0, 1, 1 },
+		{ "+10 T plus\n", 0, 1, 1 },
+		{ "  +0x10 T plus\n", 0, 1, 1 },
+		{ " ffffffff81000200 T lead\n", 0, 1, 1 },
+		{ "0x10 T hex\n", 0, 1, 1 },
+		{ "1ffffffffffffffff T big\n", 0, 1, 1 },
+		{ "ffffffff81000200 T good\0junk\n", 29, 1, 1 },
+		{ "ffffffff81000200\0 T nul\n", 24, 1, 1 },
+		{ "ffffffff81000200 T\n", 0, 1, 1 },
+	};
+	char text[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		static const char first[] = "ffffffff81000100 T first\n";
+		size_t len = cases[i].len ? cases[i].len : strlen(cases[i].line);
+		struct ksyms *ks;
+
+		memcpy(text, first, sizeof(first) - 1);
+		memcpy(text + sizeof(first) - 1, cases[i].line, len);
+		ks = ksyms__parse(text, sizeof(first) - 1 + len);
+		CHECK(ks && ks->nr == cases[i].nr && ks->skipped == cases[i].skipped,
+		      "'%s': %zu symbols and %zu skipped, expected %zu and %zu", cases[i].line,
+		      ks ? ks->nr : 0, ks ? ks->skipped : 0, cases[i].nr, cases[i].skipped);
+		ksyms__free(ks);
+	}
+}
+
+/* The warning the tools give: once, with the count and the map's name; none without. */
+static void test_say_skipped(void)
+{
+	static const char bad[] = "ffffffff81000100 T first\n-1 T neg\n0x10 T hex\n";
+	struct ksyms *ks = ksyms__parse(bad, sizeof(bad) - 1);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	ksyms__say_skipped(ks, "kd", "System.map", f);
+	ksyms__free(ks);
+	ks = load();
+	ksyms__say_skipped(ks, "kd", "kallsyms", f);
+	ksyms__free(ks);
+	fclose(f);
+	CHECK_STR(out, "kd: warning: 2 lines of System.map skipped (not 'ADDRESS TYPE NAME "
+		  "[MODULE]', or over 1 KiB)\nkd: warning: 1 line of kallsyms skipped (not "
+		  "'ADDRESS TYPE NAME [MODULE]', or over 1 KiB)\n", "the warnings");
+	free(out);
 }
 
 static void test_map_addr(void)
@@ -213,6 +285,7 @@ static void test_addr2sym_args(void)
 	      !strcmp(p.map, "/proc/kallsyms"), "defaults");
 }
 
-UNIT_MAIN(test_load_skips_malformed_and_absolute, test_map_addr, test_arm_mapping_symbols, test_riscv_local_labels,
+UNIT_MAIN(test_load_skips_malformed_and_absolute, test_load_line_forms, test_say_skipped,
+	  test_map_addr, test_arm_mapping_symbols, test_riscv_local_labels,
 	  test_find_name, test_find_all,
 	  test_symbolize_line, test_addr2sym_args)

@@ -623,6 +623,8 @@ static int kd_run(const struct kd_params *p)
 		fprintf(stderr, "kd: %s: %s\n", p->map, ksyms__strerror(errno));
 		return 1;
 	}
+	if (ks)
+		ksyms__say_skipped(ks, "kd", p->map, stderr);
 	if (kd_load_srcline(p, &sl)) {
 		srcline__free(sl);
 		ksyms__free(ks);

@@ -81,28 +81,44 @@ static void ksyms__drop_repeats(struct ksyms *ks)
 	ks->nr = kept;
 }
 
-/* One line: "ADDR TYPE NAME [MOD]". Fills sym with pointers into line. */
-static int parse_line(char *line, struct ksym *sym)
+/* What parse_line() made of a line. */
+enum ksyms_line {
+	KSYMS_LINE_SYMBOL,	/* a symbol, in sym */
+	KSYMS_LINE_UNWANTED,	/* a symbol that names no code or data: left out */
+	KSYMS_LINE_MALFORMED,	/* no symbol line: counted as skipped */
+};
+
+/*
+ * line[0..len), "ADDR TYPE NAME [MOD]": sym filled with pointers into
+ * line. ADDR is hex digits only, from the line's first byte, as the
+ * kernel and nm write it (no blank, sign or "0x" before it), and a line
+ * with a NUL byte in it is none (the bytes after the NUL would be lost).
+ */
+static enum ksyms_line parse_line(char *line, size_t len, struct ksym *sym)
 {
+	size_t digits = strspn(line, "0123456789abcdefABCDEF");
 	char *end, *type, *name, *mod;
 
+	if (strlen(line) != len || !digits || (line[digits] != ' ' && line[digits] != '\t'))
+		return KSYMS_LINE_MALFORMED;
 	errno = 0;
 	sym->addr = strtoull(line, &end, 16);
-	if (errno || end == line || (*end != ' ' && *end != '\t'))
-		return -1;
+	if (errno || end != line + digits)
+		return KSYMS_LINE_MALFORMED;
 	type = strtok(end, " \t\n");
 	name = strtok(NULL, " \t\n");
 	mod = strtok(NULL, " \t\n");
-	if (!type || !name || type[1] || !isalpha((unsigned char)type[0]) ||
-	    !ksyms__wanted_type(type[0]) || ksyms__mapping_symbol(name))
-		return -1;
+	if (!type || !name || type[1] || !isalpha((unsigned char)type[0]))
+		return KSYMS_LINE_MALFORMED;
+	if (!ksyms__wanted_type(type[0]) || ksyms__mapping_symbol(name))
+		return KSYMS_LINE_UNWANTED;
 	sym->name = name;
 	sym->module = NULL;
 	if (mod && mod[0] == '[' && mod[strlen(mod) - 1] == ']') {
 		mod[strlen(mod) - 1] = '\0';
 		sym->module = mod + 1;
 	}
-	return 0;
+	return KSYMS_LINE_SYMBOL;
 }
 
 static int ksyms__index(struct ksyms *ks)
@@ -120,16 +136,23 @@ static int ksyms__index(struct ksyms *ks)
 	return 0;
 }
 
-/* One line into the table; malformed lines are counted and skipped. */
-static int ksyms__line(struct ksyms *ks, size_t *cap, char *line)
+/*
+ * line[0..len) into the table; malformed lines are counted and skipped,
+ * blank ones and symbols kft has no use for skipped only.
+ */
+static int ksyms__line(struct ksyms *ks, size_t *cap, char *line, size_t len)
 {
+	enum ksyms_line what;
 	const char *module;
 	struct ksym sym;
 
-	if (!*line)
+	if (len && line[len - 1] == '\n')
+		line[--len] = '\0';
+	if (!len)
 		return 0;
-	if (parse_line(line, &sym)) {
-		ks->skipped++;
+	what = parse_line(line, len, &sym);
+	if (what != KSYMS_LINE_SYMBOL) {
+		ks->skipped += what == KSYMS_LINE_MALFORMED;
 		return 0;
 	}
 	if (ks->nr == KSYMS_MAX_SYMS) {
@@ -173,7 +196,7 @@ static int ksyms__lines(struct ksyms *ks, FILE *in)
 			too_long = st == LINE_PART;
 			continue;
 		}
-		if (ksyms__line(ks, &cap, line))
+		if (ksyms__line(ks, &cap, line, len))
 			goto out;
 	}
 	ret = st == LINE_ERROR ? -1 : 0;
@@ -241,6 +264,14 @@ const char *ksyms__strerror(int errnum)
 	default:
 		return strerror(errnum);
 	}
+}
+
+void ksyms__say_skipped(const struct ksyms *ks, const char *prog, const char *path, FILE *out)
+{
+	if (ks->skipped)
+		fprintf(out, "%s: warning: %zu line%s of %s skipped (not 'ADDRESS TYPE NAME "
+			"[MODULE]', or over 1 KiB)\n", prog, ks->skipped, ks->skipped == 1 ? "" : "s",
+			path);
 }
 
 void ksyms__free(struct ksyms *ks)

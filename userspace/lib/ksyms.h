@@ -33,7 +33,13 @@ struct ksyms {
 	size_t nr;
 	struct ksym **by_name;	/* by name, module, address: ksyms__find_all() */
 	struct strtab names;	/* the names and module names */
-	size_t skipped;		/* malformed lines */
+	/*
+	 * Lines that are no symbol: malformed, or too long. Blank lines and
+	 * the symbols kft has no use for (absolute and undefined ones, ARM's
+	 * and RISC-V's mapping symbols) are left out without a count:
+	 * /proc/kallsyms has them.
+	 */
+	size_t skipped;
 };
 
 /*
@@ -46,6 +52,11 @@ struct ksyms *ksyms__read(FILE *in);
 struct ksyms *ksyms__parse(const char *text, size_t len);
 /* A message for ksyms__load's errno: its own cases, else strerror(). */
 const char *ksyms__strerror(int errnum);
+/*
+ * "PROG: warning: N lines of PATH skipped (...)" to @out when the map
+ * had lines that are no symbol; nothing when it had none.
+ */
+void ksyms__say_skipped(const struct ksyms *ks, const char *prog, const char *path, FILE *out);
 void ksyms__free(struct ksyms *ks);
 /* The symbol containing addr: the last at or below it; NULL if none or past
  * the end of the text (more than 1 MiB beyond the last symbol). */
