@@ -386,6 +386,29 @@ static void test_file_extras(void)
 }
 
 /*
+ * A record file whose second row is case @i: read, without a warning, when
+ * @why is NULL (a control); else refused, with row 2 and @why named. The
+ * first row is read either way.
+ */
+static void check_row_two(const char *file, size_t len, const char *why, size_t i)
+{
+	char *out, *warnings, want[256];
+
+	if (!why) {
+		CHECK(to_text(file, len, &out, &warnings) == 0, "control: case %zu reads", i);
+		CHECK_STR(warnings, "", "control: no warning");
+	} else {
+		CHECK(to_text(file, len, &out, &warnings) == -1, "case %zu refused", i);
+		snprintf(want, sizeof(want), "f: row 2 is none kft writes (%s): a damaged file?\n",
+			 why);
+		CHECK_STR(warnings, want, why);
+	}
+	CHECK(strstr(out, " sh 0x1\n") != NULL, "case %zu: the row before: %s", i, out);
+	free(out);
+	free(warnings);
+}
+
+/*
  * Rows none kft writes: refused, with the row's number and why, after the
  * rows before it. (The control: the same file with a good second row reads.)
  */
@@ -421,7 +444,7 @@ static void test_file_malformed(void)
 		  "an argument's value goes against its bits" },
 	};
 	struct kftrec_call calls[2];
-	char *file, *out, *warnings, want[256];
+	char *file;
 	size_t i, len;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -430,19 +453,7 @@ static void test_file_malformed(void)
 		calls[1].row = row_of(20, 9, 7, 0, cases[i].flags, 2, "sh");
 		calls[1].args = cases[i].args;
 		file = record_file_calls(cases[i].first, calls, 2, &len);
-		if (!cases[i].why) {
-			CHECK(to_text(file, len, &out, &warnings) == 0, "control: case %zu reads", i);
-			CHECK_STR(warnings, "", "control: no warning");
-		} else {
-			CHECK(to_text(file, len, &out, &warnings) == -1, "case %zu (flags 0x%x) refused",
-			      i, cases[i].flags);
-			snprintf(want, sizeof(want), "f: row 2 is none kft writes (%s): a damaged "
-				 "file?\n", cases[i].why);
-			CHECK_STR(warnings, want, "why");
-		}
-		CHECK(strstr(out, " sh 0x1\n") != NULL, "case %zu: the row before: %s", i, out);
-		free(out);
-		free(warnings);
+		check_row_two(file, len, cases[i].why, i);
 		free(file);
 	}
 }
@@ -471,7 +482,7 @@ static void test_file_row_malformed(void)
 		{ 20, 9, INT32_MIN, 0, "its pid is below -1" },
 	};
 	struct kftrec_call calls[2];
-	char *file, *out, *warnings, want[256];
+	char *file;
 	size_t i, len;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -480,21 +491,7 @@ static void test_file_row_malformed(void)
 		calls[1].row = row_of(cases[i].entry, cases[i].dur, cases[i].pid, 0, cases[i].flags,
 				      2, "sh");
 		file = record_file_calls(NULL, calls, 2, &len);
-		if (!cases[i].why) {
-			CHECK(to_text(file, len, &out, &warnings) == 0, "control: case %zu reads", i);
-			CHECK_STR(warnings, "", "control: no warning");
-		} else {
-			CHECK(to_text(file, len, &out, &warnings) == -1,
-			      "case %zu (entry %llu, dur %llu, pid %d) refused", i,
-			      (unsigned long long)cases[i].entry, (unsigned long long)cases[i].dur,
-			      cases[i].pid);
-			snprintf(want, sizeof(want), "f: row 2 is none kft writes (%s): a damaged "
-				 "file?\n", cases[i].why);
-			CHECK_STR(warnings, want, "why");
-		}
-		CHECK(strstr(out, " sh 0x1\n") != NULL, "case %zu: the row before: %s", i, out);
-		free(out);
-		free(warnings);
+		check_row_two(file, len, cases[i].why, i);
 		free(file);
 	}
 }
