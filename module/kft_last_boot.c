@@ -112,8 +112,8 @@ static bool kft_lb_check_header(struct kft_last_boot *lb, const void *base, size
 	}
 	if (h->version != KFT_REGION_VERSION || h->record_bytes != sizeof(struct kft_record)) {
 		snprintf(lb->verdict, sizeof(lb->verdict),
-			 "written by a kft of another layout (version %u, this one reads %u): not read",
-			 h->version, KFT_REGION_VERSION);
+			 "written by a kft of another layout (version %u, %u-byte calls; this one reads %u, %zu-byte): not read",
+			 h->version, h->record_bytes, KFT_REGION_VERSION, sizeof(struct kft_record));
 		return false;
 	}
 	if (strcmp(h->release, utsname()->release)) {
@@ -131,21 +131,28 @@ static bool kft_lb_check_header(struct kft_last_boot *lb, const void *base, size
 	return true;
 }
 
+/* CPU @cpu's counts in the region. */
+static const struct kft_ring_cpu *kft_lb_cpu(const void *base, const struct kft_region_layout *l,
+					     u32 cpu)
+{
+	return base + l->cpus + cpu * sizeof(struct kft_ring_cpu);
+}
+
 /*
  * CPU @cpu's calls, oldest first: each slot of its last reservations that
  * holds the one it should (its tag), whole (not being written) and a
- * function's.
+ * function's; no more than the copy has room for.
  */
 static void kft_lb_take_cpu(struct kft_last_boot *lb, const void *base,
-			    const struct kft_region_layout *l, u32 cpu)
+			    const struct kft_region_layout *l, u32 cpu, unsigned long room)
 {
-	const struct kft_ring_cpu *c = base + l->cpus + cpu * sizeof(*c);
 	const u32 *tags = base + l->tags;
 	const struct kft_record *recs = base + l->records;
-	unsigned long head = local_read(&c->head), slots = 1UL << lb->h.shift, n, slot;
+	unsigned long head = local_read(&kft_lb_cpu(base, l, cpu)->head);
+	unsigned long slots = 1UL << lb->h.shift, n, slot;
 	u32 t;
 
-	for (n = head - min(head, slots); n != head; n++) {
+	for (n = head - min(head, slots); n != head && lb->nr < room; n++) {
 		slot = ((unsigned long)cpu << lb->h.shift) | (n & (slots - 1));
 		t = READ_ONCE(tags[slot]);
 		if ((t & ~KFT_RING_CLOSING) != kft_ring_tag(n) || !recs[slot].func)
@@ -155,30 +162,51 @@ static void kft_lb_take_cpu(struct kft_last_boot *lb, const void *base,
 	}
 }
 
-/* Each CPU's checksum (a sealed ring's), then its calls. */
+/*
+ * Each CPU's check (a sealed ring's checksum), and the most calls the CPUs
+ * that pass it can hold: what their counts say, never more than their
+ * rings' slots. A ring that kept a few calls is copied in a few records,
+ * not in its size.
+ */
+static unsigned long kft_lb_check_cpus(struct kft_last_boot *lb, const void *base,
+				       const struct kft_region_layout *l)
+{
+	const u32 *crcs = base + l->crcs;
+	unsigned long slots = 1UL << lb->h.shift, most = 0;
+	u32 cpu;
+
+	for (cpu = 0; cpu < lb->h.nr_cpus; cpu++) {
+		if (lb->h.state == KFT_REGION_SEALED)
+			lb->check[cpu] = kft_region_cpu_crc(base, l, lb->h.shift, cpu) == crcs[cpu] ?
+					 KFT_LB_RIGHT : KFT_LB_WRONG;
+		if (lb->check[cpu] != KFT_LB_WRONG)
+			most += min_t(unsigned long, local_read(&kft_lb_cpu(base, l, cpu)->head), slots);
+		cond_resched();
+	}
+	return most;
+}
+
+/* Each CPU's check, then its calls. */
 static int kft_lb_take_calls(struct kft_last_boot *lb, const void *base)
 {
 	struct kft_region_layout l;
-	const u32 *crcs;
+	unsigned long room;
 	u32 cpu;
 
 	kft_region_layout(lb->h.nr_cpus, lb->h.shift, &l);
-	crcs = base + l.crcs;
 	lb->check = kcalloc(lb->h.nr_cpus, sizeof(*lb->check), GFP_KERNEL);
 	lb->calls = kcalloc(lb->h.nr_cpus, sizeof(*lb->calls), GFP_KERNEL);
-	if (!lb->check || !lb->calls ||
-	    !kft_mem_fits(array_size((size_t)lb->h.nr_cpus << lb->h.shift, sizeof(*lb->recs))))
+	if (!lb->check || !lb->calls)
 		return -ENOMEM;
-	lb->recs = kvmalloc_array((size_t)lb->h.nr_cpus << lb->h.shift, sizeof(*lb->recs),
-				  KFT_BIG_GFP);
+	room = max(kft_lb_check_cpus(lb, base, &l), 1UL);
+	if (!kft_mem_fits(array_size(room, sizeof(*lb->recs))))
+		return -ENOMEM;
+	lb->recs = kvmalloc_array(room, sizeof(*lb->recs), KFT_BIG_GFP);
 	if (!lb->recs)
 		return -ENOMEM;
 	for (cpu = 0; cpu < lb->h.nr_cpus; cpu++) {
-		if (lb->h.state == KFT_REGION_SEALED)
-			lb->check[cpu] = kft_region_cpu_crc(base, &l, lb->h.shift, cpu) == crcs[cpu] ?
-					 KFT_LB_RIGHT : KFT_LB_WRONG;
 		if (lb->check[cpu] != KFT_LB_WRONG)
-			kft_lb_take_cpu(lb, base, &l, cpu);
+			kft_lb_take_cpu(lb, base, &l, cpu, room);
 		cond_resched();
 	}
 	return 0;
@@ -209,12 +237,17 @@ static void kft_lb_settle(struct kft_last_boot *lb)
 			lb->recs[i].func += lb->delta;
 }
 
+/* Why a copy taken after the load has no calls: a run of this boot. */
+static const char kft_lb_held[] = "forgotten: a run of this boot holds the region now";
+static const char kft_lb_taken[] =
+	"not copied at the load (no memory), and a run of this boot has written over them since";
+
 /*
  * A copy of what the region holds now, checked; NULL without memory. Not
- * of a region a run of this boot holds (kft_mutex's, @held): that is no
- * last boot's.
+ * of a region a run of this boot has written (@gone: why not, under
+ * kft_mutex): that is no last boot's.
  */
-static struct kft_last_boot *kft_lb_take(bool held)
+static struct kft_last_boot *kft_lb_take(const char *gone)
 {
 	struct kft_last_boot *lb = kzalloc(sizeof(*lb), GFP_KERNEL);
 
@@ -225,9 +258,8 @@ static struct kft_last_boot *kft_lb_take(bool held)
 		goto err;
 	if (!kft_region.base)
 		return lb;
-	if (held) {
-		strscpy(lb->verdict, "forgotten: a run of this boot holds the region now",
-			sizeof(lb->verdict));
+	if (gone) {
+		strscpy(lb->verdict, gone, sizeof(lb->verdict));
 		return lb;
 	}
 	if (kft_lb_check_header(lb, kft_region.base, kft_region.size)) {
@@ -358,10 +390,15 @@ static int kft_lb_open(struct inode *inode, struct file *file)
 		seq_release_private(inode, file);
 		return -EINTR;
 	}
-	/* (No copy: the load's could not be had. The lock order: this, then kft_mutex.) */
+	/*
+	 * (No copy: the load's could not be had. What the region holds is
+	 * still the last boot's until a run of this boot takes it. The lock
+	 * order: this, then kft_mutex.)
+	 */
 	if (!kft_lb) {
 		mutex_lock(&kft_mutex);
-		kft_lb = kft_lb_take(kft_region.held);
+		kft_lb = kft_lb_take(kft_region.held ? kft_lb_held :
+				     kft_region.taken ? kft_lb_taken : NULL);
 		mutex_unlock(&kft_mutex);
 	}
 	if (kft_lb)
@@ -411,7 +448,7 @@ static ssize_t kft_lb_write(struct file *file, const char __user *ubuf, size_t l
 	if (kft_region.base && !kft_region.held)
 		memset(kft_region.base, 0, min_t(size_t, kft_region.size, KFT_REGION_HEADER_BYTES));
 	old = kft_lb;
-	kft_lb = kft_lb_take(kft_region.held);
+	kft_lb = kft_lb_take(kft_region.held ? kft_lb_held : NULL);
 	mutex_unlock(&kft_mutex);
 	mutex_unlock(&kft_lb_lock);
 	if (old)
@@ -431,8 +468,10 @@ const struct proc_ops kft_last_boot_ops = {
 void kft_last_boot_init(void)
 {
 	mutex_lock(&kft_lb_lock);
-	kft_lb = kft_lb_take(false);
+	kft_lb = kft_lb_take(NULL);
 	mutex_unlock(&kft_lb_lock);
+	if (!kft_lb)
+		pr_warn("no memory to copy what the kft region holds: /proc/kft_last_boot tries again until a run takes the region\n");
 }
 
 void kft_last_boot_exit(void)

@@ -137,6 +137,7 @@ int kft_region_hold(struct kft_ring *ring, struct kft_record **records, unsigned
 	*records = kft_region.base + l.records;
 	kft_region.shift = shift;
 	kft_region.held = true;
+	kft_region.taken = true;
 	return 0;
 }
 
@@ -218,6 +219,11 @@ static int kft_region_from_param(phys_addr_t *start, size_t *size)
 	addr = memparse(p + 1, &p);
 	if (*p || !sz || addr + sz < addr)
 		goto bad;
+	/* (A 32-bit kernel without LPAE addresses 4 GiB, and maps less.) */
+	if (addr + sz - 1 > (phys_addr_t)~0 || sz > SIZE_MAX) {
+		pr_err("region=%s: beyond the physical addresses this kernel can map\n", region);
+		return -EINVAL;
+	}
 	if (region_intersects(addr, sz, IORESOURCE_SYSTEM_RAM, IORES_DESC_NONE) !=
 	    REGION_DISJOINT) {
 		pr_err("region=%s: that is the kernel's RAM; keep it from the kernel first (memmap=%llu$%#llx)\n",
@@ -286,9 +292,11 @@ int kft_region_init(void)
 		return ret;
 	kft_region.base = memremap(start, size, MEMREMAP_WB);
 	if (!kft_region.base) {
-		pr_err("the kft region (%s, %zu bytes at %pa) does not map\n",
-		       kft_region.source, size, &start);
-		return -ENOMEM;
+		pr_err("the kft region (%s, %zu bytes at %pa) does not map%s\n",
+		       kft_region.source, size, &start,
+		       region && *region ? "" : ": kft goes on without it");
+		/* Only what the user named is worth failing the load for. */
+		return region && *region ? -ENOMEM : 0;
 	}
 	kft_region.phys = start;
 	kft_region.size = size;

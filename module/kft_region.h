@@ -70,6 +70,7 @@ struct kft_region {
 	size_t size;
 	const char *source;	/* how it was found */
 	bool held;		/* by a run's log */
+	bool taken;		/* by a run of this boot, once: its calls are this boot's */
 	/*
 	 * The holding run's ring: 1 << shift slots a CPU, nr_cpu_ids CPUs.
 	 * What a seal lays out, never the header's copy, which is in memory
