@@ -46,6 +46,7 @@ struct kft_reader {
 		};
 	};
 	unsigned long stored;		/* trace: records complete at open */
+	unsigned long region_gen;	/* trace: the kft region's ring taken */
 	bool show_addrs;
 };
 

@@ -476,14 +476,22 @@ static void kft_trace_free(struct kft_run *run)
 	kft_sched_free(&run->sched);
 }
 
+/* A region ring is emptied once its readers' copies are done (kft_region.h). */
 static int kft_trace_reset(struct kft_run *run)
 {
-	int ret = kft_log_reset(&run->log);
+	bool in_region = run->log.ring.in_region;
+	int ret;
 
+	if (in_region)
+		kft_region_renew_begin();
+	ret = kft_log_reset(&run->log);
+	if (in_region) {
+		if (!ret)
+			kft_region_unseal();
+		kft_region_renew_end(!ret);
+	}
 	if (ret)
 		return ret;
-	if (run->log.ring.in_region)
-		kft_region_unseal();
 	kft_watch_reset(&run->watch, run->cfg.watch_bytes);
 	kft_hold_reset(&run->hold);
 	kft_sched_reset(&run->sched);
@@ -530,12 +538,25 @@ static void kft_trace_data_take(struct kft_reader *r)
 {
 	kft_log_view_init(&r->log, &r->run->log);
 	r->stored = kft_log_stored(&r->run->log);
+	r->region_gen = kft_region.gen;
 }
 
-/* Sorting takes seconds for a large log: outside kft_mutex. */
+/*
+ * Sorting takes seconds for a large log: outside kft_mutex. A region
+ * ring's calls gone since the take (a prime emptied it, a new run took
+ * the region) are not copied: the region holds other calls now.
+ */
 static int kft_trace_data_build(struct kft_reader *r)
 {
-	return kft_log_view_build(&r->log, r->stored);
+	int ret;
+
+	if (!r->log.buf->ring.in_region)
+		return kft_log_view_build(&r->log, r->stored);
+	if (!kft_region_copy_begin(r->region_gen))
+		return 0;
+	ret = kft_log_view_build(&r->log, r->stored);
+	kft_region_copy_end();
+	return ret;
 }
 
 static unsigned long kft_trace_data_rows(const struct kft_reader *r)

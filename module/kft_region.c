@@ -25,7 +25,9 @@ module_param(region, charp, 0444);
 MODULE_PARM_DESC(region,
 		 "SIZE@ADDR: memory kept from the kernel (memmap=SIZE$ADDR) for log persistent");
 
-struct kft_region kft_region;
+struct kft_region kft_region = {
+	.copy_lock = __MUTEX_INITIALIZER(kft_region.copy_lock),
+};
 
 static u64 kft_region_align(u64 x)
 {
@@ -114,6 +116,7 @@ int kft_region_hold(struct kft_ring *ring, struct kft_record **records, unsigned
 	kft_region_layout(nr_cpu_ids, shift, &l);
 	if (shift > KFT_REGION_MAX_SHIFT || l.end > kft_region.size)
 		return -ENOSPC;
+	kft_region_renew_begin();
 	/* Not a run's until the header is whole again. */
 	WRITE_ONCE(h->magic, 0);
 	memset(kft_region.base + l.cpus, 0, l.records - l.cpus);
@@ -138,6 +141,7 @@ int kft_region_hold(struct kft_ring *ring, struct kft_record **records, unsigned
 	kft_region.shift = shift;
 	kft_region.held = true;
 	kft_region.taken = true;
+	kft_region_renew_end(true);
 	return 0;
 }
 
@@ -145,6 +149,50 @@ int kft_region_hold(struct kft_ring *ring, struct kft_record **records, unsigned
 void kft_region_let_go(void)
 {
 	kft_region.held = false;
+}
+
+/**
+ * kft_region_renew_begin() - wait for the copies of the ring's calls
+ *
+ * Before what the region holds is emptied for new calls. The caller holds
+ * kft_mutex, under which readers take the ring (and its gen).
+ */
+void kft_region_renew_begin(void)
+{
+	mutex_lock(&kft_region.copy_lock);
+}
+
+/**
+ * kft_region_renew_end() - the ring's calls emptied, or not
+ * @emptied:	whether they were: a reader of them then copies none
+ */
+void kft_region_renew_end(bool emptied)
+{
+	if (emptied)
+		kft_region.gen++;
+	mutex_unlock(&kft_region.copy_lock);
+}
+
+/**
+ * kft_region_copy_begin() - a reader's copy of the calls of ring @gen
+ * @gen:	the region's gen when the reader took the ring
+ *
+ * Return: true, with the copy lock held until kft_region_copy_end(), when
+ * the region still holds that ring's calls; false when a prime emptied
+ * it or a new run took the region since.
+ */
+bool kft_region_copy_begin(unsigned long gen)
+{
+	mutex_lock(&kft_region.copy_lock);
+	if (gen == kft_region.gen)
+		return true;
+	mutex_unlock(&kft_region.copy_lock);
+	return false;
+}
+
+void kft_region_copy_end(void)
+{
+	mutex_unlock(&kft_region.copy_lock);
 }
 
 /**

@@ -20,6 +20,7 @@
 #define KFT_REGION_H
 
 #include <linux/build_bug.h>
+#include <linux/mutex.h>
 #include <linux/types.h>
 
 #include "kft_log.h"
@@ -77,6 +78,15 @@ struct kft_region {
 	 * that anything may have written over.
 	 */
 	unsigned int shift;
+	/*
+	 * Which ring the region holds: a new one at each hold and each
+	 * emptying (kft_region_renew_begin()). A reader copies a region
+	 * ring's calls under copy_lock, and only if the ring is still the
+	 * one it took (the same gen): its records then go with the side
+	 * arrays and task names of their own run, never of a run before.
+	 */
+	unsigned long gen;
+	struct mutex copy_lock;
 };
 
 extern struct kft_region kft_region;
@@ -89,6 +99,10 @@ unsigned int kft_region_max_shift(void);
 int kft_region_hold(struct kft_ring *ring, struct kft_record **records, unsigned int shift,
 		    u32 run_id, bool units_ns);
 void kft_region_let_go(void);
+void kft_region_renew_begin(void);
+void kft_region_renew_end(bool emptied);
+bool kft_region_copy_begin(unsigned long gen);
+void kft_region_copy_end(void);
 void kft_region_seal(u32 reason, u64 first_start_ns);
 void kft_region_unseal(void);
 int kft_region_init(void);
