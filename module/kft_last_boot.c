@@ -152,7 +152,8 @@ static void kft_lb_take_cpu(struct kft_last_boot *lb, const void *base,
 	unsigned long slots = 1UL << lb->h.shift, n, slot;
 	u32 t;
 
-	for (n = head - min(head, slots); n != head && lb->nr < room; n++) {
+	for (n = head - kft_ring_held(tags, lb->h.shift, cpu, head); n != head && lb->nr < room;
+	     n++) {
 		slot = ((unsigned long)cpu << lb->h.shift) | (n & (slots - 1));
 		t = READ_ONCE(tags[slot]);
 		if ((t & ~KFT_RING_CLOSING) != kft_ring_tag(n) || !recs[slot].func)
@@ -171,8 +172,8 @@ static void kft_lb_take_cpu(struct kft_last_boot *lb, const void *base,
 static unsigned long kft_lb_check_cpus(struct kft_last_boot *lb, const void *base,
 				       const struct kft_region_layout *l)
 {
-	const u32 *crcs = base + l->crcs;
-	unsigned long slots = 1UL << lb->h.shift, most = 0;
+	const u32 *crcs = base + l->crcs, *tags = base + l->tags;
+	unsigned long most = 0;
 	u32 cpu;
 
 	for (cpu = 0; cpu < lb->h.nr_cpus; cpu++) {
@@ -180,7 +181,8 @@ static unsigned long kft_lb_check_cpus(struct kft_last_boot *lb, const void *bas
 			lb->check[cpu] = kft_region_cpu_crc(base, l, lb->h.shift, cpu) == crcs[cpu] ?
 					 KFT_LB_RIGHT : KFT_LB_WRONG;
 		if (lb->check[cpu] != KFT_LB_WRONG)
-			most += min_t(unsigned long, local_read(&kft_lb_cpu(base, l, cpu)->head), slots);
+			most += kft_ring_held(tags, lb->h.shift, cpu,
+					      local_read(&kft_lb_cpu(base, l, cpu)->head));
 		cond_resched();
 	}
 	return most;

@@ -71,7 +71,7 @@ unsigned long kft_ring_stored(const struct kft_ring *ring, unsigned int cpu)
 {
 	if (ring->stream)
 		return kft_ring_head(ring, cpu) - kft_ring_tail(ring, cpu);
-	return min(kft_ring_head(ring, cpu), 1UL << ring->shift);
+	return kft_ring_held(ring->tags, ring->shift, cpu, kft_ring_head(ring, cpu));
 }
 
 /* The calls the CPUs' parts no longer hold: written over by newer ones. */
@@ -191,7 +191,7 @@ static void kft_ring_view_fill(struct kft_log_view *view, unsigned long room)
 
 	for_each_possible_cpu(cpu) {
 		head = kft_ring_head(&buf->ring, cpu);
-		n = head - min(head, 1UL << buf->ring.shift);
+		n = head - kft_ring_held(buf->ring.tags, buf->ring.shift, cpu, head);
 		for (; n != head && view->nr < room; n++) {
 			if (kft_ring_copy(buf, cpu, n, &view->copies[view->nr],
 					  buf->sched ? &view->sched_copies[view->nr] : &unused,

@@ -65,6 +65,32 @@ static __always_inline unsigned long kft_ring_slot(const struct kft_ring *ring,
 }
 
 /**
+ * kft_ring_held() - how many of a CPU's last reservations its part holds
+ * @tags:	the ring's tags
+ * @shift:	its parts' size: 1 << @shift slots
+ * @cpu:	the CPU
+ * @head:	its head, as read
+ *
+ * The last 1 << @shift, or every one while it has made fewer. A 32-bit
+ * kernel's head wraps after 2^32 reservations on a CPU: then below the
+ * slots again, it is not a part that has made few, which a used tag at
+ * its slot tells (each slot has been written since the ring was emptied).
+ * A reservation of that slot under way can make the answer too large:
+ * the reader's check of each slot's tag then drops what is not there.
+ *
+ * Return: the count, so that the part's oldest is @head less it.
+ */
+static inline unsigned long kft_ring_held(const u32 *tags, unsigned int shift, unsigned int cpu,
+					  unsigned long head)
+{
+	unsigned long slots = 1UL << shift;
+
+	if (head >= slots || !READ_ONCE(tags[((unsigned long)cpu << shift) | head]))
+		return min(head, slots);
+	return slots;
+}
+
+/**
  * kft_ring_reserve_on() - the next slot of a CPU's part, claimed for writing
  * @log:	a ring log
  * @cpu:	the CPU this runs on, with preemption off (a hook's entry
