@@ -64,28 +64,58 @@ static unsigned long kft_ring_tail(const struct kft_ring *ring, unsigned int cpu
 }
 
 /*
+ * kft_ring_held() of a running ring, and the head it counts back from.
+ * A writer takes its reservation before it claims the slot's tag: a tag
+ * in use at the head's slot while the head has not moved is a wrap, not
+ * a reservation under way (which would read as every slot held, and as
+ * calls overwritten that never were). A head that keeps moving gets the
+ * count without the wrap's check.
+ */
+static unsigned long kft_ring_held_now(const struct kft_ring *ring, unsigned int cpu,
+				       unsigned long *head)
+{
+	unsigned long held;
+	int tries;
+
+	for (tries = 0; tries < 3; tries++) {
+		*head = kft_ring_head(ring, cpu);
+		held = kft_ring_held(ring->tags, ring->shift, cpu, *head);
+		/* The tag read before the head again: pairs with the claim's cmpxchg. */
+		smp_rmb();
+		if (kft_ring_head(ring, cpu) == *head)
+			return held;
+	}
+	return min(*head, 1UL << ring->shift);
+}
+
+/*
  * The calls @cpu's part holds: its reservations, at most its slots; a
  * stream's, those not read yet.
  */
 unsigned long kft_ring_stored(const struct kft_ring *ring, unsigned int cpu)
 {
+	unsigned long head;
+
 	if (ring->stream)
 		return kft_ring_head(ring, cpu) - kft_ring_tail(ring, cpu);
-	return kft_ring_held(ring->tags, ring->shift, cpu, kft_ring_head(ring, cpu));
+	return kft_ring_held_now(ring, cpu, &head);
 }
 
-/* The calls the CPUs' parts no longer hold: written over by newer ones. */
+/*
+ * The calls the CPUs' parts no longer hold: written over by newer ones.
+ * Counted modulo the width of a long, as the heads are, so that a head
+ * that wrapped still counts what came before its wrap.
+ */
 unsigned long kft_ring_overwritten(const struct kft_ring *ring)
 {
-	unsigned long sum = 0, head;
+	unsigned long sum = 0, head, held;
 	unsigned int cpu;
 
 	if (ring->stream)
 		return 0;
 	for_each_possible_cpu(cpu) {
-		head = kft_ring_head(ring, cpu);
-		if (head > 1UL << ring->shift)
-			sum += head - (1UL << ring->shift);
+		held = kft_ring_held_now(ring, cpu, &head);
+		sum += head - held;
 	}
 	return sum;
 }
@@ -186,12 +216,12 @@ static void kft_ring_view_fill(struct kft_log_view *view, unsigned long room)
 	struct kft_rec_sched unused;
 	struct kft_rec_args unused_args;
 	struct kft_rec_str unused_str;
-	unsigned long head, n;
+	unsigned long head, held, n;
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu) {
-		head = kft_ring_head(&buf->ring, cpu);
-		n = head - kft_ring_held(buf->ring.tags, buf->ring.shift, cpu, head);
+		held = kft_ring_held_now(&buf->ring, cpu, &head);
+		n = head - held;
 		for (; n != head && view->nr < room; n++) {
 			if (kft_ring_copy(buf, cpu, n, &view->copies[view->nr],
 					  buf->sched ? &view->sched_copies[view->nr] : &unused,
