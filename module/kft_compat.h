@@ -26,6 +26,7 @@
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/kprobes.h>
+#include <linux/sched.h>
 #include <linux/version.h>
 #include <linux/workqueue.h>
 
@@ -386,6 +387,26 @@ static inline int kft_reserve_mem_find(const char *name, phys_addr_t *start, phy
 	return -ENOENT;
 }
 #define KFT_HAVE_RESERVE_MEM	0
+#endif
+
+/*
+ * function_graph's pause (pause_graph_tracing()): what a task calls while
+ * it is set may never return to where it was called from. A suspend's
+ * finisher runs with it set, and the CPU resumes at cpu_suspend()'s
+ * return with the calls in between gone. Hooking a return there leaves a
+ * frame that nothing pops. The field is function_graph's, in every kernel
+ * kft builds for that has it.
+ */
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+static __always_inline bool kft_graph_paused(struct task_struct *t)
+{
+	return unlikely(atomic_read(&t->tracing_graph_pause));
+}
+#else
+static __always_inline bool kft_graph_paused(struct task_struct *t)
+{
+	return false;
+}
 #endif
 
 #endif

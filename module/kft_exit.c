@@ -34,6 +34,7 @@ int kft_fhook_attach(struct kft_fhook *hook, struct kft_run *run,
 	hook->args = args;
 	hook->run = run;
 	hook->role = role;
+	atomic_long_set(&hook->paused, 0);
 	if (fast)
 		ret = kft_fast_attach(hook, funcs, nr_funcs, err);
 	else
@@ -58,7 +59,9 @@ unsigned long kft_fhook_missed(const struct kft_fhook *hook)
 {
 	if (!hook->attached)
 		return 0;
-	return hook->is_fast ? kft_fast_missed(hook) : kft_safe_missed(hook);
+	if (hook->is_fast)
+		return kft_fast_missed(hook);
+	return kft_safe_missed(hook) + atomic_long_read(&hook->paused);
 }
 
 void kft_fhook_quiesce(struct kft_fhook *hook)

@@ -104,6 +104,7 @@ struct kft_fhook {
 	unsigned long gone_missed;	/* what the fprobes of modules gone since missed */
 	bool every;			/* glob is every function's "*" */
 	struct kft_fast_hook fast;
+	atomic_long_t paused;		/* safe: calls not hooked, kft_safe_paused() */
 	struct kft_run *run;
 	enum kft_hook_role role;
 	bool is_fast;			/* hooks fast: kft_exit_fast.c */
@@ -114,6 +115,7 @@ struct kft_fhook {
 struct kft_fhook {
 	struct fprobe fp;
 	struct kft_fast_hook fast;
+	atomic_long_t paused;		/* safe: calls not hooked, kft_safe_paused() */
 	struct kft_run *run;
 	enum kft_hook_role role;
 	bool is_fast;			/* hooks fast: kft_exit_fast.c */
@@ -132,6 +134,7 @@ struct kft_fhook {
 	struct kretprobe **rps;
 	unsigned int nr;
 	struct kft_fast_hook fast;
+	atomic_long_t paused;		/* safe: calls not hooked, kft_safe_paused() */
 	struct kft_run *run;
 	enum kft_hook_role role;
 	bool is_fast;			/* hooks fast: kft_exit_fast.c */
@@ -139,6 +142,20 @@ struct kft_fhook {
 	bool attached;
 };
 #endif
+
+/*
+ * A call entered while function_graph is paused for its task (a suspend's
+ * finisher: kft_graph_paused()) is not hooked, as fast hooks leave it: it
+ * may never return where it was called from, and neither fprobe's nor a
+ * kretprobe's return would find its frame. Counted as missed.
+ */
+static __always_inline bool kft_safe_paused(struct kft_fhook *hook)
+{
+	if (!kft_graph_paused(current))
+		return false;
+	atomic_long_inc(&hook->paused);
+	return true;
+}
 
 /* The per-call storage of a hook's safe mechanism (kft_call_keep()). */
 static inline size_t kft_fhook_call_size(const struct kft_fhook *hook)

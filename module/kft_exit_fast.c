@@ -42,7 +42,9 @@
  * What never returns: a task that exits inside hooked calls has its slots
  * freed once nothing of it can run any more (kft_fast_task_free(), or the
  * unpin finding it dead); functions that never return, or only when their
- * kernel thread stops, are never hooked (kft_fast_noreturn).
+ * kernel thread stops, are never hooked (kft_fast_noreturn); nor is any
+ * call while function_graph is paused for the task (a suspend's finisher:
+ * kft_graph_paused()), which counts as missed.
  *
  * Teardown: frames point into this module's text. Detaching a hook stops
  * new frames (ftrace waits for callbacks in progress); its registry entry
@@ -284,7 +286,7 @@ static __always_inline bool kft_fast_push(struct kft_fhook *hook, unsigned long 
 	bool claimed = false;
 	unsigned int d;
 
-	if (unlikely(!kft_fast_slot(current, &claimed, &s)))
+	if (kft_graph_paused(current) || unlikely(!kft_fast_slot(current, &claimed, &s)))
 		return false;
 	d = READ_ONCE(s->depth);
 	if (unlikely(d >= KFT_FAST_DEPTH || kft_fast_recursion(s, d))) {

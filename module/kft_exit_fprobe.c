@@ -52,6 +52,8 @@ static notrace int kft_fprobe_entry(struct fprobe *fp, unsigned long entry_ip,
 				    unsigned long ret_ip, struct kft_fprobe_regs *regs,
 				    void *data)
 {
+	if (kft_safe_paused(kft_fprobe_hook(fp)))
+		return 1;
 	return kft_hook_entry(kft_fprobe_hook(fp), entry_ip, ret_ip, NULL, NULL, data,
 			      kft_fprobe_args(regs, data));
 }

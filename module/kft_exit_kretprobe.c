@@ -40,6 +40,8 @@ static notrace int kft_krp_entry(struct kretprobe_instance *ri, struct pt_regs *
 
 	if (unlikely(!k))
 		return 1;	/* no instance: the exit handler is not called */
+	if (kft_safe_paused(k->hook))
+		return 1;
 	return kft_hook_entry(k->hook, (unsigned long)k->rp.kp.addr,
 			      kft_entry_return_address(regs), regs,
 			      &k->rp.kp, call,
