@@ -242,9 +242,15 @@ static notrace u32 kft_arm_ret_slot_unwind(struct pt_regs *regs, unsigned long i
 	if (!w.frame.pc)
 		return KFT_ARM_SLOT_VALID | KFT_ARM_SLOT_LEAF |
 		       ((entry - at) / sizeof(long)) << KFT_ARM_SLOT_ENTRY_SHIFT;
+	/*
+	 * The copy holds the return address ftrace saw, or the trampoline's,
+	 * when another of kft's hooks on the function came first in this
+	 * call (as kft_ftrace_ret_slot() takes it).
+	 */
 	copy = (unsigned long)w.frame.lr_addr;
-	if (w.frame.pc != regs->ARM_lr || copy < at || copy >= entry ||
-	    (copy & KFT_FAST_SP_ALIGN_MASK) || READ_ONCE(*(unsigned long *)copy) != regs->ARM_lr)
+	if ((w.frame.pc != regs->ARM_lr && w.frame.pc != (unsigned long)kft_fast_return) ||
+	    copy < at || copy >= entry || (copy & KFT_FAST_SP_ALIGN_MASK) ||
+	    READ_ONCE(*(unsigned long *)copy) != w.frame.pc)
 		return KFT_ARM_SLOT_VALID | KFT_ARM_SLOT_NONE;
 	return KFT_ARM_SLOT_VALID | (copy - at) / sizeof(long) |
 	       ((entry - at) / sizeof(long)) << KFT_ARM_SLOT_ENTRY_SHIFT;
@@ -283,19 +289,27 @@ struct kft_arm_swap {
 	struct stackframe frame;
 	unsigned long lo, hi;		/* the task's stack */
 	unsigned long sp, old, new;
+	unsigned long below;		/* the stack pointer one frame in */
 	bool swapped;
 };
 
 static notrace bool kft_arm_swap_pc(void *data, unsigned long pc)
 {
 	struct kft_arm_swap *w = data;
-	unsigned long at = (unsigned long)w->frame.lr_addr;
+	unsigned long at = (unsigned long)w->frame.lr_addr, below = w->below;
 
+	w->below = w->frame.sp;
 	/* Frames of the calls inside the one looked for: on up. */
 	if (w->frame.sp < w->sp)
 		return true;
-	if (w->frame.sp == w->sp && pc == w->old && at >= w->lo &&
-	    at <= w->hi - sizeof(long) && !(at & KFT_FAST_SP_ALIGN_MASK) &&
+	/*
+	 * The unwinder sets lr_addr only for a frame that popped the link
+	 * register; for one that did not (a leaf in an exception), it is
+	 * left over. A copy is in the frame just unwound, between its
+	 * stack pointer and its caller's.
+	 */
+	if (w->frame.sp == w->sp && pc == w->old && at >= below && at < w->frame.sp &&
+	    at >= w->lo && at <= w->hi - sizeof(long) && !(at & KFT_FAST_SP_ALIGN_MASK) &&
 	    READ_ONCE(*(unsigned long *)at) == w->old) {
 		WRITE_ONCE(*(unsigned long *)at, w->new);
 		w->swapped = true;
@@ -329,6 +343,7 @@ notrace bool kft_blocked_ret_swap(struct task_struct *t, unsigned long sp, unsig
 	w.frame.fp = thread_saved_fp(t);
 	w.frame.sp = thread_saved_sp(t);
 	w.frame.pc = thread_saved_pc(t);
+	w.below = w.frame.sp;
 #ifdef CONFIG_KRETPROBES
 	w.frame.tsk = t;
 #endif

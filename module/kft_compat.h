@@ -337,10 +337,13 @@ static inline size_t kft_pcpu_ext_bytes(void)
 					      void *))
 /*
  * The unwinder says where it read each frame's return address on the stack
- * (struct stackframe's lr_addr, 5.18 on): what fast hooks need to give a
- * blocked task its return addresses back (kft_arch_arm.c).
+ * (struct stackframe's lr_addr, 5.18 on): what fast hooks need to find a
+ * function's return address and to give a blocked task its return
+ * addresses back (kft_arch_arm.c). Only the unwinder of the unwind tables
+ * (ARM_UNWIND) sets it; the frame-pointer one leaves it unset.
  */
-#define KFT_ARM_UNWIND_LR_ADDR	(KERNEL_VERSION(5, 18, 0) <= LINUX_VERSION_CODE)
+#define KFT_ARM_UNWIND_LR_ADDR	(KERNEL_VERSION(5, 18, 0) <= LINUX_VERSION_CODE && \
+				 IS_ENABLED(CONFIG_ARM_UNWIND))
 #endif
 
 /*

@@ -446,7 +446,7 @@ unwinds_past_kretprobes() {
 fast_hooks_refusal() {
 	case $(uname -m) in
 	armv7l)
-		_kft_why="hooks fast needs ftrace to save the traced function's registers and the unwinder to say where a return address is (DYNAMIC_FTRACE_WITH_REGS, Linux 5.18 on), which this kernel lacks" ;;
+		_kft_why="hooks fast needs ftrace to save the traced function's registers and the unwinder to say where a return address is (DYNAMIC_FTRACE_WITH_REGS and ARM_UNWIND, Linux 5.18 on), which this kernel lacks" ;;
 	*) _kft_why="hooks fast needs ftrace to pass the traced function's registers (DYNAMIC_FTRACE_WITH_ARGS: x86-64 from 5.11 on, arm64 from 6.2 on), which this kernel lacks" ;;
 	esac
 	echo "error: line 1, column 11: $_kft_why 'hooks'"
