@@ -760,6 +760,7 @@ static notrace void kft_fast_unhijack_slot(struct kft_fast_slot *s, struct task_
 					   unsigned int nr_newer)
 {
 	unsigned long tramp = (unsigned long)kft_fast_return;
+	unsigned long base = (s - kft_fast_table) * KFT_FAST_DEPTH;
 	bool drop[KFT_FAST_DEPTH] = { };
 	unsigned int depth = s->depth, d, kept = 0;
 	struct kft_fast_frame *f;
@@ -781,6 +782,9 @@ static notrace void kft_fast_unhijack_slot(struct kft_fast_slot *s, struct task_
 			continue;
 		s->frames[kept] = s->frames[d];
 		s->frames[kept].claimed = !kept;
+		/* A frame's arguments are where its place is (kft_fast_keep()). */
+		if (kft_fast_args && kept != d)
+			kft_fast_args[base + kept] = kft_fast_args[base + d];
 		kept++;
 	}
 	WRITE_ONCE(s->depth, kept);
@@ -925,15 +929,22 @@ static notrace int kft_fast_unhijack(void *left)
 static unsigned int kft_fast_nr_attached;	/* under kft_mutex */
 static bool kft_fast_pinned;			/* under kft_mutex */
 
-/* Under kft_mutex: when the last detach was (jiffies), and what the last pass left. */
+/*
+ * Under kft_mutex: when the last detach was (jiffies), what the last pass
+ * left, and when it was.
+ */
 static unsigned long kft_fast_unpin_from;
 static unsigned long kft_fast_unpin_left;
+static unsigned long kft_fast_unpin_pass;
 
 /*
  * Gives blocked tasks their return addresses under stop_machine(), which
  * halts every CPU: only if there is something to undo that the last pass
  * did not already find held by another exit hook, so that a frame such a
- * hook holds does not stop the machine at every look.
+ * hook holds does not stop the machine at every look. What held a frame
+ * may have gone since while the frames stayed the same (function_graph
+ * stopped, and the task woke and blocked again in the same call): once a
+ * minute the pass runs anyway.
  */
 static void kft_fast_undo_blocked(void)
 {
@@ -941,8 +952,11 @@ static void kft_fast_undo_blocked(void)
 
 	lockdep_assert_held(&kft_mutex);
 	undoable = kft_fast_undoable();
-	if (undoable && undoable != kft_fast_unpin_left)
-		stop_machine(kft_fast_unhijack, &kft_fast_unpin_left, NULL);
+	if (!undoable || (undoable == kft_fast_unpin_left &&
+			  time_before(jiffies, kft_fast_unpin_pass + 60 * HZ)))
+		return;
+	kft_fast_unpin_pass = jiffies;
+	stop_machine(kft_fast_unhijack, &kft_fast_unpin_left, NULL);
 }
 
 /*
@@ -1098,13 +1112,17 @@ static int kft_fast_register(struct kft_fhook *hook)
 
 /*
  * After the grace period no exit uses @hook (kft_fast_exit() holds
- * preemption off around it), and its entry may take a new id.
+ * preemption off around it), and its entry may take a new id. An exit in
+ * the idle loop where RCU does not watch (32-bit ARM traces
+ * arch_cpu_idle()) is no reader a grace period waits for: each CPU's
+ * next schedule() is after it (synchronize_rcu_tasks_rude()).
  */
 static void kft_fast_unregister(struct kft_fhook *hook)
 {
 	lockdep_assert_held(&kft_mutex);
 	WRITE_ONCE(kft_fast_regs[hook->fast.id % KFT_FAST_HOOKS].hook, NULL);
 	synchronize_rcu();
+	synchronize_rcu_tasks_rude();
 	hook->fast.id = 0;
 }
 
@@ -1270,7 +1288,8 @@ unsigned int kft_fast_drop_module(struct kft_fhook *hook, const unsigned long *a
  * signal (the frame leads into this module's text); it sleeps as
  * TASK_IDLE (no hung-task report, no load) and says why. One task may
  * still be in the trampoline's last instructions, which it leaves before
- * it next sleeps (RCU tasks).
+ * it next sleeps (RCU tasks), or an idle task, before its CPU next
+ * schedules (RCU tasks rude).
  */
 void kft_fast_cleanup(void)
 {
@@ -1296,7 +1315,9 @@ void kft_fast_cleanup(void)
 	cpuhp_remove_state_nocalls(kft_fast_cpu_state);
 	tracepoint_probe_unregister(kft_fast_free_tp, kft_fast_task_free, NULL);
 	tracepoint_synchronize_unregister();
+	/* The trampoline's last instructions, also in the idle loop (above). */
 	synchronize_rcu_tasks();
+	synchronize_rcu_tasks_rude();
 	vfree(kft_fast_table);
 	kft_fast_table = NULL;
 	vfree(kft_fast_args);
