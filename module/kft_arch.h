@@ -163,7 +163,7 @@ enum kft_stack_kind {
 #define KFT_ARM_SLOT_LEAF	KFT_ARM_SLOT_WORDS
 extern atomic64_t kft_arm_slots[1 << KFT_ARM_SLOTS_BITS];
 
-u32 kft_arm_ret_slot_find(struct pt_regs *regs, unsigned long ip);
+u32 kft_arm_ret_slot_find(struct pt_regs *regs, unsigned long ip, unsigned long tramp);
 void kft_fast_return(void);	/* the trampoline (kft_exit_fast_arm.S) */
 
 static __always_inline bool kft_ftrace_ret_slot(struct ftrace_regs *fregs, unsigned long ip,
@@ -185,7 +185,7 @@ static __always_inline bool kft_ftrace_ret_slot(struct ftrace_regs *fregs, unsig
 	e = atomic64_read(&kft_arm_slots[(ip >> 1) & (BIT(KFT_ARM_SLOTS_BITS) - 1)]);
 	where = (u32)e;
 	if (unlikely((u32)(e >> 32) != ip || !(where & KFT_ARM_SLOT_VALID)))
-		where = kft_arm_ret_slot_find(regs, ip);
+		where = kft_arm_ret_slot_find(regs, ip, (unsigned long)kft_fast_return);
 	if (unlikely(where & KFT_ARM_SLOT_NONE))
 		return false;
 	lr = where & KFT_ARM_SLOT_WORDS;

@@ -223,7 +223,8 @@ KFT_ARM_WALK_FRAME(kft_arm_one);
  * entry. Distances that do not fit, or a copy that is not where the
  * unwinder says, make the function one kft does not hook.
  */
-static notrace u32 kft_arm_ret_slot_unwind(struct pt_regs *regs, unsigned long ip)
+static notrace u32 kft_arm_ret_slot_unwind(struct pt_regs *regs, unsigned long ip,
+					   unsigned long tramp)
 {
 	struct kft_arm_one w = { };
 	unsigned long at = regs->ARM_sp, copy, entry;
@@ -248,7 +249,7 @@ static notrace u32 kft_arm_ret_slot_unwind(struct pt_regs *regs, unsigned long i
 	 * call (as kft_ftrace_ret_slot() takes it).
 	 */
 	copy = (unsigned long)w.frame.lr_addr;
-	if ((w.frame.pc != regs->ARM_lr && w.frame.pc != (unsigned long)kft_fast_return) ||
+	if ((w.frame.pc != regs->ARM_lr && w.frame.pc != tramp) ||
 	    copy < at || copy >= entry || (copy & KFT_FAST_SP_ALIGN_MASK) ||
 	    READ_ONCE(*(unsigned long *)copy) != w.frame.pc)
 		return KFT_ARM_SLOT_VALID | KFT_ARM_SLOT_NONE;
@@ -261,13 +262,14 @@ NOKPROBE_SYMBOL(kft_arm_ret_slot_unwind);
  * kft_arm_ret_slot_find() - a cache miss of kft_ftrace_ret_slot()
  * @regs:	the registers ftrace saved at the function's call to it
  * @ip:		the function (its call to ftrace)
+ * @tramp:	the fast hooks' trampoline, which the copy may hold already
  *
  * Return: the cache entry's low word, now in the cache (with
  * KFT_ARM_SLOT_NONE: kft does not hook the function).
  */
-notrace u32 kft_arm_ret_slot_find(struct pt_regs *regs, unsigned long ip)
+notrace u32 kft_arm_ret_slot_find(struct pt_regs *regs, unsigned long ip, unsigned long tramp)
 {
-	u32 where = kft_arm_ret_slot_unwind(regs, ip);
+	u32 where = kft_arm_ret_slot_unwind(regs, ip, tramp);
 
 	atomic64_set(&kft_arm_slots[(ip >> 1) & (BIT(KFT_ARM_SLOTS_BITS) - 1)],
 		     (u64)ip << 32 | where);
