@@ -405,11 +405,24 @@ static __always_inline bool kft_graph_paused(struct task_struct *t)
 {
 	return unlikely(atomic_read(&t->tracing_graph_pause));
 }
+
+/* pause_graph_tracing() and its undo, for a task that may not be current. */
+static inline void kft_graph_pause(struct task_struct *t)
+{
+	atomic_inc(&t->tracing_graph_pause);
+}
+
+static inline void kft_graph_unpause(struct task_struct *t)
+{
+	atomic_dec(&t->tracing_graph_pause);
+}
+#define KFT_HAVE_GRAPH_PAUSE	1
 #else
 static __always_inline bool kft_graph_paused(struct task_struct *t)
 {
 	return false;
 }
+#define KFT_HAVE_GRAPH_PAUSE	0
 #endif
 
 #endif

@@ -38,6 +38,7 @@
 #include "kft_current.h"
 #include "kft_flight.h"
 #include "kft_ftrace.h"
+#include "kft_hibernate.h"
 #include "kft_data.h"
 #include "kft_last_boot.h"
 #include "kft_region.h"
@@ -367,9 +368,12 @@ static int __init kft_init(void)
 	ret = register_module_notifier(&kft_module_nb);
 	if (ret)
 		goto err_run_exit;
-	ret = kft_flight_init();
+	ret = kft_hibernate_init();
 	if (ret)
 		goto err_unregister_notifier;
+	ret = kft_flight_init();
+	if (ret)
+		goto err_hibernate_exit;
 	ret = -ENOMEM;
 	if (!proc_create(KFT_PROC_CTL, 0600, NULL, &kft_ctl_ops))
 		goto err_flight_exit;
@@ -396,6 +400,8 @@ err_remove_ctl:
 	remove_proc_entry(KFT_PROC_CTL, NULL);
 err_flight_exit:
 	kft_flight_exit();
+err_hibernate_exit:
+	kft_hibernate_exit();
 err_unregister_notifier:
 	unregister_module_notifier(&kft_module_nb);
 err_run_exit:
@@ -419,6 +425,7 @@ static void __exit kft_exit(void)
 	kft_clear_run();
 	mutex_unlock(&kft_mutex);
 	kft_flight_exit();
+	kft_hibernate_exit();
 	kft_run_exit();
 	kft_last_boot_exit();
 	kft_region_exit();

@@ -202,11 +202,12 @@ not_on() {
 # nothing in, so that the fast pass would run them again as the main pass
 # does on the same kernel (livepatch_fast, retval, errtrace, errtrace_args, argfilter, argfilter_head,
 # argfilter_string, histogram_mode, durations_fgraph, last_boot, replace_wide (hooks safe),
-# stack_truncation (safe, then fast), and every fast_* test: each names
+# stack_truncation (safe, then fast), suspend_resume (safe, then fast),
+# hibernate_resume (fast, or safe where there are none), and every fast_* test: each names
 # hooks fast); comm_escaped (stacks, snoop and profile modes);
 # fgraph_index0 (a kernel bug shown without kft); attach_lookups (names
 # both hook kinds).
-fast_skip='attach_lookups|last_boot|retval|errtrace|errtrace_args|argfilter|argfilter_string|argfilter_head|histogram_mode|durations_fgraph|replace_wide|stack_truncation|bad_input|kft_errors|kft_refuse|commands|version|unprivileged|opener_cap|proc_modes|config_status|addresses_hidden|generation|multi_write|concurrent_writes|reload_cycles|lockdown|bench_smoke|stack_watch|livepatch_fast|fast_.*|comm_escaped|fgraph_index0'
+fast_skip='attach_lookups|last_boot|suspend_resume|hibernate_resume|retval|errtrace|errtrace_args|argfilter|argfilter_string|argfilter_head|histogram_mode|durations_fgraph|replace_wide|stack_truncation|bad_input|kft_errors|kft_refuse|commands|version|unprivileged|opener_cap|proc_modes|config_status|addresses_hidden|generation|multi_write|concurrent_writes|reload_cycles|lockdown|bench_smoke|stack_watch|livepatch_fast|fast_.*|comm_escaped|fgraph_index0'
 fast_tests() {
 	tests_but $peer_tests $icount_tests $one_kernel_tests | grep -Ev '^(count_|counts_|stacks_|profile_|kft_profile|kft_stackcount|kft_stacksnoop|kft_funccount|tools_stacks)' |
 		grep -Evx "$fast_skip"
