@@ -25,6 +25,10 @@
 #include <linux/types.h>
 #include <linux/uaccess.h>
 
+#ifdef CONFIG_X86_64
+#include <asm/vsyscall.h>
+#endif
+
 #include "kft_compat.h"
 
 #if !defined(CONFIG_X86_64) && !defined(CONFIG_ARM64) && !defined(CONFIG_ARM) && \
@@ -274,15 +278,18 @@ u32 kft_cycles_khz(void);
 
 /*
  * Whether the kernel's nofault copy would read at @addr: refused below
- * the kernel's half and its guard page, or not canonical (x86-64), or a
- * user address (arm64).
+ * the kernel's half and its guard page, in the vsyscall page, or not
+ * canonical (x86-64, as copy_from_kernel_nofault_allowed()), or a user
+ * address (arm64). The vsyscall page is in the kernel's half but the
+ * fault handler takes it for a user page: with SMAP a kernel access
+ * there oopses before any fixup is looked for.
  */
 static __always_inline bool kft_kernel_addr_readable(unsigned long addr)
 {
 #ifdef CONFIG_X86_64
 	unsigned int shift = 64 - boot_cpu_data.x86_virt_bits;
 
-	return addr >= TASK_SIZE_MAX + PAGE_SIZE &&
+	return addr >= TASK_SIZE_MAX + PAGE_SIZE && !is_vsyscall_vaddr(addr) &&
 	       (unsigned long)((long)(addr << shift) >> shift) == addr;
 #else
 	return (long)addr < 0;
