@@ -11,6 +11,7 @@
 #include <linux/build_bug.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
+#include <linux/sched.h>
 #include <linux/types.h>
 #include <linux/uaccess.h>
 #include <asm/page.h>
@@ -71,11 +72,17 @@ static __always_inline void kft_str_guard_drop(u8 *reading)
 	*reading = 0;
 }
 
-/* @n bytes at @addr into @dst, without faulting. Return: 0, or an error. */
+/*
+ * @n bytes at @addr into @dst, without faulting. A user string only of a
+ * task with user memory of its own: a kernel thread runs on the memory
+ * of whichever task ran before it. Return: 0, or an error.
+ */
 static __always_inline long kft_str_copy(char *dst, unsigned long addr, size_t n, bool user)
 {
-	return user ? copy_from_user_nofault(dst, (const void __user *)addr, n) :
-		      copy_from_kernel_nofault(dst, (const void *)addr, n);
+	if (user)
+		return current->mm ? copy_from_user_nofault(dst, (const void __user *)addr, n) :
+				     -EFAULT;
+	return copy_from_kernel_nofault(dst, (const void *)addr, n);
 }
 
 long kft_str_read_pages(char *dst, unsigned long addr, size_t want, bool user);
