@@ -201,6 +201,13 @@ static const char header[] = "\nKernel Instrumentation Run ID 3\nUnits: ns\n\n"
 			     " Entry    Delta     PID        Function\n"
 			     "-------- -------- -------- ----------------\n";
 
+/* The header above, counting n rows. */
+static void header_put(FILE *f, size_t n)
+{
+	fprintf(f, "\nKernel Instrumentation Run ID 3\nUnits: ns\n\n"
+		"Number of entries after filters = %zu\n\n%s", n, strstr(header, " Entry"));
+}
+
 /* A record file of these rows (n of them, the last cut to cut bytes: 0 whole). */
 static char *record_file(const char *first, const struct kft_stream_row *rows, size_t n,
 			 size_t cut, size_t *len)
@@ -232,7 +239,7 @@ static char *record_file_calls(const char *first, const struct kftrec_call *call
 		fputs(first, f);
 	else
 		kftrec_write_first_line(f);
-	fputs(header, f);
+	header_put(f, n);
 	for (i = 0; i < n; i++) {
 		fwrite(&calls[i].row, sizeof(calls[i].row), 1, f);
 		if (calls[i].row.flags & KFT_STREAM_ROW_SCHED)
@@ -287,6 +294,32 @@ static void test_file_to_text(void)
 		  "the warning");
 	free(out);
 	free(warnings);
+	free(file);
+	/* Cut at its second row's start: the header counts two. */
+	file = record_file(NULL, rows, 1, 0, &len);
+	CHECK(to_text(file, len, &out, &warnings) == 0, "a file cut at a row's end reads");
+	CHECK_STR(warnings, "f: warning: 1 rows, but its header counts 2: cut short\n",
+		  "the count's warning");
+	free(out);
+	free(warnings);
+	free(file);
+	/* kd reads the text, and counts the rows itself: no warning here. */
+	file = record_file(NULL, rows, 1, 0, &len);
+	{
+		FILE *in = fmemopen(file, len, "r"), *text;
+		char *w = NULL;
+		size_t wlen = 0;
+		FILE *wf = open_memstream(&w, &wlen);
+
+		text = kftrec__text_of(in, "f", wf);
+		fclose(wf);
+		CHECK(text && text != in, "the text of a file cut at a row's end");
+		CHECK_STR(w, "", "no warning from the text's maker");
+		if (text)
+			fclose(text);
+		fclose(in);
+		free(w);
+	}
 	free(file);
 }
 

@@ -190,6 +190,8 @@ struct kft_status {
 	unsigned int id;
 	int primed, triggered, complete;
 	int start_trigger;	/* the run has a start trigger */
+	int has_stream_read;	/* a stream run's "stream: N calls read": */
+	unsigned long long stream_read;	/* what its readers took */
 	char line[256];		/* the first line, for messages */
 	char error[1024];	/* the error: line, without "error: "; "" if none */
 };

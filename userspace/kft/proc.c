@@ -96,6 +96,8 @@ static void kft_status_line(const char *line, unsigned int lineno, struct kft_st
 		}
 	} else if (!strncmp(line, "  trigger start ", 16)) {
 		st->start_trigger = strcmp(line + 16, "not set") != 0;
+	} else if (sscanf(line, "stream: %llu calls read,%n", &st->stream_read, &n) == 1 && n) {
+		st->has_stream_read = 1;
 	} else if (!strncmp(line, "error: ", 7)) {
 		snprintf(st->error, sizeof(st->error), "%.1000s", line + 7);
 	}

@@ -44,8 +44,12 @@
  * file, the rows copied after it.
  */
 #define KFT_REC_HEADER_ROOM	65536
-/* After our stop, how long a run may take to say complete. */
+/*
+ * After our stop, how long a run may take to say complete, counted again
+ * from each drain that takes calls, but no longer than the most.
+ */
 #define KFT_REC_STOP_WAIT_S	10.0
+#define KFT_REC_STOP_WAIT_MAX_S	300.0
 
 struct kft_rec {
 	const struct kft_params *p;
@@ -58,6 +62,7 @@ struct kft_rec {
 	struct kft_stream_read last;	/* the header read at the end, its losses */
 	int have_last;
 	unsigned long long total;	/* rows written */
+	unsigned long long elsewhere;	/* rows another reader took */
 	int problems;			/* disagreements said: exit 1 */
 	int not_ours;			/* the run is gone, or another's: not to be stopped */
 	int rows_failed;		/* the rows file could not be written: no FILE */
@@ -278,7 +283,7 @@ static int kft_rec_poll(void *ctx)
 /* After our stop: drained until the run is complete and a drain finds nothing. 0, or -1. */
 static int kft_rec_finish(struct kft_rec *rec)
 {
-	double give_up = kft_now() + KFT_REC_STOP_WAIT_S;
+	double stopped = kft_now(), give_up = stopped + KFT_REC_STOP_WAIT_S;
 	unsigned long long n;
 	int complete;
 
@@ -287,11 +292,16 @@ static int kft_rec_finish(struct kft_rec *rec)
 			return -1;
 		if (complete && !n)
 			return 0;
-		/* Rows that keep coming after the stop are no less a run that never ends. */
-		if (kft_now() > give_up) {
-			fprintf(stderr, "kft: record: run %u is not complete %g seconds after its "
+		/*
+		 * A backlog drained is progress; rows that keep coming for
+		 * minutes after the stop are a run that never ends.
+		 */
+		if (n)
+			give_up = kft_now() + KFT_REC_STOP_WAIT_S;
+		if (kft_now() > give_up || kft_now() > stopped + KFT_REC_STOP_WAIT_MAX_S) {
+			fprintf(stderr, "kft: record: run %u is not complete %.0f seconds after its "
 				"stop: the calls read until now are kept\n", rec->s.run_id,
-				KFT_REC_STOP_WAIT_S);
+				kft_now() - stopped);
 			return -1;
 		}
 		/* Not complete yet, nothing new: a moment (Ctrl-C does not cut this short). */
@@ -304,6 +314,32 @@ static int kft_rec_finish(struct kft_rec *rec)
 static int kft_rec_read_lines(void *obj, FILE *in)
 {
 	return kft_stream_read_all(obj, in);
+}
+
+/*
+ * The calls another reader of the stream took during the run (a read of
+ * /proc/kft_data or /proc/kft_stream): the run's count of calls read
+ * less ours, @text of them in the header's read. Said, and counted: they
+ * are in no file of ours. A 32-bit kernel counts modulo 2^32.
+ */
+static void kft_rec_elsewhere(struct kft_rec *rec, unsigned long long text)
+{
+	unsigned long long ours = rec->total + text, read;
+	struct kft_status st;
+
+	if (kft_status_read(rec->s.paths, &st) || !st.registered || st.id != rec->s.run_id ||
+	    !st.has_stream_read)
+		return;
+	read = st.stream_read;
+	if (read <= UINT32_MAX && ours > UINT32_MAX)
+		ours &= UINT32_MAX;
+	if (read <= ours)
+		return;
+	rec->elsewhere = read - ours;
+	fprintf(stderr, "kft: record: %llu calls were taken by another reader of the stream "
+		"(a read of %s or %s during the run): not in the file\n", rec->elsewhere,
+		rec->s.paths->data, rec->s.paths->stream);
+	rec->problems++;
 }
 
 /*
@@ -341,6 +377,7 @@ static int kft_rec_header(struct kft_rec *rec)
 			"drained: not in the file\n", paths->data, r.rows);
 		rec->problems++;
 	}
+	kft_rec_elsewhere(rec, r.rows);
 	kft_stream_move(&rec->last, &r);
 	rec->have_last = 1;
 	return 0;
@@ -523,8 +560,11 @@ static void kft_rec_said(const struct kft_rec *rec, const char *path)
 	char lost[1024];
 
 	kft_stream_lost_text(&rec->last, lost, sizeof(lost));
-	printf("kft record: %llu call%s written to %s; %s\n", rec->total,
+	printf("kft record: %llu call%s written to %s; %s", rec->total,
 	       rec->total == 1 ? "" : "s", path, rec->last.has_lost ? lost : "losses unknown");
+	if (rec->elsewhere)
+		printf("; %llu taken by another reader", rec->elsewhere);
+	putchar('\n');
 }
 
 int kft_record(const struct kft_params *p, const struct kft_paths *paths)

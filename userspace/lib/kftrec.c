@@ -324,15 +324,17 @@ static int kftrec_read_first_line(FILE *in, const char *name, FILE *warn,
  * the rows' (1: "Units: ns", else 1000). 0, or -1 after saying why.
  */
 static int kftrec_copy_header(FILE *in, FILE *out, const char *name, FILE *warn,
-			      unsigned int *unit)
+			      unsigned int *unit, long long *rows)
 {
 	char line[KFTLOG_LINE_MAX];
 	size_t len, total = 0;
 	enum line_status st;
 	int in_part = 0;	/* the line read goes on a longer one */
 	int blanks = 0, begun = 0;
+	char end;
 
 	*unit = 1000;
+	*rows = -1;
 	for (;;) {
 		st = line_read(in, line, sizeof(line), &len);
 		if (st == LINE_ERROR) {
@@ -364,14 +366,19 @@ static int kftrec_copy_header(FILE *in, FILE *out, const char *name, FILE *warn,
 		}
 		if (!strcmp(line, KFTLOG_UNITS_NS_LINE "\n"))
 			*unit = 1;
+		if (!strncmp(line, KFTLOG_ROWS_LINE, strlen(KFTLOG_ROWS_LINE)) &&
+		    (sscanf(line + strlen(KFTLOG_ROWS_LINE), "%lld%c", rows, &end) != 2 ||
+		     end != '\n' || *rows < 0))
+			*rows = -1;
 		if (!strncmp(line, "--------", 8))
 			return 0;
 	}
 }
 
 /*
- * The next call of in, checked: 1, 0 at the end of the file (a call cut
- * short is warned of), or -1 after saying why. *row counts the calls.
+ * The next call of in, checked: 1, 0 at the end of the file, 2 at a
+ * call cut short by its end (warned of), or -1 after saying why. *row
+ * counts the calls.
  */
 static int kftrec_read_call(FILE *in, const char *name, FILE *warn, unsigned int version,
 			    struct kftrec_call *call, unsigned long long *row)
@@ -396,10 +403,12 @@ static int kftrec_read_call(FILE *in, const char *name, FILE *warn, unsigned int
 		fprintf(warn, "%s: %s\n", name, strerror(errno));
 		return -1;
 	}
-	if (n + got && n + got < sizeof(call->row) + extras)
+	if (n + got && n + got < sizeof(call->row) + extras) {
 		fprintf(warn, "%s: warning: the file ends inside a row (%zu of its %zu bytes): "
 			"cut short\n", name, n + got, n < sizeof(call->row) ?
 			sizeof(call->row) : sizeof(call->row) + extras);
+		return 2;
+	}
 	if (n + got < sizeof(call->row) + extras)
 		return 0;
 	++*row;
@@ -410,23 +419,34 @@ static int kftrec_read_call(FILE *in, const char *name, FILE *warn, unsigned int
 	return -1;
 }
 
-int kftrec__to_text(FILE *in, FILE *out, const char *name, FILE *warn)
+/* kftrec__to_text(), the rows checked against the header's count if @count. */
+static int kftrec_to_text(FILE *in, FILE *out, const char *name, FILE *warn, int count)
 {
 	struct kftrec_call call;
 	unsigned int addr_bytes, unit, version;
 	unsigned long long row = 0;
 	char text[KFTREC_TEXT_MAX];
+	long long counted;
 	int len, ret;
 
 	if (kftrec_read_first_line(in, name, warn, &addr_bytes, &version) ||
-	    kftrec_copy_header(in, out, name, warn, &unit))
+	    kftrec_copy_header(in, out, name, warn, &unit, &counted))
 		return -1;
 	while ((ret = kftrec_read_call(in, name, warn, version, &call, &row)) == 1) {
 		len = kftrec_call_text(&call, unit, addr_bytes * 2, text, sizeof(text));
 		if (fwrite(text, 1, (size_t)len, out) != (size_t)len)
 			return -1;
 	}
-	return ret;
+	/* A file cut at a row's end: as kd says of a log cut short. */
+	if (!ret && count && counted >= 0 && row != (unsigned long long)counted)
+		fprintf(warn, "%s: warning: %llu rows, but its header counts %lld%s\n", name, row,
+			counted, row < (unsigned long long)counted ? ": cut short" : "");
+	return ret < 0 ? -1 : 0;
+}
+
+int kftrec__to_text(FILE *in, FILE *out, const char *name, FILE *warn)
+{
+	return kftrec_to_text(in, out, name, warn, 1);
 }
 
 FILE *kftrec__text_of(FILE *in, const char *name, FILE *warn)
@@ -446,7 +466,8 @@ FILE *kftrec__text_of(FILE *in, const char *name, FILE *warn)
 		fprintf(warn, "%s: a temporary file for its text: %s\n", name, strerror(errno));
 		return NULL;
 	}
-	if (kftrec__to_text(in, text, name, warn) || fflush(text) || fseek(text, 0, SEEK_SET)) {
+	/* (Its reader checks the rows' count in the text.) */
+	if (kftrec_to_text(in, text, name, warn, 0) || fflush(text) || fseek(text, 0, SEEK_SET)) {
 		if (ferror(text))
 			fprintf(warn, "%s: its text: %s\n", name, strerror(errno));
 		fclose(text);
