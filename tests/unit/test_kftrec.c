@@ -323,6 +323,44 @@ static void test_file_to_text(void)
 	free(file);
 }
 
+/* A file of one row under a header of these count lines: its warnings. */
+static char *count_warnings(const char *count_lines)
+{
+	struct kft_stream_row row = row_of(30, 5, 7, 1, 0, 0, "sh");
+	char *file = NULL, *out, *warnings;
+	size_t len = 0;
+	FILE *f = open_memstream(&file, &len);
+
+	kftrec_write_first_line(f);
+	fprintf(f, "\nKernel Instrumentation Run ID 3\nUnits: ns\n\n%s\n%s", count_lines,
+		strstr(header, " Entry"));
+	fwrite(&row, sizeof(row), 1, f);
+	fclose(f);
+	CHECK(to_text(file, len, &out, &warnings) == 0, "a file under %s", count_lines);
+	free(out);
+	free(file);
+	return warnings;
+}
+
+/* The header's count is read as kd reads it (kftlog_rows_line()). */
+static void test_file_header_count(void)
+{
+	char *w;
+
+	w = count_warnings("Number of entries after filters = 2  ");
+	CHECK_STR(w, "f: warning: 1 rows, but its header counts 2: cut short\n",
+		  "a count with spaces after it counts");
+	free(w);
+	w = count_warnings("Number of entries after filters = lots\n"
+			   "Number of entries after filters = 2");
+	CHECK_STR(w, "", "a count that is none stops the check, though another follows");
+	free(w);
+	w = count_warnings("Number of entries after filters = 2\n"
+			   "Number of entries after filters = -1");
+	CHECK_STR(w, "", "and after a good one");
+	free(w);
+}
+
 static void test_refused(void)
 {
 	static const struct {
@@ -542,6 +580,6 @@ static void test_text_of_a_log(void)
 }
 
 UNIT_MAIN(test_row_text, test_call_extras_text, test_call_str_text, test_call_str_invalid,
-	  test_file_to_text, test_refused, test_file_extras, test_file_malformed,
+	  test_file_to_text, test_file_header_count, test_refused, test_file_extras, test_file_malformed,
 	  test_file_row_malformed,
 	  test_text_of_a_log)

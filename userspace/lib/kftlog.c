@@ -321,21 +321,32 @@ static int starts_with(const char *line, size_t len, const char *prefix)
 	return line && len >= n && !strncmp(line, prefix, n);
 }
 
-/*
- * The header's count of rows: one whole number. A count that is none
- * switches the cut-short check off for good, even if another line counts
- * again (which of them is right is not known), and the first such line is
- * kept for the warning that says so.
- */
-static void scan_rows_line(struct kftlog_scan *s, const char *line, size_t len)
+int kftlog_rows_line(const char *line, size_t len, long long *rows)
 {
 	size_t n = strlen(KFTLOG_ROWS_LINE);
 	struct word w[2];
 
 	if (!starts_with(line, len, KFTLOG_ROWS_LINE))
+		return 0;
+	if (words_split(line + n, len - n, w, 2) == 1 && !word_ll(&w[0], rows) && *rows >= 0)
+		return 1;
+	return -1;
+}
+
+/*
+ * A count that is none switches the cut-short check off for good, even if
+ * another line counts again (which of them is right is not known), and the
+ * first such line is kept for the warning that says so.
+ */
+static void scan_rows_line(struct kftlog_scan *s, const char *line, size_t len)
+{
+	long long rows;
+	int said = kftlog_rows_line(line, len, &rows);
+
+	if (!said)
 		return;
-	if (!s->bad_rows_line && words_split(line + n, len - n, w, 2) == 1 &&
-	    !word_ll(&w[0], &s->header_rows) && s->header_rows >= 0) {
+	if (said > 0 && !s->bad_rows_line) {
+		s->header_rows = rows;
 		s->has_header_rows = 1;
 		return;
 	}

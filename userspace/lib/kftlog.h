@@ -193,6 +193,11 @@ const char *kftlog_scan_empty(const struct kftlog_scan *s);
 #define KFTLOG_STACKS_MODE_LINE	"Number of stacks counted"
 /* A trace log's count of its rows, in its header. */
 #define KFTLOG_ROWS_LINE	"Number of entries after filters = "
+/*
+ * Whether a header line (len bytes, NULL: a line too long) is that count:
+ * 0 if not, 1 with *rows the count, -1 if its count is no whole number.
+ */
+int kftlog_rows_line(const char *line, size_t len, long long *rows);
 /* kft's header line naming the kernel that wrote the log (uname -r). */
 #define KFTLOG_KERNEL_LINE	"Kernel: "
 

@@ -321,7 +321,8 @@ static int kftrec_read_first_line(FILE *in, const char *name, FILE *warn,
 
 /*
  * The header's lines to out, up to and including the "--------" one; *unit
- * the rows' (1: "Units: ns", else 1000). 0, or -1 after saying why.
+ * the rows' (1: "Units: ns", else 1000), *rows the header's count of them
+ * (-1: none, or one that is no number). 0, or -1 after saying why.
  */
 static int kftrec_copy_header(FILE *in, FILE *out, const char *name, FILE *warn,
 			      unsigned int *unit, long long *rows)
@@ -331,7 +332,8 @@ static int kftrec_copy_header(FILE *in, FILE *out, const char *name, FILE *warn,
 	enum line_status st;
 	int in_part = 0;	/* the line read goes on a longer one */
 	int blanks = 0, begun = 0;
-	char end;
+	int said, bad_count = 0;	/* as kd: a count that is none stops the check */
+	long long count;
 
 	*unit = 1000;
 	*rows = -1;
@@ -366,10 +368,10 @@ static int kftrec_copy_header(FILE *in, FILE *out, const char *name, FILE *warn,
 		}
 		if (!strcmp(line, KFTLOG_UNITS_NS_LINE "\n"))
 			*unit = 1;
-		if (!strncmp(line, KFTLOG_ROWS_LINE, strlen(KFTLOG_ROWS_LINE)) &&
-		    (sscanf(line + strlen(KFTLOG_ROWS_LINE), "%lld%c", rows, &end) != 2 ||
-		     end != '\n' || *rows < 0))
-			*rows = -1;
+		said = kftlog_rows_line(line, len, &count);
+		bad_count |= said < 0;
+		if (said)
+			*rows = bad_count ? -1 : count;
 		if (!strncmp(line, "--------", 8))
 			return 0;
 	}
