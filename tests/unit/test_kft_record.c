@@ -136,10 +136,39 @@ static int read_one(const char *text, struct kft_stream_read *r, char **rows, ch
 	return problems;
 }
 
+/* kft_stream_lost_put()'s text of r (to free). */
+static char *lost_text(const struct kft_stream_read *r)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	kft_stream_lost_put(r, f);
+	fclose(f);
+	return text;
+}
+
+/* Every CPU that lost calls is named, however many there are. */
+static void test_stream_lost_many_cpus(void)
+{
+	unsigned long long each[300];
+	struct kft_stream_read r = { .has_lost = 1, .lost = 300, .has_lost_cpus = 1,
+				     .nr_cpus = 300, .lost_cpus = each };
+	char *lost;
+	size_t i;
+
+	for (i = 0; i < 300; i++)
+		each[i] = 1;
+	lost = lost_text(&r);
+	CHECK(!strncmp(lost, "300 lost (CPU 0: 1, CPU 1: 1, ", 30) &&
+	      strstr(lost, ", CPU 299: 1)") && strlen(lost) > 3000, "300 CPUs: %s", lost);
+	free(lost);
+}
+
 static void test_stream_read(void)
 {
 	struct kft_stream_read r, last;
-	char *rows, *warn, lost[256];
+	char *rows, *warn, *lost;
 	const char *text = read_text("Calls lost = 42\n", "Calls lost per CPU = 40 0 2\n", "2",
 				     ROW_A "\n" ROW_B);
 
@@ -154,8 +183,9 @@ static void test_stream_read(void)
 	CHECK(r.header_len == strlen(text) - strlen(ROW_A "\n" ROW_B) &&
 	      !memcmp(r.header, text, r.header_len), "the header kept, to the dashes: %zu",
 	      r.header_len);
-	kft_stream_lost_text(&r, lost, sizeof(lost));
+	lost = lost_text(&r);
 	CHECK_STR(lost, "42 lost (CPU 0: 40, CPU 2: 2)", "losses, the CPUs that lost some");
+	free(lost);
 	/* Kept as the last read's: r is empty then. */
 	kft_stream_init(&last, NULL, NULL, "");
 	kft_stream_move(&last, &r);
@@ -168,8 +198,9 @@ static void test_stream_read(void)
 
 	read_one(read_text("Calls lost = 0\n", "Calls lost per CPU = 0 0\n", "0", ""), &r, &rows,
 		 &warn);
-	kft_stream_lost_text(&r, lost, sizeof(lost));
+	lost = lost_text(&r);
 	CHECK_STR(lost, "0 lost", "nothing lost");
+	free(lost);
 	CHECK(!r.rows && !r.malformed && !warn[0], "an empty read: %s", warn);
 	kft_stream_free(&r);
 	free(rows);
@@ -360,6 +391,6 @@ static void test_log_sorted_by_entry(void)
 	kftlog__free(log);
 }
 
-UNIT_MAIN(test_record_args, test_record_config, test_stream_read, test_stream_disagreements,
+UNIT_MAIN(test_record_args, test_record_config, test_stream_read, test_stream_lost_many_cpus, test_stream_disagreements,
 	  test_stream_long_lines, test_stream_rows_full, test_header_rewritten,
 	  test_log_sorted_by_entry)

@@ -696,8 +696,8 @@ int kft_stream_check(const struct kft_stream_read *r);
  * without one gets one before its dashes. 0, or -1 (out's error).
  */
 int kft_stream_header_write(FILE *out, const char *header, size_t len, unsigned long long rows);
-/* "N lost" or "N lost (CPU 0: 40, CPU 1: 2)", the CPUs that lost some, into buf. */
-void kft_stream_lost_text(const struct kft_stream_read *r, char *buf, size_t size);
+/* "N lost" or "N lost (CPU 0: 40, CPU 1: 2)", every CPU that lost some, on out. */
+void kft_stream_lost_put(const struct kft_stream_read *r, FILE *out);
 
 /*
  * trace.c: a configuration written, its globs named one by one where the

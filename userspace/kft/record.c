@@ -557,11 +557,12 @@ static int kft_rec_start(struct kft_rec *rec, const struct kft_paths *paths, cha
 /* The last line: what FILE holds, and what was lost. */
 static void kft_rec_said(const struct kft_rec *rec, const char *path)
 {
-	char lost[1024];
-
-	kft_stream_lost_text(&rec->last, lost, sizeof(lost));
-	printf("kft record: %llu call%s written to %s; %s", rec->total,
-	       rec->total == 1 ? "" : "s", path, rec->last.has_lost ? lost : "losses unknown");
+	printf("kft record: %llu call%s written to %s; ", rec->total, rec->total == 1 ? "" : "s",
+	       path);
+	if (rec->last.has_lost)
+		kft_stream_lost_put(&rec->last, stdout);
+	else
+		fputs("losses unknown", stdout);
 	if (rec->elsewhere)
 		printf("; %llu taken by another reader", rec->elsewhere);
 	putchar('\n');

@@ -323,21 +323,18 @@ int kft_stream_header_write(FILE *out, const char *header, size_t len,
 	return ferror(out) ? -1 : 0;
 }
 
-void kft_stream_lost_text(const struct kft_stream_read *r, char *buf, size_t size)
+void kft_stream_lost_put(const struct kft_stream_read *r, FILE *out)
 {
-	size_t i, used;
-	int n, shown = 0;
+	const char *sep = " (";
+	size_t i;
 
-	n = snprintf(buf, size, "%llu lost", r->lost);
-	used = n < 0 ? 0 : (size_t)n;
-	for (i = 0; i < r->nr_cpus && r->lost && used < size; i++) {
+	fprintf(out, "%llu lost", r->lost);
+	for (i = 0; i < r->nr_cpus && r->lost; i++) {
 		if (!r->lost_cpus[i])
 			continue;
-		n = snprintf(buf + used, size - used, "%sCPU %zu: %llu", shown ? ", " : " (", i,
-			     r->lost_cpus[i]);
-		used += n < 0 ? 0 : (size_t)n;
-		shown = 1;
+		fprintf(out, "%sCPU %zu: %llu", sep, i, r->lost_cpus[i]);
+		sep = ", ";
 	}
-	if (shown && used < size)
-		snprintf(buf + used, size - used, ")");
+	if (sep[0] == ',')
+		fputc(')', out);
 }
