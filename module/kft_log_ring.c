@@ -237,22 +237,25 @@ static void kft_ring_view_fill(struct kft_log_view *view, unsigned long room)
 }
 
 /*
- * A stream's calls, each CPU's in order up to the first still being
- * written (its writer is at it: the next reader gets it), taken out: the
- * tail moves past what was copied.
+ * A stream's calls, each CPU's in order from its tail up to its head as
+ * @heads has it (what it held when the read began: no CPU takes a later
+ * reader's room from the CPUs after it) or the first still being written
+ * (its writer is at it: the next reader gets it), taken out: the tail
+ * moves past what was copied.
  */
-static void kft_stream_view_take(struct kft_log_view *view, unsigned long room)
+static void kft_stream_view_take(struct kft_log_view *view, const unsigned long *heads,
+				 unsigned long room)
 {
 	struct kft_log_buf *buf = view->buf;
 	struct kft_rec_sched unused;
 	struct kft_rec_args unused_args;
 	struct kft_rec_str unused_str;
-	unsigned long head, n;
+	unsigned long n;
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu) {
-		head = kft_ring_head(&buf->ring, cpu);
-		for (n = kft_ring_tail(&buf->ring, cpu); n != head && view->nr < room; n++) {
+		n = kft_ring_tail(&buf->ring, cpu);
+		for (; n != heads[cpu] && view->nr < room; n++) {
 			if (!kft_ring_copy(buf, cpu, n, &view->copies[view->nr],
 					   buf->sched ? &view->sched_copies[view->nr] : &unused,
 					   buf->args ? &view->args_copies[view->nr] : &unused_args,
@@ -260,11 +263,43 @@ static void kft_stream_view_take(struct kft_log_view *view, unsigned long room)
 				break;
 			view->order[view->nr] = view->nr;
 			view->nr++;
+			if (!(n & 4095))
+				cond_resched();
 		}
 		/* Pairs with the acquire in kft_stream_reserve(): the copies are done. */
 		smp_store_release(&buf->ring.cpus[cpu].tail, n);
 	}
 	buf->stream_read += view->nr;
+}
+
+/* A stream's room: each CPU's calls not taken yet, its head kept in @heads. */
+static unsigned long kft_stream_view_room(const struct kft_ring *ring, unsigned long *heads)
+{
+	unsigned long nr = 0;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		heads[cpu] = kft_ring_head(ring, cpu);
+		nr += heads[cpu] - kft_ring_tail(ring, cpu);
+	}
+	return nr;
+}
+
+/* A stream's read, under its lock: each CPU's calls held when it began. */
+static int kft_stream_view_build(struct kft_log_view *view)
+{
+	unsigned long *heads = kvmalloc_array(nr_cpu_ids, sizeof(*heads), GFP_KERNEL_ACCOUNT);
+	unsigned long room;
+	int ret = -ENOMEM;
+
+	if (heads) {
+		room = kft_stream_view_room(&view->buf->ring, heads);
+		ret = kft_ring_view_alloc(view, room);
+		if (!ret)
+			kft_stream_view_take(view, heads, room);
+	}
+	kvfree(heads);
+	return ret;
 }
 
 /**
@@ -282,15 +317,16 @@ int kft_ring_view_build(struct kft_log_view *view)
 	unsigned long room;
 	int ret;
 
-	if (buf->ring.stream && mutex_lock_killable(&buf->stream_lock))
-		return -EINTR;
+	if (buf->ring.stream) {
+		if (mutex_lock_killable(&buf->stream_lock))
+			return -EINTR;
+		ret = kft_stream_view_build(view);
+		mutex_unlock(&buf->stream_lock);
+		return ret;
+	}
 	room = kft_ring_view_room(&buf->ring);
 	ret = kft_ring_view_alloc(view, room);
-	if (!ret && buf->ring.stream)
-		kft_stream_view_take(view, room);
-	else if (!ret)
+	if (!ret)
 		kft_ring_view_fill(view, room);
-	if (buf->ring.stream)
-		mutex_unlock(&buf->stream_lock);
 	return ret;
 }
