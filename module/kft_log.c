@@ -188,6 +188,7 @@ int kft_log_reset(struct kft_log *log)
 	if (log->ring.tags) {
 		kft_ring_reset(&log->ring, log->capacity);
 		log->buf->stream_read = 0;
+		log->buf->stream_next_cpu = 0;
 	} else {
 		memset(log->records, 0, used * sizeof(*log->records));
 		if (log->sched)

@@ -261,6 +261,7 @@ struct kft_log_buf {
 	struct kft_ring ring;		/* log ring or stream, else tags NULL */
 	struct mutex stream_lock;	/* a stream's readers: one at a time */
 	unsigned long stream_read;	/* the calls they took, under it */
+	unsigned int stream_next_cpu;	/* where the next binary read starts, under it */
 };
 
 struct kft_log {

@@ -241,40 +241,64 @@ static unsigned int kft_stream_take_cpu(struct kft_stream_reader *r, unsigned in
 }
 
 /*
- * Each CPU's calls, copied to @ubuf (room for @max rows) and only then
- * taken out (the tail moved past them): a copy that faults loses nothing.
- * A large read yields the CPU between chunks and ends early for a fatal
- * signal, with what it copied. Under the stream's lock. Return: the rows
+ * @cpu's calls, copied to @ubuf (room for @max rows, @done of them used)
+ * and only then taken out (the tail moved past them): a copy that faults
+ * loses nothing. Yields the CPU between chunks, and ends early for a fatal
+ * signal. Return: the rows copied, or -EFAULT before any.
+ */
+static ssize_t kft_stream_take_cpu_all(struct kft_stream_reader *r, unsigned int cpu,
+				       char __user *ubuf, size_t done, size_t max,
+				       u64 first_start_ns)
+{
+	struct kft_log_buf *buf = r->buf;
+	size_t before = done;
+	unsigned int nr;
+
+	do {
+		nr = kft_stream_take_cpu(r, cpu, min_t(size_t, max - done, KFT_STREAM_CHUNK),
+					 first_start_ns);
+		if (copy_to_user(ubuf + done * r->row_size, r->rows, nr * r->row_size))
+			return done > before ? done - before : -EFAULT;
+		/* Pairs with the acquire in kft_stream_reserve(): the copies are done. */
+		smp_store_release(&buf->ring.cpus[cpu].tail, buf->ring.cpus[cpu].tail + nr);
+		buf->stream_read += nr;
+		done += nr;
+		if (nr == KFT_STREAM_CHUNK) {
+			cond_resched();
+			if (fatal_signal_pending(current))
+				break;
+		}
+	} while (nr == KFT_STREAM_CHUNK && done < max);
+	return done - before;
+}
+
+/*
+ * Each CPU's calls into @ubuf (room for @max rows), CPU after CPU from the
+ * one after where the last full read stopped: a CPU that always has more
+ * than a read holds does not keep the others from being read (and losing
+ * calls while they wait). Under the stream's lock. Return: the rows
  * copied, or -EFAULT before any.
  */
 static ssize_t kft_stream_take(struct kft_stream_reader *r, char __user *ubuf, size_t max)
 {
 	struct kft_log_buf *buf = r->buf;
 	u64 first_start_ns = READ_ONCE(r->run->times.first_start_ns);
+	unsigned int i, cpu = buf->stream_next_cpu;
 	size_t done = 0;
-	unsigned int cpu, nr;
+	ssize_t nr;
 
-	for_each_possible_cpu(cpu) {
-		do {
-			nr = kft_stream_take_cpu(r, cpu, min_t(size_t, max - done,
-							       KFT_STREAM_CHUNK), first_start_ns);
-			if (copy_to_user(ubuf + done * r->row_size, r->rows,
-					 nr * r->row_size))
-				return done ? done : -EFAULT;
-			/* Pairs with the acquire in kft_stream_reserve(): the copies are done. */
-			smp_store_release(&buf->ring.cpus[cpu].tail,
-					  buf->ring.cpus[cpu].tail + nr);
-			buf->stream_read += nr;
-			done += nr;
-			if (nr == KFT_STREAM_CHUNK) {
-				cond_resched();
-				if (fatal_signal_pending(current))
-					return done;
-			}
-		} while (nr == KFT_STREAM_CHUNK && done < max);
-		if (done == max)
+	for (i = 0; i < nr_cpu_ids && done < max; i++, cpu = (cpu + 1) % nr_cpu_ids) {
+		if (!cpu_possible(cpu))
+			continue;
+		nr = kft_stream_take_cpu_all(r, cpu, ubuf, done, max, first_start_ns);
+		if (nr < 0)
+			return done ? done : nr;
+		done += nr;
+		if (fatal_signal_pending(current))
 			break;
 	}
+	if (done == max)
+		buf->stream_next_cpu = cpu;
 	return done;
 }
 
