@@ -105,7 +105,8 @@ static struct kft_log_buf *kft_log_buf_alloc(unsigned long capacity, struct kft_
 
 static void kft_log_use(struct kft_log *log, struct kft_log_buf *buf)
 {
-	log->buf = buf;
+	/* Once: a stream's reader compares it with its own (kft_stream_read()). */
+	WRITE_ONCE(log->buf, buf);
 	log->records = buf->records;
 	log->sched = buf->sched;
 	log->args = buf->args;
@@ -142,7 +143,7 @@ void kft_log_free(struct kft_log *log)
 {
 	if (log->buf)
 		kref_put(&log->buf->ref, kft_log_buf_release);
-	log->buf = NULL;
+	WRITE_ONCE(log->buf, NULL);
 	log->records = NULL;
 	log->sched = NULL;
 	log->args = NULL;

@@ -315,6 +315,15 @@ static ssize_t kft_stream_read(struct file *file, char __user *ubuf, size_t coun
 		return -EINTR;
 	n = kft_stream_take(r, ubuf, max);
 	mutex_unlock(&r->buf->stream_lock);
+	/*
+	 * All that the log held at the open is read, and the run's log is
+	 * another since (a prime emptied it into a new one while this file
+	 * held the old, or a clear dropped it): the calls that come now go
+	 * where this file does not read. Said, not an end of calls that
+	 * never comes (a reader opens the file again for the new log).
+	 */
+	if (!n && READ_ONCE(r->run->log.buf) != r->buf)
+		return -ESTALE;
 	if (n < 0)
 		return n;
 	return n * r->row_size;

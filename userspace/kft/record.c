@@ -64,7 +64,7 @@ struct kft_rec {
 	unsigned long long total;	/* rows written */
 	unsigned long long elsewhere;	/* rows another reader took */
 	int problems;			/* disagreements said: exit 1 */
-	int not_ours;			/* the run is gone, or another's: not to be stopped */
+	int not_ours;			/* the run is gone, another's, or primed by another: not ours to stop */
 	int rows_failed;		/* the rows file could not be written: no FILE */
 	int rows_renamed;		/* rows_path became FILE: nothing to unlink */
 };
@@ -217,6 +217,13 @@ static int kft_rec_take(struct kft_rec *rec, unsigned long long *n)
 		got = read(rec->stream, rec->buf, size);
 		if (got < 0 && errno == EINTR)
 			continue;
+		if (got < 0 && errno == ESTALE) {
+			fprintf(stderr, "kft: record: %s: run %u's log was emptied by another "
+				"writer (a prime, or kft clear) after the calls read: those since "
+				"are not in the file\n", rec->s.paths->stream, rec->s.run_id);
+			rec->not_ours = 1;
+			return -1;
+		}
 		if (got < 0) {
 			fprintf(stderr, "kft: record: %s: %s\n", rec->s.paths->stream,
 				strerror(errno));
