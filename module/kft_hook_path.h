@@ -119,7 +119,7 @@ static __always_inline bool kft_log_reserve(struct kft_run *run, enum kft_path p
 		return false;
 	}
 	if (unlikely(!ok))
-		this_cpu_inc(run->counters->ring_skipped);
+		local64_inc(this_cpu_ptr(&run->counters->ring_skipped));
 	return ok;
 }
 

@@ -119,11 +119,11 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 			   run->log.ring.in_region ? ", in the kft region" : "");
 	}
 	if (run->log.ring.stream) {
-		seq_printf(m, "stream: %lu calls read, %lu lost\n",
-			   READ_ONCE(run->log.buf->stream_read), c->ring_skipped);
+		seq_printf(m, "stream: %lu calls read, %llu lost\n",
+			   READ_ONCE(run->log.buf->stream_read), kft_counters_skipped(c));
 	} else if (run->log.ring.tags) {
-		seq_printf(m, "ring: %lu calls overwritten, %lu lost to slots in use%s\n",
-			   kft_ring_overwritten(&run->log.ring), c->ring_skipped,
+		seq_printf(m, "ring: %lu calls overwritten, %llu lost to slots in use%s\n",
+			   kft_ring_overwritten(&run->log.ring), kft_counters_skipped(c),
 			   run->warn_entry.attached ? ", warnings freeze it" : run->detached ? "" :
 			   ", warnings do not freeze it (__warn not hooked)");
 	} else {
@@ -155,17 +155,17 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
  */
 static void kft_output_stream_lost(struct seq_file *m, const struct kft_run *run)
 {
-	unsigned long lost, sum = 0;
+	u64 lost, sum = 0;
 	unsigned int cpu;
 
 	seq_printf(m, "Log stream = %lu entries a CPU\nCalls lost per CPU =",
 		   1UL << run->log.ring.shift);
 	for_each_possible_cpu(cpu) {
-		lost = READ_ONCE(per_cpu_ptr(run->counters, cpu)->ring_skipped);
-		seq_printf(m, " %lu", lost);
+		lost = kft_counters_skipped(per_cpu_ptr(run->counters, cpu));
+		seq_printf(m, " %llu", lost);
 		sum += lost;
 	}
-	seq_printf(m, "\nCalls lost = %lu\n", sum);
+	seq_printf(m, "\nCalls lost = %llu\n", sum);
 }
 
 /* The log's column heads, the header's last lines. */
@@ -193,9 +193,9 @@ static void kft_output_log_header(struct seq_file *m, const struct kft_run *run,
 	if (run->log.ring.stream)
 		kft_output_stream_lost(m, run);
 	else if (run->log.ring.tags)
-		seq_printf(m, "Log ring = %lu entries a CPU\nCalls overwritten = %lu\nCalls lost to slots in use = %lu\n",
+		seq_printf(m, "Log ring = %lu entries a CPU\nCalls overwritten = %lu\nCalls lost to slots in use = %llu\n",
 			   1UL << run->log.ring.shift, kft_ring_overwritten(&run->log.ring),
-			   c->ring_skipped);
+			   kft_counters_skipped(c));
 	/* kft's addition, only with filter roots. */
 	if (run->cfg.nr_roots)
 		seq_printf(m, "Root calls kept = %lu\nCalls cut from kept roots = %lu\nRoot calls not held = %lu\n",

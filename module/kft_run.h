@@ -25,6 +25,7 @@
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/kref.h>
+#include <asm/local64.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/workqueue.h>
@@ -76,7 +77,10 @@ enum kft_reason {
 	KFT_REASON_WARN,	/* log ring: frozen at a warning (kft_warn_trigger_attach()) */
 };
 
-/* Per-CPU, summed when read (kft_run_sum_counters(): unsigned longs only). */
+/*
+ * Per-CPU, summed when read (kft_run_sum_counters(): unsigned longs, then
+ * the 64-bit counts after them).
+ */
 struct kft_counters {
 	unsigned long filtered_time;	/* failed mintime/maxtime */
 	unsigned long filtered_ints;	/* failed noints/onlyints */
@@ -98,8 +102,12 @@ struct kft_counters {
 	unsigned long hold_missed;	/* root calls not held: no free slot */
 	unsigned long sched_missed;	/* offcpu: calls of a task with no free slot */
 	unsigned long wakes_held;	/* wakers: wakeups written into held trees */
-	/* log ring: a slot still being written or closed; stream: no room */
-	unsigned long ring_skipped;
+	/*
+	 * log ring: a slot still being written or closed; stream: no room.
+	 * 64 bits on every kernel: a stream's losses are told whole, and a
+	 * long stream on a 32-bit board can lose 2^32 calls.
+	 */
+	local64_t ring_skipped;
 };
 
 /* What each mode keeps in its run (kft_mode_*.c): */
@@ -277,6 +285,12 @@ extern struct mutex kft_mutex;
 void kft_run_start(struct kft_run *run, enum kft_reason why);
 void kft_run_stop(struct kft_run *run, enum kft_reason why);
 void kft_run_sum_counters(struct kft_run *run, struct kft_counters *sum);
+
+/* The calls a ring or stream lost (kft_counters' ring_skipped), read whole. */
+static inline u64 kft_counters_skipped(const struct kft_counters *c)
+{
+	return (u64)local64_read(&c->ring_skipped);
+}
 
 /* kft_run.c: lifecycle, under kft_mutex. */
 struct kft_run *kft_run_create(struct kft_run *old, char *text, const struct kft_config *cfg,

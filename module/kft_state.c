@@ -82,17 +82,21 @@ NOKPROBE_SYMBOL(kft_run_stop);
 /* The per-CPU counters, summed (a reader, /proc/kft). */
 void kft_run_sum_counters(struct kft_run *run, struct kft_counters *sum)
 {
+	const size_t longs = offsetof(struct kft_counters, ring_skipped) / sizeof(unsigned long);
 	unsigned long *total = (unsigned long *)sum;
-	const unsigned long *c;
+	const struct kft_counters *pc;
+	u64 skipped = 0;
 	unsigned int i;
 	int cpu;
 
-	/* Every counter is an unsigned long: summed as an array of them. */
-	BUILD_BUG_ON(sizeof(*sum) % sizeof(unsigned long));
+	/* The counters before the 64-bit ones are unsigned longs: summed as an array of them. */
+	BUILD_BUG_ON(offsetof(struct kft_counters, ring_skipped) % sizeof(unsigned long));
 	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
-		c = (const unsigned long *)per_cpu_ptr(run->counters, cpu);
-		for (i = 0; i < sizeof(*sum) / sizeof(unsigned long); i++)
-			total[i] += READ_ONCE(c[i]);
+		pc = per_cpu_ptr(run->counters, cpu);
+		for (i = 0; i < longs; i++)
+			total[i] += READ_ONCE(((const unsigned long *)pc)[i]);
+		skipped += kft_counters_skipped(pc);
 	}
+	local64_set(&sum->ring_skipped, skipped);
 }
