@@ -81,7 +81,7 @@ static bool kft_entry_trigger_as_kprobe(const struct kft_run *run)
 }
 
 static int kft_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run, bool is_start,
-			      enum kft_reason why, const struct kft_func_ref *func,
+			      enum kft_reason why, const struct kft_func_ref *func, bool as_kprobe,
 			      struct kft_parse_error *err)
 {
 	unsigned long addr;
@@ -90,7 +90,7 @@ static int kft_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run, 
 	t->run = run;
 	t->is_start = is_start;
 	t->why = why;
-	t->as_kprobe = kft_entry_trigger_as_kprobe(run);
+	t->as_kprobe = as_kprobe;
 	if (t->as_kprobe)
 		return kft_entry_trigger_attach_kprobe(t, func, err);
 	t->ops.func = kft_entry_trigger_fn;
@@ -115,7 +115,8 @@ int kft_entry_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run,
 			     bool is_start, const struct kft_func_ref *func,
 			     struct kft_parse_error *err)
 {
-	return kft_trigger_attach(t, run, is_start, KFT_REASON_ENTRY, func, err);
+	return kft_trigger_attach(t, run, is_start, KFT_REASON_ENTRY, func,
+				  kft_entry_trigger_as_kprobe(run), err);
 }
 
 /**
@@ -127,6 +128,16 @@ int kft_entry_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run,
  * gets an entry trigger. A kernel where it cannot be hooked (not
  * traceable) keeps the run without it.
  *
+ * Where kprobes are breakpoints (KFT_ENTRY_TRIGGER_KPROBE) it is a kprobe
+ * whatever the run's hooks, unlike the triggers a configuration names. An
+ * ftrace_ops there, beside a fast run's own, makes ftrace call every traced
+ * function's hooks through its list of ops (32-bit ARM has no trampoline
+ * per function), so that each call of the ring tests both ops, for a
+ * function called only at a warning. A breakpoint costs nothing until it
+ * is hit; the order at a shared entry is the same (the trigger first).
+ * (Not where a kprobe registered at the boot's run would oops:
+ * KFT_KPROBES_AFTER_EARLY_INITCALLS.)
+ *
  * Return: 0, or the error that left it out.
  */
 int kft_warn_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run)
@@ -134,7 +145,9 @@ int kft_warn_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run)
 	static const struct kft_func_ref warn = { .text = "__warn" };
 	struct kft_parse_error ignored;
 
-	return kft_trigger_attach(t, run, false, KFT_REASON_WARN, &warn, &ignored);
+	return kft_trigger_attach(t, run, false, KFT_REASON_WARN, &warn,
+				  KFT_ENTRY_TRIGGER_KPROBE && !KFT_KPROBES_AFTER_EARLY_INITCALLS,
+				  &ignored);
 }
 
 void kft_entry_trigger_detach(struct kft_entry_trigger *t)
