@@ -64,8 +64,17 @@ static int kft_entry_trigger_attach_kprobe(struct kft_entry_trigger *t,
 		t->kp.symbol_name = func->text;
 	}
 	t->kp.pre_handler = kft_entry_trigger_kp;
-	if (register_kprobe(&t->kp))
-		return kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, func);
+	if (register_kprobe(&t->kp)) {
+		/* Past ftrace's call site where a kprobe cannot share it (kft_arch.h). */
+		if (!KFT_KPROBE_LOOKUP_OFFSET || func->is_addr)
+			return kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, func);
+		memset(&t->kp, 0, sizeof(t->kp));
+		t->kp.symbol_name = func->text;
+		t->kp.offset = KFT_KPROBE_LOOKUP_OFFSET;
+		t->kp.pre_handler = kft_entry_trigger_kp;
+		if (register_kprobe(&t->kp))
+			return kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, func);
+	}
 	t->attached = true;
 	return 0;
 }
@@ -128,15 +137,15 @@ int kft_entry_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run,
  * gets an entry trigger. A kernel where it cannot be hooked (not
  * traceable) keeps the run without it.
  *
- * Where kprobes are breakpoints (KFT_ENTRY_TRIGGER_KPROBE) it is a kprobe
- * whatever the run's hooks, unlike the triggers a configuration names. An
- * ftrace_ops there, beside a fast run's own, makes ftrace call every traced
- * function's hooks through its list of ops (32-bit ARM has no trampoline
- * per function), so that each call of the ring tests both ops, for a
- * function called only at a warning. A breakpoint costs nothing until it
- * is hit; the order at a shared entry is the same (the trigger first).
- * (Not where a kprobe registered at the boot's run would oops:
- * KFT_KPROBES_AFTER_EARLY_INITCALLS.)
+ * Where kprobes are breakpoints (KFT_ENTRY_TRIGGER_KPROBE, and riscv64,
+ * where a kprobe goes past ftrace's call site: KFT_KPROBE_AT_FTRACE_SITE)
+ * it is a kprobe whatever the run's hooks, unlike the triggers a
+ * configuration names. An ftrace_ops there, beside a fast run's own, makes
+ * ftrace call every traced function's hooks through its list of ops (32-bit
+ * ARM and riscv64 have no trampoline per function), so that each call of
+ * the ring tests both ops, for a function called only at a warning. A
+ * breakpoint costs nothing until it is hit. (Not where a kprobe registered
+ * at the boot's run would oops: KFT_KPROBES_AFTER_EARLY_INITCALLS.)
  *
  * Return: 0, or the error that left it out.
  */
@@ -146,8 +155,8 @@ int kft_warn_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run)
 	struct kft_parse_error ignored;
 
 	return kft_trigger_attach(t, run, false, KFT_REASON_WARN, &warn,
-				  KFT_ENTRY_TRIGGER_KPROBE && !KFT_KPROBES_AFTER_EARLY_INITCALLS,
-				  &ignored);
+				  (KFT_ENTRY_TRIGGER_KPROBE || !KFT_KPROBE_AT_FTRACE_SITE) &&
+				  !KFT_KPROBES_AFTER_EARLY_INITCALLS, &ignored);
 }
 
 void kft_entry_trigger_detach(struct kft_entry_trigger *t)
