@@ -52,6 +52,29 @@ struct tracepoint *kft_tracepoint(const char *name)
 }
 
 /**
+ * kft_register_kprobe_by_name() - a kprobe on a function, by its name
+ * @kp:		its symbol_name, handlers and flags set, no address or offset
+ *
+ * Where kprobes cannot share ftrace's call site at a function's start
+ * (KFT_KPROBE_AT_FTRACE_SITE), a traceable function's kprobe goes past it
+ * (KFT_KPROBE_LOOKUP_OFFSET). A failed registration may have set the
+ * address it looked up: the second starts again from what was asked.
+ *
+ * Return: what register_kprobe() returned, the last time it was called.
+ */
+int kft_register_kprobe_by_name(struct kprobe *kp)
+{
+	struct kprobe asked = *kp;
+	int ret = register_kprobe(kp);
+
+	if (!ret || !KFT_KPROBE_LOOKUP_OFFSET)
+		return ret;
+	*kp = asked;
+	kp->offset = KFT_KPROBE_LOOKUP_OFFSET;
+	return register_kprobe(kp);
+}
+
+/**
  * kft_lookup_symbol() - the address of a symbol, by kprobes' lookup
  * @name:	name or module:name
  *
@@ -69,21 +92,8 @@ unsigned long kft_lookup_symbol(const char *name)
 	 */
 	if (KFT_BUILT_IN)
 		return kft_kallsyms_addr(name);
-	/*
-	 * Where kprobes cannot share ftrace's call site at a function's
-	 * start (KFT_KPROBE_AT_FTRACE_SITE), a traceable function is looked
-	 * up past it.
-	 */
-	if (register_kprobe(&kp)) {
-		if (!KFT_KPROBE_LOOKUP_OFFSET)
-			return 0;
-		memset(&kp, 0, sizeof(kp));
-		kp.symbol_name = name;
-		kp.flags = KPROBE_FLAG_DISABLED;
-		kp.offset = KFT_KPROBE_LOOKUP_OFFSET;
-		if (register_kprobe(&kp))
-			return 0;
-	}
+	if (kft_register_kprobe_by_name(&kp))
+		return 0;
 	addr = kft_code_start((unsigned long)kp.addr - kp.offset);
 	unregister_kprobe(&kp);
 	return addr;

@@ -17,6 +17,8 @@ int kft_func_error(struct kft_parse_error *err, enum kft_parse_err code,
 int kft_check_function_start(const struct kft_func_ref *f, struct kft_parse_error *err);
 void kft_funcs_drop_repeats(struct kft_func_ref *funcs, unsigned int *nr);
 
+struct kprobe;
+int kft_register_kprobe_by_name(struct kprobe *kp);
 unsigned long kft_lookup_symbol(const char *name);
 struct tracepoint *kft_tracepoint(const char *name);
 int kft_ftrace_set_filter_ip(struct ftrace_ops *ops, unsigned long ip, bool remove);

@@ -64,17 +64,8 @@ static int kft_entry_trigger_attach_kprobe(struct kft_entry_trigger *t,
 		t->kp.symbol_name = func->text;
 	}
 	t->kp.pre_handler = kft_entry_trigger_kp;
-	if (register_kprobe(&t->kp)) {
-		/* Past ftrace's call site where a kprobe cannot share it (kft_arch.h). */
-		if (!KFT_KPROBE_LOOKUP_OFFSET || func->is_addr)
-			return kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, func);
-		memset(&t->kp, 0, sizeof(t->kp));
-		t->kp.symbol_name = func->text;
-		t->kp.offset = KFT_KPROBE_LOOKUP_OFFSET;
-		t->kp.pre_handler = kft_entry_trigger_kp;
-		if (register_kprobe(&t->kp))
-			return kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, func);
-	}
+	if (func->is_addr ? register_kprobe(&t->kp) : kft_register_kprobe_by_name(&t->kp))
+		return kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, func);
 	t->attached = true;
 	return 0;
 }
