@@ -461,9 +461,11 @@ static __always_inline unsigned long kft_entry_return_address(struct pt_regs *re
  * ftrace calls the newest ops first, and so do kprobes at one address; but
  * where kprobes are no ftrace ops (arm64: no KPROBES_ON_FTRACE), a kprobe at
  * a function's first instruction runs before ftrace's call a few
- * instructions in. There, with kretprobes as the exit hooks, entry triggers
- * are kprobes too (not where kretprobes cannot be had: every hook is then
- * an ftrace_ops).
+ * instructions in. There entry triggers are kprobes: beside kretprobes as
+ * the exit hooks they run first, and beside fast hooks they spare every
+ * traced call ftrace's list of ops, where ftrace has no trampoline per
+ * function (kft_trigger.c). Not where kretprobes cannot be had (riscv64:
+ * a kprobe there lands past the call site, after the hooks).
  */
 #define KFT_ENTRY_TRIGGER_KPROBE	(!KFT_HAVE_FPROBE && !IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) && \
 					 KFT_KPROBE_AT_FTRACE_SITE)

@@ -340,7 +340,9 @@ enum kft_parse_err kft_config_override_error(const struct kft_config *cfg, enum 
  *
  * Safe exit hooks without fprobe are kretprobes: for the calls a trace or
  * a histogram times, for exit triggers, for a stack watch. Names are not
- * counted: built in, kft looks them up in kallsyms.
+ * counted: built in, kft looks them up in kallsyms. Asked only where
+ * kprobes come after the early initcalls (kft_static.c), where a fast
+ * run's entry triggers are ftrace_ops (kft_trigger.c).
  *
  * Return: true if it would.
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Entry triggers: "trigger start|stop entry F", an ftrace_ops on F (or, where
- * kprobes are no ftrace ops and the exit hooks are kretprobes, a kprobe:
+ * kprobes are breakpoints before ftrace's call site, a kprobe:
  * kft_entry_trigger_as_kprobe()) that starts or stops the run. Exit triggers are
  * exit hooks of the run's mechanism (kft_exit.h, roles
  * KFT_HOOK_START_EXIT and KFT_HOOK_STOP_EXIT); time triggers are the run's
@@ -71,13 +71,31 @@ static int kft_entry_trigger_attach_kprobe(struct kft_entry_trigger *t,
 }
 
 /*
- * A kprobe where the run's exit hooks may be kretprobes (KFT_ENTRY_TRIGGER_KPROBE
- * says where): every run but one with fast hooks, whose hooks are all
- * ftrace_ops. (The boot's run on arm64 must have none: kft_static.c.)
+ * A kprobe where kprobes are breakpoints at a function's first instruction,
+ * before ftrace's call site (KFT_ENTRY_TRIGGER_KPROBE): beside kretprobes
+ * it must run first, and beside a fast run's own ftrace_ops a second ops
+ * would cost every traced call ftrace's list of ops (32-bit ARM has no
+ * trampoline per function), where a breakpoint costs nothing until it is
+ * hit. Not for a fast run where kprobes come after the early initcalls
+ * (KFT_KPROBES_AFTER_EARLY_INITCALLS): the boot's run there must register
+ * none (kft_static.c).
  */
 static bool kft_entry_trigger_as_kprobe(const struct kft_run *run)
 {
-	return KFT_ENTRY_TRIGGER_KPROBE && run->cfg.hooks != KFT_HOOKS_FAST;
+	return KFT_ENTRY_TRIGGER_KPROBE &&
+	       (run->cfg.hooks != KFT_HOOKS_FAST || !KFT_KPROBES_AFTER_EARLY_INITCALLS);
+}
+
+/*
+ * The warning's hook as a kprobe where entry triggers are, and on riscv64,
+ * where a kprobe lands past ftrace's call site (KFT_KPROBE_AT_FTRACE_SITE)
+ * and so runs after the function's hooks: a configuration's trigger must
+ * run before them, the warning's need not (kft_warn_trigger_attach()).
+ */
+static bool kft_warn_trigger_as_kprobe(void)
+{
+	return (KFT_ENTRY_TRIGGER_KPROBE || !KFT_KPROBE_AT_FTRACE_SITE) &&
+	       !KFT_KPROBES_AFTER_EARLY_INITCALLS;
 }
 
 static int kft_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run, bool is_start,
@@ -128,15 +146,12 @@ int kft_entry_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run,
  * gets an entry trigger. A kernel where it cannot be hooked (not
  * traceable) keeps the run without it.
  *
- * Where kprobes are breakpoints (KFT_ENTRY_TRIGGER_KPROBE, and riscv64,
- * where a kprobe goes past ftrace's call site: KFT_KPROBE_AT_FTRACE_SITE)
- * it is a kprobe whatever the run's hooks, unlike the triggers a
- * configuration names. An ftrace_ops there, beside a fast run's own, makes
- * ftrace call every traced function's hooks through its list of ops (32-bit
- * ARM and riscv64 have no trampoline per function), so that each call of
- * the ring tests both ops, for a function called only at a warning. A
- * breakpoint costs nothing until it is hit. (Not where a kprobe registered
- * at the boot's run would oops: KFT_KPROBES_AFTER_EARLY_INITCALLS.)
+ * Where kprobes are breakpoints it is a kprobe whatever the run's hooks
+ * (kft_warn_trigger_as_kprobe()). An ftrace_ops there, beside a fast run's
+ * own, makes ftrace call every traced function's hooks through its list
+ * of ops (32-bit ARM and riscv64 have no trampoline per function), so that
+ * each call of the ring tests both ops, for a function called only at a
+ * warning. A breakpoint costs nothing until it is hit.
  *
  * Return: 0, or the error that left it out.
  */
@@ -146,8 +161,7 @@ int kft_warn_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run)
 	struct kft_parse_error ignored;
 
 	return kft_trigger_attach(t, run, false, KFT_REASON_WARN, &warn,
-				  (KFT_ENTRY_TRIGGER_KPROBE || !KFT_KPROBE_AT_FTRACE_SITE) &&
-				  !KFT_KPROBES_AFTER_EARLY_INITCALLS, &ignored);
+				  kft_warn_trigger_as_kprobe(), &ignored);
 }
 
 void kft_entry_trigger_detach(struct kft_entry_trigger *t)
