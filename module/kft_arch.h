@@ -463,12 +463,24 @@ static __always_inline unsigned long kft_entry_return_address(struct pt_regs *re
  * a function's first instruction runs before ftrace's call a few
  * instructions in. There entry triggers are kprobes: beside kretprobes as
  * the exit hooks they run first, and beside fast hooks they spare every
- * traced call ftrace's list of ops, where ftrace has no trampoline per
- * function (kft_trigger.c). Not where kretprobes cannot be had (riscv64:
- * a kprobe there lands past the call site, after the hooks).
+ * traced call ftrace's list of ops on 32-bit ARM, whose ftrace has no
+ * trampoline per function (kft_trigger.c; a fast run only where
+ * KFT_FAST_RUN_KPROBES). Not where kretprobes cannot be had (riscv64: a
+ * kprobe there lands past the call site, after the hooks).
  */
 #define KFT_ENTRY_TRIGGER_KPROBE	(!KFT_HAVE_FPROBE && !IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) && \
 					 KFT_KPROBE_AT_FTRACE_SITE)
+
+/*
+ * Whether a run with fast hooks may register a kprobe where one spares the
+ * traced calls ftrace's list of ops (an entry trigger, the ring's warning
+ * hook: kft_trigger.c). Not where kprobes come after the early initcalls
+ * (the boot's run there must register none: kft_static.c), nor in a
+ * Thumb-2 kernel, whose kprobes crash at the first probed call
+ * (Documentation/testing.rst): fast hooks are all that work there.
+ */
+#define KFT_FAST_RUN_KPROBES		(!KFT_KPROBES_AFTER_EARLY_INITCALLS && \
+					 !IS_ENABLED(CONFIG_THUMB2_KERNEL))
 
 /*
  * args: how many of a call's first arguments kft keeps, the registers the

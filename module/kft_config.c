@@ -335,14 +335,15 @@ enum kft_parse_err kft_config_override_error(const struct kft_config *cfg, enum 
  * @cfg:	the configuration
  * @hooks:	the exit hooks it gets (its own word, or the default)
  * @have_fprobe: the kernel's safe exit hooks are fprobes, not kretprobes
- * @entry_kprobes: an entry trigger is a kprobe where the exit hooks may be
- *		kretprobes (KFT_ENTRY_TRIGGER_KPROBE)
+ * @entry_kprobes: an entry trigger of a run with safe hooks is a kprobe
+ *		(KFT_ENTRY_TRIGGER_KPROBE)
  *
  * Safe exit hooks without fprobe are kretprobes: for the calls a trace or
  * a histogram times, for exit triggers, for a stack watch. Names are not
  * counted: built in, kft looks them up in kallsyms. Asked only where
  * kprobes come after the early initcalls (kft_static.c), where a fast
- * run's entry triggers are ftrace_ops (kft_trigger.c).
+ * run registers none: its entry triggers are ftrace_ops there
+ * (KFT_FAST_RUN_KPROBES, kft_trigger.c).
  *
  * Return: true if it would.
  */

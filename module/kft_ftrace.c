@@ -57,19 +57,21 @@ struct tracepoint *kft_tracepoint(const char *name)
  *
  * Where kprobes cannot share ftrace's call site at a function's start
  * (KFT_KPROBE_AT_FTRACE_SITE), a traceable function's kprobe goes past it
- * (KFT_KPROBE_LOOKUP_OFFSET). A failed registration may have set the
- * address it looked up: the second starts again from what was asked.
+ * (KFT_KPROBE_LOOKUP_OFFSET): register_kprobe() refuses the start with
+ * -EINVAL. The refusal leaves the address it looked up and flags of its
+ * own in @kp; the second try has them as asked.
  *
  * Return: what register_kprobe() returned, the last time it was called.
  */
 int kft_register_kprobe_by_name(struct kprobe *kp)
 {
-	struct kprobe asked = *kp;
+	u32 flags = kp->flags;
 	int ret = register_kprobe(kp);
 
-	if (!ret || !KFT_KPROBE_LOOKUP_OFFSET)
+	if (ret != -EINVAL || !KFT_KPROBE_LOOKUP_OFFSET)
 		return ret;
-	*kp = asked;
+	kp->addr = NULL;
+	kp->flags = flags;
 	kp->offset = KFT_KPROBE_LOOKUP_OFFSET;
 	return register_kprobe(kp);
 }

@@ -203,9 +203,9 @@ static char *__init kft_static_text(size_t *conf_len, size_t *over_len)
  *   error and tries again;
  * - where kprobes come after the early initcalls (arm64 6.10 on:
  *   KFT_KPROBES_AFTER_EARLY_INITCALLS), kretprobes cannot be had at all
- *   when kft's early initcall starts the run. Fast hooks also make its
- *   entry triggers ftrace_ops (kft_trigger.c), and its exit triggers fast
- *   hooks, in every mode.
+ *   when kft's early initcall starts the run. There fast hooks also make
+ *   its entry triggers ftrace_ops (kft_trigger.c), and its exit triggers
+ *   fast hooks, in every mode.
  */
 static void __init kft_static_choose_hooks(struct kft_config *cfg)
 {

@@ -45,14 +45,21 @@ static notrace int kft_entry_trigger_kp(struct kprobe *kp, struct pt_regs *regs)
 NOKPROBE_SYMBOL(kft_entry_trigger_kp);
 
 /*
- * An entry trigger as a kprobe (kft_entry_trigger_as_kprobe()): registered after
- * the traced functions' kretprobes, it runs before them at a shared entry
- * (kprobes call the newest probe of an address first).
+ * An entry trigger as a kprobe (kft_entry_trigger_as_kprobe()): a
+ * breakpoint at the function's first instruction, it runs before ftrace's
+ * call a few instructions in, and so before fast hooks; registered after
+ * the traced functions' kretprobes, it runs before them too (kprobes call
+ * the newest probe of an address first).
+ *
+ * Return: 0, or -ENOENT where kprobes refuse the function (the caller
+ * tries an ftrace_ops), or -EINVAL with @err set.
  */
 static int kft_entry_trigger_attach_kprobe(struct kft_entry_trigger *t,
 					   const struct kft_func_ref *func,
 					   struct kft_parse_error *err)
 {
+	int ret;
+
 	memset(&t->kp, 0, sizeof(t->kp));
 	if (func->is_glob)
 		return kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, func);
@@ -64,8 +71,9 @@ static int kft_entry_trigger_attach_kprobe(struct kft_entry_trigger *t,
 		t->kp.symbol_name = func->text;
 	}
 	t->kp.pre_handler = kft_entry_trigger_kp;
-	if (func->is_addr ? register_kprobe(&t->kp) : kft_register_kprobe_by_name(&t->kp))
-		return kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, func);
+	ret = func->is_addr ? register_kprobe(&t->kp) : kft_register_kprobe_by_name(&t->kp);
+	if (ret)
+		return -ENOENT;
 	t->attached = true;
 	return 0;
 }
@@ -76,14 +84,12 @@ static int kft_entry_trigger_attach_kprobe(struct kft_entry_trigger *t,
  * it must run first, and beside a fast run's own ftrace_ops a second ops
  * would cost every traced call ftrace's list of ops (32-bit ARM has no
  * trampoline per function), where a breakpoint costs nothing until it is
- * hit. Not for a fast run where kprobes come after the early initcalls
- * (KFT_KPROBES_AFTER_EARLY_INITCALLS): the boot's run there must register
- * none (kft_static.c).
+ * hit. A fast run only where it may register kprobes (KFT_FAST_RUN_KPROBES).
  */
 static bool kft_entry_trigger_as_kprobe(const struct kft_run *run)
 {
 	return KFT_ENTRY_TRIGGER_KPROBE &&
-	       (run->cfg.hooks != KFT_HOOKS_FAST || !KFT_KPROBES_AFTER_EARLY_INITCALLS);
+	       (run->cfg.hooks != KFT_HOOKS_FAST || KFT_FAST_RUN_KPROBES);
 }
 
 /*
@@ -91,26 +97,21 @@ static bool kft_entry_trigger_as_kprobe(const struct kft_run *run)
  * where a kprobe lands past ftrace's call site (KFT_KPROBE_AT_FTRACE_SITE)
  * and so runs after the function's hooks: a configuration's trigger must
  * run before them, the warning's need not (kft_warn_trigger_attach()).
+ * Whatever the run's hooks: only where a fast run may register kprobes.
  */
 static bool kft_warn_trigger_as_kprobe(void)
 {
-	return (KFT_ENTRY_TRIGGER_KPROBE || !KFT_KPROBE_AT_FTRACE_SITE) &&
-	       !KFT_KPROBES_AFTER_EARLY_INITCALLS;
+	return (KFT_ENTRY_TRIGGER_KPROBE || !KFT_KPROBE_AT_FTRACE_SITE) && KFT_FAST_RUN_KPROBES;
 }
 
-static int kft_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run, bool is_start,
-			      enum kft_reason why, const struct kft_func_ref *func, bool as_kprobe,
-			      struct kft_parse_error *err)
+static int kft_entry_trigger_attach_ops(struct kft_entry_trigger *t,
+					const struct kft_func_ref *func,
+					struct kft_parse_error *err)
 {
 	unsigned long addr;
 	int ret;
 
-	t->run = run;
-	t->is_start = is_start;
-	t->why = why;
-	t->as_kprobe = as_kprobe;
-	if (t->as_kprobe)
-		return kft_entry_trigger_attach_kprobe(t, func, err);
+	t->as_kprobe = false;
 	t->ops.func = kft_entry_trigger_fn;
 	t->ops.flags = KFT_FTRACE_OPS_FL_OWN_RECURSION;
 	ret = kft_ftrace_filter_add(&t->ops, func, &addr, err);
@@ -127,6 +128,29 @@ static int kft_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run, 
 err_free_filter:
 	ftrace_free_filter(&t->ops);
 	return ret;
+}
+
+/*
+ * A function that kprobes refuse (blocklisted, or a kprobe's own code) but
+ * ftrace may trace gets an ftrace_ops instead: no kretprobe of the run can
+ * be on it either, and so none that the trigger must run before.
+ */
+static int kft_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run, bool is_start,
+			      enum kft_reason why, const struct kft_func_ref *func, bool as_kprobe,
+			      struct kft_parse_error *err)
+{
+	int ret;
+
+	t->run = run;
+	t->is_start = is_start;
+	t->why = why;
+	t->as_kprobe = as_kprobe;
+	if (t->as_kprobe) {
+		ret = kft_entry_trigger_attach_kprobe(t, func, err);
+		if (ret != -ENOENT)
+			return ret;
+	}
+	return kft_entry_trigger_attach_ops(t, func, err);
 }
 
 int kft_entry_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run,
@@ -147,7 +171,8 @@ int kft_entry_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run,
  * traceable) keeps the run without it.
  *
  * Where kprobes are breakpoints it is a kprobe whatever the run's hooks
- * (kft_warn_trigger_as_kprobe()). An ftrace_ops there, beside a fast run's
+ * (kft_warn_trigger_as_kprobe()), or where kprobes refuse __warn() an
+ * ftrace_ops. An ftrace_ops there, beside a fast run's
  * own, makes ftrace call every traced function's hooks through its list
  * of ops (32-bit ARM and riscv64 have no trampoline per function), so that
  * each call of the ring tests both ops, for a function called only at a

@@ -10,14 +10,14 @@
 
 struct kft_run;
 
-/* An entry trigger: an ftrace_ops on one function (inside its struct kft_run). */
+/* An entry trigger: an ftrace_ops or a kprobe on one function (inside its struct kft_run). */
 struct kft_entry_trigger {
 	struct ftrace_ops ops;
 	struct kprobe kp;		/* instead, when as_kprobe */
 	struct kft_run *run;
 	int why;			/* a stop's enum kft_reason */
 	bool is_start;
-	bool as_kprobe;			/* kft_entry_trigger_as_kprobe() */
+	bool as_kprobe;			/* a kprobe: kft_entry_trigger_as_kprobe() */
 	bool attached;
 };
 

@@ -26,6 +26,8 @@
  *			subtree (filter roots)
  *	outer		calls middle twice; middle calls leaf 3 times and busy_20us
  *	start_marker, stop_marker	return at once; for triggers
+ *	nokprobe_marker	returns at once; traceable, but kprobes refuse it
+ *			(NOKPROBE_SYMBOL): a trigger there is an ftrace_ops
  *	recurse		COUNT is a depth (1..10): kft_test_recurse calls itself
  *			that deep, each frame holding a 1 KiB array, and the
  *			innermost calls leaf (for stack watches)
@@ -413,6 +415,12 @@ static noinline void kft_test_stop_marker(void)
 	barrier();
 }
 
+static noinline void kft_test_nokprobe_marker(void)
+{
+	barrier();
+}
+NOKPROBE_SYMBOL(kft_test_nokprobe_marker);
+
 /* Each level holds 1 KiB of stack, so that depths are easy to see. */
 static noinline void kft_test_recurse(unsigned int depth)
 {
@@ -521,6 +529,7 @@ static const struct {
 	{ "outer", kft_test_outer, false },
 	{ "start_marker", kft_test_start_marker, false },
 	{ "stop_marker", kft_test_stop_marker, false },
+	{ "nokprobe_marker", kft_test_nokprobe_marker, false },
 	{ "sleep", kft_test_sleep, false },
 	{ "lock_root", kft_test_lock_root, false },
 	{ "panic", kft_test_panic_outer, false },
