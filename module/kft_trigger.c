@@ -171,12 +171,12 @@ int kft_entry_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run,
  * traceable) keeps the run without it.
  *
  * Where kprobes are breakpoints it is a kprobe whatever the run's hooks
- * (kft_warn_trigger_as_kprobe()), or where kprobes refuse __warn() an
- * ftrace_ops. An ftrace_ops there, beside a fast run's
- * own, makes ftrace call every traced function's hooks through its list
- * of ops (32-bit ARM and riscv64 have no trampoline per function), so that
- * each call of the ring tests both ops, for a function called only at a
- * warning. A breakpoint costs nothing until it is hit.
+ * (kft_warn_trigger_as_kprobe()); where kprobes refuse __warn(), an
+ * ftrace_ops. An ftrace_ops beside a fast run's own makes ftrace call
+ * every traced function's hooks through its list of ops (32-bit ARM and
+ * riscv64 have no trampoline per function), so that each call of the ring
+ * tests both ops, for a function called only at a warning. A breakpoint
+ * costs nothing until it is hit.
  *
  * Return: 0, or the error that left it out.
  */
