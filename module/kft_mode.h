@@ -56,6 +56,11 @@ struct kft_mode {
 	enum kft_parse_err no_memory;
 	/* The run's data (log, table): at create, at release. */
 	int (*alloc)(struct kft_run *run);
+	/*
+	 * Optional: at create, once nothing can fail it, take what alloc()
+	 * only reserved (what a failed write must leave as it was).
+	 */
+	void (*commit)(struct kft_run *run);
 	void (*free)(struct kft_run *run);
 	/* Emptied at prime, while nothing records (not primed nor running). */
 	int (*reset)(struct kft_run *run);

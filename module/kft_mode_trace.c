@@ -434,7 +434,8 @@ void kft_trace_print_last(struct kft_run *run, unsigned int calls, struct seq_fi
 
 /*
  * log persistent: the ring is the kft region's (kft_region.h), held until
- * the run is torn down. Return: 0, or kft_region_hold()'s error.
+ * the run is torn down, and written from kft_trace_commit() on. Return: 0,
+ * or kft_region_hold()'s error.
  */
 static int kft_trace_log_alloc(struct kft_run *run)
 {
@@ -446,8 +447,7 @@ static int kft_trace_log_alloc(struct kft_run *run)
 
 	if (!cfg->persistent)
 		return kft_log_alloc(&run->log, cfg->logentries, sides, cfg->log, NULL);
-	ret = kft_region_hold(&mem.ring, &mem.records, kft_ring_shift(cfg->logentries),
-			      run->id, cfg->units_ns);
+	ret = kft_region_hold(&mem.ring, &mem.records, kft_ring_shift(cfg->logentries));
 	if (ret)
 		return ret;
 	ret = kft_log_alloc(&run->log, cfg->logentries, sides, cfg->log, &mem);
@@ -463,6 +463,13 @@ static int kft_trace_alloc(struct kft_run *run)
 	if (!ret && run->cfg.offcpu)
 		ret = kft_sched_alloc(&run->sched, run->cfg.wakers);
 	return ret;
+}
+
+/* log persistent: the region is the run's now (kft_region_hold()). */
+static void kft_trace_commit(struct kft_run *run)
+{
+	if (run->log.ring.in_region)
+		kft_region_claim(run->id, run->cfg.units_ns);
 }
 
 static void kft_trace_free(struct kft_run *run)
@@ -596,6 +603,7 @@ const struct kft_mode kft_mode_trace = {
 	.name		= "trace",
 	.no_memory	= KFT_ERR_NO_MEMORY,
 	.alloc		= kft_trace_alloc,
+	.commit		= kft_trace_commit,
 	.free		= kft_trace_free,
 	.reset		= kft_trace_reset,
 	.attach		= kft_trace_attach,

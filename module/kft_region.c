@@ -91,31 +91,58 @@ static void kft_region_header_write(struct kft_region_header *h)
 
 /**
  * kft_region_hold() - the region's memory for a ring of 1 << @shift slots a CPU
- * @ring:	set to the region's tags and counts, emptied
+ * @ring:	set to the region's tags and counts
  * @records:	set to its records
  * @shift:	the ring's size
- * @run_id:	the run, for the header
- * @units_ns:	its rows' unit
  *
- * The caller holds kft_mutex. What the region held is gone: the boot read
- * it at the module's load (kft_last_boot.c).
+ * Reserved for the run being configured, not yet written: the calls the
+ * region holds (this boot's last persistent run's, for the next boot)
+ * stay until kft_region_claim(), once nothing can fail the configuration
+ * any more, so that a write that fails changes nothing of them. The
+ * caller holds kft_mutex.
  *
  * Return: 0; -ENODEV without a region, -EBUSY when a run holds it, -ENOSPC
  * when it is too small.
  */
-int kft_region_hold(struct kft_ring *ring, struct kft_record **records, unsigned int shift,
-		    u32 run_id, bool units_ns)
+int kft_region_hold(struct kft_ring *ring, struct kft_record **records, unsigned int shift)
 {
-	struct kft_region_header *h = kft_region.base;
 	struct kft_region_layout l;
 
-	if (!h)
+	if (!kft_region.base)
 		return -ENODEV;
 	if (kft_region.held)
 		return -EBUSY;
 	kft_region_layout(nr_cpu_ids, shift, &l);
 	if (shift > KFT_REGION_MAX_SHIFT || l.end > kft_region.size)
 		return -ENOSPC;
+	ring->tags = kft_region.base + l.tags;
+	ring->cpus = kft_region.base + l.cpus;
+	ring->shift = shift;
+	ring->mask = (1UL << shift) - 1;
+	ring->stream = false;
+	ring->in_region = true;
+	*records = kft_region.base + l.records;
+	kft_region.shift = shift;
+	kft_region.held = true;
+	return 0;
+}
+
+/**
+ * kft_region_claim() - the held region becomes its run's, its ring emptied
+ * @run_id:	the run, for the header
+ * @units_ns:	its rows' unit
+ *
+ * The caller holds kft_mutex; the run records nothing yet (it is not
+ * primed). What the region held is gone: the boot read it at the
+ * module's load (kft_last_boot.c).
+ */
+void kft_region_claim(u32 run_id, bool units_ns)
+{
+	struct kft_region_header *h = kft_region.base;
+	unsigned int shift = kft_region.shift;
+	struct kft_region_layout l;
+
+	kft_region_layout(nr_cpu_ids, shift, &l);
 	kft_region_renew_begin();
 	/* Not a run's until the header is whole again. */
 	WRITE_ONCE(h->magic, 0);
@@ -131,18 +158,8 @@ int kft_region_hold(struct kft_ring *ring, struct kft_record **records, unsigned
 	h->anchor = (unsigned long)schedule;
 	h->bytes = l.end;
 	kft_region_header_write(h);
-	ring->tags = kft_region.base + l.tags;
-	ring->cpus = kft_region.base + l.cpus;
-	ring->shift = shift;
-	ring->mask = (1UL << shift) - 1;
-	ring->stream = false;
-	ring->in_region = true;
-	*records = kft_region.base + l.records;
-	kft_region.shift = shift;
-	kft_region.held = true;
 	kft_region.taken = true;
 	kft_region_renew_end(true);
-	return 0;
 }
 
 /* The run that held the region is torn down: another may take it. */

@@ -79,7 +79,7 @@ struct kft_region {
 	 */
 	unsigned int shift;
 	/*
-	 * Which ring the region holds: a new one at each hold and each
+	 * Which ring the region holds: a new one at each claim and each
 	 * emptying (kft_region_renew_begin()). A reader copies a region
 	 * ring's calls under copy_lock, and only if the ring is still the
 	 * one it took (the same gen): its records then go with the side
@@ -96,8 +96,8 @@ u32 kft_region_cpu_crc(const void *base, const struct kft_region_layout *l, u32 
 		       u32 cpu);
 u32 kft_region_header_crc(const struct kft_region_header *h);
 unsigned int kft_region_max_shift(void);
-int kft_region_hold(struct kft_ring *ring, struct kft_record **records, unsigned int shift,
-		    u32 run_id, bool units_ns);
+int kft_region_hold(struct kft_ring *ring, struct kft_record **records, unsigned int shift);
+void kft_region_claim(u32 run_id, bool units_ns);
 void kft_region_let_go(void);
 void kft_region_renew_begin(void);
 void kft_region_renew_end(bool emptied);

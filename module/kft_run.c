@@ -592,6 +592,8 @@ struct kft_run *kft_run_create(struct kft_run *old, char *text, const struct kft
 	ret = kft_run_hold_setup(run, err) ?: kft_run_attach_replacing(run, old, err);
 	if (ret)
 		goto err_put_run;
+	if (run->mode->commit)
+		run->mode->commit(run);
 	return run;
 
 err_put_run:
