@@ -51,8 +51,14 @@ NOKPROBE_SYMBOL(kft_entry_trigger_kp);
  * the traced functions' kretprobes, it runs before them too (kprobes call
  * the newest probe of an address first).
  *
- * Return: 0, or -ENOENT where kprobes refuse the function (the caller
- * tries an ftrace_ops), or -EINVAL with @err set.
+ * A kprobe takes one function. In a fast run a glob gets an ftrace_ops,
+ * which runs before the run's own as a kprobe would (ftrace calls the
+ * newest ops first); in a safe run the kretprobes at the function's first
+ * instruction would run before an ops, and they refuse globs themselves:
+ * the trigger's glob is refused as theirs are.
+ *
+ * Return: 0, or -ENOENT where kprobes refuse the function or a fast run
+ * has a glob (the caller tries an ftrace_ops), or -EINVAL with @err set.
  */
 static int kft_entry_trigger_attach_kprobe(struct kft_entry_trigger *t,
 					   const struct kft_func_ref *func,
@@ -62,7 +68,8 @@ static int kft_entry_trigger_attach_kprobe(struct kft_entry_trigger *t,
 
 	memset(&t->kp, 0, sizeof(t->kp));
 	if (func->is_glob)
-		return kft_func_error(err, KFT_ERR_UNKNOWN_FUNCTION, func);
+		return t->run->cfg.hooks == KFT_HOOKS_FAST ? -ENOENT :
+		       kft_func_error(err, KFT_ERR_GLOB_NEEDS_FPROBE, func);
 	if (func->is_addr) {
 		if (kft_check_function_start(func, err))
 			return -EINVAL;
