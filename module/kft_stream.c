@@ -316,13 +316,14 @@ static ssize_t kft_stream_read(struct file *file, char __user *ubuf, size_t coun
 	n = kft_stream_take(r, ubuf, max);
 	mutex_unlock(&r->buf->stream_lock);
 	/*
-	 * All that the log held at the open is read, and the run's log is
-	 * another since (a prime emptied it into a new one while this file
-	 * held the old, or a clear dropped it): the calls that come now go
-	 * where this file does not read. Said, not an end of calls that
-	 * never comes (a reader opens the file again for the new log).
+	 * All that the log held at the open is read, and no call comes to it
+	 * again: a prime emptied it into a new one while this file held the
+	 * old, or a clear or a new configuration took the run away (which
+	 * this file keeps alive). Said, not an end of calls that never comes
+	 * (a reader opens the file again for the new log or run).
 	 */
-	if (!n && READ_ONCE(r->run->log.buf) != r->buf)
+	if (!n && (READ_ONCE(r->run->log.buf) != r->buf ||
+		   READ_ONCE(r->run->state) == KFT_DEAD))
 		return -ESTALE;
 	if (n < 0)
 		return n;
