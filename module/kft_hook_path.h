@@ -118,8 +118,12 @@ static __always_inline bool kft_log_reserve(struct kft_run *run, enum kft_path p
 		kft_run_stop(run, KFT_REASON_LOG_FULL);
 		return false;
 	}
-	if (unlikely(!ok))
+	if (unlikely(!ok)) {
+		/* (An exit's CPU may change: preemption may be on there.) */
+		preempt_disable_notrace();
 		local64_inc(this_cpu_ptr(&run->counters->ring_skipped));
+		preempt_enable_notrace();
+	}
 	return ok;
 }
 
