@@ -189,14 +189,18 @@ static long long kft_rec_rows_in(const uint64_t *buf, size_t len)
 	long long n = 0;
 	size_t at = 0;
 
-	while (len - at >= sizeof(row)) {
+	while (at < len) {
+		if (len - at < sizeof(row))
+			return -1;
 		memcpy(&row, bytes + at, sizeof(row));
-		if (row.flags & ~KFT_STREAM_ROW_FLAGS)
+		/* (A read that ends inside a row's extensions is no whole rows.) */
+		if (row.flags & ~KFT_STREAM_ROW_FLAGS ||
+		    len - at - sizeof(row) < kftrec_extras_size(row.flags))
 			return -1;
 		at += sizeof(row) + kftrec_extras_size(row.flags);
 		n++;
 	}
-	return at == len ? n : -1;
+	return n;
 }
 
 /*
@@ -613,7 +617,8 @@ int kft_record(const struct kft_params *p, const struct kft_paths *paths)
 		if (ret)
 			fprintf(stderr, "kft: record: %s has the calls read until the error\n",
 				p->output);
-	} else if (rec.rows_failed) {
+	} else if (rec.rows_failed || (rec.total && rec.rows && kft_rec_flushed(&rec))) {
+		/* (Said only once what was read is in the file: flushed first.) */
 		fprintf(stderr, "kft: record: %s not written: the calls read are lost\n",
 			p->output);
 	} else if (rec.total) {
