@@ -324,7 +324,9 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 			p->dump = (unsigned int)v;
 			break;
 		case 'n': case 't': case 'd': case 'W':
-			if (kd_number(optarg, opt == 'd' || opt == 'W' ? 1 : 0, &v)) {
+			/* (A depth or a width is an int: no larger one wraps.) */
+			if (kd_number(optarg, opt == 'd' || opt == 'W' ? 1 : 0, &v) ||
+			    ((opt == 'd' || opt == 'W') && v > INT_MAX)) {
 				snprintf(err, errlen, "-%c: bad number '%s'", opt == 'W' ? 'm' : opt, optarg);
 				return -1;
 			}
@@ -338,10 +340,15 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 				p->name_width = (int)v;
 			break;
 		case 'm':
-			if (kd_all_digits(optarg) && !kd_number(optarg, 1, &v))
+			if (kd_all_digits(optarg) && !kd_number(optarg, 1, &v)) {
+				if (v > INT_MAX) {
+					snprintf(err, errlen, "-m: bad number '%s'", optarg);
+					return -1;
+				}
 				p->name_width = (int)v;
-			else
+			} else {
 				p->map = optarg;
+			}
 			break;
 		default:
 			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
