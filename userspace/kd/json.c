@@ -12,16 +12,23 @@
 
 #include "kd.h"
 
+/* A JSON string: valid UTF-8 whatever s holds (a byte that is none is U+FFFD). */
 static void kd_json_string(FILE *out, const char *s)
 {
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n;
+
 	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(out, "\\u%04x", *s);
+	for (; *u; u += n ? n : 1) {
+		n = kd_utf8_char(u);
+		if (*u == '"' || *u == '\\')
+			fprintf(out, "\\%c", *u);
+		else if (*u < 0x20)
+			fprintf(out, "\\u%04x", *u);
+		else if (n)
+			fwrite(u, 1, n, out);
 		else
-			fputc(*s, out);
+			fputs("\\ufffd", out);
 	}
 	fputc('"', out);
 }

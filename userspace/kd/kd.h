@@ -185,6 +185,13 @@ int kd_stacks_output(FILE *out, const struct kftlog *log, const struct ksyms *ks
 		     const struct kd_params *p);
 
 /*
+ * The length of the UTF-8 character at s (utf8.c), or 0 where s holds
+ * none: a broken sequence, an overlong form, a surrogate, a code point
+ * over U+10FFFF. A NUL or another ASCII byte is 1.
+ */
+size_t kd_utf8_char(const unsigned char *s);
+
+/*
  * XML text (xml.c): s with & < > " ' escaped, and every byte that is no
  * XML character (a control character, broken UTF-8) as '?', so that any
  * name makes a well-formed document.

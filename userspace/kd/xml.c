@@ -4,36 +4,18 @@
 
 #include "kd.h"
 
-static int kd_cont(unsigned char c)
-{
-	return (c & 0xc0) == 0x80;
-}
-
 /*
  * The length of the UTF-8 character at s that XML allows, or 0: no
- * control characters (tab aside), no overlong forms, surrogates, U+FFFE,
- * U+FFFF or code points over U+10FFFF.
+ * control characters (tab aside), and none of what kd_utf8_char()
+ * refuses, nor U+FFFE or U+FFFF.
  */
 static size_t kd_xml_char(const unsigned char *s)
 {
 	if (s[0] < 0x80)
 		return s[0] >= 0x20 || s[0] == '\t';
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		return kd_cont(s[1]) ? 2 : 0;
-	if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		if (!kd_cont(s[1]) || !kd_cont(s[2]) || (s[0] == 0xe0 && s[1] < 0xa0) ||
-		    (s[0] == 0xed && s[1] >= 0xa0) ||
-		    (s[0] == 0xef && s[1] == 0xbf && s[2] >= 0xbe))
-			return 0;
-		return 3;
-	}
-	if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		if (!kd_cont(s[1]) || !kd_cont(s[2]) || !kd_cont(s[3]) ||
-		    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
-			return 0;
-		return 4;
-	}
-	return 0;
+	if (s[0] == 0xef && s[1] == 0xbf && s[2] >= 0xbe)
+		return 0;
+	return kd_utf8_char(s);
 }
 
 static void kd_xml_put(FILE *out, const unsigned char *s, size_t n)
