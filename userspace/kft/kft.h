@@ -559,6 +559,11 @@ struct kft_session {
 	unsigned int run_id;	/* ours */
 	int lock;		/* kft_claim()'s */
 	sigset_t orig;		/* the signal mask before kft_signals_catch() */
+	/*
+	 * A read found the run gone, another's, or primed again by another
+	 * writer of /proc/kft: not ours to stop.
+	 */
+	int not_ours;
 	/* The run's start as our first read since our prime saw it. */
 	int have_start, started;
 	uint64_t start_us;
@@ -591,7 +596,8 @@ int kft_session_loop(struct kft_session *s, double interval, double duration,
  * Reads /proc/kft_data into obj with read() (which fills head), and checks
  * that it is our run's, in mode, started when our first read saw it
  * started (not primed again since by another writer of /proc/kft): 0, or
- * -1 after saying why (too_big for EFBIG). The caller frees obj either way.
+ * -1 after saying why (too_big for EFBIG; s->not_ours set when the run is
+ * no longer ours). The caller frees obj either way.
  */
 int kft_session_read(struct kft_session *s, enum kft_data_mode mode,
 		     int (*read)(void *obj, FILE *in), void *obj, const struct kft_head *head,
@@ -605,7 +611,12 @@ int kft_session_counts(struct kft_session *s, enum kft_data_mode mode, int max,
 		       struct kft_counts *c);
 /* We primed and started the run again ourselves: the next read's start is ours. */
 void kft_session_primed(struct kft_session *s);
-/* Stops the run unless ret is 1 (someone else did; said here): ret, or -1. */
+/*
+ * Stops the run after the session's end or its own error, unless ret is 1
+ * (someone else stopped it: said here) or the run is no longer ours (gone,
+ * replaced, or primed again by another writer: s->not_ours). ret, or -1
+ * when the stop fails.
+ */
 int kft_session_stop(struct kft_session *s, int ret);
 /* Releases the module and flushes standard output: the exit status for ret. */
 int kft_session_end(struct kft_session *s, int ret);

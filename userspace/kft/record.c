@@ -64,7 +64,6 @@ struct kft_rec {
 	unsigned long long total;	/* rows written */
 	unsigned long long elsewhere;	/* rows another reader took */
 	int problems;			/* disagreements said: exit 1 */
-	int not_ours;			/* the run is gone, another's, or primed by another: not ours to stop */
 	int rows_failed;		/* the rows file could not be written: no FILE */
 	int rows_renamed;		/* rows_path became FILE: nothing to unlink */
 };
@@ -225,7 +224,7 @@ static int kft_rec_take(struct kft_rec *rec, unsigned long long *n)
 			fprintf(stderr, "kft: record: %s: run %u's log was emptied by another "
 				"writer (a prime, or kft clear) after the calls read: those since "
 				"are not in the file\n", rec->s.paths->stream, rec->s.run_id);
-			rec->not_ours = 1;
+			rec->s.not_ours = 1;
 			return -1;
 		}
 		if (got < 0) {
@@ -269,7 +268,7 @@ static int kft_rec_read(struct kft_rec *rec, unsigned long long *n, int *complet
 	if (!st.registered || st.id != rec->s.run_id) {
 		fprintf(stderr, "kft: record: %s: %s\n", paths->ctl, st.registered ?
 			"another run replaced ours" : "the run is gone (kft clear?)");
-		rec->not_ours = 1;
+		rec->s.not_ours = 1;
 		return -1;
 	}
 	*complete = st.complete;
@@ -602,14 +601,14 @@ int kft_record(const struct kft_params *p, const struct kft_paths *paths)
 	if (!ret)
 		ret = kft_session_loop(&rec.s, KFT_REC_POLL_S, p->duration, kft_rec_poll, &rec);
 	/* Ours to stop: Ctrl-C, -d, or an error of ours. */
-	if (ret == 0 || (ret < 0 && !rec.not_ours)) {
+	if (ret == 0 || (ret < 0 && !rec.s.not_ours)) {
 		if (kft_session_stop(&rec.s, 0) || (ret == 0 && kft_rec_finish(&rec)))
 			ret = -1;
 	} else if (ret == 1) {
 		kft_session_stop(&rec.s, 1);
 		ret = 0;
 	}
-	if (!rec.not_ours && !rec.rows_failed && rec.stream >= 0 && kft_rec_header(&rec))
+	if (!rec.s.not_ours && !rec.rows_failed && rec.stream >= 0 && kft_rec_header(&rec))
 		ret = -1;
 	if (rec.have_last && !kft_rec_write(&rec, p->output)) {
 		written = 1;

@@ -26,6 +26,7 @@ int kft_session_start(struct kft_session *s, const struct kft_paths *paths,
 
 	s->paths = paths;
 	s->run_id = 0;
+	s->not_ours = 0;
 	kft_session_primed(s);
 	if (!config) {
 		fprintf(stderr, "kft: %s: %s\n", kft_subcmd_name(p->sub), err);
@@ -125,10 +126,11 @@ int kft_session_read(struct kft_session *s, enum kft_data_mode mode,
 		fprintf(stderr, "kft: %s: %s\n", path, too_big);
 	else if (ret)
 		fprintf(stderr, "kft: %s: %s\n", path, strerror(errno));
-	else
-		ret = kft_head_check(head, path, mode, s->run_id);
-	if (!ret)
-		ret = kft_session_same_start(s, head, path);
+	else if (kft_head_check(head, path, mode, s->run_id) ||
+		 kft_session_same_start(s, head, path)) {
+		s->not_ours = 1;
+		ret = -1;
+	}
 	fclose(in);
 	return ret;
 }
@@ -152,11 +154,35 @@ int kft_session_counts(struct kft_session *s, enum kft_data_mode mode, int max,
 	return 0;
 }
 
+/*
+ * Whether the run is still ours to stop. Another writer of /proc/kft that
+ * replaced or cleared it since our last read is seen here; one that only
+ * primed it again is not, but such a writer took no lock, as we did.
+ */
+static int kft_session_ours(struct kft_session *s)
+{
+	struct kft_status st;
+
+	if (s->not_ours)
+		return 0;
+	if (kft_status_read(s->paths, &st))
+		return 0;
+	if (!st.registered || st.id != s->run_id) {
+		fprintf(stderr, "kft: %s: run %u is no longer there: nothing to stop\n",
+			s->paths->ctl, s->run_id);
+		s->not_ours = 1;
+		return 0;
+	}
+	return 1;
+}
+
 int kft_session_stop(struct kft_session *s, int ret)
 {
 	if (ret == 1)
 		fprintf(stderr, "kft: run %u was stopped by another command\n", s->run_id);
-	else if (ret == 0 && kft_ctl_write(s->paths, "stop\n", 1))
+	else if (!kft_session_ours(s))
+		ret = -1;
+	else if (kft_ctl_write(s->paths, "stop\n", 1))
 		ret = -1;
 	return ret;
 }
