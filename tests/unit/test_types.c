@@ -558,6 +558,28 @@ static void check_struct_dwarf4(void)
 	kfttypes__free(t);
 }
 
+/*
+ * The sample with its types in DWARF 4 type units (gcc
+ * -fdebug-types-section), linked: a parameter's type is a declaration
+ * with DW_AT_signature, its enumerators and members are the type unit's,
+ * and that unit's offsets count from 0 in .debug_types.
+ */
+static void test_dwarf_type_units(void)
+{
+	struct kfttypes *t = kfttypes__new(8);
+	struct kfttypes_error err;
+	char path[PATH_MAX];
+	size_t i;
+	int e;
+
+	e = kfttypes__add_dwarf(t, object_path("types_sample_tu.so", path, sizeof(path)), &err);
+	CHECK(e == 0, "type units %s: %d %s", path, e, err.msg);
+	check_sample(t, "DWARF type units");
+	for (i = 0; i < ARRAY_SIZE(struct_cases); i++)
+		check_call(t, &struct_cases[i], "DWARF type units");
+	kfttypes__free(t);
+}
+
 static void test_struct_members(void)
 {
 	struct kfttypes *btf = kfttypes__new(8), *dwarf = kfttypes__new(8);
@@ -709,5 +731,5 @@ static void test_vmlinux(void)
 
 UNIT_MAIN(test_written, test_written_arm32, test_register, test_written_errors, test_written_twice, test_written_bad_input,
 	  test_huge_counts, test_buffer_sizes, test_btf_sample, test_btf_split, test_dwarf_sample,
-	  test_source_order, test_source_errors, test_vmlinux, test_struct_members,
+	  test_source_order, test_source_errors, test_vmlinux, test_struct_members, test_dwarf_type_units,
 	  test_struct_written)

@@ -49,12 +49,22 @@ static const char *die_name(Dwarf_Die *die)
 	return dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
 }
 
-/* The DIE @die's DW_AT_type names, in *to: false when it has none. */
+/*
+ * The DIE @die's DW_AT_type names, in *to: false when it has none. Where
+ * that is a declaration with DW_AT_signature (the type is in a type unit,
+ * gcc's -fdebug-types-section), the type unit's DIE: the declaration has
+ * neither enumerators nor members.
+ */
 static bool die_type(Dwarf_Die *die, Dwarf_Die *to)
 {
 	Dwarf_Attribute attr;
+	Dwarf_Die unit_type;
 
-	return dwarf_formref_die(dwarf_attr_integrate(die, DW_AT_type, &attr), to) != NULL;
+	if (!dwarf_formref_die(dwarf_attr_integrate(die, DW_AT_type, &attr), to))
+		return false;
+	if (dwarf_formref_die(dwarf_attr(to, DW_AT_signature, &attr), &unit_type))
+		*to = unit_type;
+	return true;
 }
 
 static bool die_flag(Dwarf_Die *die, unsigned int name)
@@ -86,14 +96,17 @@ static bool die_strip(Dwarf_Die *die)
 }
 
 /*
- * The key of @die's table in the source's tables: its offset, and which
- * kind of table (a type unit's DIEs are counted in a section of their
- * own, so an offset alone might name an enumeration in one and a struct
- * in the other).
+ * The key of @die's table in the source's tables: where the DIE lies in
+ * memory, and which kind of table. Not its offset: a type unit's offsets
+ * (DWARF 4's .debug_types) and an alternate file's (dwz) count from 0 in
+ * sections of their own, so that one offset can name an enumeration in one
+ * and a struct or another enumeration in the other. libdw keeps each
+ * section in memory while the Dwarf lives, so an address names one DIE
+ * (dwarf_die_addr_die() takes it back).
  */
 static unsigned long long die_table_key(Dwarf_Die *die, bool members)
 {
-	return (unsigned long long)dwarf_dieoffset(die) << 1 | members;
+	return (unsigned long long)(uintptr_t)die->addr << 1 | members;
 }
 
 /* The enumerators of the enumeration @die, a new table of them in *vals: -ENOMEM, else 0. */
