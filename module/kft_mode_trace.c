@@ -465,7 +465,11 @@ static int kft_trace_alloc(struct kft_run *run)
 	return ret;
 }
 
-/* log persistent: the region is the run's now (kft_region_hold()). */
+/*
+ * log persistent: nothing can fail the run any more, so the region held
+ * since kft_trace_alloc() is written as this run's now (kft_region_claim()):
+ * a configuration refused before here left the last run's calls in it.
+ */
 static void kft_trace_commit(struct kft_run *run)
 {
 	if (run->log.ring.in_region)
