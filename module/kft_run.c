@@ -466,6 +466,18 @@ static int kft_run_attach_replacing(struct kft_run *run, struct kft_run *old,
 	ret = kft_run_attach(run, err);
 	if (!ret || !old_off)
 		return ret;
+	/*
+	 * The calls inside @old's functions when its hooks came off lost
+	 * their exits: a root call's or an offcpu call's slot would stay
+	 * its task's for good. As at a prime, every slot is freed and those
+	 * calls are made an earlier generation's, whose exits leave the
+	 * slots alone (fast hooks' still come, and are counted not found).
+	 */
+	if (old->hold.slots || old->sched.slots) {
+		kft_hold_reset(&old->hold);
+		kft_sched_reset(&old->sched);
+		WRITE_ONCE(old->gen, old->gen + 1);
+	}
 	if (!kft_run_attach(old, &again)) {
 		old->detached = false;
 		return ret;
