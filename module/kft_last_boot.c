@@ -15,6 +15,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
 #include <linux/kref.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
@@ -436,6 +437,13 @@ static ssize_t kft_lb_write(struct file *file, const char __user *ubuf, size_t l
 	char word[16] = "";
 	struct kft_last_boot *old;
 
+	/*
+	 * forget erases what the last boot left, as a write of /proc/kft
+	 * changes a run: it needs CAP_SYS_ADMIN of the task that opened the
+	 * file (a uid 0 without it, or a task handed the file, may not).
+	 */
+	if (!file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN))
+		return -EPERM;
 	if (len >= sizeof(word) || copy_from_user(word, ubuf, len))
 		return -EINVAL;
 	strim(word);
