@@ -45,20 +45,31 @@ static notrace int kft_entry_trigger_kp(struct kprobe *kp, struct pt_regs *regs)
 NOKPROBE_SYMBOL(kft_entry_trigger_kp);
 
 /*
+ * Whether the run's own hooks are kretprobes at its functions' first
+ * instructions, where entry triggers are kprobes (no fprobe): a trace or
+ * histogram run's safe exit hooks. Count, stacks and profile runs hook
+ * entries with an ftrace_ops, and a fast run has kft's own.
+ */
+static bool kft_run_has_kretprobes(const struct kft_run *run)
+{
+	return run->cfg.hooks != KFT_HOOKS_FAST && kft_mode_takes(run->cfg.mode, KFT_STMT_HOOKS);
+}
+
+/*
  * An entry trigger as a kprobe (kft_entry_trigger_as_kprobe()): a
  * breakpoint at the function's first instruction, it runs before ftrace's
  * call a few instructions in, and so before fast hooks; registered after
  * the traced functions' kretprobes, it runs before them too (kprobes call
  * the newest probe of an address first).
  *
- * A kprobe takes one function. In a fast run a glob gets an ftrace_ops,
- * which runs before the run's own as a kprobe would (ftrace calls the
- * newest ops first); in a safe run the kretprobes at the function's first
- * instruction would run before an ops, and they refuse globs themselves:
- * the trigger's glob is refused as theirs are.
+ * A kprobe takes one function. A glob gets an ftrace_ops, which runs
+ * before the run's own ops as a kprobe would (ftrace calls the newest ops
+ * first), but after kretprobes at the function's first instruction, which
+ * refuse globs themselves: beside them the trigger's glob is refused as
+ * theirs are.
  *
- * Return: 0, or -ENOENT where kprobes refuse the function or a fast run
- * has a glob (the caller tries an ftrace_ops), or -EINVAL with @err set.
+ * Return: 0, or -ENOENT where kprobes refuse the function or the glob may
+ * be an ftrace_ops (the caller tries one), or -EINVAL with @err set.
  */
 static int kft_entry_trigger_attach_kprobe(struct kft_entry_trigger *t,
 					   const struct kft_func_ref *func,
@@ -68,8 +79,8 @@ static int kft_entry_trigger_attach_kprobe(struct kft_entry_trigger *t,
 
 	memset(&t->kp, 0, sizeof(t->kp));
 	if (func->is_glob)
-		return t->run->cfg.hooks == KFT_HOOKS_FAST ? -ENOENT :
-		       kft_func_error(err, KFT_ERR_GLOB_NEEDS_FPROBE, func);
+		return kft_run_has_kretprobes(t->run) ?
+		       kft_func_error(err, KFT_ERR_GLOB_NEEDS_FPROBE, func) : -ENOENT;
 	if (func->is_addr) {
 		if (kft_check_function_start(func, err))
 			return -EINVAL;
