@@ -18,6 +18,9 @@
 int kft_ring_alloc(struct kft_ring *ring, unsigned long capacity, unsigned int shift,
 		   bool stream)
 {
+	/* A call keeps its record's slot in 32 bits (struct kft_call). */
+	if ((u64)capacity - 1 > U32_MAX)
+		return -ENOMEM;
 	ring->shift = shift;
 	ring->mask = (1UL << shift) - 1;
 	ring->stream = stream;

@@ -21,5 +21,10 @@ bool kft_mem_fits(size_t bytes)
 {
 	long avail_pages = si_mem_available();
 
-	return avail_pages > 0 && DIV_ROUND_UP(bytes, PAGE_SIZE) <= avail_pages / 2;
+	/*
+	 * Whole pages, counted without rounding up: SIZE_MAX, which
+	 * array_size() gives for a size that overflowed, would wrap to 0.
+	 */
+	return avail_pages > 0 && bytes / PAGE_SIZE + !!(bytes % PAGE_SIZE) <=
+	       (unsigned long)avail_pages / 2;
 }
