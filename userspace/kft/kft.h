@@ -614,8 +614,8 @@ void kft_session_primed(struct kft_session *s);
 /*
  * Stops the run after the session's end or its own error, unless ret is 1
  * (someone else stopped it: said here) or the run is no longer ours (gone,
- * replaced, or primed again by another writer: s->not_ours). ret, or -1
- * when the stop fails.
+ * replaced, or primed again by another writer: s->not_ours; said when
+ * /proc/kft tells it here). ret, or -1 when the stop fails.
  */
 int kft_session_stop(struct kft_session *s, int ret);
 /* Releases the module and flushes standard output: the exit status for ret. */

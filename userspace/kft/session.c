@@ -122,13 +122,14 @@ int kft_session_read(struct kft_session *s, enum kft_data_mode mode,
 		return -1;
 	}
 	ret = read(obj, in);
-	if (ret && errno == EFBIG)
+	if (ret && errno == EFBIG) {
 		fprintf(stderr, "kft: %s: %s\n", path, too_big);
-	else if (ret)
+	} else if (ret) {
 		fprintf(stderr, "kft: %s: %s\n", path, strerror(errno));
-	else if (kft_head_check(head, path, mode, s->run_id) ||
-		 kft_session_same_start(s, head, path)) {
-		s->not_ours = 1;
+	} else if (kft_head_check(head, path, mode, s->run_id) ||
+		   kft_session_same_start(s, head, path)) {
+		/* Gone, another's, or primed again; a read that is no log tells nothing. */
+		s->not_ours = head->registered >= 0;
 		ret = -1;
 	}
 	fclose(in);
@@ -155,9 +156,11 @@ int kft_session_counts(struct kft_session *s, enum kft_data_mode mode, int max,
 }
 
 /*
- * Whether the run is still ours to stop. Another writer of /proc/kft that
- * replaced or cleared it since our last read is seen here; one that only
- * primed it again is not, but such a writer took no lock, as we did.
+ * Whether the run may be stopped as ours: not when a read found it no
+ * longer ours, nor when /proc/kft names no run or another now (a writer
+ * that only primed it again is not seen here, but such a writer took no
+ * lock, as we did). A status that cannot be read does not keep the stop
+ * from being tried.
  */
 static int kft_session_ours(struct kft_session *s)
 {
@@ -166,10 +169,11 @@ static int kft_session_ours(struct kft_session *s)
 	if (s->not_ours)
 		return 0;
 	if (kft_status_read(s->paths, &st))
-		return 0;
+		return 1;
 	if (!st.registered || st.id != s->run_id) {
-		fprintf(stderr, "kft: %s: run %u is no longer there: nothing to stop\n",
-			s->paths->ctl, s->run_id);
+		fprintf(stderr, "kft: %s: run %u is no longer there (%s): not stopped\n",
+			s->paths->ctl, s->run_id, st.registered ? "another replaced it" :
+			"kft clear?");
 		s->not_ours = 1;
 		return 0;
 	}
@@ -180,9 +184,7 @@ int kft_session_stop(struct kft_session *s, int ret)
 {
 	if (ret == 1)
 		fprintf(stderr, "kft: run %u was stopped by another command\n", s->run_id);
-	else if (!kft_session_ours(s))
-		ret = -1;
-	else if (kft_ctl_write(s->paths, "stop\n", 1))
+	else if (kft_session_ours(s) && kft_ctl_write(s->paths, "stop\n", 1))
 		ret = -1;
 	return ret;
 }
