@@ -82,8 +82,9 @@ static void sink_put(struct symbolize_sink *s, char c)
 	s->last = c;
 }
 
-/* Copies line to s, addresses replaced; the number replaced. */
-static int symbolize_to(const struct ksyms *ks, const char *line, struct symbolize_sink *s)
+/* Copies line up to end (or its NUL) to s, addresses replaced; the number replaced. */
+static int symbolize_to(const struct ksyms *ks, const char *line, const char *end,
+			struct symbolize_sink *s)
 {
 	size_t len, w;
 	const struct ksym *sym;
@@ -91,7 +92,7 @@ static int symbolize_to(const struct ksyms *ks, const char *line, struct symboli
 	char name[512];
 	uint64_t addr;
 
-	while (*line && !sink_full(s)) {
+	while (line < end && *line && !sink_full(s)) {
 		len = 0;
 		if (!is_word_char(s->last))
 			len = address_length(line, &addr);
@@ -119,7 +120,7 @@ int symbolize_line(const struct ksyms *ks, const char *line, char *out, size_t s
 
 	if (!size)
 		return 0;
-	replaced = symbolize_to(ks, line, &s);
+	replaced = symbolize_to(ks, line, line + strlen(line), &s);
 	out[s.o] = '\0';
 	return replaced;
 }
@@ -128,7 +129,7 @@ int symbolize_fputs(const struct ksyms *ks, const char *line, FILE *out)
 {
 	char buf[4096];
 	struct symbolize_sink s = { .buf = buf, .size = sizeof(buf), .f = out };
-	int replaced = symbolize_to(ks, line, &s);
+	int replaced = symbolize_to(ks, line, line + strlen(line), &s);
 
 	sink_flush(&s);
 	return replaced;
@@ -148,6 +149,52 @@ static void symbolize_line_to(const struct ksyms *ks, const char *line, size_t l
 	}
 }
 
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* The start of the word after the one at p, or the line's end. */
+static const char *next_word(const char *p)
+{
+	while (*p && !is_blank(*p))
+		p++;
+	while (is_blank(*p))
+		p++;
+	return p;
+}
+
+/*
+ * A row of a trace log, symbolized: its FUNCTION and CALLER words only.
+ * The words after them (the return value, args=, strN=) are values, which
+ * a kernel address among them would not be the symbol of, and which kd
+ * reads back as numbers. A line of fewer words, or with a NUL byte, is
+ * symbolized whole.
+ */
+static void symbolize_row_to(const struct ksyms *ks, const char *line, size_t len, FILE *out)
+{
+	char buf[4096];
+	struct symbolize_sink s = { .buf = buf, .size = sizeof(buf), .f = out };
+	const char *func = line, *caller, *end;
+	int i;
+
+	while (is_blank(*func))
+		func++;
+	for (i = 0; i < 3; i++)
+		func = next_word(func);
+	caller = next_word(func);
+	if (!*caller || memchr(line, '\0', len)) {
+		symbolize_line_to(ks, line, len, out);
+		return;
+	}
+	for (end = caller; *end && !is_blank(*end); end++)
+		;
+	fwrite(line, 1, (size_t)(func - line), out);
+	symbolize_to(ks, func, end, &s);
+	sink_flush(&s);
+	fputs(end, out);
+}
+
 /* symbolize_stream() with the caller's line buffer. */
 static int symbolize_lines(const struct ksyms *ks, FILE *in, FILE *out,
 			   struct kftlog_scan *scan, char *line)
@@ -164,6 +211,8 @@ static int symbolize_lines(const struct ksyms *ks, FILE *in, FILE *out,
 		if (st == LINE_PART || in_long || (scan->count_mode && scan->in_rows) ||
 		    scan->stacks_mode)
 			fwrite(line, 1, len, out);
+		else if (scan->in_rows)
+			symbolize_row_to(ks, line, len, out);
 		else
 			symbolize_line_to(ks, line, len, out);
 		/* One row tells it is a log: the scan stops there. */
