@@ -121,6 +121,10 @@ static int addr2sym__run(const struct addr2sym_params *p)
 		goto out;
 	}
 	ksyms__say_skipped(ks, "addr2sym", p->map, stderr);
+	if (ksyms__hidden(ks)) {
+		ksyms__say_hidden("addr2sym", p->map, stderr);
+		goto out;
+	}
 	/* A kft record file is read as its text. */
 	snprintf(label, sizeof(label), "addr2sym: %s", name);
 	text = kftrec__text_of(in, label, stderr);

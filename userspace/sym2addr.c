@@ -191,6 +191,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	ksyms__say_skipped(s.ks, "sym2addr", map, stderr);
+	if (ksyms__hidden(s.ks)) {
+		ksyms__say_hidden("sym2addr", map, stderr);
+		ksyms__free((struct ksyms *)s.ks);
+		fclose(in);
+		return 1;
+	}
 	sym2addr_file(&s, in);
 	fclose(in);
 	ksyms__free((struct ksyms *)s.ks);

@@ -632,6 +632,11 @@ static int kd_run(const struct kd_params *p)
 	}
 	if (ks)
 		ksyms__say_skipped(ks, "kd", p->map, stderr);
+	if (ks && ksyms__hidden(ks)) {
+		ksyms__say_hidden("kd", p->map, stderr);
+		ksyms__free(ks);
+		return 1;
+	}
 	if (kd_load_srcline(p, &sl)) {
 		srcline__free(sl);
 		ksyms__free(ks);

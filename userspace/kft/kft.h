@@ -632,8 +632,8 @@ int kft_session_log(struct kft_session *s, long entries, struct kft_head *head,
  * subcommand sub that names calls by their addresses.
  */
 int kft_ksyms_hidden(const struct ksyms *ks, const char *sub, const char *path);
-/* Whether kallsyms hides its addresses from us, unsaid. */
-int kft_ksyms_zero(const struct ksyms *ks);
+/* For a log written symbolized: a warning when kallsyms (at path) hides its addresses. */
+void kft_say_unsymbolized(const struct ksyms *ks, const char *path);
 /* A log whose addresses are hidden from us (zeros): said, for sub. */
 void kft_say_hidden(const char *sub, const char *path);
 /*

@@ -61,6 +61,8 @@ int kft_last_boot(const struct kft_params *p, const struct kft_paths *paths)
 		calls = -1;
 	if (calls >= 0)
 		ks = ksyms__load(paths->kallsyms);
+	if (ks)
+		kft_say_unsymbolized(ks, paths->kallsyms);
 	if (calls < 0 || !ks)
 		fprintf(stderr, "kft: %s: %s\n", calls < 0 ? paths->last_boot : paths->kallsyms,
 			calls < 0 ? strerror(errno) : ksyms__strerror(errno));

@@ -250,15 +250,17 @@ void kft_say_hidden(const char *sub, const char *path)
 		"CAP_SYSLOG (root) and kernel.kptr_restrict below 2\n", sub, path, sub);
 }
 
-int kft_ksyms_zero(const struct ksyms *ks)
+void kft_say_unsymbolized(const struct ksyms *ks, const char *path)
 {
-	/* Sorted: all are zero when the last is. */
-	return ks->nr && !ks->syms[ks->nr - 1].addr;
+	if (ksyms__hidden(ks))
+		fprintf(stderr, "kft: %s hides kernel addresses from this reader (they read as "
+			"zeros): the calls are written with their addresses, no names (names "
+			"need CAP_SYSLOG and kernel.kptr_restrict below 2)\n", path);
 }
 
 int kft_ksyms_hidden(const struct ksyms *ks, const char *sub, const char *path)
 {
-	if (!kft_ksyms_zero(ks))
+	if (!ksyms__hidden(ks))
 		return 0;
 	kft_say_hidden(sub, path);
 	return 1;

@@ -221,7 +221,7 @@ int kft_stack_srclines_open(const struct kft_params *p, const char *sub,
 		return -1;
 	}
 	/* Addresses hidden from us: the frames' names find them instead. */
-	if (kft_ksyms_zero(style->ks)) {
+	if (ksyms__hidden(style->ks)) {
 		ksyms__free(style->ks);
 		style->ks = NULL;
 	}

@@ -168,6 +168,7 @@ static int kft_trace_save(const struct kft_paths *paths, struct kft_trace_out *o
 			ksyms__strerror(errno), paths->data);
 		return -1;
 	}
+	kft_say_unsymbolized(ks, paths->kallsyms);
 	in = fopen(paths->data, "r");
 	if (!in) {
 		fprintf(stderr, "kft: %s: %s\n", paths->data, strerror(errno));

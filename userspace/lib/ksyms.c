@@ -286,10 +286,24 @@ void ksyms__free(struct ksyms *ks)
 
 #define KSYMS_MAX_SIZE (1ULL << 20)
 
+int ksyms__hidden(const struct ksyms *ks)
+{
+	/* Sorted: all are zero when the last is. */
+	return ks->nr && !ks->syms[ks->nr - 1].addr;
+}
+
+void ksyms__say_hidden(const char *prog, const char *path, FILE *out)
+{
+	fprintf(out, "%s: %s: every address in it is 0 (kallsyms read without CAP_SYSLOG, "
+		"or with kernel.kptr_restrict 2): it names no address\n", prog, path);
+}
+
 const struct ksym *ksyms__map_addr(const struct ksyms *ks, uint64_t addr)
 {
 	size_t lo = 0, hi = ks->nr;
 
+	if (!addr || ksyms__hidden(ks))
+		return NULL;
 	/* The last symbol whose address is <= addr. */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

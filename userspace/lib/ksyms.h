@@ -58,8 +58,23 @@ const char *ksyms__strerror(int errnum);
  */
 void ksyms__say_skipped(const struct ksyms *ks, const char *prog, const char *path, FILE *out);
 void ksyms__free(struct ksyms *ks);
-/* The symbol containing addr: the last at or below it; NULL if none or past
- * the end of the text (more than 1 MiB beyond the last symbol). */
+/*
+ * Whether every address of the map is 0: /proc/kallsyms as a reader
+ * without CAP_SYSLOG (or any reader under kernel.kptr_restrict 2) sees
+ * it. Such a map names no address.
+ */
+int ksyms__hidden(const struct ksyms *ks);
+/*
+ * "PROG: PATH: every address in it is 0 (...): it names no address" to
+ * @out, for a map ksyms__hidden() says is one.
+ */
+void ksyms__say_hidden(const char *prog, const char *path, FILE *out);
+/*
+ * The symbol containing addr: the last at or below it; NULL if none, past
+ * the end of the text (more than 1 MiB beyond the last symbol), for address
+ * 0 (no function is there: a hidden address reads as 0), or when the map
+ * is hidden.
+ */
 const struct ksym *ksyms__map_addr(const struct ksyms *ks, uint64_t addr);
 /*
  * A symbol by name ("name" or "module:name"); NULL if none. Static
