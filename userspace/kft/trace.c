@@ -66,16 +66,20 @@ fail:
 	return NULL;
 }
 
-/* Waits until the run is complete, or Ctrl-C stopped it. 0, or -1. */
-static int kft_trace_wait(const struct kft_paths *paths, const sigset_t *orig)
+/*
+ * Waits until run @id is complete, or Ctrl-C stopped it. 0, or -1 (the run
+ * gone or replaced by another writer of /proc/kft: not ours to stop).
+ */
+static int kft_trace_wait(const struct kft_paths *paths, unsigned int id, const sigset_t *orig)
 {
 	struct kft_status st;
 
 	while (!kft_wait_until(kft_now() + KFT_TRACE_POLL_S, orig)) {
 		if (kft_status_read(paths, &st))
 			return -1;
-		if (!st.registered) {
-			fprintf(stderr, "kft: %s: the run is gone (kft clear?)\n", paths->ctl);
+		if (!st.registered || st.id != id) {
+			fprintf(stderr, "kft: %s: %s\n", paths->ctl, st.registered ?
+				"another run replaced ours" : "the run is gone (kft clear?)");
 			return -1;
 		}
 		if (st.complete)
@@ -259,7 +263,7 @@ static int kft_trace_run(const struct kft_paths *paths, const struct kft_params 
 		return -1;
 	fprintf(stderr, "kft: run %u %s... Ctrl-C to end.\n", st.id,
 		st.start_trigger ? "primed, waiting for its start trigger" : "started");
-	if (kft_trace_wait(paths, orig))
+	if (kft_trace_wait(paths, st.id, orig))
 		return -1;
 	return kft_trace_save(paths, out, src);
 }
