@@ -51,7 +51,12 @@ long long kd_call_end(const struct kd_call *c)
 
 int kd_thread_of(const struct kftlog_row *r)
 {
-	return r->pid >= 0 ? r->pid : -2 - (r->cpu > 0 ? r->cpu : 0);
+	/* A row may name CPU INT_MAX: the CPUs past INT_MAX - 2 share one thread. */
+	int cpu = r->cpu > 0 ? r->cpu : 0;
+
+	if (r->pid >= 0)
+		return r->pid;
+	return -2 - (cpu < INT_MAX - 2 ? cpu : INT_MAX - 2);
 }
 
 size_t kd_function_len(const char *frame)

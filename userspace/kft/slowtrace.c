@@ -270,8 +270,9 @@ static long kft_st_roots(const struct kft_params *p, const struct kft_funcs *f,
 			if (!kft_st_matches(p->patterns[k], f->names[i]))
 				continue;
 			matched++;
-			if (taken[i]++)
+			if (taken[i])
 				continue;
+			taken[i] = 1;
 			if (nr == KFT_SLOWTRACE_ROOTS_MAX) {
 				fprintf(stderr, "kft: slowtrace: more than %d root functions: "
 					"narrow the ROOTs\n", KFT_SLOWTRACE_ROOTS_MAX);

@@ -18,6 +18,7 @@
  * fit its slot can lose it), are in no tree.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 
 #include "kft.h"
@@ -26,7 +27,11 @@
 /* A row's end, ns; a row that is no call (an open one, a stack's) ends at its entry. */
 static long long kft_slow_end(const struct kftlog_row *r)
 {
-	return r->entry + (r->delta > 0 ? r->delta : 0);
+	long long end;
+
+	if (__builtin_add_overflow(r->entry, r->delta > 0 ? r->delta : 0, &end))
+		return LLONG_MAX;
+	return end;
 }
 
 /* By task, then entry, then the longer call first. */
