@@ -542,8 +542,11 @@ static const struct call_case struct_cases[] = {
 	  "kft_sample_void(name=0x0, file={.fd=32768}, color=KFT_SAMPLE_GREEN, ok=true)" },
 };
 
-/* The struct cases from DWARF 4 (bit-fields placed by DW_AT_bit_offset). */
-static void check_struct_dwarf4(void)
+/*
+ * The struct cases, and with @samples the sample cases, from the DWARF of
+ * @object, a build of the sample the Makefile makes beside the test.
+ */
+static void check_dwarf_object(const char *object, const char *label, bool samples)
 {
 	struct kfttypes *t = kfttypes__new(8);
 	struct kfttypes_error err;
@@ -551,10 +554,12 @@ static void check_struct_dwarf4(void)
 	size_t i;
 	int e;
 
-	e = kfttypes__add_dwarf(t, object_path("types_sample_dwarf4.o", path, sizeof(path)), &err);
-	CHECK(e == 0, "DWARF 4 %s: %d %s", path, e, err.msg);
+	e = kfttypes__add_dwarf(t, object_path(object, path, sizeof(path)), &err);
+	CHECK(e == 0, "%s %s: %d %s", label, path, e, err.msg);
+	if (samples)
+		check_sample(t, label);
 	for (i = 0; i < ARRAY_SIZE(struct_cases); i++)
-		check_call(t, &struct_cases[i], "DWARF 4");
+		check_call(t, &struct_cases[i], label);
 	kfttypes__free(t);
 }
 
@@ -566,18 +571,7 @@ static void check_struct_dwarf4(void)
  */
 static void test_dwarf_type_units(void)
 {
-	struct kfttypes *t = kfttypes__new(8);
-	struct kfttypes_error err;
-	char path[PATH_MAX];
-	size_t i;
-	int e;
-
-	e = kfttypes__add_dwarf(t, object_path("types_sample_tu.so", path, sizeof(path)), &err);
-	CHECK(e == 0, "type units %s: %d %s", path, e, err.msg);
-	check_sample(t, "DWARF type units");
-	for (i = 0; i < ARRAY_SIZE(struct_cases); i++)
-		check_call(t, &struct_cases[i], "DWARF type units");
-	kfttypes__free(t);
+	check_dwarf_object("types_sample_tu.so", "DWARF type units", true);
 }
 
 static void test_struct_members(void)
@@ -598,7 +592,8 @@ static void test_struct_members(void)
 	}
 	kfttypes__free(btf);
 	kfttypes__free(dwarf);
-	check_struct_dwarf4();
+	/* DWARF 4 places bit-fields by DW_AT_bit_offset. */
+	check_dwarf_object("types_sample_dwarf4.o", "DWARF 4", false);
 }
 
 /* A written prototype knows no members: the captured struct is "{...}". */
