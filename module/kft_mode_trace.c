@@ -509,7 +509,11 @@ static int kft_trace_reset(struct kft_run *run)
 	return 0;
 }
 
-/* offcpu's probe first: the switches of a call's task are seen from its entry. */
+/*
+ * offcpu's probe first: the switches of a call's task are seen from its
+ * entry. Then the probe that frees the slots of tasks that die inside
+ * calls: it runs before the first slot is taken.
+ */
 int kft_trace_attach(struct kft_run *run, struct kft_parse_error *err)
 {
 	int ret = kft_sched_attach(&run->sched);
@@ -518,17 +522,26 @@ int kft_trace_attach(struct kft_run *run, struct kft_parse_error *err)
 		kft_func_error(err, KFT_ERR_SCHED_PROBE, NULL);
 		return ret;
 	}
+	ret = kft_exited_attach(&run->exited, &run->hold, &run->sched);
+	if (ret) {
+		kft_func_error(err, KFT_ERR_EXITED_PROBE, NULL);
+		goto err_sched;
+	}
 	ret = kft_fhook_attach(&run->trace, run, KFT_HOOK_TRACE,
 			       run->cfg.hooks == KFT_HOOKS_FAST, run->keep_args, run->cfg.funcs,
 			       run->nr_traced, err);
-	if (ret)
-		kft_sched_detach(&run->sched);
+	if (!ret)
+		return 0;
+	kft_exited_detach(&run->exited);
+err_sched:
+	kft_sched_detach(&run->sched);
 	return ret;
 }
 
 void kft_trace_detach(struct kft_run *run)
 {
 	kft_fhook_detach(&run->trace);
+	kft_exited_detach(&run->exited);
 	kft_sched_detach(&run->sched);
 }
 

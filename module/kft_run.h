@@ -37,6 +37,7 @@
 #include "kft_config.h"
 #include "kft_count_table.h"
 #include "kft_exit.h"
+#include "kft_exited.h"
 #include "kft_hold.h"
 #include "kft_sched.h"
 #include "kft_log.h"
@@ -217,6 +218,7 @@ struct kft_run {
 	struct kft_log log;		/* trace mode */
 	struct kft_hold hold;		/* trace with filter roots */
 	struct kft_sched sched;		/* trace with offcpu */
+	struct kft_exited exited;	/* either: slots of freed tasks given back */
 	/* What the trace hooks: cfg.funcs, then cfg.roots; 0: every function. */
 	unsigned int nr_traced;
 	struct kft_count_table table;	/* count mode; histogram: KFT_HIST_BUCKETS a slot */

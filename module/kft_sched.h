@@ -66,6 +66,7 @@ struct kft_sched {
 int kft_sched_alloc(struct kft_sched *sc, bool wakers);
 void kft_sched_free(struct kft_sched *sc);
 void kft_sched_reset(struct kft_sched *sc);
+void kft_sched_forget(struct kft_sched *sc, struct task_struct *t);
 int kft_sched_attach(struct kft_sched *sc);
 void kft_sched_detach(struct kft_sched *sc);
 
@@ -157,11 +158,12 @@ static __always_inline void kft_sched_exit(struct kft_sched *sc, struct kft_rec_
 	} else {
 		t->runnable_ns = READ_ONCE(s->runnable_ns) - t->runnable_ns;
 		t->blocked_ns = READ_ONCE(s->blocked_ns) - t->blocked_ns;
-		if (!--s->depth) {
+		/*
+		 * Given back once, by whoever frees it (a prime may have):
+		 * its totals read before another task claims it.
+		 */
+		if (!--s->depth && cmpxchg_release(&s->owner, current, NULL) == current)
 			atomic_dec(&sc->owned);
-			/* Its totals read before another task claims the slot. */
-			smp_store_release(&s->owner, NULL);
-		}
 	}
 	raw_local_irq_restore(flags);
 }
