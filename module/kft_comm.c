@@ -124,13 +124,13 @@ NOKPROBE_SYMBOL(kft_comm_slot_get);
  */
 notrace void kft_comms_note_slow(struct kft_comms *c, u32 key, u64 n0, u64 n1, u64 entry_ns)
 {
-	struct kft_comm_slot *s = __this_cpu_read(*c->last);
+	struct kft_comm_slot *s = raw_cpu_read(*c->last);
 
 	if (!s || !kft_comm_slot_is(s, key, n0, n1)) {
 		s = kft_comm_slot_get(c, key, n0, n1, entry_ns);
 		if (!s)
 			return;
-		__this_cpu_write(*c->last, s);
+		raw_cpu_write(*c->last, s);
 	}
 	kft_comm_slot_seen_at(s, entry_ns);
 }

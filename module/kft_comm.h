@@ -63,14 +63,16 @@ void kft_comms_note_slow(struct kft_comms *c, u32 key, u64 n0, u64 n1, u64 entry
  * @pid:	current's pid, as the record has it
  * @entry_ns:	the record's entry time
  *
- * From a hook, in task context, with preemption disabled. Inline for the
- * common case, the CPU's last pair again (about 40 instructions a record
- * as a call; a few compares here): a slot noted as a CPU's last is ready,
- * and its pair stays while the log lives.
+ * From a hook, in task context. Inline for the common case, the CPU's
+ * last pair again (about 40 instructions a record as a call; a few
+ * compares here): a slot noted as a CPU's last is ready, and its pair
+ * stays while the log lives. That last pair is a hint whose contents are
+ * checked: a caller preempted and moved between the read and the write
+ * uses another CPU's, as right, so raw_cpu_*() (no preemption needed).
  */
 static __always_inline void kft_comms_note(struct kft_comms *c, s32 pid, u64 entry_ns)
 {
-	const struct kft_comm_slot *s = __this_cpu_read(*c->last);
+	const struct kft_comm_slot *s = raw_cpu_read(*c->last);
 	const char *comm = current->comm;
 	u32 key = (u32)pid + 1;
 	u64 n0, n1;
