@@ -2,20 +2,63 @@
 /*
  * The snoop ring (see kft_snoop.h).
  *
- * Why a reserved event can be written without a lock: a writer takes index
- * h only while h - tail < size, and the tail moves past an event only after
- * the reader has copied it, so the event that used the same place before
- * (h - size) has been copied. Sequence numbers say which events are
- * complete: the reader stops at the first that is not (its writer is
- * still at it, with preemption off, so the next read gets it).
+ * Why a reserved event can be written without a lock: a writer takes count
+ * h only while h - tail < size (across the wrap), and the tail moves past
+ * an event only after the reader has copied it, so the event that used the
+ * same place before (h - size) has been copied. Sequence numbers say which
+ * events are complete: the reader stops at the first that is not (its
+ * writer is still at it, with preemption off, so the next read gets it).
  */
 #include <linux/kprobes.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/string.h>
 
 #include "kft_arch.h"
 #include "kft_mem.h"
 #include "kft_snoop.h"
+
+/*
+ * A ring's counts start this many events before they go back to 0, at
+ * each prime: for tests of the wrap, which no test can reach by counting.
+ */
+static unsigned long snoop_wrap_after;
+module_param(snoop_wrap_after, ulong, 0644);
+MODULE_PARM_DESC(snoop_wrap_after,
+		 "events before a snoop ring's counts go back to 0, for tests (default 0: from 0)");
+
+/* The count after @n. */
+static __always_inline unsigned long kft_snoop_next(const struct kft_snoop *sn, unsigned long n)
+{
+	return n + 1 == sn->wrap ? 0 : n + 1;
+}
+
+/* The events between @tail and @head, across the wrap. */
+static __always_inline unsigned long kft_snoop_held(const struct kft_snoop *sn,
+						    unsigned long head, unsigned long tail)
+{
+	return head >= tail ? head - tail : head + (sn->wrap - tail);
+}
+
+/*
+ * The sequence number that publishes the event of count @n: never 0, the
+ * number of an event never written, and never another count's (counts
+ * stay below the wrap, under 2^32).
+ */
+static __always_inline u32 kft_snoop_seq(unsigned long n)
+{
+	return n + 1;
+}
+
+/* Both counts where the ring starts: 0, or snoop_wrap_after before the wrap. */
+static void kft_snoop_origin(struct kft_snoop *sn)
+{
+	unsigned long before = min(READ_ONCE(snoop_wrap_after), sn->wrap);
+	unsigned long start = before ? sn->wrap - before : 0;
+
+	atomic_long_set(&sn->head, start);
+	sn->tail = start;
+}
 
 int kft_snoop_alloc(struct kft_snoop *sn, unsigned long size, bool args)
 {
@@ -25,6 +68,8 @@ int kft_snoop_alloc(struct kft_snoop *sn, unsigned long size, bool args)
 	sn->size = size;
 	if (!size)
 		return 0;
+	sn->wrap = U32_MAX / size * size;
+	kft_snoop_origin(sn);
 	if (!kft_mem_fits(array_size(size, each)))
 		return -ENOMEM;
 	sn->events = kvcalloc(size, sizeof(*sn->events), KFT_BIG_GFP);
@@ -50,8 +95,7 @@ void kft_snoop_reset(struct kft_snoop *sn)
 	memset(sn->events, 0, array_size(sn->size, sizeof(*sn->events)));
 	if (sn->args)
 		memset(sn->args, 0, array_size(sn->size, sizeof(*sn->args)));
-	atomic_long_set(&sn->head, 0);
-	sn->tail = 0;
+	kft_snoop_origin(sn);
 	mutex_unlock(&sn->lock);
 }
 
@@ -79,22 +123,29 @@ notrace bool kft_snoop_add(struct kft_snoop *sn, u64 time_ns, u32 slot, struct f
 {
 	long head = atomic_long_read(&sn->head);
 	struct kft_snoop_event *e;
+	unsigned long held;
 
 	do {
 		/* Pairs with smp_store_release() in kft_snoop_consume(). */
-		if (head - (long)smp_load_acquire(&sn->tail) >= (long)sn->size)
+		held = kft_snoop_held(sn, head, smp_load_acquire(&sn->tail));
+		/*
+		 * The ring never holds more than its size: more is a head read
+		 * before other writers and the reader moved past it, which the
+		 * exchange refuses and reads again.
+		 */
+		if (held == sn->size)
 			return false;
-	} while (!atomic_long_try_cmpxchg(&sn->head, &head, head + 1));
-	e = &sn->events[head % sn->size];
+	} while (!atomic_long_try_cmpxchg(&sn->head, &head, kft_snoop_next(sn, head)));
+	e = &sn->events[(unsigned long)head % sn->size];
 	e->time_ns = time_ns;
 	e->slot = slot;
 	e->pid = current->pid;
 	e->cpu = raw_smp_processor_id();
 	memcpy(e->comm, current->comm, TASK_COMM_LEN);
 	if (sn->args)
-		kft_snoop_args(&sn->args[head % sn->size], fregs);
+		kft_snoop_args(&sn->args[(unsigned long)head % sn->size], fregs);
 	/* Pairs with smp_load_acquire() in kft_snoop_consume(). */
-	smp_store_release(&e->seq, (u32)head + 1);
+	smp_store_release(&e->seq, kft_snoop_seq(head));
 	return true;
 }
 NOKPROBE_SYMBOL(kft_snoop_add);
@@ -117,7 +168,7 @@ int kft_snoop_consume(struct kft_snoop *sn, struct kft_snoop_view *view)
 	mutex_lock(&sn->lock);
 	tail = sn->tail;
 	head = atomic_long_read(&sn->head);
-	n = min(head - tail, sn->size);
+	n = min(kft_snoop_held(sn, head, tail), sn->size);
 	view->events = kvmalloc_array(max(n, 1UL), sizeof(*e), KFT_BIG_GFP);
 	if (sn->args)
 		view->args = kvmalloc_array(max(n, 1UL), sizeof(*view->args), KFT_BIG_GFP);
@@ -126,10 +177,10 @@ int kft_snoop_consume(struct kft_snoop *sn, struct kft_snoop_view *view)
 		kft_snoop_view_free(view);
 		return -ENOMEM;
 	}
-	for (; view->nr < n; tail++) {
+	for (; view->nr < n; tail = kft_snoop_next(sn, tail)) {
 		e = &sn->events[tail % sn->size];
 		/* Pairs with smp_store_release() in kft_snoop_add(). */
-		if (smp_load_acquire(&e->seq) != (u32)tail + 1)
+		if (smp_load_acquire(&e->seq) != kft_snoop_seq(tail))
 			break;
 		if (sn->args)
 			view->args[view->nr] = sn->args[tail % sn->size];

@@ -10,6 +10,13 @@
  * then moves the tail past them, which frees their room. With args, each
  * event's call keeps its argument registers beside it, in a parallel array
  * that only such a run allocates.
+ *
+ * An event's place is its count modulo the size. The counts go back to 0
+ * at the largest multiple of the size below 2^32 (wrap), on every kernel,
+ * not where an unsigned long does: at 2^32 (a 32-bit kernel, a long snoop)
+ * the place would jump there, and an event not yet read be overwritten by
+ * the next one, which stopped every read at the lost one for good. Below
+ * 2^32, a count plus 1 is its sequence number, never 0 and never another's.
  */
 #ifndef KFT_SNOOP_H
 #define KFT_SNOOP_H
@@ -36,6 +43,7 @@ struct kft_snoop {
 	struct kft_snoop_event *events;
 	struct kft_rec_args *args;	/* args: each event's registers, else NULL */
 	unsigned long size;		/* 0: the run does not snoop */
+	unsigned long wrap;		/* head and tail go back to 0 there */
 	atomic_long_t head;		/* events reserved */
 	unsigned long tail;		/* events consumed */
 	struct mutex lock;		/* one consumer at a time */
