@@ -646,6 +646,8 @@ void kft_run_destroy(struct kft_run *run)
 	kft_run_kill(run);
 	kft_run_detach(run);
 	synchronize_rcu();
+	/* Pairs with the acquire in kft_stream_read(). */
+	smp_store_release(&run->quiet, true);
 	irq_work_sync(&run->timer_work);
 	hrtimer_cancel(&run->timer);
 	kft_run_put(run);

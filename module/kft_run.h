@@ -250,6 +250,13 @@ struct kft_run {
 	 */
 	bool detached;
 	struct work_struct detach_work;
+
+	/*
+	 * Dead, and no hook can write any more (set after the grace period
+	 * that follows the detach): a /proc/kft_stream reader that saw it
+	 * before taking has taken every call the log will ever have.
+	 */
+	bool quiet;
 };
 
 /**

@@ -307,23 +307,33 @@ static ssize_t kft_stream_read(struct file *file, char __user *ubuf, size_t coun
 {
 	struct kft_stream_reader *r = file->private_data;
 	size_t max = count / r->row_size;
+	bool ended;
 	ssize_t n;
 
 	if (!max)
 		return -EINVAL;
 	if (mutex_lock_killable(&r->buf->stream_lock))
 		return -EINTR;
+	/*
+	 * No call comes to this log again: a prime emptied it into a new one
+	 * while this file held the old (after a grace period, whose barriers
+	 * pair with the acquire: no hook writes the old one), or a clear or a
+	 * new configuration took the run away (which this file keeps alive)
+	 * and its hooks are quiet. Looked at before the take, so that the
+	 * take gets every call published before that; a dead run whose hooks
+	 * may still be finishing a call reads as empty until they are quiet.
+	 */
+	ended = smp_load_acquire(&r->run->log.buf) != r->buf ||
+		/* Pairs with the release in kft_run_destroy(). */
+		smp_load_acquire(&r->run->quiet);
 	n = kft_stream_take(r, ubuf, max);
 	mutex_unlock(&r->buf->stream_lock);
 	/*
-	 * All that the log held at the open is read, and no call comes to it
-	 * again: a prime emptied it into a new one while this file held the
-	 * old, or a clear or a new configuration took the run away (which
-	 * this file keeps alive). Said, not an end of calls that never comes
-	 * (a reader opens the file again for the new log or run).
+	 * All that the log held is read, and no call comes: said, not an end
+	 * of calls that never comes (a reader opens the file again for the
+	 * new log or run).
 	 */
-	if (!n && (READ_ONCE(r->run->log.buf) != r->buf ||
-		   READ_ONCE(r->run->state) == KFT_DEAD))
+	if (!n && ended)
 		return -ESTALE;
 	if (n < 0)
 		return n;
