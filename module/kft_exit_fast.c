@@ -1266,11 +1266,7 @@ unsigned long kft_fast_missed(const struct kft_fhook *hook)
 unsigned int kft_fast_drop_module(struct kft_fhook *hook, const unsigned long *addrs,
 				  unsigned int nr)
 {
-	unsigned int i, dropped = 0;
-
-	for (i = 0; hook->attached && i < nr; i++)
-		dropped += !kft_ftrace_set_filter_ip(&hook->fast.ops, addrs[i], true);
-	return dropped;
+	return hook->attached ? kft_ftrace_drop_ips(&hook->fast.ops, addrs, nr) : 0;
 }
 
 /**

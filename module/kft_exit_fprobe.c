@@ -538,19 +538,11 @@ void kft_safe_quiesce(struct kft_fhook *hook)
 		disable_fprobe(&hook->fp);
 }
 
-/*
- * ftrace keeps a going module's addresses in an fprobe's filter, and would
- * hook whatever is loaded there next: take them out, one by one (a removal
- * of an address the filter lacks fails, and would fail a batch).
- */
+/* A going module's functions out of the fprobe's filter, which keeps the sentinel. */
 unsigned int kft_safe_drop_module(struct kft_fhook *hook, struct module *mod,
 				  const unsigned long *addrs, unsigned int nr)
 {
-	unsigned int i, dropped = 0;
-
-	for (i = 0; hook->attached && i < nr; i++)
-		dropped += !kft_ftrace_set_filter_ip(&hook->fp.ops, addrs[i], true);
-	return dropped;
+	return hook->attached ? kft_ftrace_drop_ips(&hook->fp.ops, addrs, nr) : 0;
 }
 
 #endif /* KFT_FPROBE_FGRAPH */

@@ -129,6 +129,30 @@ int kft_ftrace_set_filter_ip(struct ftrace_ops *ops, unsigned long ip, bool remo
 }
 
 /**
+ * kft_ftrace_drop_ips() - a going module's functions out of an ftrace_ops' filter
+ * @ops:	the ops, attached or not, its filter holding the sentinel
+ *		(kft_ftrace_filter_add_sentinel()): it must never become
+ *		empty, which to ftrace means every function
+ * @addrs:	the functions
+ * @nr:		how many
+ *
+ * ftrace keeps a going module's addresses in a filter, and would hook
+ * whatever is loaded there next. One at a time: a removal of an address
+ * the filter lacks fails, and would fail a batch.
+ *
+ * Return: how many were in the filter.
+ */
+unsigned int kft_ftrace_drop_ips(struct ftrace_ops *ops, const unsigned long *addrs,
+				 unsigned int nr)
+{
+	unsigned int i, dropped = 0;
+
+	for (i = 0; i < nr; i++)
+		dropped += !kft_ftrace_set_filter_ip(ops, addrs[i], true);
+	return dropped;
+}
+
+/**
  * kft_ftrace_set_pattern() - a name or glob into an ftrace_ops' filter
  * @ops:	the ops
  * @text:	the name or glob

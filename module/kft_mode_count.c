@@ -231,10 +231,8 @@ static unsigned int kft_counter_drop_module(struct kft_counter *c, struct module
 				     const unsigned long *addrs, unsigned int nr)
 {
 	struct kft_count_table *t = &container_of(c, struct kft_run, counter)->table;
-	unsigned int i, dropped = 0;
+	unsigned int dropped = c->attached ? kft_ftrace_drop_ips(&c->ops, addrs, nr) : 0;
 
-	for (i = 0; c->attached && i < nr; i++)
-		dropped += !kft_ftrace_set_filter_ip(&c->ops, addrs[i], true);
 	kft_count_retire_module(t, mod);
 	return dropped;
 }

@@ -189,11 +189,7 @@ static void kft_stacker_detach(struct kft_stacker *st)
 static unsigned int kft_stacker_drop_module(struct kft_stacker *st,
 				     const unsigned long *addrs, unsigned int nr)
 {
-	unsigned int i, dropped = 0;
-
-	for (i = 0; st->attached && i < nr; i++)
-		dropped += !kft_ftrace_set_filter_ip(&st->ops, addrs[i], true);
-	return dropped;
+	return st->attached ? kft_ftrace_drop_ips(&st->ops, addrs, nr) : 0;
 }
 
 /*

@@ -778,22 +778,36 @@ void kft_run_exit(void)
 	kft_stack_exit();
 }
 
-/* Detaches a trigger that names a function of @mod; true if it did. */
-static bool kft_run_drop_trigger(struct kft_run *run, const struct kft_trigger *t,
-				 struct module *mod, unsigned long *addrs,
-				 unsigned int max)
+/*
+ * A trigger on functions of @mod: a name's is detached; a glob's hooks
+ * keep the functions of the rest of the kernel (their filters hold the
+ * sentinel, so that they never become empty: every function, to ftrace),
+ * and a glob not hooked now is matched again in whole at its next attach.
+ */
+static enum kft_trigger_drop kft_run_drop_trigger(struct kft_run *run, const struct kft_trigger *t,
+						  struct module *mod, unsigned long *addrs,
+						  unsigned int room)
 {
 	bool is_start = t == &run->cfg.start;
+	struct kft_fhook *exit = is_start ? &run->start_exit : &run->stop_exit;
+	unsigned int n;
 
 	if (t->kind != KFT_TRIGGER_ENTRY && t->kind != KFT_TRIGGER_EXIT)
-		return false;
-	if (!kft_module_collect(mod, &t->func, 1, addrs, max))
-		return false;
+		return KFT_TRIGGER_KEPT;
+	n = kft_module_collect(mod, &t->func, 1, addrs, room);
+	if (!n)
+		return KFT_TRIGGER_KEPT;
 	if (t->kind == KFT_TRIGGER_ENTRY)
-		kft_entry_trigger_detach(is_start ? &run->start_entry : &run->stop_entry);
-	else
-		kft_fhook_detach(is_start ? &run->start_exit : &run->stop_exit);
-	return true;
+		return kft_entry_trigger_drop_module(is_start ? &run->start_entry :
+						     &run->stop_entry, &t->func, addrs, n);
+	if (!t->func.is_glob) {
+		kft_fhook_detach(exit);
+		return KFT_TRIGGER_REMOVED;
+	}
+	if (!exit->attached)
+		return KFT_TRIGGER_KEPT;
+	kft_fhook_drop_module(exit, mod, addrs, n);
+	return KFT_TRIGGER_NARROWED;
 }
 
 /**
@@ -822,34 +836,35 @@ void kft_run_module_coming(struct kft_run *run, struct module *mod)
  * @mod:	the module, in its GOING notifier
  *
  * Traced functions of the module leave the traced set; a trigger on one of
- * its functions is removed. The status says what was dropped. A run that
+ * its functions is removed, or narrowed to the rest of the kernel's if a
+ * glob. The status says what was dropped. A run that
  * traces every function keeps doing so, the module's functions included.
  */
 void kft_run_module_going(struct kft_run *run, struct module *mod)
 {
-	unsigned int max = kft_module_functions(mod), n, dropped = 0;
-	bool start, stop;
+	unsigned int room = kft_module_functions(mod), n, dropped = 0;
+	enum kft_trigger_drop start, stop;
 	unsigned long *addrs;
 
 	lockdep_assert_held(&kft_mutex);
-	if (!max)
+	if (!room)
 		return;
-	addrs = kvcalloc(max, sizeof(*addrs), GFP_KERNEL);
+	addrs = kvcalloc(room, sizeof(*addrs), GFP_KERNEL);
 	if (!addrs)
 		return;
 	n = run->nr_traced ?
-	    kft_module_collect(mod, run->cfg.funcs, run->nr_traced, addrs, max) : 0;
+	    kft_module_collect(mod, run->cfg.funcs, run->nr_traced, addrs, room) : 0;
 	dropped = run->mode->drop_module(run, mod, addrs, n);
-	start = kft_run_drop_trigger(run, &run->cfg.start, mod, addrs, max);
-	stop = kft_run_drop_trigger(run, &run->cfg.stop, mod, addrs, max);
+	start = kft_run_drop_trigger(run, &run->cfg.start, mod, addrs, room);
+	stop = kft_run_drop_trigger(run, &run->cfg.stop, mod, addrs, room);
 	kvfree(addrs);
 	if (!dropped && !start && !stop)
 		return;
 	strscpy(run->dropped.module, mod->name, sizeof(run->dropped.module));
 	run->dropped.functions += dropped;
-	run->dropped.start_trigger |= start;
-	run->dropped.stop_trigger |= stop;
-	pr_info("run %u: module %s unloaded: dropped %u traced functions%s%s\n",
-		run->id, mod->name, dropped, start ? ", the start trigger" : "",
-		stop ? ", the stop trigger" : "");
+	run->dropped.start_trigger = max(run->dropped.start_trigger, start);
+	run->dropped.stop_trigger = max(run->dropped.stop_trigger, stop);
+	pr_info("run %u: module %s unloaded: dropped %u traced functions, start trigger %s, stop trigger %s\n",
+		run->id, mod->name, dropped, kft_trigger_drop_name(start),
+		kft_trigger_drop_name(stop));
 }

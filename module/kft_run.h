@@ -154,8 +154,8 @@ struct kft_run_times {
 struct kft_dropped {
 	char module[MODULE_NAME_LEN];	/* the last such module */
 	unsigned int functions;		/* traced functions no longer traced */
-	bool start_trigger;
-	bool stop_trigger;
+	enum kft_trigger_drop start_trigger;	/* the worst since the configuration */
+	enum kft_trigger_drop stop_trigger;
 };
 
 /*

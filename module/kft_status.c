@@ -151,8 +151,8 @@ static void kft_output_dropped(struct seq_file *m, const struct kft_dropped *d)
 	if (!d->module[0])
 		return;
 	seq_printf(m, "dropped: module %s unloaded: traced functions %u, start trigger %s, stop trigger %s\n",
-		   d->module, d->functions, d->start_trigger ? "yes" : "no",
-		   d->stop_trigger ? "yes" : "no");
+		   d->module, d->functions, kft_trigger_drop_name(d->start_trigger),
+		   kft_trigger_drop_name(d->stop_trigger));
 }
 
 /**

@@ -122,30 +122,13 @@ static bool kft_warn_trigger_as_kprobe(void)
 	return (KFT_ENTRY_TRIGGER_KPROBE || !KFT_KPROBE_AT_FTRACE_SITE) && KFT_FAST_RUN_KPROBES;
 }
 
+/* Its filter holds the sentinel too: a going module's functions may leave a glob's. */
 static int kft_entry_trigger_attach_ops(struct kft_entry_trigger *t,
 					const struct kft_func_ref *func,
 					struct kft_parse_error *err)
 {
-	unsigned long addr;
-	int ret;
-
 	t->as_kprobe = false;
-	t->ops.func = kft_entry_trigger_fn;
-	t->ops.flags = KFT_FTRACE_OPS_FL_OWN_RECURSION;
-	ret = kft_ftrace_filter_add(&t->ops, func, &addr, err);
-	if (ret)
-		goto err_free_filter;
-	ret = register_ftrace_function(&t->ops);
-	if (ret) {
-		kft_func_error(err, KFT_ERR_ATTACH_FAILED, func);
-		goto err_free_filter;
-	}
-	t->attached = true;
-	return 0;
-
-err_free_filter:
-	ftrace_free_filter(&t->ops);
-	return ret;
+	return kft_ftrace_ops_attach(&t->ops, kft_entry_trigger_fn, func, 1, &t->attached, err);
 }
 
 /*
@@ -205,6 +188,33 @@ int kft_warn_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run)
 
 	return kft_trigger_attach(t, run, false, KFT_REASON_WARN, &warn,
 				  kft_warn_trigger_as_kprobe(), &ignored);
+}
+
+/**
+ * kft_entry_trigger_drop_module() - a going module's functions out of an entry trigger
+ * @t:		the trigger
+ * @func:	the function it was configured with
+ * @addrs:	the module's functions that @func names
+ * @nr:		how many
+ *
+ * A glob's ftrace_ops (globs are never kprobes) keeps the functions of the
+ * rest of the kernel, and fires there as before; a name's trigger is
+ * detached. Either way no module loaded later at those addresses fires it.
+ * A glob not attached now (a complete run that let go of its hooks) is
+ * matched again in whole at its next attach: nothing of it is dropped.
+ */
+enum kft_trigger_drop kft_entry_trigger_drop_module(struct kft_entry_trigger *t,
+						    const struct kft_func_ref *func,
+						    const unsigned long *addrs, unsigned int nr)
+{
+	if (!func->is_glob || t->as_kprobe) {
+		kft_entry_trigger_detach(t);
+		return KFT_TRIGGER_REMOVED;
+	}
+	if (!t->attached)
+		return KFT_TRIGGER_KEPT;
+	kft_ftrace_drop_ips(&t->ops, addrs, nr);
+	return KFT_TRIGGER_NARROWED;
 }
 
 void kft_entry_trigger_detach(struct kft_entry_trigger *t)
