@@ -129,41 +129,17 @@ void kft_hold_free(struct kft_hold *h)
 /*
  * At prime, while nothing records: a task still inside a root call of the
  * last generation no longer writes its slot (its exits see the new
- * generation), so every slot is free. Each is taken from its owner in one
- * exchange and counted free by whoever freed it (a dead task's probe may
- * free one meanwhile, kft_hold_forget()): the count never goes below the
- * slots owned.
+ * generation), so every slot is free.
  */
 void kft_hold_reset(struct kft_hold *h)
 {
-	unsigned int i;
-
-	if (!h->slots)
-		return;
-	for (i = 0; i < h->tasks; i++)
-		if (xchg(&h->slots[i].owner, NULL))
-			atomic_dec(&h->owned);
+	kft_tasktab_reset(h->slots, h->tasks, &h->owned);
 }
 
-/*
- * @t will never run again (kft_exited.h): the slot it owns, if any, is
- * free. Given back as its owner gives it back (kft_hold_release()), and so
- * as safely beside a prime; @t is not freed yet, so no other task has its
- * address.
- */
+/* @t will never run again: as its own kft_hold_release() would have. */
 notrace void kft_hold_forget(struct kft_hold *h, struct task_struct *t)
 {
-	unsigned int i, n = kft_tasktab_probes(h->tasks);
-	unsigned int idx = kft_tasktab_first(t, h->tasks);
-
-	if (!atomic_read(&h->owned))
-		return;
-	for (i = 0; i < n; i++, idx = kft_tasktab_next(idx, h->tasks)) {
-		struct kft_hold_slot *s = &h->slots[idx];
-
-		if (READ_ONCE(s->owner) == t && cmpxchg_release(&s->owner, t, NULL) == t)
-			atomic_dec(&h->owned);
-	}
+	kft_tasktab_forget(h->slots, h->tasks, &h->owned, t);
 }
 
 static int kft_root_range_cmp(const void *a, const void *b)

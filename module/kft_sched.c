@@ -94,39 +94,17 @@ void kft_sched_free(struct kft_sched *sc)
  * At prime: every slot free. A task still inside a call of the last
  * generation no longer touches its slot (its exit sees the generation);
  * the probe may still write a slot it found a moment ago, which the next
- * claim sets again. Each slot is taken from its owner in one exchange and
- * counted free by whoever freed it (a dead task's probe may free one
- * meanwhile, kft_sched_forget()): the count never goes below the slots
- * owned.
+ * claim sets again.
  */
 void kft_sched_reset(struct kft_sched *sc)
 {
-	unsigned int i;
-
-	if (!sc->slots)
-		return;
-	for (i = 0; i < sc->tasks; i++)
-		if (xchg(&sc->slots[i].owner, NULL))
-			atomic_dec(&sc->owned);
+	kft_tasktab_reset(sc->slots, sc->tasks, &sc->owned);
 }
 
-/*
- * @t will never run again (kft_exited.h): the slot it owns, if any, is
- * free. The switch probe no longer finds it: @t switches no more.
- */
+/* @t will never run again: the switch probe no longer finds it, as @t switches no more. */
 notrace void kft_sched_forget(struct kft_sched *sc, struct task_struct *t)
 {
-	unsigned int i, n = kft_tasktab_probes(sc->tasks);
-	unsigned int idx = kft_tasktab_first(t, sc->tasks);
-
-	if (!atomic_read(&sc->owned))
-		return;
-	for (i = 0; i < n; i++, idx = kft_tasktab_next(idx, sc->tasks)) {
-		struct kft_sched_slot *s = &sc->slots[idx];
-
-		if (READ_ONCE(s->owner) == t && cmpxchg_release(&s->owner, t, NULL) == t)
-			atomic_dec(&sc->owned);
-	}
+	kft_tasktab_forget(sc->slots, sc->tasks, &sc->owned, t);
 }
 
 /*
