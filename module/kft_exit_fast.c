@@ -1206,7 +1206,7 @@ int kft_fast_attach(struct kft_fhook *hook, const struct kft_func_ref *funcs,
 	}
 	/* Where ftrace passes registers only to an ops that asks (32-bit ARM). */
 	hook->fast.ops.flags |= KFT_FAST_OPS_FLAGS;
-	/* On failure it frees the filter (the notrace part too). */
+	/* On failure it frees the filter (the notrace part too) and clears the ops. */
 	ret = kft_ftrace_ops_attach(&hook->fast.ops, kft_fast_entry_for(hook), funcs, nr_funcs,
 				    &hook->attached, err);
 	if (ret)
@@ -1215,7 +1215,7 @@ int kft_fast_attach(struct kft_fhook *hook, const struct kft_func_ref *funcs,
 	return 0;
 
 err_unregister:
-	/* As new, for a later attach (the freed filter is no longer its own). */
+	/* As new, for a later attach (after the deny list's failure: its filter freed). */
 	memset(&hook->fast.ops, 0, sizeof(hook->fast.ops));
 	kft_fast_unregister(hook);
 	return ret;

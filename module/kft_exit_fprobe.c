@@ -429,6 +429,27 @@ static const char *const kft_fprobe_unsafe[] = {
 static struct kft_names kft_fprobe_unsafe_names = KFT_NAMES(kft_fprobe_unsafe);
 
 /*
+ * The fprobe as new, for a later attach, after a registration failed:
+ * ftrace_free_filter() leaves the ops pointing at the hashes it freed,
+ * which the next filter added to it would copy and free again.
+ */
+static void kft_fprobe_forget(struct kft_fhook *hook)
+{
+	memset(&hook->fp, 0, sizeof(hook->fp));
+}
+
+/*
+ * A failure before register_fprobe_ips(), which frees the filter itself
+ * when it fails (but for its own copy of it, failing for want of memory:
+ * then the filter is lost, not freed twice).
+ */
+static void kft_fprobe_unfilter(struct kft_fhook *hook)
+{
+	ftrace_free_filter(&hook->fp.ops);
+	kft_fprobe_forget(hook);
+}
+
+/*
  * Every function but those above (each is added to the notrace filter,
  * which register_fprobe_ips() keeps; a kernel without one says -EINVAL),
  * and those of modules loaded later: registered on the sentinel, its
@@ -443,10 +464,13 @@ static int kft_fprobe_register_all(struct kft_fhook *hook)
 	int ret;
 
 	ret = kft_ftrace_notrace_names(&hook->fp.ops, &kft_fprobe_unsafe_names);
-	if (!ret)
-		ret = register_fprobe_ips(&hook->fp, &sentinel, 1);
 	if (ret) {
-		ftrace_free_filter(&hook->fp.ops);
+		kft_fprobe_unfilter(hook);
+		return ret;
+	}
+	ret = register_fprobe_ips(&hook->fp, &sentinel, 1);
+	if (ret) {
+		kft_fprobe_forget(hook);
 		return ret;
 	}
 	ret = ftrace_set_filter(&hook->fp.ops, NULL, 0, 1);
@@ -481,7 +505,7 @@ static int kft_fprobe_register(struct kft_fhook *hook,
 	for (i = 0; i < nr_funcs; i++) {
 		ret = kft_ftrace_filter_add(&hook->fp.ops, &funcs[i], &addr, err);
 		if (ret) {
-			ftrace_free_filter(&hook->fp.ops);
+			kft_fprobe_unfilter(hook);
 			return ret;
 		}
 		if (i == 0)
@@ -490,7 +514,7 @@ static int kft_fprobe_register(struct kft_fhook *hook,
 	/* Removing a going module's functions must never empty the filter. */
 	ret = kft_ftrace_filter_add_sentinel(&hook->fp.ops);
 	if (ret) {
-		ftrace_free_filter(&hook->fp.ops);
+		kft_fprobe_unfilter(hook);
 		return ret;
 	}
 	/*
@@ -500,7 +524,10 @@ static int kft_fprobe_register(struct kft_fhook *hook,
 	 */
 	if (!first_addr)
 		first_addr = kft_code_addr(kft_filter_sentinel);
-	return register_fprobe_ips(&hook->fp, &first_addr, 1);
+	ret = register_fprobe_ips(&hook->fp, &first_addr, 1);
+	if (ret)
+		kft_fprobe_forget(hook);
+	return ret;
 }
 
 /*

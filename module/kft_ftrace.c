@@ -462,6 +462,12 @@ int kft_ftrace_ops_attach(struct ftrace_ops *ops, ftrace_func_t func,
 
 err_free_filter:
 	ftrace_free_filter(ops);
+	/*
+	 * As new, for a later attach: ftrace_free_filter() leaves the ops
+	 * pointing at the hashes it freed, which the next filter added to it
+	 * would copy and free again.
+	 */
+	memset(ops, 0, sizeof(*ops));
 	return ret;
 }
 
