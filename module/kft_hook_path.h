@@ -616,9 +616,9 @@ static __always_inline int kft_hook_entry(struct kft_fhook *hook, unsigned long 
 	int state = smp_load_acquire(&run->state);
 	bool irq;
 
+	call->gen = READ_ONCE(run->gen);
 	if (unlikely(hook->role != KFT_HOOK_TRACE))
 		return state != KFT_PRIMED && state != KFT_RUNNING;
-	call->gen = READ_ONCE(run->gen);
 	if (state != KFT_RUNNING) {
 		/*
 		 * Entered before the start: its exit counts as "not found", as
@@ -1031,6 +1031,9 @@ static __always_inline void kft_hook_exit(struct kft_fhook *hook, unsigned long 
 	struct kft_run *run = hook->run;
 
 	if (unlikely(hook->role != KFT_HOOK_TRACE)) {
+		/* A call that entered under an earlier run's hook (kft_run.h). */
+		if ((s32)(call->gen - run->first_gen) < 0)
+			return;
 		if (hook->role == KFT_HOOK_START_EXIT &&
 		    (!run->cfg.start.on_error || kft_retval_error(retval)))
 			kft_run_start(run, KFT_REASON_EXIT);

@@ -65,6 +65,15 @@ module_param(detach_complete, bool, 0644);
 MODULE_PARM_DESC(detach_complete,
 		 "take a complete run's hooks off until it is primed again (default: yes)");
 
+/* Every run's generations, from one count (kft_run.h: unique across runs). */
+static atomic_t kft_generations = ATOMIC_INIT(0);
+
+/* A new generation of @run, after every one any run has had. */
+static void kft_run_next_gen(struct kft_run *run)
+{
+	WRITE_ONCE(run->gen, (u32)atomic_inc_return(&kft_generations));
+}
+
 /*
  * The exit hooks of a trace run whose configuration says no "hooks": the
  * kernel's (safe: stack traces see through them, rmmod works during a run) unless
@@ -476,7 +485,7 @@ static int kft_run_attach_replacing(struct kft_run *run, struct kft_run *old,
 	if (old->hold.slots || old->sched.slots) {
 		kft_hold_reset(&old->hold);
 		kft_sched_reset(&old->sched);
-		WRITE_ONCE(old->gen, old->gen + 1);
+		kft_run_next_gen(old);
 	}
 	if (!kft_run_attach(old, &again)) {
 		old->detached = false;
@@ -549,6 +558,8 @@ struct kft_run *kft_run_create(struct kft_run *old, char *text, const struct kft
 	if (!run)
 		goto err_free_text;
 	kref_init(&run->ref);
+	kft_run_next_gen(run);
+	run->first_gen = run->gen;
 	run->id = id;
 	run->mode = kft_modes[cfg->mode];
 	run->state = KFT_CONFIGURED;
@@ -708,7 +719,7 @@ int kft_run_prime(struct kft_run *run, struct kft_parse_error *err)
 	 */
 	run->times.mono_offset_ns = kft_clock_mono_offset();
 	/* Calls still inside a traced function belong to the old generation. */
-	WRITE_ONCE(run->gen, run->gen + 1);
+	kft_run_next_gen(run);
 	/* The emptied log, counters and generation come before the state. */
 	if (!kft_state_move(run, state, KFT_PRIMED))
 		return -EBUSY;

@@ -16,7 +16,10 @@
  * remembers the generation it entered in; its exit does nothing in another
  * one. A task asleep in a traced function across a prime therefore never
  * writes into the new log (its record slot may belong to another call by
- * then).
+ * then). Generations are unique across runs, not only within one: a run
+ * may be allocated where a freed one was, and fprobe on fgraph hands the
+ * exit of a call that entered under the freed run's fprobe to whatever
+ * fprobe is registered at the same address then.
  */
 #ifndef KFT_RUN_H
 #define KFT_RUN_H
@@ -177,7 +180,8 @@ struct kft_run {
 	unsigned int id;
 	const struct kft_mode *mode;	/* kft_mode.h: chosen at create */
 	int state;			/* enum kft_state */
-	u32 gen;			/* generation: + 1 at every prime */
+	u32 gen;			/* generation: a new one at every prime */
+	u32 first_gen;			/* the run's first: earlier runs' are below it */
 
 	/* The configuration; its strings point into text. */
 	struct kft_config cfg;
