@@ -171,27 +171,33 @@ static int kft_hold_root_range(const struct kft_func_ref *f, struct kft_root_ran
 	return 0;
 }
 
+/* Room for @nr roots' ranges, found at each attach (kft_hold_roots_find()). */
+int kft_hold_roots_alloc(struct kft_hold *h, unsigned int nr)
+{
+	h->roots = kcalloc(nr, sizeof(*h->roots), GFP_KERNEL);
+	return h->roots ? 0 : -ENOMEM;
+}
+
 /**
- * kft_hold_roots() - the root functions, found and sorted
- * @h:		the run's holding space
+ * kft_hold_roots_find() - the root functions, found and sorted
+ * @h:		the run's holding space, its hooks not attached
  * @roots:	the roots as written (names, module:names, addresses)
- * @nr:		how many
+ * @nr:		how many (kft_hold_roots_alloc()'s)
  * @err:	set at a root that names no function
  *
  * A hook sees a call at ftrace's call site, some bytes into the function
- * on some architectures: a root is the whole range of its function.
+ * on some architectures: a root is the whole range of its function. Found
+ * again at every attach: a module unloaded and loaded again since the
+ * last has its functions elsewhere.
  *
- * Return: 0, -EINVAL with @err set, or -ENOMEM.
+ * Return: 0, or -EINVAL with @err set.
  */
-int kft_hold_roots(struct kft_hold *h, const struct kft_func_ref *roots, unsigned int nr,
-		   struct kft_parse_error *err)
+int kft_hold_roots_find(struct kft_hold *h, const struct kft_func_ref *roots, unsigned int nr,
+			struct kft_parse_error *err)
 {
 	unsigned int i;
 	int ret;
 
-	h->roots = kcalloc(nr, sizeof(*h->roots), GFP_KERNEL);
-	if (!h->roots)
-		return -ENOMEM;
 	for (i = 0; i < nr; i++) {
 		ret = kft_hold_root_range(&roots[i], &h->roots[i], err);
 		if (ret)
@@ -200,6 +206,7 @@ int kft_hold_roots(struct kft_hold *h, const struct kft_func_ref *roots, unsigne
 	sort(h->roots, nr, sizeof(*h->roots), kft_root_range_cmp, NULL);
 	h->nr_roots = nr;
 	h->span_start = h->roots[0].start;
+	h->span_end = 0;
 	for (i = 0; i < nr; i++)
 		h->span_end = max(h->span_end, h->roots[i].end);
 	return 0;

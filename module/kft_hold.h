@@ -119,8 +119,9 @@ size_t kft_hold_bytes(const struct kft_hold *h);
 void kft_hold_free(struct kft_hold *h);
 void kft_hold_reset(struct kft_hold *h);
 void kft_hold_forget(struct kft_hold *h, struct task_struct *t);
-int kft_hold_roots(struct kft_hold *h, const struct kft_func_ref *roots, unsigned int nr,
-		   struct kft_parse_error *err);
+int kft_hold_roots_alloc(struct kft_hold *h, unsigned int nr);
+int kft_hold_roots_find(struct kft_hold *h, const struct kft_func_ref *roots, unsigned int nr,
+			struct kft_parse_error *err);
 void kft_hold_root_return(struct kft_run *run, struct kft_hold_slot *s, struct kft_record *rec,
 			  const struct kft_call *call, u64 dur, unsigned long retval);
 

@@ -315,7 +315,8 @@ static int kft_run_attach(struct kft_run *run, struct kft_parse_error *err)
 
 	ret = kft_run_check_trigger(&cfg->start, err) ?:
 	      kft_run_check_trigger(&cfg->stop, err) ?:
-	      kft_run_resolve_argf(run, err);
+	      kft_run_resolve_argf(run, err) ?:
+	      (cfg->nr_roots ? kft_hold_roots_find(&run->hold, cfg->roots, cfg->nr_roots, err) : 0);
 	if (ret)
 		return ret;
 	/* Fast hooks' frames pop in reverse order of their entries, always. */
@@ -515,7 +516,7 @@ static void kft_run_traced_set(struct kft_run *run)
 	run->nr_traced = cfg->has_funclist ? cfg->nr_funcs + cfg->nr_roots : 0;
 }
 
-/* filter roots: the root functions found, and the space to hold their calls. */
+/* filter roots: the roots (found again at each attach), and the space to hold their calls. */
 static int kft_run_hold_setup(struct kft_run *run, struct kft_parse_error *err)
 {
 	const struct kft_config *cfg = &run->cfg;
@@ -525,9 +526,16 @@ static int kft_run_hold_setup(struct kft_run *run, struct kft_parse_error *err)
 
 	if (!cfg->nr_roots)
 		return 0;
-	ret = kft_hold_roots(&run->hold, cfg->roots, cfg->nr_roots, err);
-	if (ret == -ENOMEM)
+	ret = kft_hold_roots_alloc(&run->hold, cfg->nr_roots);
+	if (ret) {
 		kft_error_at(err, KFT_ERR_HOLD_NO_MEMORY);
+		return ret;
+	}
+	/*
+	 * Found now too, not only at attach: a root that names nothing is
+	 * refused before a replaced run lets go of its hooks.
+	 */
+	ret = kft_hold_roots_find(&run->hold, cfg->roots, cfg->nr_roots, err);
 	if (ret)
 		return ret;
 	ret = kft_hold_alloc(&run->hold, cfg->holdtasks, cfg->holdentries, sides);
