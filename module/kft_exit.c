@@ -35,6 +35,8 @@ int kft_fhook_attach(struct kft_fhook *hook, struct kft_run *run,
 	hook->run = run;
 	hook->role = role;
 	atomic_long_set(&hook->paused, 0);
+	hook->missed_base = 0;
+	hook->missed_kept = 0;
 	if (fast)
 		ret = kft_fast_attach(hook, funcs, nr_funcs, err);
 	else
@@ -49,19 +51,39 @@ void kft_fhook_detach(struct kft_fhook *hook)
 {
 	if (!hook->attached)
 		return;
+	/*
+	 * A complete run lets go of its hooks and may be read long after:
+	 * what its calls missed stays in its counters until the next prime.
+	 */
+	hook->missed_kept = kft_fhook_missed(hook);
 	if (hook->is_fast)
 		kft_fast_detach(hook);
 	else
 		kft_safe_detach(hook);
 }
 
-unsigned long kft_fhook_missed(const struct kft_fhook *hook)
+/* What the mechanism missed since the attach. */
+static unsigned long kft_fhook_missed_total(const struct kft_fhook *hook)
 {
-	if (!hook->attached)
-		return 0;
 	if (hook->is_fast)
 		return kft_fast_missed(hook);
 	return kft_safe_missed(hook) + atomic_long_read(&hook->paused);
+}
+
+/* Calls the hook did not time since the run's last prime. */
+unsigned long kft_fhook_missed(const struct kft_fhook *hook)
+{
+	if (!hook->attached)
+		return hook->missed_kept;
+	return kft_fhook_missed_total(hook) - hook->missed_base;
+}
+
+/* At a prime: the counters start again, as the run's others do. */
+void kft_fhook_missed_reset(struct kft_fhook *hook)
+{
+	hook->missed_kept = 0;
+	if (hook->attached)
+		hook->missed_base = kft_fhook_missed_total(hook);
 }
 
 void kft_fhook_quiesce(struct kft_fhook *hook)

@@ -105,6 +105,8 @@ struct kft_fhook {
 	bool every;			/* glob is every function's "*" */
 	struct kft_fast_hook fast;
 	atomic_long_t paused;		/* safe: calls not hooked, kft_safe_paused() */
+	unsigned long missed_base;	/* the mechanism's count at the last prime */
+	unsigned long missed_kept;	/* missed since the prime, kept at detach */
 	struct kft_run *run;
 	enum kft_hook_role role;
 	bool is_fast;			/* hooks fast: kft_exit_fast.c */
@@ -116,6 +118,8 @@ struct kft_fhook {
 	struct fprobe fp;
 	struct kft_fast_hook fast;
 	atomic_long_t paused;		/* safe: calls not hooked, kft_safe_paused() */
+	unsigned long missed_base;	/* the mechanism's count at the last prime */
+	unsigned long missed_kept;	/* missed since the prime, kept at detach */
 	struct kft_run *run;
 	enum kft_hook_role role;
 	bool is_fast;			/* hooks fast: kft_exit_fast.c */
@@ -135,6 +139,8 @@ struct kft_fhook {
 	unsigned int nr;
 	struct kft_fast_hook fast;
 	atomic_long_t paused;		/* safe: calls not hooked, kft_safe_paused() */
+	unsigned long missed_base;	/* the mechanism's count at the last prime */
+	unsigned long missed_kept;	/* missed since the prime, kept at detach */
 	struct kft_run *run;
 	enum kft_hook_role role;
 	bool is_fast;			/* hooks fast: kft_exit_fast.c */
@@ -191,6 +197,7 @@ int kft_fhook_attach(struct kft_fhook *hook, struct kft_run *run,
 void kft_fhook_detach(struct kft_fhook *hook);
 /* Calls the mechanism missed (no free per-call slot, recursion). */
 unsigned long kft_fhook_missed(const struct kft_fhook *hook);
+void kft_fhook_missed_reset(struct kft_fhook *hook);
 /* Stop calling the handlers now; safe in any context. */
 void kft_fhook_quiesce(struct kft_fhook *hook);
 /* Stop hooking these functions of a going module; returns how many were hooked. */

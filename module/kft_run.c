@@ -683,6 +683,9 @@ static int kft_run_reset(struct kft_run *run)
 		memset(per_cpu_ptr(run->counters, cpu), 0, sizeof(struct kft_counters));
 	memset(&run->times, 0, sizeof(run->times));
 	run->starts = 0;
+	kft_fhook_missed_reset(&run->trace);
+	kft_fhook_missed_reset(&run->start_exit);
+	kft_fhook_missed_reset(&run->stop_exit);
 	return 0;
 }
 
