@@ -872,8 +872,16 @@ void kft_run_module_going(struct kft_run *run, struct module *mod)
 	if (!room)
 		return;
 	addrs = kvcalloc(room, sizeof(*addrs), GFP_KERNEL);
-	if (!addrs)
+	if (!addrs) {
+		/*
+		 * ftrace and fprobe forget the module's functions themselves;
+		 * kft's filters keep their addresses, which would take in a
+		 * function loaded there later: say so.
+		 */
+		pr_warn("run %u: module %s unloaded: no memory to drop its functions from the run\n",
+			run->id, mod->name);
 		return;
+	}
 	n = run->nr_traced ?
 	    kft_module_collect(mod, run->cfg.funcs, run->nr_traced, addrs, room) : 0;
 	dropped = run->mode->drop_module(run, mod, addrs, n);
