@@ -710,6 +710,8 @@ int kft_run_prime(struct kft_run *run, struct kft_parse_error *err)
 		if (ret)
 			return ret;
 		run->detached = false;
+		/* Every function the run names was found where it is now. */
+		memset(&run->dropped, 0, sizeof(run->dropped));
 	}
 	/*
 	 * The hooks write nothing outside PRIMED/RUNNING, but one may be past
@@ -814,7 +816,8 @@ static enum kft_trigger_drop kft_run_drop_trigger(struct kft_run *run, const str
 	struct kft_fhook *exit = is_start ? &run->start_exit : &run->stop_exit;
 	unsigned int n;
 
-	if (t->kind != KFT_TRIGGER_ENTRY && t->kind != KFT_TRIGGER_EXIT)
+	/* Hooks let go of: the next prime looks the trigger up again. */
+	if ((t->kind != KFT_TRIGGER_ENTRY && t->kind != KFT_TRIGGER_EXIT) || run->detached)
 		return KFT_TRIGGER_KEPT;
 	n = kft_module_collect(mod, &t->func, 1, addrs, room);
 	if (!n)
