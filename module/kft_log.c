@@ -168,7 +168,7 @@ int kft_log_reset(struct kft_log *log)
 	struct kft_log_sides sides = { .sched = log->sched != NULL, .args = log->args != NULL,
 				       .str = log->strs != NULL };
 	unsigned long used = kft_log_stored(log);
-	struct kft_log_buf *buf;
+	struct kft_log_buf *buf, *old;
 
 	if (kref_read(&log->buf->ref) > 1) {
 		/*
@@ -179,8 +179,14 @@ int kft_log_reset(struct kft_log *log)
 					log->ring.shift, log->ring.in_region ? &same : NULL);
 		if (!buf)
 			return -ENOMEM;
-		kft_log_free(log);
+		/*
+		 * The new buffer in place before the old one's reference goes:
+		 * a header read or the oops notifier, which take no lock, never
+		 * find the log without one.
+		 */
+		old = log->buf;
 		kft_log_use(log, buf);
+		kref_put(&old->ref, kft_log_buf_release);
 		if (log->ring.in_region)
 			kft_ring_reset(&log->ring, log->capacity);
 		return 0;
