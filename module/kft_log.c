@@ -206,6 +206,7 @@ int kft_log_reset(struct kft_log *log)
 			memset(log->strs, 0, used * sizeof(*log->strs));
 	}
 	kft_comms_reset(&log->buf->comms);
+	log->buf->first_start_ns = 0;
 	atomic_long_set(&log->reserved, 0);
 	return 0;
 }

@@ -258,6 +258,7 @@ struct kft_log_buf {
 	struct kft_rec_args *args;	/* args, else NULL */
 	struct kft_rec_str *strs;	/* args string, else NULL */
 	struct kft_comms comms;		/* the records' task names */
+	u64 first_start_ns;		/* the run's first start into it, or 0 */
 	struct kft_ring ring;		/* log ring or stream, else tags NULL */
 	struct mutex stream_lock;	/* a stream's readers: one at a time */
 	unsigned long stream_read;	/* the calls they took, under it */

@@ -37,8 +37,12 @@ notrace void kft_run_start(struct kft_run *run, enum kft_reason why)
 	run->times.start_ns = now;
 	run->times.start_reason = why;
 	run->starts++;
-	if (!run->times.first_start_ns)
+	if (!run->times.first_start_ns) {
 		run->times.first_start_ns = now;
+		/* For a stream's reader that holds this buffer past a prime. */
+		if (run->log.buf)
+			WRITE_ONCE(run->log.buf->first_start_ns, now);
+	}
 	if (run->cfg.stop.kind == KFT_TRIGGER_TIME) {
 		WRITE_ONCE(run->stop_deadline_ns,
 			   now + run->cfg.stop.time_us * NSEC_PER_USEC);

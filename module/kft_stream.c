@@ -282,7 +282,8 @@ static ssize_t kft_stream_take_cpu_all(struct kft_stream_reader *r, unsigned int
 static ssize_t kft_stream_take(struct kft_stream_reader *r, char __user *ubuf, size_t max)
 {
 	struct kft_log_buf *buf = r->buf;
-	u64 first_start_ns = READ_ONCE(r->run->times.first_start_ns);
+	/* Its buffer's: the run may have been primed into another since. */
+	u64 first_start_ns = READ_ONCE(buf->first_start_ns);
 	unsigned int i, cpu = buf->stream_next_cpu;
 	size_t done = 0;
 	ssize_t nr;
