@@ -15,7 +15,9 @@
  *   overwritten since, the call is written anew as a whole record at the
  *   exit (a long call stays among the last).
  * - A writer that finds its slot being written or closed (its CPU went
- *   round the whole ring meanwhile) skips it; the call is counted as lost.
+ *   round the whole ring meanwhile), or holding a later reservation's
+ *   call (an interrupt went round it between the reservation and the
+ *   claim), skips it; the call is counted as lost.
  * - A reader copies a slot, and keeps the copy only if the tag held the
  *   reservation it expected, not being written, before and after.
  *
@@ -55,6 +57,18 @@
 static __always_inline u32 kft_ring_tag(unsigned long n)
 {
 	return ((u32)n << KFT_RING_LAP_SHIFT) | KFT_RING_USED;
+}
+
+/*
+ * @old, a published tag (neither writing nor closing), holds a reservation
+ * at or after @tag's (within half the 2^29 they count modulo): an
+ * interrupt on the writer's CPU went round the whole part between the
+ * writer's reservation and its claim. An unused slot's 0 holds none,
+ * whatever the head (a region's part may start anywhere).
+ */
+static __always_inline bool kft_ring_tag_newer(u32 old, u32 tag)
+{
+	return (old & KFT_RING_USED) && (s32)(old - tag) >= 0;
 }
 
 /* The slot of reservation @n of @cpu. */
@@ -112,7 +126,9 @@ static __always_inline bool kft_ring_reserve_on(struct kft_log *log, unsigned in
 	s->i = kft_ring_slot(ring, cpu, n);
 	s->tag = kft_ring_tag(n);
 	old = READ_ONCE(ring->tags[s->i]);
+	/* A newer call in the slot stays: this older one is lost. */
 	return likely(!(old & (KFT_RING_WRITING | KFT_RING_CLOSING))) &&
+	       likely(!kft_ring_tag_newer(old, s->tag)) &&
 	       try_cmpxchg(&ring->tags[s->i], &old, s->tag | KFT_RING_WRITING);
 }
 
