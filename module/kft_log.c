@@ -22,10 +22,8 @@
 #include "kft_log_ring.h"
 #include "kft_mem.h"
 
-static void kft_log_buf_release(struct kref *ref)
+static void kft_log_buf_free(struct kft_log_buf *buf)
 {
-	struct kft_log_buf *buf = container_of(ref, struct kft_log_buf, ref);
-
 	if (!buf->ring.in_region)
 		vfree(buf->records);
 	vfree(buf->sched);
@@ -34,6 +32,39 @@ static void kft_log_buf_release(struct kref *ref)
 	kft_comms_free(&buf->comms);
 	kft_ring_free(&buf->ring);
 	kfree(buf);
+}
+
+static void kft_log_buf_free_rcu(struct rcu_head *rcu)
+{
+	kft_log_buf_free(container_of(rcu, struct kft_log_buf, rcu));
+}
+
+/*
+ * A buffer a prime moved the run off, let go of by its last reader: after
+ * a grace period, as the oops and panic notifiers read the run's buffer
+ * under RCU alone (kft_trace_print_last()). (vfree() and free_percpu()
+ * may run in the callback's softirq.)
+ */
+static void kft_log_buf_release(struct kref *ref)
+{
+	call_rcu(&container_of(ref, struct kft_log_buf, ref)->rcu, kft_log_buf_free_rcu);
+}
+
+/*
+ * The run's own buffer, let go of last at its teardown: at once. The
+ * notifiers stopped reading the run a grace period before its teardown
+ * (kft_current.c), and a new run's memory check must not find it still
+ * taken.
+ */
+static void kft_log_buf_release_now(struct kref *ref)
+{
+	kft_log_buf_free(container_of(ref, struct kft_log_buf, ref));
+}
+
+/* At module exit, after the last run: the buffers' frees done. */
+void kft_log_exit(void)
+{
+	rcu_barrier();
 }
 
 /* The slots of a log of @entries (a ring or stream: each CPU's entries). */
@@ -142,7 +173,7 @@ int kft_log_alloc(struct kft_log *log, unsigned long entries, struct kft_log_sid
 void kft_log_free(struct kft_log *log)
 {
 	if (log->buf)
-		kref_put(&log->buf->ref, kft_log_buf_release);
+		kref_put(&log->buf->ref, kft_log_buf_release_now);
 	WRITE_ONCE(log->buf, NULL);
 	log->records = NULL;
 	log->sched = NULL;

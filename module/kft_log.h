@@ -21,6 +21,7 @@
 #include <linux/log2.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/types.h>
 #include <asm/local.h>
 
@@ -252,6 +253,7 @@ struct kft_log_slot {
 /* The records' memory, shared by the run and its readers. */
 struct kft_log_buf {
 	struct kref ref;
+	struct rcu_head rcu;		/* its free, after the notifiers' readers */
 	unsigned long capacity;
 	struct kft_record *records;
 	struct kft_rec_sched *sched;	/* offcpu, else NULL */
@@ -317,6 +319,7 @@ struct kft_log_sides {
 int kft_log_alloc(struct kft_log *log, unsigned long entries, struct kft_log_sides sides,
 		  enum kft_log_fill fill, const struct kft_log_mem *mem);
 void kft_log_free(struct kft_log *log);
+void kft_log_exit(void);
 int kft_log_reset(struct kft_log *log);
 enum kft_log_fill kft_log_fill_of(const struct kft_log *log);
 unsigned long kft_log_stored(const struct kft_log *log);

@@ -427,6 +427,7 @@ static void __exit kft_exit(void)
 	kft_flight_exit();
 	kft_hibernate_exit();
 	kft_run_exit();
+	kft_log_exit();
 	kft_last_boot_exit();
 	kft_region_exit();
 	pr_info("unloaded\n");
