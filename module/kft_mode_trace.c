@@ -153,13 +153,13 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
  * reader fell behind since the start, each CPU's (CPU 0 first), then
  * their sum: each count read once, so that the two agree.
  */
-static void kft_output_stream_lost(struct seq_file *m, const struct kft_run *run)
+static void kft_output_stream_lost(struct seq_file *m, const struct kft_run *run,
+				   const struct kft_ring *ring)
 {
 	u64 lost, sum = 0;
 	unsigned int cpu;
 
-	seq_printf(m, "Log stream = %lu entries a CPU\nCalls lost per CPU =",
-		   1UL << run->log.ring.shift);
+	seq_printf(m, "Log stream = %lu entries a CPU\nCalls lost per CPU =", 1UL << ring->shift);
 	for_each_possible_cpu(cpu) {
 		lost = kft_counters_skipped(per_cpu_ptr(run->counters, cpu));
 		seq_printf(m, " %llu", lost);
@@ -181,21 +181,24 @@ void kft_trace_show_columns(struct seq_file *m)
  * @run:	the run (its configuration)
  * @times:	the run's timeline when the reader opened the file
  * @c:		its counters then
+ * @buf:	the log's buffer the rows are of (a prime since the open
+ *		moved the run to another)
  * @rows:	how many rows follow
  */
 static void kft_output_log_header(struct seq_file *m, const struct kft_run *run,
-			   const struct kft_run_times *times,
-			   const struct kft_counters *c, unsigned long rows)
+				  const struct kft_run_times *times, const struct kft_counters *c,
+				  const struct kft_log_buf *buf, unsigned long rows)
 {
+	const struct kft_ring *ring = &buf->ring;
+
 	kft_output_header_common(m, run, times, c);
 	seq_printf(m, "Entries not found = %lu\n", c->not_found);
 	/* kft's addition, only with log ring or log stream. */
-	if (run->log.ring.stream)
-		kft_output_stream_lost(m, run);
-	else if (run->log.ring.tags)
+	if (ring->stream)
+		kft_output_stream_lost(m, run, ring);
+	else if (ring->tags)
 		seq_printf(m, "Log ring = %lu entries a CPU\nCalls overwritten = %lu\nCalls lost to slots in use = %llu\n",
-			   1UL << run->log.ring.shift, kft_ring_overwritten(&run->log.ring),
-			   kft_counters_skipped(c));
+			   1UL << ring->shift, kft_ring_overwritten(ring), kft_counters_skipped(c));
 	/* kft's addition, only with filter roots. */
 	if (run->cfg.nr_roots)
 		seq_printf(m, "Root calls kept = %lu\nCalls cut from kept roots = %lu\nRoot calls not held = %lu\n",
@@ -408,7 +411,7 @@ void kft_trace_print_last(struct kft_run *run, unsigned int calls, struct seq_fi
 	for_each_possible_cpu(cpu)
 		rows += min_t(unsigned long, kft_ring_stored(&buf->ring, cpu), calls);
 	m->count = 0;
-	kft_output_log_header(m, run, &run->times, &c, rows);
+	kft_output_log_header(m, run, &run->times, &c, buf, rows);
 	kft_trace_print_lines(m);
 	for_each_possible_cpu(cpu) {
 		head = kft_ring_head(&buf->ring, cpu);
@@ -606,7 +609,7 @@ static void kft_trace_data_row(struct seq_file *m, struct kft_reader *r, u32 k)
 static void kft_trace_data_show(struct seq_file *m, struct kft_reader *r, unsigned long i)
 {
 	if (i == 0)
-		kft_output_log_header(m, r->run, &r->times, &r->counters, r->log.nr);
+		kft_output_log_header(m, r->run, &r->times, &r->counters, r->log.buf, r->log.nr);
 	else
 		kft_trace_data_row(m, r, r->log.order[i - 1]);
 }
