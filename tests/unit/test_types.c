@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -641,6 +642,44 @@ static void test_btf_split(void)
 	kfttypes__free(t);
 }
 
+/*
+ * Modules' BTF added one by one, as a log's calls name them: each over the
+ * one copy of the base's types its source already holds (the base's file
+ * is not read again: gone here), and a prototype found stays the
+ * function's (each module added does not make a new one of every function).
+ */
+static void test_btf_modules_share(void)
+{
+	char path[PATH_MAX], base[PATH_MAX], copy[] = "/tmp/kft-unit-base-XXXXXX";
+	struct kfttypes *t = kfttypes__new(8);
+	const struct kftproto *first, *again;
+	struct kfttypes_error err;
+	int fd, src, e, i;
+	char chunk[4096];
+	ssize_t n;
+
+	fd = mkstemp(copy);
+	src = open(sample_path(base, sizeof(base)), O_RDONLY);
+	CHECK(fd >= 0 && src >= 0, "%s: %s", copy, strerror(errno));
+	while ((n = read(src, chunk, sizeof(chunk))) > 0)
+		CHECK(write(fd, chunk, (size_t)n) == n, "%s: %s", copy, strerror(errno));
+	close(src);
+	close(fd);
+	e = kfttypes__add_btf(t, copy, NULL, &err);
+	CHECK(e == 0, "%s: %d %s", copy, e, err.msg);
+	first = kfttypes__find(t, "kft_sample_long");
+	CHECK(first != NULL, "kft_sample_long not found");
+	unlink(copy);
+	for (i = 0; i < 50; i++) {
+		e = kfttypes__add_btf(t, object_path("types_module.o", path, sizeof(path)), copy, &err);
+		CHECK(e == 0, "module %d over the removed %s: %d %s", i, copy, e, err.msg);
+		again = kfttypes__find(t, "kft_sample_long");
+		CHECK(again == first, "module %d: kft_sample_long's prototype made anew", i);
+		CHECK(kfttypes__find(t, "kft_module_fn") != NULL, "module %d: its function unknown", i);
+	}
+	kfttypes__free(t);
+}
+
 /* BTF first, DWARF next, written prototypes last, whatever the order added. */
 static void test_source_order(void)
 {
@@ -660,6 +699,8 @@ static void test_source_order(void)
 	CHECK(!kfttypes__find(t, "only_written"), "only_written known");
 	e = kfttypes__add_prototype(t, "bool only_written(int x)", &err);
 	CHECK(e == 0, "%d %s", e, err.msg);
+	/* one source added since: asked again */
+	CHECK(kfttypes__find(t, "only_written"), "only_written unknown after its prototype");
 	e = kfttypes__add_dwarf(t, sample_path(path, sizeof(path)), &err);
 	CHECK(e == 0, "%d %s", e, err.msg);
 	e = kfttypes__add_btf(t, path, NULL, &err);
@@ -725,6 +766,6 @@ static void test_vmlinux(void)
 }
 
 UNIT_MAIN(test_written, test_written_arm32, test_register, test_written_errors, test_written_twice, test_written_bad_input,
-	  test_huge_counts, test_buffer_sizes, test_btf_sample, test_btf_split, test_dwarf_sample,
+	  test_huge_counts, test_buffer_sizes, test_btf_sample, test_btf_split, test_btf_modules_share, test_dwarf_sample,
 	  test_source_order, test_source_errors, test_vmlinux, test_struct_members, test_dwarf_type_units,
 	  test_struct_written)

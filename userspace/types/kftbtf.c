@@ -33,6 +33,8 @@ struct kftbtf {
 	struct kftsource src;
 	struct btf *btf;
 	struct btf *base;	/* a module's: vmlinux's, under it */
+	bool base_owned;	/* parsed for it, not another source's */
+	char *path;		/* what it was read from */
 	bool indexed;
 	struct namemap index;	/* name -> FUNC id */
 	struct kfttables tables;	/* the prototypes' enumerators and members */
@@ -308,7 +310,9 @@ static void kftbtf_free(struct kftsource *src)
 	struct kftbtf *b = (struct kftbtf *)src;
 
 	btf__free(b->btf);
-	btf__free(b->base);
+	if (b->base_owned)
+		btf__free(b->base);
+	free(b->path);
 	namemap__clear(&b->index);
 	kfttables__free(&b->tables);
 	free(b);
@@ -353,8 +357,9 @@ static int btf_open(struct kftbtf *b, const char *path, const char *base_path,
 {
 	int e = 0;
 
-	if (base_path) {
+	if (base_path && !b->base) {
 		b->base = btf__parse(base_path, NULL);
+		b->base_owned = true;
 		e = btf_error(b->base);
 		if (e)
 			btf_say(err, base_path, e);
@@ -368,14 +373,25 @@ static int btf_open(struct kftbtf *b, const char *path, const char *base_path,
 	return e;
 }
 
-struct kftsource *kftbtf__open(const char *path, const char *base_path,
+bool kftbtf__read_from(const struct kftsource *src, const char *path)
+{
+	const struct kftbtf *b = (const struct kftbtf *)src;
+
+	return src->ops == &kftbtf_ops && !b->base && !strcmp(b->path, path);
+}
+
+struct kftsource *kftbtf__open(const char *path, struct kftsource *base, const char *base_path,
 			       struct kfttypes_error *err)
 {
 	struct kftbtf *b = calloc(1, sizeof(*b));
 	int e = -ENOMEM;
 
 	err->column = 0;
-	if (b) {
+	if (b && base_path && base)
+		b->base = ((struct kftbtf *)base)->btf;
+	if (b)
+		b->path = strdup(path);
+	if (b && b->path) {
 		libbpf_print_fn_t was = libbpf_set_print(btf_quiet);
 
 		e = btf_open(b, path, base_path, err);

@@ -36,8 +36,14 @@ struct kftsource {
  * The sources: NULL with @err said (and errno) when the file cannot be
  * read or has no such information.
  */
-struct kftsource *kftbtf__open(const char *path, const char *base_path,
+struct kftsource *kftbtf__open(const char *path, struct kftsource *base, const char *base_path,
 			       struct kfttypes_error *err);
+/*
+ * For a module's split BTF over @base_path: @base, a BTF source read from
+ * it (kftbtf__read_from()), lends its types, which are then parsed once
+ * for every module; without one, @base_path is parsed for this source.
+ */
+bool kftbtf__read_from(const struct kftsource *src, const char *path);
 struct kftsource *kftdwarf__open(const char *path, struct kfttypes_error *err);
 /* An empty set of written prototypes, for kftwritten__add. */
 struct kftsource *kftwritten__new(unsigned int word_bytes);

@@ -4,7 +4,11 @@
  * written prototypes; in the order added within a rank), and what they
  * said of each function asked about, kept: a log names the same few
  * thousand functions millions of times. A function no source knows is
- * kept too (as none), until a source is added.
+ * kept too (as none), until a source is added: then it is asked again. A
+ * prototype found stays the function's: sources come before the calls
+ * that need them (a module's BTF before its first call is printed), and
+ * asking again would make a new prototype of each function for every
+ * module added.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -22,14 +26,16 @@
 #define KFTTYPES_MAX_KEPT	65536
 /* The longest function name looked up. */
 #define KFTTYPES_MAX_NAME	512
-/* No prototype: a function no source knows. */
-#define KFTTYPES_NONE		SIZE_MAX
+/* No prototype: a function no source knew, as of the sources' generation @g. */
+#define KFTTYPES_NONE_BASE	(SIZE_MAX / 2)
+#define KFTTYPES_NONE(g)	(KFTTYPES_NONE_BASE + (g) % KFTTYPES_NONE_BASE)
 
 struct kfttypes {
 	unsigned int word_bytes;
 	struct kftsource *sources;	/* by rank */
 	struct kftsource *written;	/* the written prototypes, in sources */
-	struct namemap kept;		/* name -> index in protos, or KFTTYPES_NONE */
+	struct namemap kept;		/* name -> index in protos, or KFTTYPES_NONE() */
+	size_t sources_gen;		/* sources added so far */
 	struct kftproto **protos;
 	size_t nr, cap;
 };
@@ -65,8 +71,8 @@ void kfttypes__free(struct kfttypes *t)
 
 /*
  * @src in the list after the sources of its rank and the ranks before;
- * what was kept of unknown functions is forgotten (the new one may know
- * them). The prototypes found stay: callers may hold them.
+ * the functions kept as unknown are asked about again (the new one may
+ * know them).
  */
 static void kfttypes_add(struct kfttypes *t, struct kftsource *src)
 {
@@ -76,7 +82,7 @@ static void kfttypes_add(struct kfttypes *t, struct kftsource *src)
 		at = &(*at)->next;
 	src->next = *at;
 	*at = src;
-	namemap__clear(&t->kept);
+	t->sources_gen++;
 }
 
 static int kfttypes_added(struct kfttypes *t, struct kftsource *src)
@@ -90,7 +96,13 @@ static int kfttypes_added(struct kfttypes *t, struct kftsource *src)
 int kfttypes__add_btf(struct kfttypes *t, const char *path, const char *base_path,
 		      struct kfttypes_error *err)
 {
-	return kfttypes_added(t, kftbtf__open(path, base_path, err));
+	struct kftsource *base = NULL;
+
+	/* Every module's BTF over one copy of vmlinux's, where it is a source. */
+	if (base_path)
+		for (base = t->sources; base && !kftbtf__read_from(base, base_path);)
+			base = base->next;
+	return kfttypes_added(t, kftbtf__open(path, base, base_path, err));
 }
 
 int kfttypes__add_dwarf(struct kfttypes *t, const char *path, struct kfttypes_error *err)
@@ -119,7 +131,7 @@ int kfttypes__add_prototype_text(struct kfttypes *t, const char *text, size_t le
 	}
 	e = kftwritten__add(t->written, text, len, err);
 	if (!e)
-		namemap__clear(&t->kept);
+		t->sources_gen++;
 	return e;
 }
 
@@ -150,7 +162,7 @@ static bool kfttypes_keep(struct kfttypes *t, const char *func, struct kftproto 
 		t->protos = protos;
 		t->cap = cap;
 	}
-	if (namemap__set(&t->kept, func, p ? t->nr : KFTTYPES_NONE))
+	if (namemap__set(&t->kept, func, p ? t->nr : KFTTYPES_NONE(t->sources_gen)))
 		return false;
 	if (p)
 		t->protos[t->nr++] = p;
@@ -167,8 +179,12 @@ const struct kftproto *kfttypes__find(struct kfttypes *t, const char *func)
 		func = colon + 1;	/* "module:name": the name */
 	if (!func[0] || strnlen(func, KFTTYPES_MAX_NAME + 1) > KFTTYPES_MAX_NAME)
 		return NULL;
-	if (namemap__get(&t->kept, func, &i))
-		return i == KFTTYPES_NONE ? NULL : t->protos[i];
+	if (namemap__get(&t->kept, func, &i)) {
+		if (i < KFTTYPES_NONE_BASE)
+			return t->protos[i];
+		if (i == KFTTYPES_NONE(t->sources_gen))
+			return NULL;
+	}
 	p = kfttypes_ask(t, func);
 	if (!kfttypes_keep(t, func, p)) {
 		kftproto__free(p);

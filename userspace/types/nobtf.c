@@ -9,9 +9,17 @@
 
 #include "kftsource.h"
 
-struct kftsource *kftbtf__open(const char *path, const char *base_path,
+bool kftbtf__read_from(const struct kftsource *src, const char *path)
+{
+	(void)src;
+	(void)path;
+	return false;
+}
+
+struct kftsource *kftbtf__open(const char *path, struct kftsource *base, const char *base_path,
 			       struct kfttypes_error *err)
 {
+	(void)base;
 	(void)base_path;
 	err->column = 0;
 	snprintf(err->msg, sizeof(err->msg), "%s: this program was built without libbpf, "
