@@ -467,9 +467,14 @@ int kft_wait_until(double deadline, const sigset_t *orig)
 			ppoll(NULL, 0, &no_wait, orig);
 			return kft_quit;
 		}
+		if (isinf(deadline)) {
+			ppoll(NULL, 0, NULL, orig);
+			continue;
+		}
+		/* (Only a finite time converts: an infinite one is undefined.) */
 		ts.tv_sec = (time_t)left;
 		ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
-		ppoll(NULL, 0, isinf(deadline) ? NULL : &ts, orig);
+		ppoll(NULL, 0, &ts, orig);
 	}
 	return 1;
 }
