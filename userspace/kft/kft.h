@@ -206,6 +206,15 @@ int kft_status_active(const struct kft_status *st);
  * tolerate_einval, EINVAL (stop with nothing to stop) is no error.
  */
 int kft_ctl_write(const struct kft_paths *paths, const char *text, int tolerate_einval);
+/* A stop written, its result ignored: after a failure once a run may be running. */
+void kft_ctl_stop_anyway(const struct kft_paths *paths);
+/*
+ * A start or prime written: 0, or -1 after saying why. Refused by the
+ * module (its error line says why), the run did not start; any other
+ * failure (the status unreadable after the write) may have left it
+ * running: it is stopped (kft_ctl_stop_anyway()).
+ */
+int kft_ctl_begin(const struct kft_paths *paths, const char *text);
 /* The same, but the module's refusal is left in st->error, unsaid: 1. */
 int kft_ctl_try(const struct kft_paths *paths, const char *text, int tolerate_einval,
 		struct kft_status *st);

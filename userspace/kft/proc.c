@@ -226,6 +226,31 @@ int kft_ctl_try(const struct kft_paths *paths, const char *text, int tolerate_ei
 	return 0;
 }
 
+/*
+ * After a failure once the run may be ours and started (a start or prime
+ * written, and the status then unreadable): stopped, whatever else failed,
+ * so that it does not trace on with no one to end it. Best effort: the
+ * caller has said what failed.
+ */
+void kft_ctl_stop_anyway(const struct kft_paths *paths)
+{
+	int opened;
+
+	(void)kft_ctl_put(paths->ctl, "stop\n", &opened);
+}
+
+int kft_ctl_begin(const struct kft_paths *paths, const char *text)
+{
+	struct kft_status st;
+	int ret = kft_ctl_try(paths, text, 0, &st);
+
+	if (ret == 1)
+		fprintf(stderr, "kft: %s: %s\n", paths->ctl, st.error);
+	else if (ret < 0)
+		kft_ctl_stop_anyway(paths);
+	return ret ? -1 : 0;
+}
+
 int kft_ctl_write(const struct kft_paths *paths, const char *text, int tolerate_einval)
 {
 	struct kft_status st;

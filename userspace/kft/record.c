@@ -551,10 +551,15 @@ static int kft_rec_start(struct kft_rec *rec, const struct kft_paths *paths, cha
 	kft_signals_catch(&rec->s.orig);
 	rec->s.lock = kft_claim(paths, &st);
 	if (rec->s.lock >= 0 && !kft_configure(paths, "record", config) &&
-	    !kft_ctl_write(paths, "start\n", 0) && !kft_status_read(paths, &st)) {
-		rec->s.run_id = st.id;
-		ret = 0;
-	} else if (rec->s.lock >= 0) {
+	    !kft_ctl_begin(paths, "start\n")) {
+		if (!kft_status_read(paths, &st)) {
+			rec->s.run_id = st.id;
+			ret = 0;
+		} else {
+			kft_ctl_stop_anyway(paths);
+		}
+	}
+	if (ret && rec->s.lock >= 0) {
 		close(rec->s.lock);
 		if (!rec->p->nr_patterns)
 			kft_explain_every_function(paths, "record", "FUNCTION... names the "

@@ -36,13 +36,16 @@ int kft_session_start(struct kft_session *s, const struct kft_paths *paths,
 		fputs(config, stderr);
 	kft_signals_catch(&s->orig);
 	s->lock = kft_claim(paths, &st);
-	if (s->lock >= 0 && !kft_ctl_write(paths, config, 0) &&
-	    !kft_ctl_write(paths, "start\n", 0) && !kft_status_read(paths, &st)) {
-		s->run_id = st.id;
-		ret = 0;
-	} else if (s->lock >= 0) {
-		close(s->lock);
+	if (s->lock >= 0 && !kft_ctl_write(paths, config, 0) && !kft_ctl_begin(paths, "start\n")) {
+		if (!kft_status_read(paths, &st)) {
+			s->run_id = st.id;
+			ret = 0;
+		} else {
+			kft_ctl_stop_anyway(paths);
+		}
 	}
+	if (ret && s->lock >= 0)
+		close(s->lock);
 	free(config);
 	return ret;
 }

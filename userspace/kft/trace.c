@@ -68,15 +68,19 @@ fail:
 
 /*
  * Waits until run @id is complete, or Ctrl-C stopped it. 0, or -1 (the run
- * gone or replaced by another writer of /proc/kft: not ours to stop).
+ * gone or replaced by another writer of /proc/kft: not ours to stop; or the
+ * status unreadable: stopped anyway).
  */
 static int kft_trace_wait(const struct kft_paths *paths, unsigned int id, const sigset_t *orig)
 {
 	struct kft_status st;
 
 	while (!kft_wait_until(kft_now() + KFT_TRACE_POLL_S, orig)) {
-		if (kft_status_read(paths, &st))
+		/* Unreadable, the run may be ours still: not left running. */
+		if (kft_status_read(paths, &st)) {
+			kft_ctl_stop_anyway(paths);
 			return -1;
+		}
 		if (!st.registered || st.id != id) {
 			fprintf(stderr, "kft: %s: %s\n", paths->ctl, st.registered ?
 				"another run replaced ours" : "the run is gone (kft clear?)");
@@ -259,7 +263,7 @@ static int kft_trace_run(const struct kft_paths *paths, const struct kft_params 
 	    kft_status_read(paths, &st))
 		return -1;
 	/* Without a start trigger, a primed run would wait for ever. */
-	if (kft_ctl_write(paths, st.start_trigger ? "prime\n" : "start\n", 0))
+	if (kft_ctl_begin(paths, st.start_trigger ? "prime\n" : "start\n"))
 		return -1;
 	fprintf(stderr, "kft: run %u %s... Ctrl-C to end.\n", st.id,
 		st.start_trigger ? "primed, waiting for its start trigger" : "started");
