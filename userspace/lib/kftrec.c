@@ -4,11 +4,14 @@
  * text is /proc/kft_data's (module/kft_mode_trace.c, kft_output_log_row()),
  * to the byte: kd, addr2sym and scripts read the one as the other.
  */
+#define _GNU_SOURCE		/* fopencookie() */
 #include <assert.h>
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "kftlog.h"
 #include "kftrec.h"
@@ -451,8 +454,112 @@ int kftrec__to_text(FILE *in, FILE *out, const char *name, FILE *warn)
 	return kftrec_to_text(in, out, name, warn, 1);
 }
 
+/*
+ * A record file read as its text, a row at a time as its reader asks:
+ * nothing of it is kept beyond the header's text and one row's, however
+ * long the file (a reader that stops at its limit of rows reads no more).
+ */
+struct kftrec_text {
+	FILE *in;
+	char *name;		/* the caller's may go before the reads */
+	FILE *warn;
+	unsigned int addr_bytes, unit, version;
+	unsigned long long row;
+	char *head;		/* the header's text */
+	size_t head_len, head_at;
+	char text[KFTREC_TEXT_MAX];	/* the row's */
+	size_t len, at;
+	int end;		/* 1: the rows are all read; -1: a damaged or unreadable one */
+};
+
+static ssize_t kftrec_text_read(void *cookie, char *buf, size_t size)
+{
+	struct kftrec_text *t = cookie;
+	struct kftrec_call call;
+	size_t done = 0, n;
+	int ret;
+
+	while (done < size) {
+		if (t->head_at < t->head_len) {
+			n = t->head_len - t->head_at < size - done ? t->head_len - t->head_at :
+								     size - done;
+			memcpy(buf + done, t->head + t->head_at, n);
+			t->head_at += n;
+		} else if (t->at < t->len) {
+			n = t->len - t->at < size - done ? t->len - t->at : size - done;
+			memcpy(buf + done, t->text + t->at, n);
+			t->at += n;
+		} else if (t->end) {
+			break;
+		} else {
+			/* (Its reader checks the rows' count in the text.) */
+			ret = kftrec_read_call(t->in, t->name, t->warn, t->version, &call, &t->row);
+			if (ret == 1) {
+				t->len = (size_t)kftrec_call_text(&call, t->unit, t->addr_bytes * 2,
+								  t->text, sizeof(t->text));
+				t->at = 0;
+			} else {
+				t->end = ret < 0 ? -1 : 1;
+			}
+			continue;
+		}
+		done += n;
+	}
+	if (!done && t->end < 0) {
+		errno = EIO;
+		return -1;
+	}
+	return (ssize_t)done;
+}
+
+static int kftrec_text_close(void *cookie)
+{
+	struct kftrec_text *t = cookie;
+
+	free(t->head);
+	free(t->name);
+	free(t);
+	return 0;
+}
+
+/* The converter over @in, its header read; NULL after saying why. */
+static struct kftrec_text *kftrec_text_open(FILE *in, const char *name, FILE *warn)
+{
+	struct kftrec_text *t = calloc(1, sizeof(*t));
+	long long counted;
+	FILE *head;
+	int failed;
+
+	if (!t || !(t->name = strdup(name)) || !(head = open_memstream(&t->head, &t->head_len))) {
+		fprintf(warn, "%s: its text: %s\n", name, strerror(errno));
+		if (t)
+			free(t->name);
+		free(t);
+		return NULL;
+	}
+	t->in = in;
+	t->warn = warn;
+	failed = kftrec_read_first_line(in, name, warn, &t->addr_bytes, &t->version) ||
+		 kftrec_copy_header(in, head, name, warn, &t->unit, &counted);
+	/* (A header's text that could not be kept: no memory.) */
+	if ((fclose(head) || !t->head) && !failed) {
+		fprintf(warn, "%s: its text: %s\n", name, strerror(ENOMEM));
+		failed = 1;
+	}
+	if (failed) {
+		kftrec_text_close(t);
+		return NULL;
+	}
+	return t;
+}
+
 FILE *kftrec__text_of(FILE *in, const char *name, FILE *warn)
 {
+	static const cookie_io_functions_t io = {
+		.read = kftrec_text_read,
+		.close = kftrec_text_close,
+	};
+	struct kftrec_text *t;
 	int c = getc(in);
 	FILE *text;
 
@@ -463,17 +570,13 @@ FILE *kftrec__text_of(FILE *in, const char *name, FILE *warn)
 	if (c != KFTREC_FIRST_BYTE)
 		return c == EOF || ungetc(c, in) != EOF ? in : NULL;
 	ungetc(c, in);
-	text = tmpfile();
+	t = kftrec_text_open(in, name, warn);
+	if (!t)
+		return NULL;
+	text = fopencookie(t, "r", io);
 	if (!text) {
-		fprintf(warn, "%s: a temporary file for its text: %s\n", name, strerror(errno));
-		return NULL;
-	}
-	/* (Its reader checks the rows' count in the text.) */
-	if (kftrec_to_text(in, text, name, warn, 0) || fflush(text) || fseek(text, 0, SEEK_SET)) {
-		if (ferror(text))
-			fprintf(warn, "%s: its text: %s\n", name, strerror(errno));
-		fclose(text);
-		return NULL;
+		fprintf(warn, "%s: its text: %s\n", name, strerror(errno));
+		kftrec_text_close(t);
 	}
 	return text;
 }

@@ -48,8 +48,9 @@ int kftrec__to_text(FILE *in, FILE *out, const char *name, FILE *warn);
 
 /*
  * in as text: itself if it is no record file (nothing read from it), else
- * a temporary file with its text (the caller closes both), in at its end.
- * NULL after saying why.
+ * a stream of its text, converted as it is read (the caller closes both;
+ * a damaged row ends it with a read error, EIO, after saying why). NULL
+ * after saying why (a header kft does not write).
  */
 FILE *kftrec__text_of(FILE *in, const char *name, FILE *warn);
 
