@@ -60,7 +60,7 @@ struct kft_call {
 	bool root;			/* filter roots: a call of a root function */
 	bool sched;			/* offcpu: sched_at holds the task's totals */
 	u16 str_depth;			/* filter roots, args string: its open stack's place */
-	u32 ring_slot;			/* log ring: the slot of @rec, whose tag closes it */
+	u32 ring_tag;			/* log ring: @rec's tag, which its closer claims */
 	/* offcpu: the task's totals at entry; at the exit, the call's times. */
 	struct kft_rec_sched sched_at;
 };

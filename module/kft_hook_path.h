@@ -493,7 +493,7 @@ static __always_inline int kft_hook_entry_take(struct kft_run *run, unsigned lon
 		if (!kft_log_reserve(run, path, call->cpu, &s))
 			return 1;
 		if (kft_path_log(run, path) == KFT_PATH_RING)
-			call->ring_slot = s.i;
+			call->ring_tag = s.tag;
 		rec = &run->log.records[s.i];
 		pid = kft_record_pid(call);
 		kft_log_args_put(run, s.i, keep, call, path);
@@ -905,8 +905,8 @@ static __always_inline void kft_log_close(struct kft_run *run, unsigned long ip,
 
 	/* (A stream's entry reserves nothing: its calls' exits come here never.) */
 	if (ring) {
-		tag = &run->log.ring.tags[call->ring_slot];
-		if (!kft_ring_close_begin(tag, rec, call->entry_ns, &t)) {
+		tag = &run->log.ring.tags[rec - run->log.records];
+		if (!kft_ring_close_begin(tag, call->ring_tag, rec, call->entry_ns, &t)) {
 			kft_log_whole(run, ip, ret_ip, call, dur, retval, keep, path);
 			return;
 		}

@@ -18,7 +18,7 @@
 int kft_ring_alloc(struct kft_ring *ring, unsigned long capacity, unsigned int shift,
 		   bool stream)
 {
-	/* A call keeps its record's slot in 32 bits (struct kft_call). */
+	/* A reader's view orders the records by 32-bit index (kft_log_sort()). */
 	if ((u64)capacity - 1 > U32_MAX)
 		return -ENOMEM;
 	ring->shift = shift;

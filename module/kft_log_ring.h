@@ -197,20 +197,25 @@ static __always_inline void kft_ring_publish(struct kft_log *log, struct kft_log
 
 /**
  * kft_ring_close_begin() - claim a record reserved at a call's entry
- * @tag:	its tag (the one of the slot the entry reserved)
+ * @tag:	its slot's tag
+ * @mine:	the tag the entry published
  * @rec:	the record the entry filled
  * @entry_ns:	the call's entry time, which the record holds if still its
  * @t:		the tag it had, for kft_ring_close_end()
  *
+ * The tag tells the call's record from a later one in the slot, unless the
+ * CPU made 2^29 reservations since; the entry time, unless the clock is
+ * coarse (jiffies) and the later call came in the same tick: both must agree.
+ *
  * Return: true when the record is still the call's, now marked closing
  * (close it, then kft_ring_close_end()); false when it was overwritten.
  */
-static __always_inline bool kft_ring_close_begin(u32 *tag, const struct kft_record *rec,
+static __always_inline bool kft_ring_close_begin(u32 *tag, u32 mine, const struct kft_record *rec,
 						 u64 entry_ns, u32 *t)
 {
 	/* Acquire: the entry time read below is the tag's writer's. */
 	*t = smp_load_acquire(tag);
-	if (*t & (KFT_RING_WRITING | KFT_RING_CLOSING) || READ_ONCE(rec->entry_ns) != entry_ns)
+	if (*t != mine || READ_ONCE(rec->entry_ns) != entry_ns)
 		return false;
 	/* A writer that took the slot since changed the tag: this fails. */
 	return try_cmpxchg(tag, t, *t | KFT_RING_CLOSING);
