@@ -716,10 +716,18 @@ int kft_run_prime(struct kft_run *run, struct kft_parse_error *err)
 	/*
 	 * The hooks write nothing outside PRIMED/RUNNING, but one may be past
 	 * its state check still: they run with preemption off, so after a
-	 * grace period none is.
+	 * grace period none is. A root's exit writes into its task's held
+	 * slot after a check of its generation alone: a new one first, so
+	 * that an exit that begins after the grace period, while the reset
+	 * clears the slots, finds its call of an old generation. An entry
+	 * past its state check may still take that one and a slot: it ends
+	 * within the grace period, and the generation after the reset
+	 * leaves its call behind too.
 	 */
-	if (state == KFT_COMPLETE)
+	if (state == KFT_COMPLETE) {
+		kft_run_next_gen(run);
 		synchronize_rcu();
+	}
 	ret = kft_run_reset(run);
 	if (ret) {
 		/* Still complete: let go of the hooks just taken again. */
