@@ -430,7 +430,8 @@ static __always_inline void kft_hook_wake(struct kft_run *run, struct kft_hold_s
 {
 	struct kft_sched_wake *wk = kft_sched_wake_of(&run->sched, s);
 
-	if (READ_ONCE(wk->pending)) {
+	/* Claimed first: a nested call of the task's must not write it again. */
+	if (READ_ONCE(wk->pending) && xchg(&wk->pending, 0)) {
 		kft_wake_hold(&run->sched, &run->hold, hs, wk);
 		this_cpu_inc(run->counters->wakes_held);
 	}

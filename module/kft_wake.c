@@ -104,11 +104,10 @@ static notrace void kft_wake_waking(void *data, struct task_struct *p)
 NOKPROBE_SYMBOL(kft_wake_waking);
 
 /*
- * A pending wakeup (@wk, of @sc's table) as rows of a held tree (@hs's,
- * current's, in @h): one a frame, at least one, at the sleep's start; the
- * first with the sleep's length, the waker's pid (in the return value) and
- * name (beside it, in offcpu's times). Written by current only, as every
- * record of its slot.
+ * A pending wakeup (@wk, of @sc's table), claimed by current, as rows of a
+ * held tree (@hs's, current's, in @h): one a frame, at least one, at the
+ * sleep's start; the first with the sleep's length, the waker's pid (in
+ * the return value) and name (beside it, in offcpu's times).
  */
 notrace void kft_wake_hold(const struct kft_sched *sc, struct kft_hold *h,
 			   struct kft_hold_slot *hs, struct kft_sched_wake *wk)
@@ -133,7 +132,6 @@ notrace void kft_wake_hold(const struct kft_sched *sc, struct kft_hold *h,
 		/* No frame: try_to_wake_up() itself (a row's function is never 0). */
 		rec->func = w->nr ? w->frames[i] : sc->ttwu_start;
 	}
-	WRITE_ONCE(wk->pending, false);
 }
 NOKPROBE_SYMBOL(kft_wake_hold);
 

@@ -25,9 +25,12 @@
  * - the switch probe, as the task is switched in (no wakeup of a runnable
  *   task runs then), makes w[cur] the pending one and flips cur, so that
  *   no wakeup writes the pending one until the task has written it out;
- * - the task reads the pending wakeup and clears the flag. It cannot be
- *   switched in after a sleep meanwhile: a task in its hooks is running,
- *   and is switched out only preempted (runnable, kft_sched_switch()).
+ * - the task claims the pending wakeup (clears the flag with an exchange:
+ *   an interrupt's first call, irq_enter_rcu(), is timed as the task's own
+ *   and may come while the task writes it out), then writes it out. It
+ *   cannot be switched in after a sleep meanwhile: a task in its hooks is
+ *   running, and is switched out only preempted (runnable,
+ *   kft_sched_switch()).
  */
 #ifndef KFT_WAKE_H
 #define KFT_WAKE_H
@@ -52,7 +55,7 @@ struct kft_sched_wake {
 	struct kft_waker w[2];
 	u32 cur;			/* the one the waking probe writes */
 	u32 pending_idx;		/* the one the task writes out */
-	bool pending;
+	u32 pending;			/* 1: w[pending_idx] is (a word: xchg()) */
 	u64 slept_at;			/* the pending sleep: switched out at (kft_now()) */
 	u64 slept_ns;			/* and for how long, up to the switch in */
 	u64 asleep_ns;			/* and up to its wakeup: what "longest" compares */
