@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness: kft record's file as text (userspace/lib/kftrec.c),
- * on arbitrary bytes. Its text is bounded by its input: the header as it
- * is, a line of less than KFTREC_TEXT_MAX bytes a row of 64 or more.
+ * on arbitrary bytes, written out (kft report) and read as a stream (kd,
+ * addr2sym). Its text is bounded by its input: the header as it is, a
+ * line of less than KFTREC_TEXT_MAX bytes a row of 64 or more.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -18,7 +19,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *warn = fopen("/dev/null", "w");
 	char *text = NULL;
 	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
+	FILE *out = open_memstream(&text, &len), *stream;
+	char chunk[4096];
+	size_t n;
 
 	if (!in || !warn || !out)
 		__builtin_trap();
@@ -28,6 +31,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fclose(out);
 	FUZZ_ASSERT(len <= size + (size / sizeof(struct kft_stream_row)) * KFTREC_TEXT_MAX);
 	free(text);
+	rewind(in);
+	if (!size)
+		fgetc(in);
+	stream = kftrec__text_of(in, "fuzz", warn);
+	len = 0;
+	while (stream && (n = fread(chunk, 1, sizeof(chunk), stream)) > 0)
+		len += n;
+	FUZZ_ASSERT(len <= size + (size / sizeof(struct kft_stream_row)) * KFTREC_TEXT_MAX);
+	if (stream && stream != in)
+		fclose(stream);
 	fclose(in);
 	fclose(warn);
 	return 0;

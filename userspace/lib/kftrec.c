@@ -424,36 +424,6 @@ static int kftrec_read_call(FILE *in, const char *name, FILE *warn, unsigned int
 	return -1;
 }
 
-/* kftrec__to_text(), the rows checked against the header's count if @count. */
-static int kftrec_to_text(FILE *in, FILE *out, const char *name, FILE *warn, int count)
-{
-	struct kftrec_call call;
-	unsigned int addr_bytes, unit, version;
-	unsigned long long row = 0;
-	char text[KFTREC_TEXT_MAX];
-	long long counted;
-	int len, ret;
-
-	if (kftrec_read_first_line(in, name, warn, &addr_bytes, &version) ||
-	    kftrec_copy_header(in, out, name, warn, &unit, &counted))
-		return -1;
-	while ((ret = kftrec_read_call(in, name, warn, version, &call, &row)) == 1) {
-		len = kftrec_call_text(&call, unit, addr_bytes * 2, text, sizeof(text));
-		if (fwrite(text, 1, (size_t)len, out) != (size_t)len)
-			return -1;
-	}
-	/* A file cut at a row's end: as kd says of a log cut short. */
-	if (!ret && count && counted >= 0 && row != (unsigned long long)counted)
-		fprintf(warn, "%s: warning: %llu rows, but its header counts %lld%s\n", name, row,
-			counted, row < (unsigned long long)counted ? ": cut short" : "");
-	return ret < 0 ? -1 : 0;
-}
-
-int kftrec__to_text(FILE *in, FILE *out, const char *name, FILE *warn)
-{
-	return kftrec_to_text(in, out, name, warn, 1);
-}
-
 /*
  * A record file read as its text, a row at a time as its reader asks:
  * nothing of it is kept beyond the header's text and one row's, however
@@ -464,6 +434,7 @@ struct kftrec_text {
 	char *name;		/* the caller's may go before the reads */
 	FILE *warn;
 	unsigned int addr_bytes, unit, version;
+	long long counted;	/* the header's count of rows, or -1 */
 	unsigned long long row;
 	char *head;		/* the header's text */
 	size_t head_len, head_at;
@@ -472,38 +443,50 @@ struct kftrec_text {
 	int end;		/* 1: the rows are all read; -1: a damaged or unreadable one */
 };
 
+/* The next row's text into t->text: kftrec_read_call()'s result. */
+static int kftrec_text_next(struct kftrec_text *t)
+{
+	struct kftrec_call call;
+	int ret = kftrec_read_call(t->in, t->name, t->warn, t->version, &call, &t->row);
+
+	if (ret == 1) {
+		t->len = (size_t)kftrec_call_text(&call, t->unit, t->addr_bytes * 2, t->text,
+						  sizeof(t->text));
+		t->at = 0;
+	}
+	return ret;
+}
+
+/* Up to @size bytes from @from's @at on, into @buf: how many. */
+static size_t kftrec_text_take(char *buf, size_t size, const char *from, size_t len, size_t *at)
+{
+	size_t n = len - *at < size ? len - *at : size;
+
+	memcpy(buf, from + *at, n);
+	*at += n;
+	return n;
+}
+
 static ssize_t kftrec_text_read(void *cookie, char *buf, size_t size)
 {
 	struct kftrec_text *t = cookie;
-	struct kftrec_call call;
-	size_t done = 0, n;
+	size_t done = 0;
 	int ret;
 
 	while (done < size) {
 		if (t->head_at < t->head_len) {
-			n = t->head_len - t->head_at < size - done ? t->head_len - t->head_at :
-								     size - done;
-			memcpy(buf + done, t->head + t->head_at, n);
-			t->head_at += n;
+			done += kftrec_text_take(buf + done, size - done, t->head, t->head_len,
+						 &t->head_at);
 		} else if (t->at < t->len) {
-			n = t->len - t->at < size - done ? t->len - t->at : size - done;
-			memcpy(buf + done, t->text + t->at, n);
-			t->at += n;
+			done += kftrec_text_take(buf + done, size - done, t->text, t->len, &t->at);
 		} else if (t->end) {
 			break;
 		} else {
 			/* (Its reader checks the rows' count in the text.) */
-			ret = kftrec_read_call(t->in, t->name, t->warn, t->version, &call, &t->row);
-			if (ret == 1) {
-				t->len = (size_t)kftrec_call_text(&call, t->unit, t->addr_bytes * 2,
-								  t->text, sizeof(t->text));
-				t->at = 0;
-			} else {
+			ret = kftrec_text_next(t);
+			if (ret != 1)
 				t->end = ret < 0 ? -1 : 1;
-			}
-			continue;
 		}
-		done += n;
 	}
 	if (!done && t->end < 0) {
 		errno = EIO;
@@ -526,7 +509,6 @@ static int kftrec_text_close(void *cookie)
 static struct kftrec_text *kftrec_text_open(FILE *in, const char *name, FILE *warn)
 {
 	struct kftrec_text *t = calloc(1, sizeof(*t));
-	long long counted;
 	FILE *head;
 	int failed;
 
@@ -540,7 +522,7 @@ static struct kftrec_text *kftrec_text_open(FILE *in, const char *name, FILE *wa
 	t->in = in;
 	t->warn = warn;
 	failed = kftrec_read_first_line(in, name, warn, &t->addr_bytes, &t->version) ||
-		 kftrec_copy_header(in, head, name, warn, &t->unit, &counted);
+		 kftrec_copy_header(in, head, name, warn, &t->unit, &t->counted);
 	/* (A header's text that could not be kept: no memory.) */
 	if ((fclose(head) || !t->head) && !failed) {
 		fprintf(warn, "%s: its text: %s\n", name, strerror(ENOMEM));
@@ -551,6 +533,30 @@ static struct kftrec_text *kftrec_text_open(FILE *in, const char *name, FILE *wa
 		return NULL;
 	}
 	return t;
+}
+
+int kftrec__to_text(FILE *in, FILE *out, const char *name, FILE *warn)
+{
+	struct kftrec_text *t = kftrec_text_open(in, name, warn);
+	int ret = -1;
+
+	if (!t)
+		return -1;
+	if (fwrite(t->head, 1, t->head_len, out) != t->head_len)
+		goto out;
+	while ((ret = kftrec_text_next(t)) == 1) {
+		if (fwrite(t->text, 1, t->len, out) != t->len) {
+			ret = -1;
+			goto out;
+		}
+	}
+	/* A file cut at a row's end: as kd says of a log cut short. */
+	if (!ret && t->counted >= 0 && t->row != (unsigned long long)t->counted)
+		fprintf(warn, "%s: warning: %llu rows, but its header counts %lld%s\n", name, t->row,
+			t->counted, t->row < (unsigned long long)t->counted ? ": cut short" : "");
+out:
+	kftrec_text_close(t);
+	return ret < 0 ? -1 : 0;
 }
 
 FILE *kftrec__text_of(FILE *in, const char *name, FILE *warn)
