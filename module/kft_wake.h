@@ -75,7 +75,7 @@ void kft_wake_hold(const struct kft_sched *sc, struct kft_hold *h, struct kft_ho
 /* A task's table slot, claimed: no wakeup yet. */
 static __always_inline void kft_wake_clear(struct kft_sched_wake *wk)
 {
-	WRITE_ONCE(wk->pending, false);
+	WRITE_ONCE(wk->pending, 0);
 	WRITE_ONCE(wk->w[0].valid, false);
 	WRITE_ONCE(wk->w[1].valid, false);
 }
@@ -108,7 +108,7 @@ static __always_inline void kft_wake_switched_in(struct kft_sched_wake *wk, u64 
 		wk->pending_idx = cur;
 		cur ^= 1;
 		WRITE_ONCE(wk->cur, cur);
-		WRITE_ONCE(wk->pending, true);
+		WRITE_ONCE(wk->pending, 1);
 	}
 	WRITE_ONCE(wk->w[cur].valid, false);
 }
