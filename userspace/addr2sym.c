@@ -109,7 +109,7 @@ static int addr2sym__run(const struct addr2sym_params *p)
 	char label[PATH_MAX + 16];
 	struct kftlog_scan scan = { 0 };
 	struct ksyms *ks = NULL;
-	int ret = 1, failed;
+	int ret = 1, failed, said;
 
 	if (!in) {
 		fprintf(stderr, "addr2sym: %s: %s\n", name, strerror(errno));
@@ -131,10 +131,14 @@ static int addr2sym__run(const struct addr2sym_params *p)
 	if (!text)
 		goto out;
 	failed = symbolize_stream(ks, text, stdout, &scan);
+	/* A record file's text ends at a damaged row with EBADMSG: kftrec said why. */
+	said = failed && text != in && errno == EBADMSG;
 	if (text != in)
 		fclose(text);
 	if (failed && ferror(stdout))
 		;	/* close_stdout() says it */
+	else if (said)
+		;
 	else if (failed)	/* a read error, or no memory */
 		fprintf(stderr, "addr2sym: %s: %s\n", name, strerror(errno));
 	else if (!p->any_text && kftlog_scan_empty(&scan))

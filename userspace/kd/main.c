@@ -462,10 +462,16 @@ static int kd_check_weigh(const struct kd_tree *t, const char *name, const struc
 	return -1;
 }
 
-/* Why reading failed (errno: EFBIG is the row limit, ENOENT no such dump, flame.h's its own). */
+/*
+ * Why reading failed (errno: EFBIG is the row limit, ENOENT no such dump,
+ * flame.h's its own; EBADMSG from a record file's text, @converted, a
+ * damaged row that kftrec__text_of() said already).
+ */
 static void kd_read_error(const char *name, const struct kftcon_info *info,
-			  const struct kd_params *p)
+			  const struct kd_params *p, bool converted)
 {
+	if (converted && errno == EBADMSG)
+		return;
 	if (errno == ENOENT && info->console)
 		fprintf(stderr, "kd: %s: --dump %u: it has %u dump%s of last calls\n", name,
 			p->dump, info->dumps, info->dumps == 1 ? "" : "s");
@@ -531,7 +537,7 @@ static int kd_run_log(const struct kd_params *p, const struct kftlog *log, const
 
 /* kd --flamegraph: of a log, or of folded stacks. */
 static int kd_run_flame(const struct kd_params *p, FILE *in, const char *name,
-			const struct ksyms *ks)
+			const struct ksyms *ks, bool converted)
 {
 	struct kftcon_info info;
 	struct kftlog *log = NULL;
@@ -543,7 +549,7 @@ static int kd_run_flame(const struct kd_params *p, FILE *in, const char *name,
 		return 1;
 	}
 	if (kd_read_flame_input(in, name, stderr, p->max_rows, p->dump, &log, &info, &f))
-		kd_read_error(name, &info, p);
+		kd_read_error(name, &info, p, converted);
 	else if (log)
 		ret = kd_run_log(p, log, name, &info, ks, NULL, NULL);
 	else if (p->dump)
@@ -565,12 +571,12 @@ static int kd_run_flame(const struct kd_params *p, FILE *in, const char *name,
 
 /* The log of p's FILE (or its console's dump: info), or NULL after saying why. */
 static struct kftlog *kd_read_log(const struct kd_params *p, FILE *in, const char *name,
-				  struct kftcon_info *info)
+				  struct kftcon_info *info, bool converted)
 {
 	struct kftlog *log = kftcon__read(in, name, stderr, p->max_rows, p->dump, info);
 
 	if (!log)
-		kd_read_error(name, info, p);
+		kd_read_error(name, info, p, converted);
 	return log;
 }
 
@@ -650,8 +656,8 @@ static int kd_run(const struct kd_params *p)
 	if (!text) {
 		/* (Said.) */
 	} else if (p->mode == KD_FLAMEGRAPH) {
-		ret = kd_run_flame(p, text, name, ks);
-	} else if ((log = kd_read_log(p, text, name, &info))) {
+		ret = kd_run_flame(p, text, name, ks, text != in);
+	} else if ((log = kd_read_log(p, text, name, &info, text != in))) {
 		/* (After the log: a 32-bit kernel's is typed with its words.) */
 		if (!kd_load_types(p, log->scan.word_bytes, &types))
 			ret = kd_run_log(p, log, name, &info, ks, sl, types);

@@ -488,8 +488,9 @@ static ssize_t kftrec_text_read(void *cookie, char *buf, size_t size)
 				t->end = ret < 0 ? -1 : 1;
 		}
 	}
+	/* EBADMSG: a damaged row, said already (kftrec.h). */
 	if (!done && t->end < 0) {
-		errno = EIO;
+		errno = EBADMSG;
 		return -1;
 	}
 	return (ssize_t)done;

@@ -49,8 +49,10 @@ int kftrec__to_text(FILE *in, FILE *out, const char *name, FILE *warn);
 /*
  * in as text: itself if it is no record file (nothing read from it), else
  * a stream of its text, converted as it is read (the caller closes both;
- * a damaged row ends it with a read error, EIO, after saying why). NULL
- * after saying why (a header kft does not write).
+ * a damaged row, or one that cannot be read, ends it with a read error
+ * after saying why: errno EBADMSG, which its reader need not say again;
+ * only this stream's, not @in's own errors when it is returned).
+ * NULL after saying why (a header kft does not write).
  */
 FILE *kftrec__text_of(FILE *in, const char *name, FILE *warn);
 
