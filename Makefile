@@ -43,7 +43,8 @@ CFLAGS ?= -O2 -g
 # which gcc's -fsanitize=undefined leaves out and clang's has.
 SAN := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-GUEST_HELPERS := $(BUILD)/guest/kftio $(BUILD)/guest/elapsed $(BUILD)/guest/forkwrite $(BUILD)/guest/recseq $(BUILD)/guest/addr2sym $(BUILD)/guest/kd \
+GUEST_HELPERS := $(BUILD)/guest/kftio $(BUILD)/guest/elapsed $(BUILD)/guest/forkwrite $(BUILD)/guest/recseq $(BUILD)/guest/threxec \
+	$(BUILD)/guest/addr2sym $(BUILD)/guest/kd \
 	$(BUILD)/guest/kft
 
 .PHONY: all boot bench bench-arm64 bench-armhf bench-riscv64 bench-rt bench-kd module userspace tools-san guest-helpers unit unit-build lint check demo clean install layers-userspace \

@@ -236,7 +236,7 @@ static __always_inline void kft_hold_clocks(u64 *cycles, u64 *ns)
 }
 
 /*
- * A held record as the log has it: the task's pid (@pid, its slot's), and
+ * A held record as the log has it: the task's pid (@pid), and
  * where the run times its calls in cycles, its entry and duration in ns,
  * @now of the cycle clock being @now_ns. A wakeup's rows have their times
  * from the scheduler's probes, in ns already.
@@ -286,7 +286,7 @@ static __always_inline bool kft_hold_in_root(const struct kft_record *rec, u64 r
  * first (a cut slot's ring from its oldest: a wakeup's rows stay in
  * order): what does not fit is lost, and the run stops as a full log stops
  * it. @root_entry, @root_dur: when the root was entered and for how long,
- * on the run's clock.
+ * on the run's clock. In the root's task: its rows have its pid now.
  */
 static __always_inline void kft_hold_flush(struct kft_run *run, struct kft_hold_slot *s,
 					   u64 root_entry, u64 root_dur)
@@ -296,6 +296,7 @@ static __always_inline void kft_hold_flush(struct kft_run *run, struct kft_hold_
 	 * (kft_hold.h) can be held while this copies.
 	 */
 	unsigned long n = READ_ONCE(s->nr), oldest = READ_ONCE(s->oldest);
+	s32 pid = current->pid;
 	unsigned long kept = 0, first, fit, i, j, k;
 	u64 now = 0, now_ns = 0, entry_ns = root_entry;
 	struct kft_record rec;
@@ -320,13 +321,13 @@ static __always_inline void kft_hold_flush(struct kft_run *run, struct kft_hold_
 		if (run->log.strs)
 			run->log.strs[first + k] = s->strs[j];
 		rec = s->recs[j];
-		kft_hold_rec_log(run, &rec, s->pid, now, now_ns);
+		kft_hold_rec_log(run, &rec, pid, now, now_ns);
 		kft_hold_rec_copy(&run->log.records[first + k], &rec);
 		k++;
 	}
 	if (fit < kept)
 		kft_run_stop(run, KFT_REASON_LOG_FULL);
-	kft_comms_note(&run->log.buf->comms, s->pid, entry_ns);
+	kft_comms_note(&run->log.buf->comms, pid, entry_ns);
 	this_cpu_inc(run->counters->roots_kept);
 	if (s->cut)
 		this_cpu_add(run->counters->hold_cut, s->cut);

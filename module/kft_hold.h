@@ -6,8 +6,8 @@
  * is dropped if not. Only the outermost root call of a task decides: a
  * root called inside another is one more call of its subtree.
  *
- * The holding space is a table of slots, each {owner task, its pid,
- * records held, calls cut, records[holdentries]}. A task holds a slot
+ * The holding space is a table of slots, each {owner task, records held,
+ * calls cut, records[holdentries]}. A task holds a slot
  * from the entry of its outermost root call to its return, found by a
  * hash of the task pointer (kft_tasktab.h), as fast hooks find their
  * shadow stacks. Entry claims the first free probed slot (a
@@ -15,10 +15,12 @@
  * looks whether the call is a root's: a task that owns a slot is inside
  * its outermost root call, whose own call alone gives the slot back.
  *
- * A held record is what the log's would be but for the task's pid, which
- * its slot has, and for its times, in cycles where the run times its calls
- * in cycles: the flush of a kept subtree writes the pid and puts the times
- * in ns, so that a call dropped with its root never pays for either.
+ * A held record is what the log's would be but for the task's pid, and for
+ * its times, in cycles where the run times its calls in cycles: the flush
+ * of a kept subtree, in the task as its root returns, writes the pid it
+ * returns with (a thread that execs inside its root has its leader's
+ * since, as a logged call's exit would write) and puts the times in ns,
+ * so that a call dropped with its root never pays for either.
  *
  * Only the owner writes its slot once it is claimed: calls made in
  * interrupts belong to no task's root call, and are not hooked at all in
@@ -64,7 +66,6 @@ struct kft_root_range {
 
 struct kft_hold_slot {
 	struct task_struct *owner;	/* NULL: free */
-	pid_t pid;			/* the owner's: a task_struct can be reused */
 	unsigned int nr;		/* records held */
 	unsigned int cut;		/* calls that did not fit: overwritten */
 	unsigned int oldest;		/* full: the record to overwrite next */
@@ -158,10 +159,15 @@ static __always_inline bool kft_hold_is_root(const struct kft_hold *h, unsigned 
 	return false;
 }
 
-/* Whether current owns @s. Only current claims a slot for current: its pid is current's. */
+/*
+ * Whether current owns @s. By the task alone: its pid changes when a
+ * thread execs (de_thread() gives it the leader's) inside its root call,
+ * whose calls after that are still the root's; and a task's slot is given
+ * back before its task_struct can be another task's (kft_exited.h).
+ */
 static __always_inline bool kft_hold_owns(const struct kft_hold_slot *s)
 {
-	return READ_ONCE(s->owner) == current && s->pid == current->pid;
+	return READ_ONCE(s->owner) == current;
 }
 
 /* The slot current owns, or NULL. */
@@ -198,7 +204,6 @@ static __always_inline struct kft_hold_slot *kft_hold_claim(struct kft_hold *h)
 		struct kft_hold_slot *s = &h->slots[idx];
 
 		if (!READ_ONCE(s->owner) && !cmpxchg(&s->owner, NULL, current)) {
-			s->pid = current->pid;
 			s->nr = 0;
 			s->cut = 0;
 			s->oldest = 0;

@@ -6,8 +6,8 @@
  * registered only by runs that ask for it. The rest of the call's time it
  * ran: the three add up to its duration.
  *
- * Per task, a slot {owner, pid, calls open, switched out at, how, runnable
- * and blocked totals}, found by a hash of the task pointer (kft_tasktab.h).
+ * Per task, a slot {owner, calls open, switched out at, how, runnable and
+ * blocked totals}, found by a hash of the task pointer (kft_tasktab.h).
  * A task claims its slot at the entry of its first timed call (task
  * context only: an interrupt's calls do not leave their CPU) and gives it
  * back when its last one returns. A call keeps the task's totals at its
@@ -44,7 +44,6 @@
 
 struct kft_sched_slot {
 	struct task_struct *owner;	/* NULL: free */
-	pid_t pid;			/* the owner's: a task_struct can be reused */
 	unsigned int depth;		/* the owner's timed calls open */
 	u64 out_ns;			/* switched out at (kft_now()); 0: on a CPU */
 	bool out_runnable;		/* switched out runnable, not asleep */
@@ -70,7 +69,12 @@ void kft_sched_forget(struct kft_sched *sc, struct task_struct *t);
 int kft_sched_attach(struct kft_sched *sc);
 void kft_sched_detach(struct kft_sched *sc);
 
-/* The slot @t owns, or NULL. */
+/*
+ * The slot @t owns, or NULL. By the task alone: its pid changes when a
+ * thread execs (de_thread() gives it the leader's), inside the call that
+ * execs; and a task's slot is given back before its task_struct can be
+ * another task's (kft_exited.h).
+ */
 static __always_inline struct kft_sched_slot *kft_sched_find(struct kft_sched *sc,
 							     struct task_struct *t)
 {
@@ -80,7 +84,7 @@ static __always_inline struct kft_sched_slot *kft_sched_find(struct kft_sched *s
 	for (i = 0; i < n; i++, idx = kft_tasktab_next(idx, sc->tasks)) {
 		struct kft_sched_slot *s = &sc->slots[idx];
 
-		if (READ_ONCE(s->owner) == t && READ_ONCE(s->pid) == t->pid)
+		if (READ_ONCE(s->owner) == t)
 			return s;
 	}
 	return NULL;
@@ -102,7 +106,6 @@ static __always_inline struct kft_sched_slot *kft_sched_claim(struct kft_sched *
 			s->blocked_ns = 0;
 			if (sc->wakes)
 				kft_wake_clear(&sc->wakes[idx]);
-			WRITE_ONCE(s->pid, current->pid);
 			atomic_inc(&sc->owned);
 			return s;
 		}
