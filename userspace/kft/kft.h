@@ -673,7 +673,7 @@ const char *kft_stamp(char *buf, size_t size, const char *format);
 #define KFT_STREAM_LOST_CPU_LINE	"Calls lost per CPU = "
 
 struct kft_stream_read {
-	FILE *out;		/* the caller's: where the rows go */
+	FILE *out;		/* the caller's: where the rows go (NULL: counted only) */
 	FILE *warn;		/* warnings (NULL: none), naming name */
 	const char *name;
 	struct kft_head head;

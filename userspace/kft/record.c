@@ -360,18 +360,13 @@ static void kft_rec_elsewhere(struct kft_rec *rec, unsigned long long text)
 static int kft_rec_header(struct kft_rec *rec)
 {
 	const struct kft_paths *paths = rec->s.paths;
-	FILE *late = fopen("/dev/null", "w");
 	struct kft_stream_read r;
 	int ret;
 
-	if (!late) {
-		fprintf(stderr, "kft: record: /dev/null: %s\n", strerror(errno));
-		return -1;
-	}
-	kft_stream_init(&r, late, stderr, paths->data);
+	/* (Its rows, calls that came after the drains, are counted only.) */
+	kft_stream_init(&r, NULL, stderr, paths->data);
 	ret = kft_session_read(&rec->s, KFT_DATA_TRACE, kft_rec_read_lines, &r, &r.head,
 			       "a header larger than kft reads (1 MiB)");
-	fclose(late);
 	if (!ret && !r.stream) {
 		fprintf(stderr, "kft: record: %s: not a stream run's log (no '%sN entries a "
 			"CPU' line)\n", paths->data, KFT_STREAM_LINE);
@@ -548,7 +543,6 @@ static int kft_rec_start(struct kft_rec *rec, const struct kft_paths *paths, cha
 		fprintf(stderr, "kft: record: %s\n", err);
 		return -1;
 	}
-	kft_signals_catch(&rec->s.orig);
 	rec->s.lock = kft_claim(paths, &st);
 	if (rec->s.lock >= 0 && !kft_configure(paths, "record", config) &&
 	    !kft_ctl_begin(paths, "start\n")) {
@@ -590,6 +584,11 @@ int kft_record(const struct kft_params *p, const struct kft_paths *paths)
 	int ret, written = 0;
 
 	kft_stream_init(&rec.last, NULL, NULL, "");
+	/*
+	 * Caught (and held) before the file beside FILE is made: a Ctrl-C at
+	 * once ends the run at its first wait, and leaves no file behind.
+	 */
+	kft_signals_catch(&rec.s.orig);
 	if (kft_rec_open(&rec, p->output))
 		return 1;
 	if (kft_rec_start(&rec, paths, kft_record_config(p, err, sizeof(err)), err)) {

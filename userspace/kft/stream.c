@@ -205,6 +205,8 @@ int kft_stream_line(struct kft_stream_read *r, const char *line, size_t len)
 	switch (kftlog_scan_line(&r->scan, scanned, len, &row, &names)) {
 	case KFTLOG_ROW:
 		r->rows++;
+		if (!r->out)
+			return 0;
 		fwrite(line, 1, len, r->out);
 		if (!len || line[len - 1] != '\n')
 			fputc('\n', r->out);
