@@ -132,6 +132,8 @@ static void kft_count_gone_free(struct kft_count_table *t)
 		list_del(&g->list);
 		kfree(g);
 	}
+	kvfree(t->gone_of);
+	t->gone_of = NULL;
 }
 
 void kft_count_table_free(struct kft_count_table *t)
@@ -338,16 +340,11 @@ void kft_count_totals(struct kft_count_table *t, u64 *calls,
 	mutex_unlock(&t->sum_lock);
 }
 
-/* A copy of a retired slot's name (NULL without memory: the address shows). */
-static char *kft_count_gone_name(struct kft_count_table *t, unsigned long slot)
+/* A retired slot's name, or NULL: none was kept (no memory at the unload). */
+static const struct kft_count_gone *kft_count_gone_of(const struct kft_count_table *t,
+						      unsigned long slot)
 {
-	struct kft_count_gone *g;
-
-	list_for_each_entry(g, &t->gone, list) {
-		if (g->slot == slot)
-			return kstrdup(g->name, GFP_KERNEL);
-	}
-	return NULL;
+	return t->gone_of ? t->gone_of[slot] : NULL;
 }
 
 static int kft_count_entry_cmp(const void *a, const void *b)
@@ -390,7 +387,8 @@ static void kft_count_view_add_counters(struct kft_count_view *view, unsigned in
  * A pair that two CPUs claimed at once has two slots (kft_count_slot_value()):
  * one row, their sum (a histogram's: bucket by bucket). A retired slot
  * keeps apart from a live one of the same function (its ip has
- * KFT_COUNT_RETIRED, not in the entry's).
+ * KFT_COUNT_RETIRED, not in the entry's), and from one of another
+ * module's function that was at the same address (another name).
  */
 static void kft_count_view_merge(struct kft_count_view *view, unsigned int width)
 {
@@ -400,7 +398,7 @@ static void kft_count_view_merge(struct kft_count_view *view, unsigned int width
 	sort(e, view->nr, sizeof(*e), kft_count_entry_key_cmp, NULL);
 	for (i = 0; i < view->nr; i++) {
 		if (n && e[i].ip == e[n - 1].ip && e[i].value == e[n - 1].value &&
-		    !e[i].gone_name == !e[n - 1].gone_name) {
+		    e[i].gone == e[n - 1].gone && e[i].gone_id == e[n - 1].gone_id) {
 			e[n - 1].count += e[i].count;
 			if (view->counters)
 				kft_count_view_add_counters(view, width, &e[n - 1], &e[i]);
@@ -444,7 +442,11 @@ static void kft_count_view_add(struct kft_count_table *t, struct kft_count_view 
 	e->ip = ip & ~KFT_COUNT_RETIRED;
 	e->value = t->values ? READ_ONCE(t->values[slot]) : 0;
 	e->count = n;
-	e->gone_name = ip & KFT_COUNT_RETIRED ? kft_count_gone_name(t, slot) : NULL;
+	e->gone = ip & KFT_COUNT_RETIRED;
+	e->gone_id = e->gone ? kft_count_gone_of(t, slot) : NULL;
+	/* A copy: a reset may free the names while the reader shows its rows. */
+	e->gone_name = e->gone_id ? kstrdup(kft_count_gone_of(t, slot)->name,
+					    GFP_KERNEL_ACCOUNT | __GFP_NOWARN) : NULL;
 	view->calls += n;
 	view->nr++;
 }
@@ -527,24 +529,76 @@ void kft_count_view_free(struct kft_count_view *view)
 	view->nr = 0;
 }
 
-/*
- * A slot of a going module's function: no longer matched by any call (its
- * key is odd), keyed by the function's start, its name kept. Without
- * memory for the name, the row shows the address alone.
- */
-static void kft_count_retire(struct kft_count_table *t, unsigned long slot,
-			     unsigned long ip)
+/* Whether the key @ip of a slot is a function of @mod, not yet retired. */
+static bool kft_count_of_module(unsigned long ip, struct module *mod)
 {
-	struct kft_count_gone *g = kmalloc(sizeof(*g), GFP_KERNEL);
-	unsigned long off = 0;
+	return ip && ip != KFT_COUNT_CLAIMING && !(ip & KFT_COUNT_RETIRED) &&
+	       within_module(ip, mod);
+}
 
-	kft_symbol_offset(ip, &off);
-	WRITE_ONCE(t->ips[slot], (ip - off) | KFT_COUNT_RETIRED);
-	if (!g)
-		return;
-	g->slot = slot;
-	sprint_symbol_no_offset(g->name, ip);
-	list_add(&g->list, &t->gone);
+/* A retired slot, by its function's start: the slots of one function share a name. */
+struct kft_count_retiring {
+	unsigned long start;
+	unsigned long slot;
+};
+
+static int kft_count_retiring_cmp(const void *a, const void *b)
+{
+	const struct kft_count_retiring *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/*
+ * The name of the function at @start, of a module going away, kept for
+ * the slots it had: its own length (KSYM_SYMBOL_LEN is far longer than a
+ * name). NULL without memory.
+ */
+static struct kft_count_gone *kft_count_gone_new(struct kft_count_table *t, unsigned long start)
+{
+	char name[KSYM_SYMBOL_LEN];
+	struct kft_count_gone *g;
+	size_t len;
+
+	sprint_symbol_no_offset(name, start);
+	len = strlen(name) + 1;
+	g = kmalloc(struct_size(g, name, len), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (g) {
+		memcpy(g->name, name, len);
+		list_add(&g->list, &t->gone);
+	}
+	return g;
+}
+
+/*
+ * The names of the @nr slots retired in @r, one a function: sorted by
+ * start, each function's slots take the name of the first.
+ */
+static void kft_count_gone_name_all(struct kft_count_table *t, struct kft_count_retiring *r,
+				    unsigned long nr)
+{
+	struct kft_count_gone *g = NULL;
+	unsigned long i;
+
+	sort(r, nr, sizeof(*r), kft_count_retiring_cmp, NULL);
+	for (i = 0; i < nr; i++) {
+		if (!i || r[i].start != r[i - 1].start)
+			g = kft_count_gone_new(t, r[i].start);
+		t->gone_of[r[i].slot] = g;
+	}
+}
+
+/* Room for the names of @nr slots retired now (by slot, and sorted by function). */
+static struct kft_count_retiring *kft_count_retiring_alloc(struct kft_count_table *t,
+							   unsigned long nr)
+{
+	unsigned long slots = kft_count_table_slots(t);
+
+	if (!t->gone_of && kft_mem_fits(array_size(slots, sizeof(*t->gone_of))))
+		t->gone_of = kvcalloc(slots, sizeof(*t->gone_of), KFT_COUNT_GFP);
+	if (!t->gone_of || !kft_mem_fits(array_size(nr, sizeof(struct kft_count_retiring))))
+		return NULL;
+	return kvmalloc_array(nr, sizeof(struct kft_count_retiring), KFT_COUNT_GFP);
 }
 
 /**
@@ -552,19 +606,36 @@ static void kft_count_retire(struct kft_count_table *t, unsigned long slot,
  * @t:		the table
  * @mod:	the module, in its GOING notifier
  *
- * They keep their counts, their function's start and name (taken now,
- * while the module's symbols are there), and a new function at the same
- * address gets a slot of its own.
+ * They keep their counts and their function's start (its key made odd: no
+ * call matches it, and a new function at the same address gets a slot of
+ * its own), and the name of their function, taken now, while the module's
+ * symbols are there: one a function, whatever its slots (per-arg has one
+ * a value). Without memory for the names, the rows show none.
  */
 void kft_count_retire_module(struct kft_count_table *t, struct module *mod)
 {
-	unsigned long slot, ip;
+	unsigned long slots = kft_count_table_slots(t), slot, ip, off, nr = 0, i = 0;
+	struct kft_count_retiring *r;
 
 	mutex_lock(&t->sum_lock);
-	for (slot = 0; slot < kft_count_table_slots(t); slot++) {
+	for (slot = 0; slot < slots; slot++)
+		nr += kft_count_of_module(READ_ONCE(t->ips[slot]), mod);
+	r = nr ? kft_count_retiring_alloc(t, nr) : NULL;
+	for (slot = 0; nr && slot < slots; slot++) {
+		if (!(slot & 4095))
+			cond_resched();
 		ip = READ_ONCE(t->ips[slot]);
-		if (ip && !(ip & KFT_COUNT_RETIRED) && within_module(ip, mod))
-			kft_count_retire(t, slot, ip);
+		if (!kft_count_of_module(ip, mod))
+			continue;
+		off = 0;
+		kft_symbol_offset(ip, &off);
+		WRITE_ONCE(t->ips[slot], (ip - off) | KFT_COUNT_RETIRED);
+		/* (A slot claimed since the count goes without a name.) */
+		if (r && i < nr)
+			r[i++] = (struct kft_count_retiring){ .start = ip - off, .slot = slot };
 	}
+	if (r)
+		kft_count_gone_name_all(t, r, i);
+	kvfree(r);
 	mutex_unlock(&t->sum_lock);
 }

@@ -61,6 +61,8 @@ struct kft_count_table {
 	/* Held while summing, emptying and retiring: a sum sees one run. */
 	struct mutex sum_lock;
 	struct list_head gone;		/* struct kft_count_gone: retired names */
+	/* Each retired slot's name, by slot (NULL: none kept); NULL until a retirement. */
+	struct kft_count_gone **gone_of;
 };
 
 /* One function in a reader's snapshot. */
@@ -68,15 +70,20 @@ struct kft_count_entry {
 	unsigned long ip;
 	unsigned long value;		/* per-arg: the argument's */
 	u64 count;
-	char *gone_name;		/* a function of an unloaded module (a copy) */
+	bool gone;			/* a function of an unloaded module */
+	const void *gone_id;		/* its name's (kft_count_gone), or NULL */
+	char *gone_name;		/* a copy of that name, or NULL: none kept */
 	const u64 *counters;		/* width > 1: the slot's, summed (count: theirs) */
 };
 
-/* The name of a retired slot's function, taken before its module went. */
+/*
+ * The name of a function of a module that went, taken before it went:
+ * one for all the slots of the function (a per-arg function has one a
+ * value) that the module's unload retired.
+ */
 struct kft_count_gone {
 	struct list_head list;
-	unsigned long slot;
-	char name[KSYM_SYMBOL_LEN];
+	char name[];
 };
 
 /* A reader's snapshot, most-called first. */

@@ -293,13 +293,14 @@ static void kft_output_count_header(struct seq_file *m, const struct kft_run *ru
 static void kft_output_count_fields(struct seq_file *m, const struct kft_count_entry *e,
 				    bool show_addrs)
 {
-	unsigned long func = e->gone_name ? e->ip : kft_output_func_start(e->ip);
+	unsigned long func = e->gone ? e->ip : kft_output_func_start(e->ip);
 
 	seq_printf(m, "%12llu ", e->count);
 	kft_output_addr(m, func, show_addrs);
 	seq_putc(m, ' ');
-	if (e->gone_name)
-		seq_printf(m, "%s (unloaded)", e->gone_name);
+	/* (No name kept: not %ps, which names whatever is at the address now.) */
+	if (e->gone)
+		seq_printf(m, "%s (unloaded)", e->gone_name ?: "?");
 	else
 		seq_printf(m, "%ps", (void *)func);
 }
