@@ -523,11 +523,21 @@ static void kft_stacks_data_take(struct kft_reader *r)
 	mutex_lock(&r->run->stacks.lock);
 }
 
-/* Events first: every stack they name is then in the copy. */
+/* The stacks' copy, once the events are: the events are taken out only if it is made. */
+static int kft_stacks_view_of(void *reader)
+{
+	struct kft_reader *r = reader;
+
+	return kft_stack_view_build(&r->run->stacks, &r->stacks);
+}
+
+/*
+ * Events first: every stack they name is then in the copy. Without
+ * memory for the copy, the events stay for the next reader.
+ */
 static int kft_stacks_data_build(struct kft_reader *r)
 {
-	int ret = kft_snoop_consume(&r->run->snoop, &r->snoop) ?:
-		  kft_stack_view_build(&r->run->stacks, &r->stacks);
+	int ret = kft_snoop_consume(&r->run->snoop, &r->snoop, kft_stacks_view_of, r);
 
 	mutex_unlock(&r->run->stacks.lock);
 	return ret;

@@ -154,17 +154,23 @@ NOKPROBE_SYMBOL(kft_snoop_add);
  * kft_snoop_consume() - take every complete event out of the ring
  * @sn:		the ring
  * @view:	the events, oldest first; kft_snoop_view_free() it
+ * @keep:	called with @ctx once they are copied, before their room is
+ *		given back (no other reader takes events meanwhile): its
+ *		error leaves them in the ring, for the next reader
+ * @ctx:	@keep's
  *
- * Return: 0 or -ENOMEM (the events stay in the ring).
+ * Return: 0, -ENOMEM or @keep's error (the events stay in the ring).
  */
-int kft_snoop_consume(struct kft_snoop *sn, struct kft_snoop_view *view)
+int kft_snoop_consume(struct kft_snoop *sn, struct kft_snoop_view *view,
+		      int (*keep)(void *ctx), void *ctx)
 {
 	unsigned long tail, head, n;
 	struct kft_snoop_event *e;
+	int ret;
 
 	memset(view, 0, sizeof(*view));
 	if (!sn->size)
-		return 0;
+		return keep(ctx);
 	mutex_lock(&sn->lock);
 	tail = sn->tail;
 	head = atomic_long_read(&sn->head);
@@ -186,10 +192,15 @@ int kft_snoop_consume(struct kft_snoop *sn, struct kft_snoop_view *view)
 			view->args[view->nr] = sn->args[tail % sn->size];
 		view->events[view->nr++] = *e;
 	}
-	/* The copies are made before their room is given back. */
-	smp_store_release(&sn->tail, tail);
+	ret = keep(ctx);
+	if (!ret) {
+		/* The copies are made before their room is given back. */
+		smp_store_release(&sn->tail, tail);
+	}
 	mutex_unlock(&sn->lock);
-	return 0;
+	if (ret)
+		kft_snoop_view_free(view);
+	return ret;
 }
 
 void kft_snoop_view_free(struct kft_snoop_view *view)

@@ -60,7 +60,8 @@ int kft_snoop_alloc(struct kft_snoop *sn, unsigned long size, bool args);
 void kft_snoop_free(struct kft_snoop *sn);
 void kft_snoop_reset(struct kft_snoop *sn);
 bool kft_snoop_add(struct kft_snoop *sn, u64 time_ns, u32 slot, struct ftrace_regs *fregs);
-int kft_snoop_consume(struct kft_snoop *sn, struct kft_snoop_view *view);
+int kft_snoop_consume(struct kft_snoop *sn, struct kft_snoop_view *view,
+		      int (*keep)(void *ctx), void *ctx);
 void kft_snoop_view_free(struct kft_snoop_view *view);
 
 #endif
