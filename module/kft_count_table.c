@@ -445,8 +445,8 @@ static void kft_count_view_add(struct kft_count_table *t, struct kft_count_view 
 	e->gone = ip & KFT_COUNT_RETIRED;
 	e->gone_id = e->gone ? kft_count_gone_of(t, slot) : NULL;
 	/* A copy: a reset may free the names while the reader shows its rows. */
-	e->gone_name = e->gone_id ? kstrdup(kft_count_gone_of(t, slot)->name,
-					    GFP_KERNEL_ACCOUNT | __GFP_NOWARN) : NULL;
+	e->gone_name = e->gone_id ? kstrdup(e->gone_id->name, GFP_KERNEL_ACCOUNT | __GFP_NOWARN) :
+				    NULL;
 	view->calls += n;
 	view->nr++;
 }

@@ -65,13 +65,15 @@ struct kft_count_table {
 	struct kft_count_gone **gone_of;
 };
 
+struct kft_count_gone;
+
 /* One function in a reader's snapshot. */
 struct kft_count_entry {
 	unsigned long ip;
 	unsigned long value;		/* per-arg: the argument's */
 	u64 count;
 	bool gone;			/* a function of an unloaded module */
-	const void *gone_id;		/* its name's (kft_count_gone), or NULL */
+	const struct kft_count_gone *gone_id;	/* its name, or NULL; freed by a reset */
 	char *gone_name;		/* a copy of that name, or NULL: none kept */
 	const u64 *counters;		/* width > 1: the slot's, summed (count: theirs) */
 };
