@@ -72,6 +72,17 @@ static unsigned int kft_count_bits(unsigned int nr_funcs, bool any_glob,
 	return ilog2(roundup_pow_of_two(n));
 }
 
+/*
+ * The counters chunk @i holds: KFT_COUNT_CHUNK, the last one the rest (a
+ * histogram table of 128 slots has 5120 counters, not two full chunks).
+ */
+static size_t kft_count_chunk_len(const struct kft_count_table *t, unsigned int i)
+{
+	size_t counters = kft_count_table_slots(t) * t->width;
+
+	return min_t(size_t, counters - (size_t)i * KFT_COUNT_CHUNK, KFT_COUNT_CHUNK);
+}
+
 /**
  * kft_count_table_alloc() - an empty table for a traced set
  * @t:		the table
@@ -111,7 +122,7 @@ int kft_count_table_alloc(struct kft_count_table *t, unsigned int nr_funcs,
 	if (!t->ips || !t->chunks || (by_value && !t->values))
 		goto err_free;
 	for (i = 0; i < t->nr_chunks; i++) {
-		t->chunks[i] = __alloc_percpu_gfp(min_t(size_t, counters, KFT_COUNT_CHUNK) * sizeof(u64),
+		t->chunks[i] = __alloc_percpu_gfp(kft_count_chunk_len(t, i) * sizeof(u64),
 						  sizeof(u64), KFT_COUNT_PERCPU_GFP);
 		if (!t->chunks[i])
 			goto err_free;
@@ -211,7 +222,7 @@ static void kft_count_chunk_fill(u64 __percpu *chunk, size_t n, u64 value)
 /* Empty, for a new run: only while the hook counts nothing (not running). */
 void kft_count_table_reset(struct kft_count_table *t)
 {
-	size_t slots = kft_count_table_slots(t), counters = slots * t->width;
+	size_t slots = kft_count_table_slots(t);
 	u64 start = READ_ONCE(count_start);
 	unsigned int i;
 
@@ -221,7 +232,7 @@ void kft_count_table_reset(struct kft_count_table *t)
 	if (t->values)
 		memset(t->values, 0, slots * sizeof(*t->values));
 	for (i = 0; i < t->nr_chunks; i++) {
-		kft_count_chunk_fill(t->chunks[i], min_t(size_t, counters, KFT_COUNT_CHUNK), start);
+		kft_count_chunk_fill(t->chunks[i], kft_count_chunk_len(t, i), start);
 		cond_resched();
 	}
 	mutex_unlock(&t->sum_lock);
