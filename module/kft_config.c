@@ -123,6 +123,8 @@ static const char *const kft_parse_messages[] = {
 		"offcpu could not probe the scheduler's sched_switch tracepoint (wakers: or sched_waking)",
 	[KFT_ERR_EXITED_PROBE] =
 		"could not probe the sched_process_free tracepoint, which frees the slots of exited tasks (filter roots, offcpu)",
+	[KFT_ERR_SCHED_NO_MEMORY] =
+		"not enough memory for offcpu's table of tasks (module parameter sched_tasks)",
 	[KFT_ERR_WAKERS_NEEDS_ROOTS] =
 		"keeps who woke each sleep inside a kept root call: needs 'filter roots'",
 	[KFT_ERR_ONCPU_NEEDS_TIME] =

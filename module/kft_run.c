@@ -375,7 +375,10 @@ static void kft_error_at(struct kft_parse_error *err, enum kft_parse_err code)
 	err->token[0] = '\0';
 }
 
-/* Why a run's memory could not be had: the mode's words, or the kft region's. */
+/*
+ * Why a run's memory could not be had: the mode's words, offcpu's table's,
+ * or the kft region's.
+ */
 static void kft_alloc_error(const struct kft_run *run, int ret, struct kft_parse_error *err)
 {
 	unsigned int shift;
@@ -396,7 +399,8 @@ static void kft_alloc_error(const struct kft_run *run, int ret, struct kft_parse
 			snprintf(err->token, sizeof(err->token), "%lu", 1UL << shift);
 		break;
 	default:
-		kft_error_at(err, run->mode->no_memory);
+		kft_error_at(err, run->sched.no_memory ? KFT_ERR_SCHED_NO_MEMORY :
+				  run->mode->no_memory);
 		return;
 	}
 	err->pos = run->cfg.log_pos;

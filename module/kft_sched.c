@@ -67,12 +67,16 @@ static notrace void kft_sched_switch(KFT_SCHED_SWITCH_ARGS)
 }
 NOKPROBE_SYMBOL(kft_sched_switch);
 
-/* offcpu's table, with wakers' beside it: 0, or -ENOMEM. */
+/*
+ * offcpu's table, with wakers' beside it: 0, or -ENOMEM, which marks the
+ * error as the table's (its size is sched_tasks', not the mode's).
+ */
 int kft_sched_alloc(struct kft_sched *sc, bool wakers)
 {
 	unsigned int tasks = clamp(sched_tasks, 1U, 1U << 20);
 	size_t bytes = array_size(tasks, sizeof(*sc->slots));
 
+	sc->no_memory = true;
 	if (!kft_mem_fits(bytes))
 		return -ENOMEM;
 	sc->slots = __vmalloc(bytes, KFT_BIG_GFP | __GFP_ZERO);
@@ -80,7 +84,10 @@ int kft_sched_alloc(struct kft_sched *sc, bool wakers)
 		return -ENOMEM;
 	sc->tasks = tasks;
 	atomic_set(&sc->owned, 0);
-	return wakers ? kft_wake_alloc(sc) : 0;
+	if (wakers && kft_wake_alloc(sc))
+		return -ENOMEM;
+	sc->no_memory = false;
+	return 0;
 }
 
 void kft_sched_free(struct kft_sched *sc)

@@ -58,6 +58,7 @@ struct kft_sched {
 	atomic_t owned;			/* 0: the probes have nothing to do */
 	bool attached;			/* the switch probe is registered */
 	bool waking_attached;		/* the waking probe (kft_wake.c) */
+	bool no_memory;			/* kft_sched_alloc() failed: the run's error */
 	/* try_to_wake_up(): the waking task's frames kept are above it. */
 	unsigned long ttwu_start, ttwu_end;
 };
