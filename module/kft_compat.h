@@ -132,6 +132,19 @@ static inline void kft_hrtimer_setup(struct hrtimer *timer,
 					 KERNEL_VERSION(6, 1, 0) > LINUX_VERSION_CODE)
 
 /*
+ * Whether ftrace_set_filter_ips() changes a filter by a list of addresses
+ * in one update (5.18 on); before, kft changes it an address at a time.
+ */
+#define KFT_FTRACE_FILTER_IPS	(KERNEL_VERSION(5, 18, 0) <= LINUX_VERSION_CODE)
+#if KERNEL_VERSION(5, 18, 0) > LINUX_VERSION_CODE
+static inline int ftrace_set_filter_ips(struct ftrace_ops *ops, unsigned long *ips,
+					unsigned int cnt, int remove, int reset)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
+/*
  * Whether a task's kretprobe instances are a list in the task
  * (kretprobe_instances, 5.11 on, where no rethook took them over): 5.10
  * keeps them in a hash table private to kprobes.c, which no module can

@@ -315,39 +315,6 @@ unsigned int kft_safe_drop_module(struct kft_fhook *hook, struct module *mod,
 	return nr;
 }
 
-/*
- * Which of @addrs ftrace can hook: ftrace_location() is not exported, and
- * ftrace refuses a whole list for one address without a call site of its
- * own (a notrace function). A list is tried on a scratch ops, a refused
- * one halved, down to the addresses refused alone. Those taken are moved
- * to the front of @addrs (to @out, never past where they were), in order.
- *
- * Return: how many were taken, or -ENOMEM.
- */
-static int kft_ftrace_hookable(struct ftrace_ops *scratch, unsigned long *addrs,
-			       unsigned int nr, unsigned long *out)
-{
-	unsigned int half = nr / 2;
-	int ret, first;
-
-	if (!nr)
-		return 0;
-	ret = ftrace_set_filter_ips(scratch, addrs, nr, 0, 1);
-	if (!ret) {
-		memmove(out, addrs, nr * sizeof(*addrs));
-		return nr;
-	}
-	if (ret == -ENOMEM)
-		return ret;
-	if (nr == 1)
-		return 0;
-	first = kft_ftrace_hookable(scratch, addrs, half, out);
-	if (first < 0)
-		return first;
-	ret = kft_ftrace_hookable(scratch, addrs + half, nr - half, out + first);
-	return ret < 0 ? ret : first + ret;
-}
-
 /* The functions of @mod's own text (not its init code, freed soon), from ftrace's view. */
 static int kft_module_hookable(struct module *mod, unsigned long **addrs)
 {

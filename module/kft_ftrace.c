@@ -128,6 +128,60 @@ int kft_ftrace_set_filter_ip(struct ftrace_ops *ops, unsigned long ip, bool remo
 	return ret;
 }
 
+/*
+ * Which of @addrs ftrace can hook: ftrace_location() is not exported, and
+ * ftrace refuses a whole list for one address without a call site of its
+ * own (a notrace function). A list is tried on a scratch ops, a refused
+ * one halved, down to the addresses refused alone. Those taken are moved
+ * to the front of @addrs (to @out, never past where they were), in order.
+ *
+ * Return: how many were taken, or -ENOMEM.
+ */
+int kft_ftrace_hookable(struct ftrace_ops *scratch, unsigned long *addrs, unsigned int nr,
+			unsigned long *out)
+{
+	unsigned int half = nr / 2;
+	int ret, first;
+
+	if (!nr)
+		return 0;
+	ret = ftrace_set_filter_ips(scratch, addrs, nr, 0, 1);
+	if (!ret) {
+		memmove(out, addrs, nr * sizeof(*addrs));
+		return nr;
+	}
+	if (ret == -ENOMEM)
+		return ret;
+	if (nr == 1)
+		return 0;
+	first = kft_ftrace_hookable(scratch, addrs, half, out);
+	if (first < 0)
+		return first;
+	ret = kft_ftrace_hookable(scratch, addrs + half, nr - half, out + first);
+	return ret < 0 ? ret : first + ret;
+}
+
+/*
+ * @addrs out of @ops' filter in one update; a list ftrace refuses (an
+ * address the filter lacks) is halved, down to the addresses refused
+ * alone. Each list taken is an update: kft_ftrace_drop_ips() gives one.
+ */
+static unsigned int kft_ftrace_drop_list(struct ftrace_ops *ops, const unsigned long *addrs,
+					 unsigned int nr)
+{
+	unsigned int half = nr / 2;
+
+	if (!nr)
+		return 0;
+	if (nr == 1)
+		return !kft_ftrace_set_filter_ip(ops, addrs[0], true);
+	/* (ftrace only reads the list.) */
+	if (!ftrace_set_filter_ips(ops, (unsigned long *)addrs, nr, 1, 0))
+		return nr;
+	return kft_ftrace_drop_list(ops, addrs, half) +
+	       kft_ftrace_drop_list(ops, addrs + half, nr - half);
+}
+
 /**
  * kft_ftrace_drop_ips() - a going module's functions out of an ftrace_ops' filter
  * @ops:	the ops, attached or not, its filter holding the sentinel
@@ -137,16 +191,36 @@ int kft_ftrace_set_filter_ip(struct ftrace_ops *ops, unsigned long ip, bool remo
  * @nr:		how many
  *
  * ftrace keeps a going module's addresses in a filter, and would hook
- * whatever is loaded there next. One at a time: a removal of an address
- * the filter lacks fails, and would fail a batch.
+ * whatever is loaded there next. Each change of an attached ops' filter
+ * is an update of the traced call sites' code, which walks every one of
+ * them: a module of thousands of functions dropped one at a time took
+ * seconds to unload, with kft_mutex held. Where ftrace takes a list (KFT_FTRACE_FILTER_IPS),
+ * the functions ftrace can hook (kft_ftrace_hookable(), on a scratch ops
+ * that is never attached: no update) are dropped in one update; those it
+ * cannot (notrace) are in no filter.
  *
  * Return: how many were in the filter.
  */
 unsigned int kft_ftrace_drop_ips(struct ftrace_ops *ops, const unsigned long *addrs,
 				 unsigned int nr)
 {
+	struct ftrace_ops scratch = {};
+	unsigned long *list = NULL;
 	unsigned int i, dropped = 0;
+	int n = -ENOMEM;
 
+	if (KFT_FTRACE_FILTER_IPS && nr > 1)
+		list = kvmalloc_array(nr, sizeof(*list), GFP_KERNEL);
+	if (list) {
+		memcpy(list, addrs, nr * sizeof(*list));
+		n = kft_ftrace_hookable(&scratch, list, nr, list);
+		ftrace_free_filter(&scratch);
+		if (n >= 0)
+			dropped = kft_ftrace_drop_list(ops, list, n);
+		kvfree(list);
+	}
+	if (n >= 0)
+		return dropped;
 	for (i = 0; i < nr; i++)
 		dropped += !kft_ftrace_set_filter_ip(ops, addrs[i], true);
 	return dropped;

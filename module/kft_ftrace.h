@@ -22,6 +22,8 @@ int kft_register_kprobe_by_name(struct kprobe *kp);
 unsigned long kft_lookup_symbol(const char *name);
 struct tracepoint *kft_tracepoint(const char *name);
 int kft_ftrace_set_filter_ip(struct ftrace_ops *ops, unsigned long ip, bool remove);
+int kft_ftrace_hookable(struct ftrace_ops *scratch, unsigned long *addrs, unsigned int nr,
+			unsigned long *out);
 unsigned int kft_ftrace_drop_ips(struct ftrace_ops *ops, const unsigned long *addrs,
 				 unsigned int nr);
 int kft_ftrace_set_pattern(struct ftrace_ops *ops, const char *text, bool exclude);
