@@ -145,6 +145,7 @@ static void kft_count_gone_free(struct kft_count_table *t)
 	}
 	kvfree(t->gone_of);
 	t->gone_of = NULL;
+	t->gone_bytes = 0;
 }
 
 void kft_count_table_free(struct kft_count_table *t)
@@ -182,7 +183,8 @@ unsigned long kft_count_table_slots(const struct kft_count_table *t)
  * @t:		the table, its size set
  *
  * The addresses (and values), the chunks' pointers, and the counters: a unit on each
- * possible CPU, with the per-CPU allocator's bookkeeping for that unit.
+ * possible CPU, with the per-CPU allocator's bookkeeping for that unit; and
+ * once a module went away, the names of its functions that had slots.
  * (The bookkeeping for memory cgroups alone is twice the counters on a
  * 64-bit kernel: a pointer per 4 bytes.) Summed in 64 bits: on a 32-bit
  * kernel the largest tables' counters of a few CPUs pass 4 GiB, and a
@@ -196,7 +198,8 @@ size_t kft_count_table_bytes(const struct kft_count_table *t)
 	u64 unit = slots * t->width * sizeof(u64);
 	u64 bytes = slots * sizeof(*t->ips) * (t->by_value ? 2 : 1) +
 		    (u64)t->nr_chunks * sizeof(*t->chunks) +
-		    unit * num_possible_cpus() + unit / 8 * KFT_PCPU_META_EIGHTHS(t->pcpu_ext);
+		    unit * num_possible_cpus() + unit / 8 * KFT_PCPU_META_EIGHTHS(t->pcpu_ext) +
+		    t->gone_bytes;
 
 	return min_t(u64, bytes, SIZE_MAX);
 }
@@ -577,6 +580,7 @@ static struct kft_count_gone *kft_count_gone_new(struct kft_count_table *t, unsi
 	if (g) {
 		memcpy(g->name, name, len);
 		list_add(&g->list, &t->gone);
+		t->gone_bytes += struct_size(g, name, len);
 	}
 	return g;
 }
@@ -605,8 +609,11 @@ static struct kft_count_retiring *kft_count_retiring_alloc(struct kft_count_tabl
 {
 	unsigned long slots = kft_count_table_slots(t);
 
-	if (!t->gone_of && kft_mem_fits(array_size(slots, sizeof(*t->gone_of))))
+	if (!t->gone_of && kft_mem_fits(array_size(slots, sizeof(*t->gone_of)))) {
 		t->gone_of = kvcalloc(slots, sizeof(*t->gone_of), KFT_COUNT_GFP);
+		if (t->gone_of)
+			t->gone_bytes += array_size(slots, sizeof(*t->gone_of));
+	}
 	if (!t->gone_of || !kft_mem_fits(array_size(nr, sizeof(struct kft_count_retiring))))
 		return NULL;
 	return kvmalloc_array(nr, sizeof(struct kft_count_retiring), KFT_COUNT_GFP);

@@ -63,6 +63,7 @@ struct kft_count_table {
 	struct list_head gone;		/* struct kft_count_gone: retired names */
 	/* Each retired slot's name, by slot (NULL: none kept); NULL until a retirement. */
 	struct kft_count_gone **gone_of;
+	size_t gone_bytes;		/* gone_of and the names: kft_count_table_bytes() */
 };
 
 struct kft_count_gone;
