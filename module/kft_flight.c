@@ -57,7 +57,7 @@ static void kft_flight_freeze(enum kft_reason why)
 	run = rcu_dereference(kft_flight_run);
 	if (!run)
 		goto out;
-	kft_run_stop(run, why);
+	kft_run_freeze(run, why);
 	/* (What stopped it first: an oops, then the panic it led to.) */
 	if (run->cfg.persistent)
 		kft_region_seal(READ_ONCE(run->times.stop_reason),

@@ -297,6 +297,7 @@ static __always_inline bool kft_run_context_refused(struct kft_run *run, bool ir
 extern struct mutex kft_mutex;
 void kft_run_start(struct kft_run *run, enum kft_reason why);
 void kft_run_stop(struct kft_run *run, enum kft_reason why);
+void kft_run_freeze(struct kft_run *run, enum kft_reason why);
 void kft_run_sum_counters(struct kft_run *run, struct kft_counters *sum);
 
 /* The calls a ring or stream lost (kft_counters' ring_skipped), read whole. */

@@ -52,6 +52,23 @@ notrace void kft_run_start(struct kft_run *run, enum kft_reason why)
 }
 NOKPROBE_SYMBOL(kft_run_start);
 
+/* A run moved to STOPPING by its caller: its stop said, then @next. */
+static notrace void kft_run_stopping(struct kft_run *run, enum kft_reason why, int next)
+{
+	run->times.stop_ns = kft_now();
+	run->times.stop_reason = why;
+	WRITE_ONCE(run->stop_deadline_ns, 0);
+	/*
+	 * The stop time and reason are visible before the new state (a full
+	 * barrier). A run made DEAD meanwhile stays DEAD, and queues nothing.
+	 */
+	if (!kft_state_move(run, KFT_STOPPING, next))
+		return;
+	/* Cancel the stop timer, or arm the start timer again. */
+	irq_work_queue(&run->timer_work);
+}
+NOKPROBE_SYMBOL(kft_run_stopping);
+
 /**
  * kft_run_stop() - RUNNING -> COMPLETE (or back to PRIMED), from any context
  * @run:	the run
@@ -67,21 +84,28 @@ notrace void kft_run_stop(struct kft_run *run, enum kft_reason why)
 	if (run->cfg.autorepeat && why != KFT_REASON_LOG_FULL && why != KFT_REASON_USER &&
 	    why != KFT_REASON_OOPS && why != KFT_REASON_PANIC && why != KFT_REASON_WARN)
 		next = KFT_PRIMED;
-	if (!kft_state_move(run, KFT_RUNNING, KFT_STOPPING))
-		return;
-	run->times.stop_ns = kft_now();
-	run->times.stop_reason = why;
-	WRITE_ONCE(run->stop_deadline_ns, 0);
-	/*
-	 * The stop time and reason are visible before the new state (a full
-	 * barrier). A run made DEAD meanwhile stays DEAD, and queues nothing.
-	 */
-	if (!kft_state_move(run, KFT_STOPPING, next))
-		return;
-	/* Cancel the stop timer, or arm the start timer again. */
-	irq_work_queue(&run->timer_work);
+	if (kft_state_move(run, KFT_RUNNING, KFT_STOPPING))
+		kft_run_stopping(run, why, next);
 }
 NOKPROBE_SYMBOL(kft_run_stop);
+
+/**
+ * kft_run_freeze() - PRIMED or RUNNING -> COMPLETE, at an oops or a panic
+ * @run:	the run
+ * @why:	the reason shown in the log header
+ *
+ * A flight recorder's calls are the crash's: a run waiting for its start
+ * trigger (or between two rounds of autorepeat) is ended too, so that no
+ * start after the oops writes over them, nor into a sealed region.
+ */
+notrace void kft_run_freeze(struct kft_run *run, enum kft_reason why)
+{
+	if (kft_state_move(run, KFT_PRIMED, KFT_STOPPING))
+		kft_run_stopping(run, why, KFT_COMPLETE);
+	else
+		kft_run_stop(run, why);
+}
+NOKPROBE_SYMBOL(kft_run_freeze);
 
 /* The per-CPU counters, summed (a reader, /proc/kft). */
 void kft_run_sum_counters(struct kft_run *run, struct kft_counters *sum)
