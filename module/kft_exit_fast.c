@@ -467,7 +467,11 @@ static ftrace_func_t kft_fast_entry_for(const struct kft_fhook *hook)
 		return kft_fast_entry;
 	if (hook->run->entry_quick)
 		return kft_fast_entry_quick;
-	if (hook->run->argf.nr || hook->run->ctx_filter)
+	/*
+	 * (A run that reads strings: a call its read makes is left alone
+	 * before a frame is pushed, not counted as the frame's recursion.)
+	 */
+	if (hook->run->argf.nr || hook->run->ctx_filter || hook->run->str_reads)
 		return kft_fast_entry_filtered;
 	return kft_fast_entry;
 }

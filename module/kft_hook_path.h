@@ -510,14 +510,13 @@ static __always_inline int kft_hook_entry_take(struct kft_run *run, unsigned lon
 
 /*
  * filter arg's test of a call's registers, and the string reads' own
- * calls, which are kft's and not the traced code's (the kernel's nofault
- * copy, memchr()): not traced. Return: true to leave the call (counted
+ * calls (kft_run_own_read()): not traced. Return: true to leave the call (counted
  * when filter arg refused it).
  */
 static __always_inline bool kft_hook_entry_args_refused(struct kft_run *run, unsigned long ip,
 							const struct kft_args_src *args)
 {
-	if (unlikely(run->cfg.str_arg) && kft_str_copying())
+	if (kft_run_own_read(run))
 		return true;
 	if (run->argf.nr && !kft_argf_passes(&run->argf, ip, args->fregs, args->regs)) {
 		this_cpu_inc(run->counters->filtered_args);

@@ -105,7 +105,7 @@ static notrace void kft_stacks_fn(unsigned long ip, unsigned long parent_ip,
 	if (smp_load_acquire(&run->state) != KFT_RUNNING)
 		return;
 	preempt_disable_notrace();
-	if (!kft_run_context_refused(run, !in_task())) {
+	if (!kft_run_context_refused(run, !in_task()) && !kft_run_own_read(run)) {
 		if (run->argf.nr && !kft_argf_passes(&run->argf, ip, fregs, NULL))
 			this_cpu_inc(run->counters->filtered_args);
 		else

@@ -35,6 +35,7 @@
 
 #include "kft_arch.h"
 #include "kft_argf.h"
+#include "kft_argstr.h"
 #include "kft_clock.h"
 #include "kft_compat.h"
 #include "kft_config.h"
@@ -212,6 +213,8 @@ struct kft_run {
 	 * args (for its record), or a histogram per-arg (for its slot's key).
 	 */
 	bool keep_args;
+	/* The run reads strings at entries: args string or struct, filter arg's tests. */
+	bool str_reads;
 
 	/* Timeline, kft_now() ns. */
 	struct kft_run_times times;
@@ -320,5 +323,16 @@ int kft_run_init(void);
 void kft_run_exit(void);
 void kft_run_module_coming(struct kft_run *run, struct module *mod);
 void kft_run_module_going(struct kft_run *run, struct module *mod);
+
+/*
+ * A call that a string read of @run makes (the kernel's nofault copy, its
+ * checks): kft's own, not the traced code's, so every mode leaves it
+ * alone, neither judged nor counted. A filter arg statement that names
+ * its function judges no other, and would let it through.
+ */
+static __always_inline bool kft_run_own_read(const struct kft_run *run)
+{
+	return unlikely(run->str_reads) && kft_str_copying();
+}
 
 #endif
