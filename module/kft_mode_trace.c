@@ -437,7 +437,8 @@ void kft_trace_print_last(struct kft_run *run, unsigned int calls, struct seq_fi
 
 /*
  * log persistent: the ring is the kft region's (kft_region.h), held until
- * the run is torn down, and written from kft_trace_commit() on. Return: 0,
+ * the run is destroyed (kft_region_let_go()), and written from
+ * kft_trace_commit() on. Return: 0,
  * or kft_region_hold()'s error.
  */
 static int kft_trace_log_alloc(struct kft_run *run)
@@ -454,8 +455,9 @@ static int kft_trace_log_alloc(struct kft_run *run)
 	if (ret)
 		return ret;
 	ret = kft_log_alloc(&run->log, cfg->logentries, sides, cfg->log, &mem);
+	run->holds_region = true;
 	if (ret)
-		kft_region_let_go();
+		kft_region_let_go(&run->holds_region);
 	return ret;
 }
 
@@ -481,11 +483,8 @@ static void kft_trace_commit(struct kft_run *run)
 
 static void kft_trace_free(struct kft_run *run)
 {
-	bool in_region = run->log.ring.in_region;
-
 	kft_log_free(&run->log);
-	if (in_region)
-		kft_region_let_go();
+	kft_region_let_go(&run->holds_region);
 	kft_hold_free(&run->hold);
 	kft_sched_free(&run->sched);
 }

@@ -162,9 +162,22 @@ void kft_region_claim(u32 run_id, bool units_ns)
 	kft_region_renew_end(true);
 }
 
-/* The run that held the region is torn down: another may take it. */
-void kft_region_let_go(void)
+/**
+ * kft_region_let_go() - the kft region free for another run
+ * @held:	the flag of the run that holds it: cleared, and the region
+ *		let go, once (nothing when already clear)
+ *
+ * When the run writes there no more: at its destroy (under kft_mutex),
+ * not at its last reference, which a reader of /proc/kft_data that stays
+ * open holds (its rows were copied at its open). A new run that takes the
+ * region empties it for its ring; a reader that copies after that copies
+ * none of the old calls. Else at its free: a run never made live.
+ */
+void kft_region_let_go(bool *held)
 {
+	if (!*held)
+		return;
+	*held = false;
 	kft_region.held = false;
 }
 

@@ -98,7 +98,7 @@ u32 kft_region_header_crc(const struct kft_region_header *h);
 unsigned int kft_region_max_shift(void);
 int kft_region_hold(struct kft_ring *ring, struct kft_record **records, unsigned int shift);
 void kft_region_claim(u32 run_id, bool units_ns);
-void kft_region_let_go(void);
+void kft_region_let_go(bool *held);
 void kft_region_renew_begin(void);
 void kft_region_renew_end(bool emptied);
 bool kft_region_copy_begin(unsigned long gen);

@@ -674,6 +674,8 @@ void kft_run_destroy(struct kft_run *run)
 	smp_store_release(&run->quiet, true);
 	irq_work_sync(&run->timer_work);
 	hrtimer_cancel(&run->timer);
+	/* (Not at its last reference: kft_region_let_go().) */
+	kft_region_let_go(&run->holds_region);
 	kft_run_put(run);
 }
 

@@ -213,6 +213,8 @@ struct kft_run {
 	 * args (for its record), or a histogram per-arg (for its slot's key).
 	 */
 	bool keep_args;
+	/* log persistent: the run holds the kft region (kft_region_let_go()). */
+	bool holds_region;
 	/* The run reads strings at entries: args string or struct, filter arg's tests. */
 	bool str_reads;
 
