@@ -216,6 +216,27 @@ static int kft_lb_take_calls(struct kft_last_boot *lb, const void *base)
 }
 
 /*
+ * A record's function and caller, each by @delta where it lies in the
+ * kernel's image: a module's were wherever that boot loaded it, and a
+ * call crosses between the two (a driver's callback called by the
+ * kernel, the kernel called by a module). The caller is kept as an
+ * offset from the function: taken apart, moved, and put back.
+ */
+static void kft_lb_move(struct kft_record *rec, unsigned long delta)
+{
+	unsigned long func = rec->func, caller = func + rec->caller_off;
+	bool known = rec->caller_off != KFT_REC_CALLER_UNKNOWN;
+
+	if (kft_arch_in_image(func))
+		func += delta;
+	if (known && kft_arch_in_image(caller))
+		caller += delta;
+	rec->func = func;
+	if (known)
+		rec->caller_off = kft_rec_caller_off(caller, func);
+}
+
+/*
  * Where the rows' times count from (the run's first start, which a seal
  * keeps; else the earliest call), and how the dead boot's addresses become
  * this boot's: the same kernel, moved by KASLR as a whole.
@@ -236,8 +257,7 @@ static void kft_lb_settle(struct kft_last_boot *lb)
 	if (lb->addrs != KFT_LB_ADDRS_MOVED)
 		return;
 	for (i = 0; i < lb->nr; i++)
-		if (kft_arch_in_image(lb->recs[i].func))
-			lb->recs[i].func += lb->delta;
+		kft_lb_move(&lb->recs[i], lb->delta);
 }
 
 /* Why a copy taken after the load has no calls: a run of this boot. */
