@@ -228,7 +228,8 @@ static __always_inline bool kft_argf_str_pass(const struct kft_argf_set *set,
 			ret = kft_str_read(s, addr, t->read, t->user);
 	}
 	kft_str_guard_drop(reading);
-	if (!differs)
+	/* (A string that could not be read was not: NULL, a fault.) */
+	if (!differs && !ret)
 		this_cpu_inc(*set->reads);
 	if (differs || ret)
 		return false;

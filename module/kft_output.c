@@ -57,8 +57,9 @@ static void kft_output_reason(struct seq_file *m, const struct kft_run *run,
 
 /*
  * /proc/kft's counters, in a run with a string filter arg: how many
- * strings were copied to be compared, the calls that a string's first word
- * did not reject (kft_argf.c).
+ * strings were read to be compared, for the calls that a string's first
+ * word did not reject (kft_argf.c); a string that could not be read is
+ * not counted.
  */
 void kft_output_argf_reads(struct seq_file *m, const struct kft_run *run,
 			   const struct kft_counters *c)
