@@ -419,7 +419,12 @@ static int kft_lb_open(struct inode *inode, struct file *file)
 	 * order: this, then kft_mutex.)
 	 */
 	if (!kft_lb) {
-		mutex_lock(&kft_mutex);
+		/* (Killable: a run's detach may hold kft_mutex for long.) */
+		if (mutex_lock_killable(&kft_mutex)) {
+			mutex_unlock(&kft_lb_lock);
+			seq_release_private(inode, file);
+			return -EINTR;
+		}
 		kft_lb = kft_lb_take(kft_region.held ? kft_lb_held :
 				     kft_region.taken ? kft_lb_taken : NULL);
 		mutex_unlock(&kft_mutex);
