@@ -193,11 +193,12 @@ static unsigned int kft_ftrace_drop_list(struct ftrace_ops *ops, const unsigned 
  * ftrace keeps a going module's addresses in a filter, and would hook
  * whatever is loaded there next. Each change of an attached ops' filter
  * is an update of the traced call sites' code, which walks every one of
- * them: a module of thousands of functions dropped one at a time took
- * seconds to unload, with kft_mutex held. Where ftrace takes a list (KFT_FTRACE_FILTER_IPS),
- * the functions ftrace can hook (kft_ftrace_hookable(), on a scratch ops
- * that is never attached: no update) are dropped in one update; those it
- * cannot (notrace) are in no filter.
+ * them: dropped one at a time, a module of thousands of functions would
+ * hold kft_mutex for seconds. Where ftrace takes a list
+ * (KFT_FTRACE_FILTER_IPS), the functions ftrace can hook
+ * (kft_ftrace_hookable(), on a scratch ops that is never attached: no
+ * update) are dropped in one update; those it cannot (notrace) are in no
+ * filter.
  *
  * Return: how many were in the filter.
  */
