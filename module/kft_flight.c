@@ -47,6 +47,31 @@ static const char *const kft_flight_why[] = {
 	[KFT_REASON_PANIC] = "a panic",
 };
 
+/*
+ * A persistent ring sealed with what stopped the run first (an oops, then
+ * the panic it led to; a run a prime is emptying has no stop yet). A
+ * prime on another CPU may be between the unseal in its reset and its
+ * move to PRIMED, which the freeze missed: after the seal (and a full
+ * barrier), a run primed or running again is frozen and sealed once more.
+ * The prime looks at the seal after its move (kft_run_prime()): one of
+ * the two sees the other.
+ */
+static void kft_flight_seal(struct kft_run *run, enum kft_reason why)
+{
+	u32 reason = READ_ONCE(run->times.stop_reason);
+	int state;
+
+	kft_region_seal(reason != KFT_REASON_NONE ? reason : why,
+			READ_ONCE(run->times.first_start_ns));
+	/* The seal before the look at the state: pairs with the prime's cmpxchg. */
+	smp_mb();
+	state = READ_ONCE(run->state);
+	if (state != KFT_PRIMED && state != KFT_RUNNING)
+		return;
+	kft_run_freeze(run, why);
+	kft_region_seal(why, READ_ONCE(run->times.first_start_ns));
+}
+
 /* The ring run, if any: frozen for @why, and printed (once a boot). */
 static void kft_flight_freeze(enum kft_reason why)
 {
@@ -58,10 +83,8 @@ static void kft_flight_freeze(enum kft_reason why)
 	if (!run)
 		goto out;
 	kft_run_freeze(run, why);
-	/* (What stopped it first: an oops, then the panic it led to.) */
 	if (run->cfg.persistent)
-		kft_region_seal(READ_ONCE(run->times.stop_reason),
-				READ_ONCE(run->times.first_start_ns));
+		kft_flight_seal(run, why);
 	if (!calls || atomic_xchg(&kft_flight_printing, 1))
 		goto out;
 	pr_emerg("=== last calls before %s: run %u, each CPU's last %u, oldest first ===\n",

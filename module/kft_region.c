@@ -263,6 +263,22 @@ void kft_region_seal(u32 reason, u64 first_start_ns)
 }
 
 /**
+ * kft_region_sealed() - whether an oops or a panic sealed the holding run's ring
+ * @reason:	set to the reason the seal wrote, when it did
+ *
+ * Return: true when the region is sealed.
+ */
+bool kft_region_sealed(u32 *reason)
+{
+	struct kft_region_header *h = kft_region.base;
+
+	if (!h || !kft_region.held || READ_ONCE(h->state) != KFT_REGION_SEALED)
+		return false;
+	*reason = READ_ONCE(h->reason);
+	return true;
+}
+
+/**
  * kft_region_unseal() - the holding run's ring emptied to run again
  *
  * After a seal the run went on living (an oops that did not panic) and is

@@ -104,6 +104,7 @@ void kft_region_renew_end(bool emptied);
 bool kft_region_copy_begin(unsigned long gen);
 void kft_region_copy_end(void);
 void kft_region_seal(u32 reason, u64 first_start_ns);
+bool kft_region_sealed(u32 *reason);
 void kft_region_unseal(void);
 int kft_region_init(void);
 void kft_region_exit(void);

@@ -696,6 +696,35 @@ static int kft_run_reset(struct kft_run *run)
 	return 0;
 }
 
+/*
+ * An oops on another CPU during the prime found the run neither primed nor
+ * running and froze nothing: it marked the run (after the mark's clear at
+ * the prime's start), or sealed the persistent ring after the reset
+ * unsealed it. The run ends as the oops would have ended it, and the ring
+ * is sealed again over any call a start wrote meanwhile, once its hook is
+ * done. The move to PRIMED (a full barrier) comes before these looks, as
+ * the mark comes before the freeze's look at the state and the seal
+ * before the oops' second look (kft_flight_seal()): one of the two sees
+ * the other.
+ * Return: true when the run was frozen.
+ */
+static bool kft_run_frozen_meanwhile(struct kft_run *run)
+{
+	u32 why = READ_ONCE(run->frozen), sealed;
+
+	if (!why && run->cfg.persistent && kft_region_sealed(&sealed))
+		why = sealed == KFT_REASON_PANIC ? KFT_REASON_PANIC : KFT_REASON_OOPS;
+	if (!why)
+		return false;
+	kft_run_freeze(run, why);
+	if (run->cfg.persistent) {
+		/* A start's hook may still be writing a call: its end first. */
+		synchronize_rcu();
+		kft_region_seal(why, READ_ONCE(run->times.first_start_ns));
+	}
+	return true;
+}
+
 /**
  * kft_run_prime() - wait for the start trigger
  * @run:	a configured or complete run; a complete one starts afresh
@@ -708,10 +737,20 @@ static int kft_run_reset(struct kft_run *run)
 int kft_run_prime(struct kft_run *run, struct kft_parse_error *err)
 {
 	int state = READ_ONCE(run->state), ret;
+	u32 frozen;
 
 	lockdep_assert_held(&kft_mutex);
 	if (state != KFT_CONFIGURED && state != KFT_COMPLETE)
 		return -EBUSY;
+	/*
+	 * A prime after an oops that did not kill the machine goes on (a
+	 * panic's mark stays: the machine is dying).
+	 */
+	frozen = READ_ONCE(run->frozen);
+	if (frozen != KFT_REASON_PANIC)
+		cmpxchg(&run->frozen, frozen, 0);
+	/* The mark cleared before the reset's unseal, and the look after. */
+	smp_mb();
 	if (run->detached) {
 		ret = kft_run_attach(run, err);
 		if (ret)
@@ -751,6 +790,8 @@ int kft_run_prime(struct kft_run *run, struct kft_parse_error *err)
 	/* The emptied log, counters and generation come before the state. */
 	if (!kft_state_move(run, state, KFT_PRIMED))
 		return -EBUSY;
+	if (kft_run_frozen_meanwhile(run))
+		return 0;
 	kft_timer_arm(run);
 	return 0;
 }

@@ -181,6 +181,7 @@ struct kft_run {
 	unsigned int id;
 	const struct kft_mode *mode;	/* kft_mode.h: chosen at create */
 	int state;			/* enum kft_state */
+	u32 frozen;			/* the oops or panic that froze it, until a prime */
 	u32 gen;			/* generation: a new one at every prime */
 	u32 first_gen;			/* the run's first: earlier runs' are below it */
 

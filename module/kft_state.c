@@ -55,6 +55,13 @@ NOKPROBE_SYMBOL(kft_run_start);
 /* A run moved to STOPPING by its caller: its stop said, then @next. */
 static notrace void kft_run_stopping(struct kft_run *run, enum kft_reason why, int next)
 {
+	u32 frozen = READ_ONCE(run->frozen);
+
+	/* An oops froze the run since it started: no round after it. */
+	if (next == KFT_PRIMED && frozen) {
+		next = KFT_COMPLETE;
+		why = frozen;
+	}
 	run->times.stop_ns = kft_now();
 	run->times.stop_reason = why;
 	WRITE_ONCE(run->stop_deadline_ns, 0);
@@ -64,6 +71,19 @@ static notrace void kft_run_stopping(struct kft_run *run, enum kft_reason why, i
 	 */
 	if (!kft_state_move(run, KFT_STOPPING, next))
 		return;
+	/*
+	 * An oops that froze the run while it was stopping (between two rounds
+	 * of autorepeat) found it neither primed nor running: it is frozen now.
+	 * The freeze marked the run before it looked at its state, and the
+	 * move above is a full barrier: one of the two sees the other.
+	 */
+	if (next == KFT_PRIMED) {
+		frozen = READ_ONCE(run->frozen);
+		if (frozen) {
+			kft_run_freeze(run, frozen);
+			return;
+		}
+	}
 	/* Cancel the stop timer, or arm the start timer again. */
 	irq_work_queue(&run->timer_work);
 }
@@ -100,10 +120,12 @@ NOKPROBE_SYMBOL(kft_run_stop);
  */
 notrace void kft_run_freeze(struct kft_run *run, enum kft_reason why)
 {
-	if (kft_state_move(run, KFT_PRIMED, KFT_STOPPING))
+	WRITE_ONCE(run->frozen, why);
+	/* Marked before the state is read: for a stop or a prime under way. */
+	smp_mb();
+	if (kft_state_move(run, KFT_PRIMED, KFT_STOPPING) ||
+	    kft_state_move(run, KFT_RUNNING, KFT_STOPPING))
 		kft_run_stopping(run, why, KFT_COMPLETE);
-	else
-		kft_run_stop(run, why);
 }
 NOKPROBE_SYMBOL(kft_run_freeze);
 
