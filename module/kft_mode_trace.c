@@ -175,6 +175,12 @@ void kft_trace_show_columns(struct seq_file *m)
 	seq_puts(m, "-------- -------- -------- ----------------                 ------------        ----             ------\n");
 }
 
+/* A ring's calls overwritten (a linear log's, a stream's: none). */
+static unsigned long kft_trace_overwritten(const struct kft_log_buf *buf)
+{
+	return buf->ring.tags ? kft_ring_overwritten(&buf->ring) : 0;
+}
+
 /**
  * kft_output_log_header() - /proc/kft_data up to the rows
  * @m:		the seq_file
@@ -183,11 +189,13 @@ void kft_trace_show_columns(struct seq_file *m)
  * @c:		its counters then
  * @buf:	the log's buffer the rows are of (a prime since the open
  *		moved the run to another)
+ * @overwritten: a ring's calls overwritten then
  * @rows:	how many rows follow
  */
 static void kft_output_log_header(struct seq_file *m, const struct kft_run *run,
 				  const struct kft_run_times *times, const struct kft_counters *c,
-				  const struct kft_log_buf *buf, unsigned long rows)
+				  const struct kft_log_buf *buf, unsigned long overwritten,
+				  unsigned long rows)
 {
 	const struct kft_ring *ring = &buf->ring;
 
@@ -198,7 +206,7 @@ static void kft_output_log_header(struct seq_file *m, const struct kft_run *run,
 		kft_output_stream_lost(m, run, ring);
 	else if (ring->tags)
 		seq_printf(m, "Log ring = %lu entries a CPU\nCalls overwritten = %lu\nCalls lost to slots in use = %llu\n",
-			   1UL << ring->shift, kft_ring_overwritten(ring), kft_counters_skipped(c));
+			   1UL << ring->shift, overwritten, kft_counters_skipped(c));
 	/* kft's addition, only with filter roots. */
 	if (run->cfg.nr_roots)
 		seq_printf(m, "Root calls kept = %lu\nCalls cut from kept roots = %lu\nRoot calls not held = %lu\n",
@@ -411,7 +419,7 @@ void kft_trace_print_last(struct kft_run *run, unsigned int calls, struct seq_fi
 	for_each_possible_cpu(cpu)
 		rows += min_t(unsigned long, kft_ring_stored(&buf->ring, cpu), calls);
 	m->count = 0;
-	kft_output_log_header(m, run, &run->times, &c, buf, rows);
+	kft_output_log_header(m, run, &run->times, &c, buf, kft_trace_overwritten(buf), rows);
 	kft_trace_print_lines(m);
 	for_each_possible_cpu(cpu) {
 		head = kft_ring_head(&buf->ring, cpu);
@@ -565,6 +573,11 @@ static void kft_trace_data_take(struct kft_reader *r)
 	kft_log_view_init(&r->log, &r->run->log);
 	r->stored = kft_log_stored(&r->run->log);
 	r->region_gen = kft_region.gen;
+	/*
+	 * Now, as the counters: the heads of a region ring are the region's,
+	 * which a new run may take while the reader holds this buffer.
+	 */
+	r->overwritten = kft_trace_overwritten(r->log.buf);
 }
 
 /*
@@ -608,7 +621,8 @@ static void kft_trace_data_row(struct seq_file *m, struct kft_reader *r, u32 k)
 static void kft_trace_data_show(struct seq_file *m, struct kft_reader *r, unsigned long i)
 {
 	if (i == 0)
-		kft_output_log_header(m, r->run, &r->times, &r->counters, r->log.buf, r->log.nr);
+		kft_output_log_header(m, r->run, &r->times, &r->counters, r->log.buf,
+				      r->overwritten, r->log.nr);
 	else
 		kft_trace_data_row(m, r, r->log.order[i - 1]);
 }
