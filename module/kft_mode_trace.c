@@ -497,12 +497,17 @@ static void kft_trace_free(struct kft_run *run)
 	kft_sched_free(&run->sched);
 }
 
-/* A region ring is emptied once its readers' copies are done (kft_region.h). */
+/*
+ * A region ring is emptied once its readers' copies are done (kft_region.h).
+ * offcpu's table first: its grace period before the region's unseal, which
+ * an oops must not find long before the prime's end (kft_run_prime()).
+ */
 static int kft_trace_reset(struct kft_run *run)
 {
 	bool in_region = run->log.ring.in_region;
 	int ret;
 
+	kft_sched_reset(&run->sched);
 	if (in_region)
 		kft_region_renew_begin();
 	ret = kft_log_reset(&run->log);
@@ -515,7 +520,6 @@ static int kft_trace_reset(struct kft_run *run)
 		return ret;
 	kft_watch_reset(&run->watch, run->cfg.watch_bytes);
 	kft_hold_reset(&run->hold);
-	kft_sched_reset(&run->sched);
 	return 0;
 }
 

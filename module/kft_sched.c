@@ -99,13 +99,20 @@ void kft_sched_free(struct kft_sched *sc)
 
 /*
  * At prime: every slot free. A task still inside a call of the last
- * generation no longer touches its slot (its exit sees the generation);
- * the probe may still write a slot it found a moment ago, which the next
- * claim sets again.
+ * generation no longer touches its slot (its exit sees the generation).
+ * The probes stay registered: one that found a slot a moment ago may
+ * still be writing its old owner's times, which would be a new owner's
+ * once a task claims the slot. They run with interrupts off: after a
+ * grace period none is, and no task claims a slot before the prime ends.
+ * (A table none owned, a first prime's, has no such write to wait for.)
  */
 void kft_sched_reset(struct kft_sched *sc)
 {
+	bool owned = atomic_read(&sc->owned);
+
 	kft_tasktab_reset(sc->slots, sc->tasks, &sc->owned);
+	if (sc->attached && owned)
+		synchronize_rcu();
 }
 
 /* @t will never run again: the switch probe no longer finds it, as @t switches no more. */
