@@ -363,11 +363,15 @@ static inline size_t kft_pcpu_ext_bytes(void)
  * The sched_switch tracepoint's probe (kft_sched.c): its arguments, and the
  * state prev is switched out in, as the probe's body names it: an argument
  * from 5.18 on; before, read from the task (its field is __state from 5.14).
+ * The argument is the state before schedule() looked at signals, on kernels
+ * without "sched: Fix trace_sched_switch(.prev_state)": a task that was to
+ * sleep but had a signal pending stays runnable, its state running again.
  */
 #if KERNEL_VERSION(5, 18, 0) <= LINUX_VERSION_CODE
 #define KFT_SCHED_SWITCH_ARGS	void *data, bool preempt, struct task_struct *prev, \
 				struct task_struct *next, unsigned int prev_state
-#define KFT_SCHED_PREV_STATE	(prev_state)
+#define KFT_SCHED_PREV_STATE	(prev_state == TASK_RUNNING ? TASK_RUNNING : \
+				 READ_ONCE(prev->__state))
 #elif KERNEL_VERSION(5, 14, 0) <= LINUX_VERSION_CODE
 #define KFT_SCHED_SWITCH_ARGS	void *data, bool preempt, struct task_struct *prev, \
 				struct task_struct *next

@@ -20,8 +20,13 @@
  * calls unwinds only at each new longest sleep.
  *
  * Who writes what, without a lock:
- * - the waking probe writes w[cur]: wakeups of one task are serialized by
- *   its pi_lock, and happen only while it is not runnable;
+ * - the waking probe writes w[cur]: a remote wakeup of one task holds its
+ *   pi_lock, but a task's wakeup of itself (or an interrupt's on its CPU)
+ *   takes none, and a wakeup of a task preempted in a sleeping state may
+ *   run beside its switch in: two writes of w[cur] may mix, or leave it
+ *   valid after the switch in cleared it. Every sleep ends in a wakeup
+ *   that writes w[cur] afresh before the switch in can make it pending:
+ *   a mixed record is written over before it is used;
  * - the switch probe, as the task is switched in (no wakeup of a runnable
  *   task runs then), makes w[cur] the pending one and flips cur, so that
  *   no wakeup writes the pending one until the task has written it out;
