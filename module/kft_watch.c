@@ -28,9 +28,10 @@ void kft_watch_reset(struct kft_watch *w, unsigned long threshold)
 
 /*
  * Whether this entry fires the watch: under the threshold; with
- * worst-stack, only the entry that lowers the threshold to its own left.
+ * worst-stack, only the entry that lowers the threshold to its own left
+ * (from *@was).
  */
-static notrace bool kft_watch_fires(struct kft_run *run, unsigned long left)
+static notrace bool kft_watch_fires(struct kft_run *run, unsigned long left, unsigned long *was)
 {
 	struct kft_watch *w = &run->watch;
 	unsigned long thr = READ_ONCE(w->threshold), seen;
@@ -44,9 +45,21 @@ static notrace bool kft_watch_fires(struct kft_run *run, unsigned long left)
 			return false;
 		thr = seen;
 	}
+	*was = thr;
 	return true;
 }
 NOKPROBE_SYMBOL(kft_watch_fires);
+
+/*
+ * A worst-stack hit that could not be logged gives its threshold back, so
+ * that the next entry as deep fires (unless a deeper one lowered it since).
+ */
+static notrace void kft_watch_unfire(struct kft_run *run, unsigned long left, unsigned long was)
+{
+	if (run->cfg.watch == KFT_WATCH_WORST)
+		cmpxchg(&run->watch.threshold, left, was);
+}
+NOKPROBE_SYMBOL(kft_watch_unfire);
 
 /* The lowest seen; its other fields may mix with a racing lower hit's. */
 static notrace void kft_watch_note_low(struct kft_watch *w, unsigned long left,
@@ -107,7 +120,7 @@ NOKPROBE_SYMBOL(kft_watch_log);
 notrace void kft_watch_entry(struct kft_run *run, unsigned long ip,
 			     unsigned long ret_ip, struct pt_regs *regs, u64 now, s32 pid)
 {
-	unsigned long left, *buf;
+	unsigned long left, was = 0, *buf;
 	unsigned int level, nr;
 	bool truncated;
 	int kind;
@@ -117,12 +130,13 @@ notrace void kft_watch_entry(struct kft_run *run, unsigned long ip,
 		this_cpu_inc(run->counters->watch_skipped);
 		return;
 	}
-	if (!kft_watch_fires(run, left))
+	if (!kft_watch_fires(run, left, &was))
 		return;
 	kft_watch_note_low(&run->watch, left, ip, pid, kind);
 	buf = kft_stack_scratch_get(&level);
 	if (!buf) {
 		this_cpu_inc(run->counters->stack_busy);
+		kft_watch_unfire(run, left, was);
 		return;
 	}
 	if (regs && KFT_WATCH_UNWINDS_KPROBE_REGS)
