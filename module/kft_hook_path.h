@@ -501,8 +501,8 @@ static __always_inline int kft_hook_entry_take(struct kft_run *run, unsigned lon
 		if (path == KFT_PATH_ANY)
 			kft_log_str_put(run, rec, keep);
 		kft_record_fill(rec, ip, ret_ip, call, pid, kft_rec_info_open(call->cpu), 0);
-		kft_log_publish(run, s, path);
 		kft_record_comm(run, call, pid);
+		kft_log_publish(run, s, path);
 		call->rec = rec;
 	}
 	return 0;
@@ -884,8 +884,9 @@ static __always_inline bool kft_log_whole(struct kft_run *run, unsigned long ip,
 	kft_log_str_exit(run, s.i, keep, call, path);
 	kft_record_fill(&run->log.records[s.i], ip, ret_ip, call, pid,
 			kft_rec_info(dur, call->cpu), retval);
-	kft_log_publish(run, s, path);
+	/* The name before the row: a stream's reader takes both at once. */
 	kft_record_comm(run, call, pid);
+	kft_log_publish(run, s, path);
 	return true;
 }
 

@@ -97,10 +97,16 @@ static unsigned long kft_ring_held_now(const struct kft_ring *ring, unsigned int
  */
 unsigned long kft_ring_stored(const struct kft_ring *ring, unsigned int cpu)
 {
-	unsigned long head;
+	unsigned long head, tail;
 
-	if (ring->stream)
-		return kft_ring_head(ring, cpu) - kft_ring_tail(ring, cpu);
+	if (ring->stream) {
+		/*
+		 * The tail first: a reader moves it only up to a head it saw,
+		 * so a head read after it is never below it.
+		 */
+		tail = smp_load_acquire(&ring->cpus[cpu].tail);
+		return kft_ring_head(ring, cpu) - tail;
+	}
 	return kft_ring_held_now(ring, cpu, &head);
 }
 
