@@ -21,6 +21,34 @@ wait_state() {
 	done
 }
 
+# wait_open PATH: waits (at most 60 s) until the background kft holds PATH
+# open: a command that opens its file after the run's start (kft record's
+# /proc/kft_stream) is reading it, not about to open it.
+wait_open() {
+	i=0
+	while :; do
+		for fd in /proc/$kft_pid/fd/*; do
+			[ "$(readlink "$fd" 2>/dev/null)" != "$1" ] || return 0
+		done
+		kill -0 $kft_pid 2>/dev/null || fail "kft (pid $kft_pid) ended before it opened $1: $(cat "$o.err")"
+		i=$((i + 1))
+		[ $i -lt 600 ] || fail "kft (pid $kft_pid) never opened $1: $(ls -l /proc/$kft_pid/fd 2>&1)"
+		sleep 0.1
+	done
+}
+
+# kft_stop: stops the background kft (SIGSTOP) and waits until it is
+# stopped (state T), not only signalled.
+kft_stop() {
+	kill -STOP $kft_pid
+	i=0
+	until [ "$(awk '{ print $3 }' /proc/$kft_pid/stat 2>/dev/null)" = T ]; do
+		i=$((i + 1))
+		[ $i -lt 600 ] || fail "kft (pid $kft_pid) never stopped: $(cat /proc/$kft_pid/stat 2>&1)"
+		sleep 0.1
+	done
+}
+
 # kft_end OUT: Ctrl-C to the background kft, which must exit 0 within
 # 120 s. One that does not fails the test with what it was doing (its
 # kernel stack, kft's status), where a bare wait would hang the guest
