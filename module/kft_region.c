@@ -7,9 +7,11 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
 #include <linux/crc32.h>
 #include <linux/io.h>
 #include <linux/ioport.h>
+#include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
 #include <linux/of.h>
@@ -81,12 +83,52 @@ unsigned int kft_region_max_shift(void)
 	return -1U;
 }
 
-/* The header, its checksum last; the magic says it is kft's. */
-static void kft_region_header_write(struct kft_region_header *h)
+/* The region's header from kft's copy, its checksum set; the magic says it is kft's. */
+static void kft_region_header_write(void)
 {
-	h->magic = KFT_REGION_MAGIC;
-	h->version = KFT_REGION_VERSION;
-	h->crc = kft_region_header_crc(h);
+	struct kft_region_header *copy = &kft_region.header;
+
+	copy->magic = KFT_REGION_MAGIC;
+	copy->version = KFT_REGION_VERSION;
+	copy->crc = kft_region_header_crc(copy);
+	memcpy(kft_region.base, copy, sizeof(*copy));
+}
+
+/*
+ * One writer of the header at a time: an oops' seal may meet a prime's
+ * (another CPU), and two writers of the copy would leave a header whose
+ * checksum is of neither. Held only for the copy's few fields and the
+ * header's write, with interrupts off; from a dying context, no lock that
+ * sleeps: a writer interrupted on its own CPU (an NMI, an oops inside)
+ * is not waited for, and another only so long.
+ */
+static atomic_t kft_region_writer = ATOMIC_INIT(-1);
+
+#define KFT_REGION_WRITER_SPINS	(1U << 20)
+
+static bool kft_region_write_begin(unsigned long *flags)
+{
+	unsigned int spins;
+	int cpu, holder;
+
+	local_irq_save(*flags);
+	cpu = raw_smp_processor_id();
+	for (spins = 0; spins < KFT_REGION_WRITER_SPINS; spins++) {
+		holder = atomic_cmpxchg(&kft_region_writer, -1, cpu);
+		if (holder == -1)
+			return true;
+		if (holder == cpu)
+			return false;
+		cpu_relax();
+	}
+	return false;
+}
+
+static void kft_region_write_end(bool took, unsigned long flags)
+{
+	if (took)
+		atomic_set_release(&kft_region_writer, -1);
+	local_irq_restore(flags);
 }
 
 /**
@@ -138,7 +180,7 @@ int kft_region_hold(struct kft_ring *ring, struct kft_record **records, unsigned
  */
 void kft_region_claim(u32 run_id, bool units_ns)
 {
-	struct kft_region_header *h = kft_region.base;
+	struct kft_region_header *h = kft_region.base, *copy = &kft_region.header;
 	unsigned int shift = kft_region.shift;
 	struct kft_region_layout l;
 
@@ -148,16 +190,17 @@ void kft_region_claim(u32 run_id, bool units_ns)
 	WRITE_ONCE(h->magic, 0);
 	memset(kft_region.base + l.cpus, 0, l.records - l.cpus);
 	memset(h, 0, sizeof(*h));
-	strscpy(h->release, utsname()->release, sizeof(h->release));
-	h->state = KFT_REGION_RUNNING;
-	h->units_ns = units_ns;
-	h->run_id = run_id;
-	h->nr_cpus = nr_cpu_ids;
-	h->shift = shift;
-	h->record_bytes = sizeof(struct kft_record);
-	h->anchor = (unsigned long)schedule;
-	h->bytes = l.end;
-	kft_region_header_write(h);
+	memset(copy, 0, sizeof(*copy));
+	strscpy(copy->release, utsname()->release, sizeof(copy->release));
+	copy->state = KFT_REGION_RUNNING;
+	copy->units_ns = units_ns;
+	copy->run_id = run_id;
+	copy->nr_cpus = nr_cpu_ids;
+	copy->shift = shift;
+	copy->record_bytes = sizeof(struct kft_record);
+	copy->anchor = (unsigned long)schedule;
+	copy->bytes = l.end;
+	kft_region_header_write();
 	kft_region.taken = true;
 	kft_region_renew_end(true);
 }
@@ -236,30 +279,34 @@ void kft_region_copy_end(void)
  */
 void kft_region_seal(u32 reason, u64 first_start_ns)
 {
-	struct kft_region_header *h = kft_region.base;
+	struct kft_region_header *copy = &kft_region.header;
 	unsigned int shift = kft_region.shift;
 	struct kft_region_layout l;
+	unsigned long flags;
 	u32 *crcs, cpu;
+	bool took;
 
 	/*
-	 * The layout is the holding run's (kft_region.shift): a fault bad
-	 * enough to oops may have written over the header, and a layout
-	 * taken from it would reach past the region. The header gets the
-	 * right one back.
+	 * The layout is the holding run's (kft_region.shift), the header
+	 * its claim's copy: a fault bad enough to oops may have written over
+	 * the region's header, which would then be sealed with a right
+	 * checksum, and a layout taken from it would reach past the region.
 	 */
-	if (!h || !kft_region.held || h->magic != KFT_REGION_MAGIC)
+	if (!kft_region.base || !kft_region.held || copy->magic != KFT_REGION_MAGIC)
 		return;
 	kft_region_layout(nr_cpu_ids, shift, &l);
 	crcs = kft_region.base + l.crcs;
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 		crcs[cpu] = kft_region_cpu_crc(kft_region.base, &l, shift, cpu);
-	h->nr_cpus = nr_cpu_ids;
-	h->shift = shift;
-	h->bytes = l.end;
-	h->state = KFT_REGION_SEALED;
-	h->reason = reason;
-	h->first_start_ns = first_start_ns;
-	kft_region_header_write(h);
+	took = kft_region_write_begin(&flags);
+	copy->nr_cpus = nr_cpu_ids;
+	copy->shift = shift;
+	copy->bytes = l.end;
+	copy->state = KFT_REGION_SEALED;
+	copy->reason = reason;
+	copy->first_start_ns = first_start_ns;
+	kft_region_header_write();
+	kft_region_write_end(took, flags);
 }
 
 /**
@@ -270,11 +317,11 @@ void kft_region_seal(u32 reason, u64 first_start_ns)
  */
 bool kft_region_sealed(u32 *reason)
 {
-	struct kft_region_header *h = kft_region.base;
+	const struct kft_region_header *copy = &kft_region.header;
 
-	if (!h || !kft_region.held || READ_ONCE(h->state) != KFT_REGION_SEALED)
+	if (!kft_region.base || !kft_region.held || READ_ONCE(copy->state) != KFT_REGION_SEALED)
 		return false;
-	*reason = READ_ONCE(h->reason);
+	*reason = READ_ONCE(copy->reason);
 	return true;
 }
 
@@ -287,14 +334,18 @@ bool kft_region_sealed(u32 *reason)
  */
 void kft_region_unseal(void)
 {
-	struct kft_region_header *h = kft_region.base;
+	struct kft_region_header *copy = &kft_region.header;
+	unsigned long flags;
+	bool took;
 
-	if (!h || !kft_region.held || h->state != KFT_REGION_SEALED)
+	if (!kft_region.base || !kft_region.held || copy->state != KFT_REGION_SEALED)
 		return;
-	h->state = KFT_REGION_RUNNING;
-	h->reason = 0;
-	h->first_start_ns = 0;
-	kft_region_header_write(h);
+	took = kft_region_write_begin(&flags);
+	copy->state = KFT_REGION_RUNNING;
+	copy->reason = 0;
+	copy->first_start_ns = 0;
+	kft_region_header_write();
+	kft_region_write_end(took, flags);
 }
 
 /*

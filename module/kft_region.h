@@ -79,6 +79,12 @@ struct kft_region {
 	 */
 	unsigned int shift;
 	/*
+	 * The header the holding run's claim wrote, and its seal's state: the
+	 * region's is only ever written from it, as a stray write may have
+	 * hit the region's at any time (its magic 0: no claim has written it).
+	 */
+	struct kft_region_header header;
+	/*
 	 * Which ring the region holds: a new one at each claim and each
 	 * emptying (kft_region_renew_begin()). A reader copies a region
 	 * ring's calls under copy_lock, and only if the ring is still the
