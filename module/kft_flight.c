@@ -112,7 +112,12 @@ static struct notifier_block kft_flight_die_nb = {
 	.notifier_call = kft_flight_die,
 };
 
-/* Before the other panic notifiers: a kdump or a reboot may come after them. */
+/*
+ * Before the other panic notifiers: a reboot may come after them. A loaded
+ * kdump kernel is entered before any of them, unless the kernel was booted
+ * with crash_kexec_post_notifiers: a panic no oops led to then freezes
+ * nothing (an oops' die notifier has run first).
+ */
 static struct notifier_block kft_flight_panic_nb = {
 	.notifier_call = kft_flight_panic,
 	.priority = INT_MAX,
