@@ -593,12 +593,21 @@ static int kft_trace_data_build(struct kft_reader *r)
 {
 	int ret;
 
-	if (!r->log.buf->ring.in_region)
-		return kft_log_view_build(&r->log, r->stored);
-	if (!kft_region_copy_begin(r->region_gen))
-		return 0;
-	ret = kft_log_view_build(&r->log, r->stored);
-	kft_region_copy_end();
+	if (!r->log.buf->ring.in_region) {
+		ret = kft_log_view_build(&r->log, r->stored);
+	} else {
+		if (!kft_region_copy_begin(r->region_gen))
+			return 0;
+		ret = kft_log_view_build(&r->log, r->stored);
+		kft_region_copy_end();
+	}
+	/*
+	 * A run that started after the take: its calls count from its first
+	 * start, which the start wrote before the calls that the build read
+	 * (each with an acquire) could come.
+	 */
+	if (!r->times.first_start_ns)
+		r->times.first_start_ns = READ_ONCE(r->log.buf->first_start_ns);
 	return ret;
 }
 

@@ -32,17 +32,29 @@ notrace void kft_run_start(struct kft_run *run, enum kft_reason why)
 {
 	u64 now = kft_now();
 
+	/*
+	 * The time rows count from is there before the move to RUNNING (a
+	 * full barrier), so that a reader that takes a call published after
+	 * it (an acquire of the call's tag) reads it, not 0. A move that fails
+	 * leaves it on a run that another start started at the same time, or
+	 * that a stop or clear took from PRIMED meanwhile (it never ran): a
+	 * prime clears it.
+	 *
+	 * Acquire: a run seen primed comes with the prime's reset of its
+	 * times and its new buffer (the prime's move to PRIMED is a full
+	 * barrier), read only after it.
+	 */
+	if (smp_load_acquire(&run->state) == KFT_PRIMED && !READ_ONCE(run->times.first_start_ns)) {
+		WRITE_ONCE(run->times.first_start_ns, now);
+		/* For a stream's reader that holds this buffer past a prime. */
+		if (run->log.buf)
+			WRITE_ONCE(run->log.buf->first_start_ns, now);
+	}
 	if (!kft_state_move(run, KFT_PRIMED, KFT_RUNNING))
 		return;
 	run->times.start_ns = now;
 	run->times.start_reason = why;
 	run->starts++;
-	if (!run->times.first_start_ns) {
-		run->times.first_start_ns = now;
-		/* For a stream's reader that holds this buffer past a prime. */
-		if (run->log.buf)
-			WRITE_ONCE(run->log.buf->first_start_ns, now);
-	}
 	if (run->cfg.stop.kind == KFT_TRIGGER_TIME) {
 		WRITE_ONCE(run->stop_deadline_ns,
 			   now + run->cfg.stop.time_us * NSEC_PER_USEC);

@@ -204,7 +204,7 @@ static void kft_stream_fill(struct kft_stream_reader *r, const struct kft_record
  * at most @max, into the rows. Return: how many.
  */
 static unsigned int kft_stream_take_cpu(struct kft_stream_reader *r, unsigned int cpu,
-					unsigned int max, u64 first_start_ns)
+					unsigned int max)
 {
 	struct kft_log_buf *buf = r->buf;
 	struct kft_rec_sched sched;
@@ -219,7 +219,13 @@ static unsigned int kft_stream_take_cpu(struct kft_stream_reader *r, unsigned in
 	for (; n != head && nr < max; n++, nr++) {
 		if (!kft_ring_copy(buf, cpu, n, &rec, &sched, &args, &str))
 			break;
-		kft_stream_fill(r, &rec, first_start_ns, (struct kft_stream_row *)at);
+		/*
+		 * Read after the call (its tag's acquire): the run's first start
+		 * wrote it before the move to RUNNING that let the call in. The
+		 * buffer's, not the run's: a prime may have given the run another.
+		 */
+		kft_stream_fill(r, &rec, READ_ONCE(buf->first_start_ns),
+				(struct kft_stream_row *)at);
 		at += sizeof(struct kft_stream_row);
 		if (r->extras & KFT_STREAM_ROW_SCHED) {
 			kft_stream_fill_sched(&sched, kft_rec_dur(&rec),
@@ -247,16 +253,14 @@ static unsigned int kft_stream_take_cpu(struct kft_stream_reader *r, unsigned in
  * signal. Return: the rows copied, or -EFAULT before any.
  */
 static ssize_t kft_stream_take_cpu_all(struct kft_stream_reader *r, unsigned int cpu,
-				       char __user *ubuf, size_t done, size_t max,
-				       u64 first_start_ns)
+				       char __user *ubuf, size_t done, size_t max)
 {
 	struct kft_log_buf *buf = r->buf;
 	size_t before = done;
 	unsigned int nr;
 
 	do {
-		nr = kft_stream_take_cpu(r, cpu, min_t(size_t, max - done, KFT_STREAM_CHUNK),
-					 first_start_ns);
+		nr = kft_stream_take_cpu(r, cpu, min_t(size_t, max - done, KFT_STREAM_CHUNK));
 		if (copy_to_user(ubuf + done * r->row_size, r->rows, nr * r->row_size))
 			return done > before ? done - before : -EFAULT;
 		/* Pairs with the acquire in kft_stream_reserve(): the copies are done. */
@@ -282,8 +286,6 @@ static ssize_t kft_stream_take_cpu_all(struct kft_stream_reader *r, unsigned int
 static ssize_t kft_stream_take(struct kft_stream_reader *r, char __user *ubuf, size_t max)
 {
 	struct kft_log_buf *buf = r->buf;
-	/* Its buffer's: the run may have been primed into another since. */
-	u64 first_start_ns = READ_ONCE(buf->first_start_ns);
 	unsigned int i, cpu = buf->stream_next_cpu;
 	size_t done = 0;
 	ssize_t nr;
@@ -291,7 +293,7 @@ static ssize_t kft_stream_take(struct kft_stream_reader *r, char __user *ubuf, s
 	for (i = 0; i < nr_cpu_ids && done < max; i++, cpu = (cpu + 1) % nr_cpu_ids) {
 		if (!cpu_possible(cpu))
 			continue;
-		nr = kft_stream_take_cpu_all(r, cpu, ubuf, done, max, first_start_ns);
+		nr = kft_stream_take_cpu_all(r, cpu, ubuf, done, max);
 		if (nr < 0)
 			return done ? done : nr;
 		done += nr;
