@@ -150,8 +150,10 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 
 /*
  * A stream's header lines: its size, and the calls lost because the
- * reader fell behind since the start, each CPU's (CPU 0 first), then
- * their sum: each count read once, so that the two agree.
+ * reader fell behind since the start, each CPU's (CPU 0 first, a count
+ * for each number below nr_cpu_ids: a CPU that cannot exist, where the
+ * possible ones have gaps, lost none), then their sum: each count read
+ * once, so that the two agree.
  */
 static void kft_output_stream_lost(struct seq_file *m, const struct kft_run *run,
 				   const struct kft_ring *ring)
@@ -160,8 +162,9 @@ static void kft_output_stream_lost(struct seq_file *m, const struct kft_run *run
 	unsigned int cpu;
 
 	seq_printf(m, "Log stream = %lu entries a CPU\nCalls lost per CPU =", 1UL << ring->shift);
-	for_each_possible_cpu(cpu) {
-		lost = kft_counters_skipped(per_cpu_ptr(run->counters, cpu));
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		lost = cpu_possible(cpu) ?
+		       kft_counters_skipped(per_cpu_ptr(run->counters, cpu)) : 0;
 		seq_printf(m, " %llu", lost);
 		sum += lost;
 	}
