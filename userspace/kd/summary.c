@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "kd.h"
 
 struct kd_child {
@@ -51,13 +52,9 @@ struct kd_funcs {
 	size_t cap, nr;
 };
 
-static unsigned long kd_hash(const char *s)
+static size_t kd_hash(const char *s)
 {
-	unsigned long h = 5381;
-
-	while (*s)
-		h = h * 33 + (unsigned char)*s++;
-	return h;
+	return (size_t)hash_bytes(s, strlen(s));
 }
 
 static int kd_funcs_grow(struct kd_funcs *f);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "kd.h"
 #include "symbolize.h"
 
@@ -53,7 +54,7 @@ static const char *kd_function_of(struct kd_tree *t, const char *word,
 
 static size_t kd_slot(const struct kd_stacks *ss, int thread)
 {
-	size_t i = ((unsigned int)thread * 2654435761u) & (ss->cap - 1);
+	size_t i = (size_t)hash_u64((unsigned int)thread) & (ss->cap - 1);
 
 	while (ss->used[i] && ss->slots[i].thread != thread)
 		i = (i + 1) & (ss->cap - 1);

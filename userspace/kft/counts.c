@@ -35,19 +35,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "kft.h"
 #include "kftlog.h"
 
 static size_t kft_count_hash(uint64_t addr, const char *name, const char *value)
 {
-	uint64_t h = 14695981039346656037ULL ^ (addr * 0x9e3779b97f4a7c15ULL);
+	uint64_t h = hash_u64(addr);
 
-	for (; *name; name++)
-		h = (h ^ (unsigned char)*name) * 1099511628211ULL;
-	/* (A name has no blank: the value's words cannot run into it.) */
-	h = (h ^ ' ') * 1099511628211ULL;
-	for (; *value; value++)
-		h = (h ^ (unsigned char)*value) * 1099511628211ULL;
+	h = h * 0x9e3779b97f4a7c15ULL + hash_bytes(name, strlen(name));
+	h = h * 0x9e3779b97f4a7c15ULL + hash_bytes(value, strlen(value));
 	return (size_t)(h ^ h >> 29);
 }
 

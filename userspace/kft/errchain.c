@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "kft.h"
 
 /* A call's return (its entry plus its duration, at most LLONG_MAX). */
@@ -221,16 +222,10 @@ size_t kft_errchain(const size_t *next, size_t n, size_t root, size_t *chain, si
 /* A call's place in the set: what tells two calls of one log apart. */
 static uint64_t kft_errseen_hash(const struct kft_errcall *c)
 {
-	uint64_t h = 1469598103934665603ULL;	/* FNV-1a, over the key's words */
 	const uint64_t words[] = { (uint64_t)c->entry, (uint64_t)c->delta, c->func,
 				   (uint64_t)(uint32_t)c->pid << 32 | (uint32_t)c->cpu };
-	size_t i;
 
-	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
-		h ^= words[i];
-		h *= 1099511628211ULL;
-	}
-	return h;
+	return hash_bytes(words, sizeof(words));
 }
 
 static int kft_errseen_same(const struct kft_errcall *a, const struct kft_errcall *b)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "strtab.h"
 
 #define STRTAB_CHUNK	(64 * 1024)
@@ -56,11 +57,7 @@ const char *strtab__add(struct strtab *st, const char *s, size_t len)
 
 size_t strtab__hash(const char *s, size_t len)
 {
-	size_t h = 2166136261u, i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
+	return (size_t)hash_bytes(s, len);
 }
 
 /* The slot of s: where it is, or the free one where it belongs. */

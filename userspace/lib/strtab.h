@@ -28,7 +28,7 @@ const char *strtab__add(struct strtab *st, const char *s, size_t len);
 /* The same, but the first copy of equal strings is returned again. */
 const char *strtab__intern(struct strtab *st, const char *s, size_t len);
 void strtab__free(struct strtab *st);
-/* The hash of s[0..len) the table files strings by (FNV-1a). */
+/* The hash of s[0..len) the table files strings by (hash.h: keyed). */
 size_t strtab__hash(const char *s, size_t len);
 
 #endif
