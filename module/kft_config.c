@@ -1873,7 +1873,8 @@ static bool is_keyword(const char *word, size_t len)
 		"worst-stack", "sample", "include", "idle", "per-process", "pid",
 		"tid", "cpu", "comm", "snoop", "units", "us", "ns", "ms", "hooks", "fast",
 		"safe", "errors", "log", "linear", "ring", "stream", "persistent", "error",
-		"args", "arg", "per-arg",
+		"args", "arg", "per-arg", "string", "ustring", "struct", "roots", "oncpu",
+		"holdentries", "holdtasks", "offcpu", "wakers",
 	};
 	size_t i;
 

@@ -1296,6 +1296,11 @@ static void test_reparse_skips_nothing_that_matters(void)
 		"new begin filter arg 1 string == \"a\nb\" end",
 		"new begin filter arg 1 ustring ~ \"" S62 "x\" end",
 		"new begin filter arg 1 string == \"end\" end",
+		"new begin offcpu offcpu end", "new begin filter roots f fend wakers wakers end",
+		"new begin filter mintime 5 filter oncpu filter oncpu end",
+		"new begin filter roots f fend filter roots g fend end",
+		"new begin filter roots f fend holdentries 5 holdentries 6 end",
+		"new begin filter roots f fend holdtasks 5 holdtasks 6 end",
 	};
 	size_t t, len, word_start = 0;
 
