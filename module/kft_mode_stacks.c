@@ -101,11 +101,15 @@ static notrace void kft_stacks_fn(unsigned long ip, unsigned long parent_ip,
 {
 	struct kft_run *run = container_of(op, struct kft_run, stacker.ops);
 
-	/* Acquire: a new state comes with its emptied table (kft_run_prime()). */
-	if (smp_load_acquire(&run->state) != KFT_RUNNING)
-		return;
+	/*
+	 * Preemption off before the state's check: ftrace calls this with
+	 * it on, and a prime empties the table after a grace period, which
+	 * must find no hook past its check.
+	 */
 	preempt_disable_notrace();
-	if (!kft_run_context_refused(run, !in_task()) && !kft_run_own_read(run)) {
+	/* Acquire: a new state comes with its emptied table (kft_run_prime()). */
+	if (smp_load_acquire(&run->state) == KFT_RUNNING &&
+	    !kft_run_context_refused(run, !in_task()) && !kft_run_own_read(run)) {
 		if (run->argf.nr && !kft_argf_passes(&run->argf, ip, fregs, NULL))
 			this_cpu_inc(run->counters->filtered_args);
 		else
