@@ -50,12 +50,18 @@ void kft_report(const struct kft_parse_error *err)
  */
 struct kft_run *kft_install_run(char *text, const struct kft_config *cfg)
 {
-	struct kft_parse_error err;
+	struct kft_parse_error err = { .code = KFT_ERR_NONE };
 	struct kft_run *run;
 
 	lockdep_assert_held(&kft_mutex);
 	run = kft_run_create(kft_current, text, cfg, kft_next_id, &err);
 	if (IS_ERR(run)) {
+		/* A failure that names nothing in the text (no memory, the kernel's refusal). */
+		if (err.code == KFT_ERR_NONE) {
+			err.code = PTR_ERR(run) == -ENOMEM ? KFT_ERR_NO_MEMORY :
+							     KFT_ERR_ATTACH_FAILED;
+			err.pos = (struct kft_pos){ 1, 1 };
+		}
 		kft_report(&err);
 		return run;
 	}

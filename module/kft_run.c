@@ -468,7 +468,7 @@ static bool kft_run_wide(const struct kft_run *run)
 static int kft_run_attach_replacing(struct kft_run *run, struct kft_run *old,
 				    struct kft_parse_error *err)
 {
-	struct kft_parse_error again;
+	struct kft_parse_error again = { .code = KFT_ERR_NONE };
 	bool old_off;
 	int ret;
 

@@ -184,7 +184,7 @@ int kft_entry_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run,
 int kft_warn_trigger_attach(struct kft_entry_trigger *t, struct kft_run *run)
 {
 	static const struct kft_func_ref warn = { .text = "__warn" };
-	struct kft_parse_error ignored;
+	struct kft_parse_error ignored = { .code = KFT_ERR_NONE };
 
 	return kft_trigger_attach(t, run, false, KFT_REASON_WARN, &warn,
 				  kft_warn_trigger_as_kprobe(), &ignored);
