@@ -344,6 +344,8 @@ void kft_count_totals(struct kft_count_table *t, u64 *calls,
 	*calls = *functions = *used = 0;
 	mutex_lock(&t->sum_lock);
 	for (slot = 0; slot < kft_count_table_slots(t); slot++) {
+		if (!(slot & 1023))
+			cond_resched();
 		if (!READ_ONCE(t->ips[slot]))
 			continue;
 		++*used;
@@ -483,7 +485,7 @@ static void kft_count_view_add(struct kft_count_table *t, struct kft_count_view 
  */
 int kft_count_view_build(struct kft_count_table *t, struct kft_count_view *view)
 {
-	unsigned long slots = kft_count_table_slots(t), slot, used = 0;
+	unsigned long slots = kft_count_table_slots(t), slot, used = 0, done = 0;
 	unsigned long *claimed;
 
 	lockdep_assert_held(&t->sum_lock);
@@ -521,8 +523,12 @@ int kft_count_view_build(struct kft_count_table *t, struct kft_count_view *view)
 		return -ENOMEM;
 	}
 	view->taken_ns = kft_now();
-	for_each_set_bit(slot, claimed, slots)
+	for_each_set_bit(slot, claimed, slots) {
 		kft_count_view_add(t, view, slot);
+		/* Millions of slots, each a read of every CPU's counters. */
+		if (!(++done & 1023))
+			cond_resched();
+	}
 	bitmap_free(claimed);
 	if (t->by_value)
 		kft_count_view_merge(view, t->width);
