@@ -939,6 +939,12 @@ void kft_run_module_going(struct kft_run *run, struct module *mod)
 		 */
 		pr_warn("run %u: module %s unloaded: no memory to drop its functions from the run\n",
 			run->id, mod->name);
+		/*
+		 * What needs no list still goes: the module's slots of a
+		 * count table are retired (their names taken now), its own
+		 * fprobe freed.
+		 */
+		run->mode->drop_module(run, mod, NULL, 0);
 		return;
 	}
 	n = run->nr_traced ?
