@@ -550,10 +550,10 @@ void kft_count_view_free(struct kft_count_view *view)
 }
 
 /* Whether the key @ip of a slot is a function of @mod, not yet retired. */
-static bool kft_count_of_module(unsigned long ip, struct module *mod)
+static bool kft_count_of_module(unsigned long ip, struct module *mod, bool init)
 {
 	return ip && ip != KFT_COUNT_CLAIMING && !(ip & KFT_COUNT_RETIRED) &&
-	       within_module(ip, mod);
+	       (init ? within_module_init(ip, mod) : within_module(ip, mod));
 }
 
 /* A retired slot, by its function's start: the slots of one function share a name. */
@@ -626,9 +626,10 @@ static struct kft_count_retiring *kft_count_retiring_alloc(struct kft_count_tabl
 }
 
 /**
- * kft_count_retire_module() - the slots of a module that goes away
+ * kft_count_retire_module() - the slots of a module's code that goes away
  * @t:		the table
- * @mod:	the module, in its GOING notifier
+ * @mod:	the module, in its GOING notifier, or in its LIVE one for @init
+ * @init:	only its init code's slots (freed once the module is live)
  *
  * They keep their counts and their function's start (its key made odd: no
  * call matches it, and a new function at the same address gets a slot of
@@ -636,20 +637,23 @@ static struct kft_count_retiring *kft_count_retiring_alloc(struct kft_count_tabl
  * symbols are there: one a function, whatever its slots (per-arg has one
  * a value). Without memory for the names, the rows show none.
  */
-void kft_count_retire_module(struct kft_count_table *t, struct module *mod)
+void kft_count_retire_module(struct kft_count_table *t, struct module *mod, bool init)
 {
 	unsigned long slots = kft_count_table_slots(t), slot, ip, off, nr = 0, i = 0;
 	struct kft_count_retiring *r;
 
 	mutex_lock(&t->sum_lock);
-	for (slot = 0; slot < slots; slot++)
-		nr += kft_count_of_module(READ_ONCE(t->ips[slot]), mod);
+	for (slot = 0; slot < slots; slot++) {
+		if (!(slot & 4095))
+			cond_resched();
+		nr += kft_count_of_module(READ_ONCE(t->ips[slot]), mod, init);
+	}
 	r = nr ? kft_count_retiring_alloc(t, nr) : NULL;
 	for (slot = 0; nr && slot < slots; slot++) {
 		if (!(slot & 4095))
 			cond_resched();
 		ip = READ_ONCE(t->ips[slot]);
-		if (!kft_count_of_module(ip, mod))
+		if (!kft_count_of_module(ip, mod, init))
 			continue;
 		off = 0;
 		kft_symbol_offset(ip, &off);

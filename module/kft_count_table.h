@@ -114,7 +114,7 @@ void kft_count_view_free(struct kft_count_view *view);
 
 long kft_count_slot_slow(struct kft_count_table *t, unsigned long ip);
 long kft_count_slot_value(struct kft_count_table *t, unsigned long ip, unsigned long value);
-void kft_count_retire_module(struct kft_count_table *t, struct module *mod);
+void kft_count_retire_module(struct kft_count_table *t, struct module *mod, bool init);
 
 /* The traced path's parts, inline in count mode's hook. */
 static __always_inline unsigned long kft_count_hash(const struct kft_count_table *t,

@@ -338,11 +338,14 @@ static int kft_module_notify(struct notifier_block *nb, unsigned long action,
 		kft_arch_module_coming();
 		kft_ftrace_module_coming();
 	}
-	if (action != MODULE_STATE_GOING && action != MODULE_STATE_COMING)
+	if (action != MODULE_STATE_GOING && action != MODULE_STATE_COMING &&
+	    action != MODULE_STATE_LIVE)
 		return NOTIFY_DONE;
 	mutex_lock(&kft_mutex);
 	if (kft_current && action == MODULE_STATE_COMING)
 		kft_run_module_coming(kft_current, data);
+	else if (kft_current && action == MODULE_STATE_LIVE)
+		kft_run_module_live(kft_current, data);
 	else if (kft_current)
 		kft_run_module_going(kft_current, data);
 	mutex_unlock(&kft_mutex);

@@ -233,7 +233,7 @@ static unsigned int kft_counter_drop_module(struct kft_counter *c, struct module
 	struct kft_count_table *t = &container_of(c, struct kft_run, counter)->table;
 	unsigned int dropped = c->attached ? kft_ftrace_drop_ips(&c->ops, addrs, nr) : 0;
 
-	kft_count_retire_module(t, mod);
+	kft_count_retire_module(t, mod, false);
 	return dropped;
 }
 
@@ -302,7 +302,7 @@ static void kft_output_count_fields(struct seq_file *m, const struct kft_count_e
 	if (e->gone)
 		seq_printf(m, "%s (unloaded)", e->gone_name ?: "?");
 	else
-		seq_printf(m, "%ps", (void *)func);
+		kft_output_symbol(m, func, false, show_addrs);
 }
 
 /**

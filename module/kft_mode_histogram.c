@@ -166,7 +166,7 @@ static unsigned int kft_hist_drop_module(struct kft_run *run, struct module *mod
 {
 	unsigned int dropped = kft_trace_drop_module(run, mod, addrs, nr);
 
-	kft_count_retire_module(&run->table, mod);
+	kft_count_retire_module(&run->table, mod, false);
 	return dropped;
 }
 

@@ -381,24 +381,6 @@ static void kft_output_stacks_header(struct seq_file *m, const struct kft_run *r
 }
 
 /*
- * @ip as %pS prints it, but for an address in no symbol (a frame of a
- * module unloaded since, BPF code not in kallsyms): %pS prints that one
- * raw, which a reader without CAP_SYSLOG may not see (the address column
- * prints zeros for them). "[unknown]" then, as perf says.
- */
-static void kft_output_symbol(struct seq_file *m, unsigned long ip, bool show_addrs)
-{
-	char sym[KSYM_SYMBOL_LEN];
-
-	sprint_symbol(sym, ip);
-	/* sprint_symbol() prints a bare "0x..." only for an address in no symbol. */
-	if (!show_addrs && !strncmp(sym, "0x", 2))
-		seq_puts(m, "[unknown]");
-	else
-		seq_puts(m, sym);
-}
-
-/*
  * Frames, innermost first. In stacks mode the first is the traced function
  * as ftrace saw it (after its endbr with IBT): shown at its start.
  */
@@ -413,7 +395,7 @@ static void kft_output_frames(struct seq_file *m, const unsigned long *frames,
 		seq_puts(m, "  ");
 		kft_output_addr(m, ip, show_addrs);
 		seq_putc(m, ' ');
-		kft_output_symbol(m, ip, show_addrs);
+		kft_output_symbol(m, ip, true, show_addrs);
 		seq_putc(m, '\n');
 	}
 }

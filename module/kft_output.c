@@ -168,6 +168,28 @@ void kft_output_addr(struct seq_file *m, unsigned long addr, bool show_addrs)
 }
 
 /*
+ * @ip as %pS prints it (%ps without @offset), but for an address in no
+ * symbol (code of a module unloaded since, a module's init code freed,
+ * BPF code not in kallsyms): %pS prints that one raw, which a reader
+ * without CAP_SYSLOG may not see (the address column prints zeros for
+ * them). "[unknown]" then, as perf says.
+ */
+void kft_output_symbol(struct seq_file *m, unsigned long ip, bool offset, bool show_addrs)
+{
+	char sym[KSYM_SYMBOL_LEN];
+
+	if (offset)
+		sprint_symbol(sym, ip);
+	else
+		sprint_symbol_no_offset(sym, ip);
+	/* Both print a bare "0x..." only for an address in no symbol. */
+	if (!show_addrs && !strncmp(sym, "0x", 2))
+		seq_puts(m, "[unknown]");
+	else
+		seq_puts(m, sym);
+}
+
+/*
  * A register's value of unknown type, a return value or an argument: an
  * error in decimal, anything else in hex, as function_graph's
  * funcgraph-retval shows them (kft_retval_error()). A reader who could not

@@ -20,6 +20,7 @@ u64 kft_output_since_boot_us(const struct kft_run_times *times, u64 t);
 unsigned long kft_output_func_start(unsigned long ip);
 void kft_output_name(struct seq_file *m, const char *name, size_t len);
 void kft_output_addr(struct seq_file *m, unsigned long addr, bool show_addrs);
+void kft_output_symbol(struct seq_file *m, unsigned long ip, bool offset, bool show_addrs);
 void kft_output_value(struct seq_file *m, u64 v, bool show_addrs);
 void kft_output_args(struct seq_file *m, const struct kft_rec_args *args, bool show_addrs);
 

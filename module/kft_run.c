@@ -912,6 +912,23 @@ void kft_run_module_coming(struct kft_run *run, struct module *mod)
 }
 
 /**
+ * kft_run_module_live() - a module's init code is about to be freed
+ * @run:	the run (kft_mutex held)
+ * @mod:	the module, in its LIVE notifier
+ *
+ * The kernel frees the module's init code once it is live, and may load
+ * other code there later: counts of its init functions (a count or
+ * histogram run of every function) are retired as a going module's are,
+ * named while its init symbols are still there.
+ */
+void kft_run_module_live(struct kft_run *run, struct module *mod)
+{
+	lockdep_assert_held(&kft_mutex);
+	if (run->table.ips)
+		kft_count_retire_module(&run->table, mod, true);
+}
+
+/**
  * kft_run_module_going() - drop what the run hooked in a module going away
  * @run:	the run (kft_mutex held)
  * @mod:	the module, in its GOING notifier

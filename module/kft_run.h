@@ -326,6 +326,7 @@ int kft_run_init(void);
 void kft_run_exit(void);
 void kft_run_module_coming(struct kft_run *run, struct module *mod);
 void kft_run_module_going(struct kft_run *run, struct module *mod);
+void kft_run_module_live(struct kft_run *run, struct module *mod);
 
 /*
  * A call that a string read of @run makes (the kernel's nofault copy, its
