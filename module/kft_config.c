@@ -1885,6 +1885,15 @@ static bool is_keyword(const char *word, size_t len)
 	return false;
 }
 
+bool kft_config_blank(const char *text, size_t len)
+{
+	/* (lex_skip_blank() only reads.) */
+	struct kft_lexer lx = { .p = (char *)text, .end = (char *)text + len };
+
+	lex_skip_blank(&lx);
+	return lx.p == lx.end;
+}
+
 /**
  * kft_config_must_reparse() - does a grown text need parsing again?
  * @text:	the text so far

@@ -434,4 +434,7 @@ bool kft_parse_may_continue(const struct kft_parse_error *err);
 bool kft_config_must_reparse(const char *text, size_t len, size_t added,
 			     size_t *word_start);
 
+/* Whether @text[0..@len) has nothing but white space and comments. */
+bool kft_config_blank(const char *text, size_t len);
+
 #endif

@@ -62,6 +62,7 @@ struct kft_writer {
 	char *buf;		/* KFT_CONFIG_MAX_BYTES + 1 */
 	size_t len;
 	size_t word_start;	/* where the text's last word begins */
+	bool applied;		/* a text of this file took effect */
 };
 
 /* CAP_SYS_ADMIN of the task that opened the file, not of the caller. */
@@ -194,13 +195,18 @@ static int kft_writer_flush(struct kft_writer *w, bool closing)
 	if (!closing)
 		wait = w->buf[w->len - 1] == '\n' ? KFT_WAIT_INCOMPLETE : KFT_WAIT_LAST_WORD;
 	text = kvmalloc(w->len + 1, GFP_KERNEL);
-	if (!text)
+	if (!text) {
+		/* As any error: the text is dropped (a retry would double it). */
+		w->len = 0;
 		return -ENOMEM;
+	}
 	memcpy(text, w->buf, w->len);
 	text[w->len] = '\0';
 	ret = kft_apply(text, w->len, wait);
 	if (ret != -EAGAIN)
 		w->len = 0;
+	if (!ret)
+		w->applied = true;
 	return ret == -EAGAIN ? 0 : ret;
 }
 
@@ -212,12 +218,16 @@ static ssize_t kft_ctl_write(struct file *file, const char __user *ubuf,
 
 	if (!kft_may_write(file))
 		return -EPERM;
-	mutex_lock(&w->lock);
+	if (mutex_lock_killable(&w->lock))
+		return -EINTR;
 	if (count > KFT_CONFIG_MAX_BYTES - w->len) {
 		struct kft_parse_error err = { .code = KFT_ERR_TOO_LONG, .pos = { 1, 1 } };
 
 		w->len = 0;
-		mutex_lock(&kft_mutex);
+		ret = -EINTR;
+		/* (A teardown can hold kft_mutex for long: killable.) */
+		if (mutex_lock_killable(&kft_mutex))
+			goto out_unlock;
 		kft_report(&err);
 		mutex_unlock(&kft_mutex);
 		ret = -EINVAL;
@@ -303,9 +313,12 @@ static int kft_ctl_release(struct inode *inode, struct file *file)
 	if (w) {
 		/*
 		 * What is left is judged now; close() cannot report it. White
-		 * space alone is an empty configuration, reported as such.
+		 * space alone is an empty configuration, reported as such,
+		 * unless it came after a text that took effect: a file written
+		 * a line at a time that ends in a blank line or a comment.
 		 */
-		if (w->len && kft_may_write(file))
+		if (w->len && kft_may_write(file) &&
+		    !(w->applied && kft_config_blank(w->buf, w->len)))
 			kft_writer_flush(w, true);
 		mutex_destroy(&w->lock);
 		kvfree(w->buf);

@@ -1319,6 +1319,21 @@ static void test_reparse_skips_nothing_that_matters(void)
 	}
 }
 
+/* What is left of a file after a text that took effect: dropped when blank. */
+static void test_blank(void)
+{
+	static const struct { const char *s; size_t len; bool blank; } cases[] = {
+		{ "", 0, true }, { " \t\n\r", 4, true }, { "# done", 6, true },
+		{ "\n# a\n  # b\n\t", 12, true }, { "x", 1, false }, { " # c\nx", 6, false },
+		{ "# c\0d", 5, true }, { "\0", 1, false }, { "  prime\n", 8, false },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK(kft_config_blank(cases[i].s, cases[i].len) == cases[i].blank,
+		      "case %zu: blank %d", i, !cases[i].blank);
+}
+
 static void test_every_error_has_a_message(void)
 {
 	int code;
@@ -1381,5 +1396,5 @@ UNIT_MAIN(test_table, test_override_error, test_commands, test_args_field, test_
 	  test_argf_string_round_trip,
 	  test_mode_defaults, test_stack_fields, test_mode_meaning, test_default_trace_meaning,
 	  test_time_triggers, test_oversized, test_largest_funclist, test_error_token,
-	  test_every_error_has_a_message, test_may_continue,
+	  test_blank, test_every_error_has_a_message, test_may_continue,
 	  test_reparse_skips_nothing_that_matters, test_needs_kprobes)
