@@ -136,6 +136,17 @@ static __always_inline unsigned long kft_count_value_hash(const struct kft_count
 }
 
 /*
+ * Where the kernel makes 64-bit atomics of a spinlock
+ * (CONFIG_GENERIC_ATOMIC64: ARMv6 and older, 32-bit RISC-V),
+ * atomic64_inc() is a traceable function that takes a lock: count mode's
+ * hook would count its own increment, from any context. kft builds for
+ * none of those.
+ */
+#ifdef CONFIG_GENERIC_ATOMIC64
+#error "kft needs the CPU's own 64-bit atomics: this kernel has CONFIG_GENERIC_ATOMIC64"
+#endif
+
+/*
  * Counter @c + 1, on this CPU, from any context. x86-64 adds it in one
  * instruction (incq %gs:...), which neither an interrupt nor a migration
  * can split. Elsewhere this_cpu_inc() raises the preemption count around
