@@ -131,6 +131,23 @@ static int confgen_write(const char *out_path, const char *conf_path, const char
 	return 0;
 }
 
+/*
+ * A NUL byte, even in a comment, which the module would take: the text
+ * is built in as a C string, which would end there. Said at its place.
+ */
+static void confgen_nul(const char *path, const char *text)
+{
+	unsigned int line = 1, col = 1;
+	const char *p;
+
+	for (p = text; *p; p++) {
+		col = *p == '\n' ? 1 : col + 1;
+		line += *p == '\n';
+	}
+	fprintf(stderr, "%s: line %u, column %u: %s (a NUL byte: the text is built in as a string)\n",
+		path, line, col, kft_parse_strerror(KFT_ERR_BAD_CHAR));
+}
+
 int main(int argc, char **argv)
 {
 	size_t len;
@@ -145,8 +162,7 @@ int main(int argc, char **argv)
 	if (!text)
 		return 1;
 	if (strlen(text) != len) {
-		fprintf(stderr, "%s: line 1, column 1: %s\n", argv[1],
-			kft_parse_strerror(KFT_ERR_BAD_CHAR));
+		confgen_nul(argv[1], text);
 		free(text);
 		return 1;
 	}
