@@ -128,6 +128,62 @@ static void test_map_addr(void)
 }
 
 /*
+ * An address 1 MiB or more past the symbol below it is in none, between
+ * two symbols as after the last (vfs_read's next is ext4's, 1 GiB on).
+ * Within 1 MiB it is still the symbol's (the control).
+ */
+static void test_map_addr_gap(void)
+{
+	static const struct { unsigned long long addr; const char *expected; } cases[] = {
+		{ 0xffffffff810fffffULL, "vfs_read+0xfdfff" },
+		{ 0xffffffff81102000ULL, NULL },
+		{ 0xffffffff90000000ULL, NULL },
+		{ 0xffffffffc0000fffULL, NULL },
+		{ 0xffffffffc0001000ULL, "ext4:ext4_file_read_iter" },
+		{ 0xffffffffc00fffffULL, "xfs:helper+0xfcfff" },
+		{ 0xffffffffc0103000ULL, NULL },
+	};
+	struct ksyms *ks = load();
+	char buf[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct ksym *s = ksyms__map_addr(ks, cases[i].addr);
+		const char *got = s ? ksyms__format(s, cases[i].addr, buf, sizeof(buf)) : NULL;
+		const char *want = cases[i].expected;
+
+		CHECK(want ? got && !strcmp(got, want) : !got, "0x%llx: expected %s, got %s",
+		      cases[i].addr, want ? want : "none", got ? got : "none");
+	}
+	ksyms__free(ks);
+}
+
+/*
+ * A map with CRLF line ends (copied through Windows): the same names and
+ * modules as without, no '\r' in them, and a module's symbol still its
+ * module's.
+ */
+static void test_load_crlf(void)
+{
+	static const char crlf[] = "ffffffff81000000 T vfs_read\r\n"
+				   "ffffffffc0001000 t helper\t[ext4]\r\n"
+				   "\r\n";
+	struct ksyms *ks = ksyms__parse(crlf, sizeof(crlf) - 1);
+	const struct ksym *s;
+
+	CHECK(ks && ks->nr == 2 && !ks->skipped, "two symbols, none skipped: %zu, %zu",
+	      ks ? ks->nr : 0, ks ? ks->skipped : 0);
+	s = ks ? ksyms__find_name(ks, "vfs_read") : NULL;
+	CHECK(s && !s->module, "vfs_read found by its name, in vmlinux");
+	s = ks ? ksyms__find_name(ks, "ext4:helper") : NULL;
+	CHECK(s && s->addr == 0xffffffffc0001000ULL, "ext4:helper found by its module");
+	s = ks ? ksyms__map_addr(ks, 0xffffffffc0001000ULL) : NULL;
+	CHECK_STR(s ? s->module : NULL, "ext4", "helper's module");
+	CHECK_STR(s ? s->name : NULL, "helper", "helper's name");
+	ksyms__free(ks);
+}
+
+/*
  * 32-bit ARM's /proc/kallsyms: a module's mapping symbols ($a: ARM code
  * begins, $d: data) at its functions' addresses name none of them.
  */
@@ -286,6 +342,7 @@ static void test_addr2sym_args(void)
 }
 
 UNIT_MAIN(test_load_skips_malformed_and_absolute, test_load_line_forms, test_say_skipped,
-	  test_map_addr, test_arm_mapping_symbols, test_riscv_local_labels,
+	  test_map_addr, test_map_addr_gap, test_load_crlf, test_arm_mapping_symbols,
+	  test_riscv_local_labels,
 	  test_find_name, test_find_all,
 	  test_symbolize_line, test_addr2sym_args)

@@ -148,6 +148,9 @@ static int ksyms__line(struct ksyms *ks, size_t *cap, char *line, size_t len)
 
 	if (len && line[len - 1] == '\n')
 		line[--len] = '\0';
+	/* A map copied through Windows ends its lines in CRLF: '\r' is no name's. */
+	if (len && line[len - 1] == '\r')
+		line[--len] = '\0';
 	if (!len)
 		return 0;
 	what = parse_line(line, len, &sym);
@@ -315,8 +318,12 @@ const struct ksym *ksyms__map_addr(const struct ksyms *ks, uint64_t addr)
 	}
 	if (!lo)
 		return NULL;
-	/* Past the last symbol: only if close (the end of the last function). */
-	if (lo == ks->nr && addr - ks->syms[lo - 1].addr >= KSYMS_MAX_SIZE)
+	/*
+	 * No function is 1 MiB long: an address that far past the symbol
+	 * below it is in a gap between symbols, or past the last, and in
+	 * none of them.
+	 */
+	if (addr - ks->syms[lo - 1].addr >= KSYMS_MAX_SIZE)
 		return NULL;
 	/* Prefer the first of several symbols at the same address. */
 	while (lo > 1 && ks->syms[lo - 2].addr == ks->syms[lo - 1].addr)

@@ -70,10 +70,10 @@ int ksyms__hidden(const struct ksyms *ks);
  */
 void ksyms__say_hidden(const char *prog, const char *path, FILE *out);
 /*
- * The symbol containing addr: the last at or below it; NULL if none, past
- * the end of the text (more than 1 MiB beyond the last symbol), for address
- * 0 (no function is there: a hidden address reads as 0), or when the map
- * is hidden.
+ * The symbol containing addr: the last at or below it; NULL if none, if
+ * it is 1 MiB or more below addr (addr is in a gap between symbols, or
+ * past the end of the text), for address 0 (no function is there: a
+ * hidden address reads as 0), or when the map is hidden.
  */
 const struct ksym *ksyms__map_addr(const struct ksyms *ks, uint64_t addr);
 /*
