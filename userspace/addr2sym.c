@@ -127,7 +127,7 @@ static int addr2sym__run(const struct addr2sym_params *p)
 	}
 	/* A kft record file is read as its text. */
 	snprintf(label, sizeof(label), "addr2sym: %s", name);
-	text = kftrec__text_of(in, label, stderr);
+	text = kftrec__text_of(in, label, stderr, NULL);
 	if (!text)
 		goto out;
 	failed = symbolize_stream(ks, text, stdout, &scan);

@@ -96,7 +96,7 @@ static void fuzz_flame(const uint8_t *data, size_t size, const struct kd_params 
 			fclose(in);
 		return;
 	}
-	if (kd_read_flame_input(in, "fuzz", NULL, KFTLOG_MAX_ROWS, 0, &log, &info, &f) == 0) {
+	if (kd_read_flame_input(in, "fuzz", NULL, KFTLOG_MAX_ROWS, 0, NULL, &log, &info, &f) == 0) {
 		if (log)
 			fuzz_log(log, p, ks);
 		else
@@ -139,7 +139,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in = fmemopen((void *)(data + 1), size - 1, "r");
 	if (!in)
 		return 0;
-	log = kftcon__read(in, "fuzz", NULL, KFTLOG_MAX_ROWS, data[0] & 0x40 ? 1 : 0, &info);
+	log = kftcon__read(in, "fuzz", NULL, KFTLOG_MAX_ROWS, data[0] & 0x40 ? 1 : 0, NULL,
+			   &info);
 	fclose(in);
 	if (!log)
 		return 0;

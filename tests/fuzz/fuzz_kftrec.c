@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rewind(in);
 	if (!size)
 		fgetc(in);
-	stream = kftrec__text_of(in, "fuzz", warn);
+	stream = kftrec__text_of(in, "fuzz", warn, NULL);
 	len = 0;
 	while (stream && (n = fread(chunk, 1, sizeof(chunk), stream)) > 0)
 		len += n;

@@ -29,7 +29,7 @@ static struct kftlog *read_text(const char *text, unsigned int dump, struct kftc
 	FILE *in = fmemopen((void *)text, strlen(text), "r");
 	size_t len = 0;
 	FILE *warn = open_memstream(warnings, &len);
-	struct kftlog *log = kftcon__read(in, "c", warn, KFTLOG_MAX_ROWS, dump, info);
+	struct kftlog *log = kftcon__read(in, "c", warn, KFTLOG_MAX_ROWS, dump, NULL, info);
 
 	fclose(warn);
 	fclose(in);

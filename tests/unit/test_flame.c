@@ -279,7 +279,7 @@ static int read_input(const char *text, size_t len, struct kftlog **log, struct 
 	int ret;
 
 	flame__init(f, "samples");
-	ret = kd_read_flame_input(in, "in", warn, KFTLOG_MAX_ROWS, 0, log, &info, f);
+	ret = kd_read_flame_input(in, "in", warn, KFTLOG_MAX_ROWS, 0, NULL, log, &info, f);
 	fclose(warn);
 	fclose(in);
 	return ret;

@@ -100,9 +100,9 @@ static void test_call_extras_text(void)
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		memset(&call, 0, sizeof(call));
-		/* (An open call's duration is 0, as kft writes it.) */
+		/* (An open call's duration and return value are 0, as kft writes them.) */
 		call.row = row_of(2500, cases[i].flags & KFT_STREAM_ROW_OPEN ? 0 : 1500, 42, 1,
-				  cases[i].flags, 0x3, "sh");
+				  cases[i].flags, cases[i].flags & KFT_STREAM_ROW_OPEN ? 0 : 0x3, "sh");
 		call.sched = cases[i].sched;
 		call.args = cases[i].args;
 		CHECK(kftrec_call_invalid(&call, 2) == NULL, "case %zu is a row kft writes: %s", i,
@@ -311,7 +311,7 @@ static void test_file_to_text(void)
 		size_t wlen = 0;
 		FILE *wf = open_memstream(&w, &wlen);
 
-		text = kftrec__text_of(in, "f", wf);
+		text = kftrec__text_of(in, "f", wf, NULL);
 		CHECK(text && text != in, "the text of a file cut at a row's end");
 		/* (Read to its end: the rows are converted as they are read.) */
 		while (text && getc(text) != EOF)
@@ -324,6 +324,46 @@ static void test_file_to_text(void)
 		fclose(in);
 		free(w);
 	}
+	free(file);
+}
+
+/* The text of a file read to its end: whether it said it was cut inside a row. */
+static int text_cut_said(const char *file, size_t len)
+{
+	FILE *in = fmemopen((void *)file, len, "r"), *w = fopen("/dev/null", "w"), *text;
+	int said = 0;
+
+	text = kftrec__text_of(in, "f", w, &said);
+	while (text && getc(text) != EOF)
+		;
+	if (text)
+		fclose(text);
+	fclose(w);
+	fclose(in);
+	return said;
+}
+
+/*
+ * A text that warned of a row cut short says so to its reader, which
+ * need not say again that the rows are fewer than the header counts; a
+ * file cut at a row's end, or whole, is left to the reader's count.
+ */
+static void test_text_cut_said(void)
+{
+	struct kft_stream_row rows[2] = {
+		row_of(30, 5, 7, 1, 0, 0, "sh"), row_of(10, 4, 7, 0, 0, 1, "sh"),
+	};
+	char *file;
+	size_t len;
+
+	file = record_file(NULL, rows, 2, 20, &len);
+	CHECK(text_cut_said(file, len) == 1, "cut inside its second row: said");
+	free(file);
+	file = record_file(NULL, rows, 1, 0, &len);
+	CHECK(text_cut_said(file, len) == 0, "cut at a row's end: not said");
+	free(file);
+	file = record_file(NULL, rows, 2, 0, &len);
+	CHECK(text_cut_said(file, len) == 0, "whole: not said");
 	free(file);
 }
 
@@ -534,10 +574,13 @@ static void test_file_malformed(void)
 }
 
 /*
- * Rows whose times or pid are none kft writes: refused by number and why,
- * the row before them read. A time past INT64_MAX printed as a negative
- * delta, which kd reads as an open call or a stack snapshot's row. (The
- * controls: the largest times, an open call, and a pid of -1 read.)
+ * Rows whose times, pid or return value are none kft writes: refused by
+ * number and why, the row before them read. A time past INT64_MAX printed
+ * as a negative delta, which kd reads as an open call or a stack
+ * snapshot's row; an error's value out of -4095..-1, or an open or hidden
+ * call's that is not 0, printed as a value kft never wrote. (The
+ * controls: the largest times, an open call, a pid of -1, the bounds of
+ * an error, a hidden value and any value without a flag read.)
  */
 static void test_file_row_malformed(void)
 {
@@ -545,16 +588,33 @@ static void test_file_row_malformed(void)
 		uint64_t entry, dur;
 		int32_t pid;
 		uint16_t flags;
+		uint64_t retval;
 		const char *why;
 	} cases[] = {
-		{ INT64_MAX, INT64_MAX, 7, 0, NULL },
-		{ 20, 0, -1, KFT_STREAM_ROW_OPEN, NULL },
-		{ 1ULL << 63, 9, 7, 0, "its entry time is past 2^63 - 1 ns" },
-		{ 20, 1ULL << 63, 7, 0, "its duration is past 2^63 - 1 ns" },
-		{ 20, UINT64_MAX - 1, 7, 0, "its duration is past 2^63 - 1 ns" },
-		{ 20, 9, 7, KFT_STREAM_ROW_OPEN, "an open call with a duration" },
-		{ 20, 9, -2, 0, "its pid is below -1" },
-		{ 20, 9, INT32_MIN, 0, "its pid is below -1" },
+		{ INT64_MAX, INT64_MAX, 7, 0, 2, NULL },
+		{ 20, 0, -1, KFT_STREAM_ROW_OPEN, 0, NULL },
+		{ 20, 9, 7, KFT_STREAM_ROW_ERROR, (uint64_t)-1, NULL },
+		{ 20, 9, 7, KFT_STREAM_ROW_ERROR, (uint64_t)-4095, NULL },
+		{ 20, 9, 7, KFT_STREAM_ROW_HIDDEN, 0, NULL },
+		{ 20, 9, 7, 0, (uint64_t)-22, NULL },
+		{ 1ULL << 63, 9, 7, 0, 2, "its entry time is past 2^63 - 1 ns" },
+		{ 20, 1ULL << 63, 7, 0, 2, "its duration is past 2^63 - 1 ns" },
+		{ 20, UINT64_MAX - 1, 7, 0, 2, "its duration is past 2^63 - 1 ns" },
+		{ 20, 9, 7, KFT_STREAM_ROW_OPEN, 0, "an open call with a duration" },
+		{ 20, 9, -2, 0, 2, "its pid is below -1" },
+		{ 20, 9, INT32_MIN, 0, 2, "its pid is below -1" },
+		{ 20, 9, 7, KFT_STREAM_ROW_ERROR, 7, "its return value goes against its flags" },
+		{ 20, 9, 7, KFT_STREAM_ROW_ERROR, 0, "its return value goes against its flags" },
+		{ 20, 9, 7, KFT_STREAM_ROW_ERROR, (uint64_t)-4096,
+		  "its return value goes against its flags" },
+		{ 20, 9, 7, KFT_STREAM_ROW_HIDDEN, 7, "its return value goes against its flags" },
+		{ 20, 0, 7, KFT_STREAM_ROW_OPEN, 7, "its return value goes against its flags" },
+		{ 20, 9, 7, KFT_STREAM_ROW_ERROR | KFT_STREAM_ROW_HIDDEN, (uint64_t)-2,
+		  "more than one of open, error and hidden" },
+		{ 20, 0, 7, KFT_STREAM_ROW_OPEN | KFT_STREAM_ROW_ERROR, (uint64_t)-2,
+		  "more than one of open, error and hidden" },
+		{ 20, 0, 7, KFT_STREAM_ROW_OPEN | KFT_STREAM_ROW_HIDDEN, 0,
+		  "more than one of open, error and hidden" },
 	};
 	struct kftrec_call calls[2];
 	char *file;
@@ -564,7 +624,7 @@ static void test_file_row_malformed(void)
 		memset(calls, 0, sizeof(calls));
 		calls[0].row = row_of(10, 9, 7, 0, 0, 1, "sh");
 		calls[1].row = row_of(cases[i].entry, cases[i].dur, cases[i].pid, 0, cases[i].flags,
-				      2, "sh");
+				      cases[i].retval, "sh");
 		file = record_file_calls(NULL, calls, 2, &len);
 		check_row_two(file, len, cases[i].why, i);
 		free(file);
@@ -578,12 +638,12 @@ static void test_text_of_a_log(void)
 	FILE *in = fmemopen((void *)log, sizeof(log) - 1, "r");
 	char line[64];
 
-	CHECK(kftrec__text_of(in, "f", stderr) == in, "a log is itself");
+	CHECK(kftrec__text_of(in, "f", stderr, NULL) == in, "a log is itself");
 	CHECK(fgets(line, sizeof(line), in) && !strcmp(line, log), "read whole: %s", line);
 	fclose(in);
 }
 
 UNIT_MAIN(test_row_text, test_call_extras_text, test_call_str_text, test_call_str_invalid,
-	  test_file_to_text, test_file_header_count, test_refused, test_file_extras, test_file_malformed,
-	  test_file_row_malformed,
+	  test_file_to_text, test_text_cut_said, test_file_header_count, test_refused,
+	  test_file_extras, test_file_malformed, test_file_row_malformed,
 	  test_text_of_a_log)

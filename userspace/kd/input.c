@@ -27,6 +27,7 @@ struct kd_input {
 	const char *name;
 	size_t max_rows;
 	unsigned int dump;
+	const int *cut_said;		/* as kftcon__new()'s */
 	enum kd_input_kind kind;
 	unsigned int lineno, blanks;	/* blank lines before the first other */
 	struct kftcon *con;		/* a log's, or a console's, reader */
@@ -59,7 +60,7 @@ static int kd_input_log(struct kd_input *in, unsigned int before)
 	unsigned int i;
 
 	in->kind = KD_INPUT_LOG;
-	in->con = kftcon__new(in->max_rows, in->dump);
+	in->con = kftcon__new(in->max_rows, in->dump, in->cut_said);
 	if (!in->con)
 		return -1;
 	for (i = 0; i < before; i++)
@@ -126,10 +127,11 @@ static int kd_input_line(void *arg, const char *line, size_t len)
 }
 
 int kd_read_flame_input(FILE *file, const char *name, FILE *warn, size_t max_rows,
-			unsigned int dump, struct kftlog **log, struct kftcon_info *info,
-			struct flame *f)
+			unsigned int dump, const int *cut_said, struct kftlog **log,
+			struct kftcon_info *info, struct flame *f)
 {
-	struct kd_input in = { .name = name, .max_rows = max_rows, .dump = dump, .f = f };
+	struct kd_input in = { .name = name, .max_rows = max_rows, .dump = dump,
+			       .cut_said = cut_said, .f = f };
 	char *line = malloc(FLAME_LINE_MAX);
 	int ret, err;
 

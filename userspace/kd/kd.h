@@ -170,14 +170,14 @@ int kd_flamegraph(FILE *out, const struct kd_tree *t, const struct kd_params *p)
  * apart by the first line that is not blank (a log's header or its
  * "--------" line: a log), or a saved console with kft's last calls,
  * whatever its first line. Either *log is the log, as kftcon__read()
- * reads it with max_rows and dump (info: what the input was), or (*log
+ * reads it with max_rows, dump and cut_said (info: what the input was), or (*log
  * NULL) f has the stacks, malformed lines skipped with a warning on warn.
  * -1 with errno: a read error, the row limit (EFBIG), the flame graph's
  * (E2BIG, EOVERFLOW: flame__strerror()), no such dump (ENOENT).
  */
 int kd_read_flame_input(FILE *in, const char *name, FILE *warn, size_t max_rows,
-			unsigned int dump, struct kftlog **log, struct kftcon_info *info,
-			struct flame *f);
+			unsigned int dump, const int *cut_said, struct kftlog **log,
+			struct kftcon_info *info, struct flame *f);
 /* The output of p's mode. */
 int kd_output(FILE *out, const struct kd_tree *t, const struct kd_params *p);
 /* The same for a stacks-mode log: only --folded and --flamegraph have one. */

@@ -535,9 +535,12 @@ static int kd_run_log(const struct kd_params *p, const struct kftlog *log, const
 	return ret ? 1 : 0;
 }
 
-/* kd --flamegraph: of a log, or of folded stacks. */
+/*
+ * kd --flamegraph: of a log, or of folded stacks (@converted, @cut_said:
+ * a record file's text, kd_text_of()).
+ */
 static int kd_run_flame(const struct kd_params *p, FILE *in, const char *name,
-			const struct ksyms *ks, bool converted)
+			const struct ksyms *ks, bool converted, const int *cut_said)
 {
 	struct kftcon_info info;
 	struct kftlog *log = NULL;
@@ -548,7 +551,8 @@ static int kd_run_flame(const struct kd_params *p, FILE *in, const char *name,
 		fprintf(stderr, "kd: out of memory\n");
 		return 1;
 	}
-	if (kd_read_flame_input(in, name, stderr, p->max_rows, p->dump, &log, &info, &f))
+	if (kd_read_flame_input(in, name, stderr, p->max_rows, p->dump, cut_said, &log, &info,
+				&f))
 		kd_read_error(name, &info, p, converted);
 	else if (log)
 		ret = kd_run_log(p, log, name, &info, ks, NULL, NULL);
@@ -571,22 +575,25 @@ static int kd_run_flame(const struct kd_params *p, FILE *in, const char *name,
 
 /* The log of p's FILE (or its console's dump: info), or NULL after saying why. */
 static struct kftlog *kd_read_log(const struct kd_params *p, FILE *in, const char *name,
-				  struct kftcon_info *info, bool converted)
+				  struct kftcon_info *info, bool converted, const int *cut_said)
 {
-	struct kftlog *log = kftcon__read(in, name, stderr, p->max_rows, p->dump, info);
+	struct kftlog *log = kftcon__read(in, name, stderr, p->max_rows, p->dump, cut_said, info);
 
 	if (!log)
 		kd_read_error(name, info, p, converted);
 	return log;
 }
 
-/* in, or the text of the kft record file it is; NULL after saying why. */
-static FILE *kd_text_of(FILE *in, const char *name)
+/*
+ * in, or the text of the kft record file it is, which sets *cut_said
+ * when it has said that the file ends inside a row; NULL after saying why.
+ */
+static FILE *kd_text_of(FILE *in, const char *name, int *cut_said)
 {
 	char kd_name[PATH_MAX + 8];
 
 	snprintf(kd_name, sizeof(kd_name), "kd: %s", name);
-	return kftrec__text_of(in, kd_name, stderr);
+	return kftrec__text_of(in, kd_name, stderr, cut_said);
 }
 
 /* The DWARF of --srcline's files, into *sl (NULL without the option); -1 after saying why. */
@@ -630,7 +637,7 @@ static int kd_run(const struct kd_params *p)
 	struct ksyms *ks = NULL;
 	struct kftlog *log;
 	FILE *in, *text;
-	int ret = 1;
+	int ret = 1, cut_said = 0;
 
 	if (p->map && !(ks = ksyms__load(p->map))) {
 		fprintf(stderr, "kd: %s: %s\n", p->map, ksyms__strerror(errno));
@@ -652,12 +659,12 @@ static int kd_run(const struct kd_params *p)
 	if (!in)
 		fprintf(stderr, "kd: %s: %s\n", name, strerror(errno));
 	/* A kft record file is read as its text. */
-	text = in ? kd_text_of(in, name) : NULL;
+	text = in ? kd_text_of(in, name, &cut_said) : NULL;
 	if (!text) {
 		/* (Said.) */
 	} else if (p->mode == KD_FLAMEGRAPH) {
-		ret = kd_run_flame(p, text, name, ks, text != in);
-	} else if ((log = kd_read_log(p, text, name, &info, text != in))) {
+		ret = kd_run_flame(p, text, name, ks, text != in, &cut_said);
+	} else if ((log = kd_read_log(p, text, name, &info, text != in, &cut_said))) {
 		/* (After the log: a 32-bit kernel's is typed with its words.) */
 		if (!kd_load_types(p, log->scan.word_bytes, &types))
 			ret = kd_run_log(p, log, name, &info, ks, sl, types);

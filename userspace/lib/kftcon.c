@@ -25,6 +25,7 @@ struct kftcon_part {
 struct kftcon {
 	size_t max_rows;
 	unsigned int want;	/* the dump to read; 0: the last */
+	const int *cut_said;	/* the input's reader said it was cut short; NULL: none */
 	unsigned int lineno;
 	int in_dump;		/* between a dump's start and its end */
 	int reading;		/* that dump is part's */
@@ -108,7 +109,7 @@ static int kftcon_part_open(struct kftcon_part *part, size_t max_rows)
 	return -1;
 }
 
-struct kftcon *kftcon__new(size_t max_rows, unsigned int dump)
+struct kftcon *kftcon__new(size_t max_rows, unsigned int dump, const int *cut_said)
 {
 	struct kftcon *c = calloc(1, sizeof(*c));
 
@@ -116,6 +117,7 @@ struct kftcon *kftcon__new(size_t max_rows, unsigned int dump)
 		return NULL;
 	c->max_rows = max_rows;
 	c->want = dump;
+	c->cut_said = cut_said;
 	if (kftcon_part_open(&c->part, max_rows)) {
 		free(c);
 		errno = ENOMEM;
@@ -291,6 +293,7 @@ struct kftlog *kftcon__end(struct kftcon *c, const char *name, FILE *warn,
 		fprintf(c->part.warn, "%s:%u: warning: the last calls of line %u have no end "
 			"line (%s): the console was cut; read up to its end\n", name,
 			c->lineno, info->start_line, KFTCON_END_TEXT);
+	c->part.log->scan.cut_said = c->cut_said && *c->cut_said;
 	kftlog__end(c->part.log, name, c->part.warn);
 	/* A dump's rows come CPU after CPU, a record's read after read (kft record). */
 	if (fflush(c->part.warn) || kftlog__sort(c->part.log))
@@ -319,9 +322,9 @@ static int kftcon__feed_each(void *arg, const char *line, size_t len)
 }
 
 struct kftlog *kftcon__read(FILE *in, const char *name, FILE *warn, size_t max_rows,
-			    unsigned int dump, struct kftcon_info *info)
+			    unsigned int dump, const int *cut_said, struct kftcon_info *info)
 {
-	struct kftcon *c = kftcon__new(max_rows, dump);
+	struct kftcon *c = kftcon__new(max_rows, dump, cut_said);
 	char *line = malloc(KFTLOG_LINE_MAX);
 	struct kftcon_reading r = { c, name };
 	int err;

@@ -68,9 +68,12 @@ struct kftcon;
 
 /*
  * A reader of at most max_rows rows (as kftlog__new()), which reads the
- * dump-th dump of a console (0: the last).
+ * dump-th dump of a console (0: the last). *cut_said (NULL: none), when
+ * set by the end, says that the input's own reader warned of it cut short
+ * (kftrec__text_of()): the log's rows fewer than its header counts are
+ * then not warned of again.
  */
-struct kftcon *kftcon__new(size_t max_rows, unsigned int dump);
+struct kftcon *kftcon__new(size_t max_rows, unsigned int dump, const int *cut_said);
 /* The next line (NULL: over KFTLOG_LINE_MAX); -1 with errno to stop. */
 int kftcon__feed(struct kftcon *c, const char *line, size_t len, const char *name);
 /*
@@ -84,6 +87,6 @@ struct kftlog *kftcon__end(struct kftcon *c, const char *name, FILE *warn,
 void kftcon__free(struct kftcon *c);
 /* kftcon__new(), each line of in, kftcon__end(); NULL with errno. */
 struct kftlog *kftcon__read(FILE *in, const char *name, FILE *warn, size_t max_rows,
-			    unsigned int dump, struct kftcon_info *info);
+			    unsigned int dump, const int *cut_said, struct kftcon_info *info);
 
 #endif

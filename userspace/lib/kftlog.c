@@ -426,7 +426,8 @@ static int kftlog_scan_check_count(const struct kftlog_scan *s, const char *name
 	long long rows = (long long)(s->rows + s->malformed);
 
 	if (s->has_header_rows && rows < s->header_rows) {
-		if (warn)
+		/* A damaged input is said once: its reader may have said the cut. */
+		if (warn && !s->cut_said)
 			fprintf(warn, "%s: warning: the log is cut short: %lld of the %lld rows "
 				"its header counts\n", name, rows, s->header_rows);
 		return -1;

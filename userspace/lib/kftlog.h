@@ -143,6 +143,7 @@ struct kftlog_scan {
 	int has_header_rows;	/* the header counts the rows: */
 	long long header_rows;	/* "Number of entries after filters = N" */
 	unsigned int bad_rows_line; /* the first such line whose N is no number; 0: none */
+	int cut_said;		/* the input's reader said it was cut: fewer rows unsaid */
 	int unterminated;	/* the last line had no newline */
 	/*
 	 * "Kernel: RELEASE", the kernel that wrote the log; "": not said (older
@@ -204,8 +205,9 @@ int kftlog_rows_line(const char *line, size_t len, long long *rows);
 /*
  * Whether the rows end as the header says: 0, or -1 after a warning on
  * warn with the numbers (a log cut short, at a line's end or inside one,
- * or with more rows than its header counts), or with the line of a header
- * count that is no number (then the rows are not checked against it).
+ * or with more rows than its header counts; fewer rows without one when
+ * cut_said), or with the line of a header count that is no number (then
+ * the rows are not checked against it).
  */
 int kftlog_scan_check_end(const struct kftlog_scan *s, const char *name, FILE *warn);
 

@@ -128,12 +128,32 @@ static const char *kftrec_args_invalid(const struct kft_stream_args *args)
 }
 
 /*
- * The row's times and pid as the module writes them: NULL, or what is
- * wrong. The text shows the times as signed numbers (a delta of -1 is an
- * open call, -2 a stack snapshot's row), so a time past INT64_MAX would
- * read as one of those; kft's times are nanoseconds since the run's
- * start and never come near it. An open call's duration is 0, and a pid
- * is a task's, or -1 in interrupt context.
+ * The return value as the module's kft_stream_fill() writes it: NULL, or
+ * what is wrong. A row is at most one of open, error and hidden; an
+ * error's value is -4095 to -1, and an open or hidden call's is 0. The
+ * text shows the value by the flags alone, so a row against them would
+ * show a value kft never wrote.
+ */
+static const char *kftrec_retval_invalid(const struct kft_stream_row *row)
+{
+	uint16_t kind = row->flags & (KFT_STREAM_ROW_OPEN | KFT_STREAM_ROW_ERROR |
+				      KFT_STREAM_ROW_HIDDEN);
+	int64_t v = (int64_t)row->retval;
+
+	if (kind & (kind - 1))
+		return "more than one of open, error and hidden";
+	if (kind == KFT_STREAM_ROW_ERROR ? v < -4095 || v > -1 : kind && v)
+		return "its return value goes against its flags";
+	return NULL;
+}
+
+/*
+ * The row's times, pid and return value as the module writes them: NULL,
+ * or what is wrong. The text shows the times as signed numbers (a delta
+ * of -1 is an open call, -2 a stack snapshot's row), so a time past
+ * INT64_MAX would read as one of those; kft's times are nanoseconds since
+ * the run's start and never come near it. An open call's duration is 0,
+ * and a pid is a task's, or -1 in interrupt context.
  */
 static const char *kftrec_row_invalid(const struct kft_stream_row *row)
 {
@@ -145,7 +165,7 @@ static const char *kftrec_row_invalid(const struct kft_stream_row *row)
 		return "an open call with a duration";
 	if (row->pid < -1)
 		return "its pid is below -1";
-	return NULL;
+	return kftrec_retval_invalid(row);
 }
 
 const char *kftrec_call_invalid(const struct kftrec_call *call, unsigned int version)
@@ -322,10 +342,18 @@ static int kftrec_read_first_line(FILE *in, const char *name, FILE *warn,
 	return 0;
 }
 
+/* The header's text could not be kept (its memory stream grows): -1, said. */
+static int kftrec_header_unkept(const char *name, FILE *warn)
+{
+	fprintf(warn, "%s: its text: %s\n", name, strerror(ENOMEM));
+	return -1;
+}
+
 /*
- * The header's lines to out, up to and including the "--------" one; *unit
- * the rows' (1: "Units: ns", else 1000), *rows the header's count of them
- * (-1: none, or one that is no number). 0, or -1 after saying why.
+ * The header's lines to out (a memory stream), up to and including the
+ * "--------" one; *unit the rows' (1: "Units: ns", else 1000), *rows the
+ * header's count of them (-1: none, or one that is no number). 0, or -1
+ * after saying why.
  */
 static int kftrec_copy_header(FILE *in, FILE *out, const char *name, FILE *warn,
 			      unsigned int *unit, long long *rows)
@@ -361,10 +389,10 @@ static int kftrec_copy_header(FILE *in, FILE *out, const char *name, FILE *warn,
 			continue;
 		}
 		if (!begun && blanks && fputc('\n', out) == EOF)
-			return -1;
+			return kftrec_header_unkept(name, warn);
 		begun = 1;
 		if (fwrite(line, 1, len, out) != len)
-			return -1;
+			return kftrec_header_unkept(name, warn);
 		if (st == LINE_PART || in_part) {
 			in_part = st == LINE_PART;
 			continue;
@@ -441,6 +469,7 @@ struct kftrec_text {
 	char text[KFTREC_TEXT_MAX];	/* the row's */
 	size_t len, at;
 	int end;		/* 1: the rows are all read; -1: a damaged or unreadable one */
+	int *cut_said;		/* set when a cut row has been warned of; NULL: none */
 };
 
 /* The next row's text into t->text: kftrec_read_call()'s result. */
@@ -482,8 +511,13 @@ static ssize_t kftrec_text_read(void *cookie, char *buf, size_t size)
 		} else if (t->end) {
 			break;
 		} else {
-			/* (Its reader checks the rows' count in the text.) */
+			/*
+			 * (Its reader checks the rows' count in the text, but
+			 * need not after a cut row, which is said here.)
+			 */
 			ret = kftrec_text_next(t);
+			if (ret == 2 && t->cut_said)
+				*t->cut_said = 1;
 			if (ret != 1)
 				t->end = ret < 0 ? -1 : 1;
 		}
@@ -525,10 +559,8 @@ static struct kftrec_text *kftrec_text_open(FILE *in, const char *name, FILE *wa
 	failed = kftrec_read_first_line(in, name, warn, &t->addr_bytes, &t->version) ||
 		 kftrec_copy_header(in, head, name, warn, &t->unit, &t->counted);
 	/* (A header's text that could not be kept: no memory.) */
-	if ((fclose(head) || !t->head) && !failed) {
-		fprintf(warn, "%s: its text: %s\n", name, strerror(ENOMEM));
-		failed = 1;
-	}
+	if ((fclose(head) || !t->head) && !failed)
+		failed = kftrec_header_unkept(name, warn);
 	if (failed) {
 		kftrec_text_close(t);
 		return NULL;
@@ -560,7 +592,7 @@ out:
 	return ret < 0 ? -1 : 0;
 }
 
-FILE *kftrec__text_of(FILE *in, const char *name, FILE *warn)
+FILE *kftrec__text_of(FILE *in, const char *name, FILE *warn, int *cut_said)
 {
 	static const cookie_io_functions_t io = {
 		.read = kftrec_text_read,
@@ -580,6 +612,7 @@ FILE *kftrec__text_of(FILE *in, const char *name, FILE *warn)
 	t = kftrec_text_open(in, name, warn);
 	if (!t)
 		return NULL;
+	t->cut_said = cut_said;
 	text = fopencookie(t, "r", io);
 	if (!text) {
 		fprintf(warn, "%s: its text: %s\n", name, strerror(errno));

@@ -52,17 +52,20 @@ int kftrec__to_text(FILE *in, FILE *out, const char *name, FILE *warn);
  * a damaged row, or one that cannot be read, ends it with a read error
  * after saying why: errno EBADMSG, which its reader need not say again;
  * only this stream's, not @in's own errors when it is returned).
- * NULL after saying why (a header kft does not write).
+ * NULL after saying why (a header kft does not write). A file that ends
+ * inside a row is warned of, and *cut_said (NULL: none) set to 1, so that
+ * a reader that checks the rows against the header's count need not say
+ * it again (kftcon__read()).
  */
-FILE *kftrec__text_of(FILE *in, const char *name, FILE *warn);
+FILE *kftrec__text_of(FILE *in, const char *name, FILE *warn, int *cut_said);
 
 /* The bytes of the extensions that follow a row with these flags. */
 size_t kftrec_extras_size(uint16_t flags);
 
 /*
  * Why a call read from a file of this version is none kft writes (flags
- * it does not know, times, a pid or arguments out of their bounds), or
- * NULL: it is.
+ * it does not know, times, a pid or arguments out of their bounds, a
+ * return value against its flags), or NULL: it is.
  */
 const char *kftrec_call_invalid(const struct kftrec_call *call, unsigned int version);
 
