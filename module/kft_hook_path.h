@@ -715,7 +715,7 @@ static __always_inline bool kft_hook_exit_quick(struct kft_fhook *hook, struct k
  */
 static __always_inline void kft_deadline_check(struct kft_run *run, u64 now)
 {
-	u64 deadline = READ_ONCE(run->stop_deadline_ns);
+	u64 deadline = atomic64_read(&run->stop_deadline_ns);
 
 	if (unlikely(deadline) && (now ?: kft_now()) >= deadline)
 		kft_run_stop(run, KFT_REASON_TIME);

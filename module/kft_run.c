@@ -138,7 +138,7 @@ static void kft_run_detach(struct kft_run *run);
 static void kft_timer_arm(struct kft_run *run)
 {
 	int state = READ_ONCE(run->state);
-	u64 deadline = READ_ONCE(run->stop_deadline_ns), now;
+	u64 deadline = atomic64_read(&run->stop_deadline_ns), now;
 
 	if (state == KFT_RUNNING && deadline) {
 		now = kft_now();
@@ -201,7 +201,7 @@ static enum hrtimer_restart kft_timer_fn(struct hrtimer *timer)
 			kft_run_start(run, KFT_REASON_TIME);
 		break;
 	case KFT_RUNNING:
-		if (READ_ONCE(run->stop_deadline_ns))
+		if (atomic64_read(&run->stop_deadline_ns))
 			kft_run_stop(run, KFT_REASON_TIME);
 		break;
 	}

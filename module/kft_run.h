@@ -24,6 +24,7 @@
 #ifndef KFT_RUN_H
 #define KFT_RUN_H
 
+#include <linux/atomic.h>
 #include <linux/ftrace.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
@@ -221,7 +222,11 @@ struct kft_run {
 
 	/* Timeline, kft_now() ns. */
 	struct kft_run_times times;
-	u64 stop_deadline_ns;		/* 0: no time stop pending */
+	/*
+	 * 0: no time stop pending. Whole at every read: a 32-bit kernel's
+	 * half-written deadline would read as one long past.
+	 */
+	atomic64_t stop_deadline_ns;
 	unsigned int starts;		/* how many times it started (autorepeat) */
 
 	struct kft_argf_set argf;	/* trace, histogram: filter arg's tests */

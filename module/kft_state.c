@@ -56,8 +56,8 @@ notrace void kft_run_start(struct kft_run *run, enum kft_reason why)
 	run->times.start_reason = why;
 	run->starts++;
 	if (run->cfg.stop.kind == KFT_TRIGGER_TIME) {
-		WRITE_ONCE(run->stop_deadline_ns,
-			   now + run->cfg.stop.time_us * NSEC_PER_USEC);
+		atomic64_set(&run->stop_deadline_ns,
+			     now + run->cfg.stop.time_us * NSEC_PER_USEC);
 		/* Arming an hrtimer takes locks: leave it to irq_work. */
 		irq_work_queue(&run->timer_work);
 	}
@@ -76,7 +76,7 @@ static notrace void kft_run_stopping(struct kft_run *run, enum kft_reason why, i
 	}
 	run->times.stop_ns = kft_now();
 	run->times.stop_reason = why;
-	WRITE_ONCE(run->stop_deadline_ns, 0);
+	atomic64_set(&run->stop_deadline_ns, 0);
 	/*
 	 * The stop time and reason are visible before the new state (a full
 	 * barrier). A run made DEAD meanwhile stays DEAD, and queues nothing.
