@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,7 +117,7 @@ static int kft_et_print(const struct kft_et *et, const struct kft_errcall *calls
 	const struct kft_errcall *root = &calls[chain[len - 1]];
 	const char *name = errname(root->err);
 	char fn[KFT_ET_CALL_MAX], caller[KSYMS_LINE_MAX];
-	long long t_us;
+	uint64_t t_us;
 	size_t i;
 
 	printf("\n%lld %s\n", root->err, name ? name : "");
@@ -130,13 +131,17 @@ static int kft_et_print(const struct kft_et *et, const struct kft_errcall *calls
 			return -1;
 		putchar('\n');
 	}
-	t_us = (long long)start_us + root->entry / 1000;
+	/*
+	 * Unsigned: the header's start is any number the file says, and a
+	 * signed sum past LLONG_MAX would be undefined (an entry is >= 0).
+	 */
+	t_us = start_us + (uint64_t)root->entry / 1000;
 	if (root->pid < 0)
-		printf("    in an interrupt on CPU %d, at %lld.%06lld s\n", root->cpu,
-		       t_us / 1000000, t_us % 1000000);
-	else
-		printf("    %s, pid %d, CPU %d, at %lld.%06lld s\n", root->comm, root->pid,
+		printf("    in an interrupt on CPU %d, at %" PRIu64 ".%06" PRIu64 " s\n",
 		       root->cpu, t_us / 1000000, t_us % 1000000);
+	else
+		printf("    %s, pid %d, CPU %d, at %" PRIu64 ".%06" PRIu64 " s\n", root->comm,
+		       root->pid, root->cpu, t_us / 1000000, t_us % 1000000);
 	return 0;
 }
 

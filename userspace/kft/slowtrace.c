@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,11 +154,12 @@ static size_t kft_st_wake(const struct kft_st *st, const struct kft_slowcall *se
 static int kft_st_print(const struct kft_st *st, const struct kft_slowcall *calls, size_t n)
 {
 	const struct kftlog_row *root = calls[0].row;
-	long long t_us = (long long)st->start_us + root->entry / 1000;
+	/* Unsigned: the header's start is as the file says it (errtrace's kft_et_print()). */
+	uint64_t t_us = st->start_us + (uint64_t)root->entry / 1000;
 	size_t i, k;
 
-	printf("\n%s, pid %d, CPU %d, at %lld.%06lld s%s\n", root->comm, root->pid, root->cpu,
-	       t_us / 1000000, t_us % 1000000,
+	printf("\n%s, pid %d, CPU %d, at %" PRIu64 ".%06" PRIu64 " s%s\n", root->comm, root->pid,
+	       root->cpu, t_us / 1000000, t_us % 1000000,
 	       root->cut ? " (cut: not every call fit; -H holds more)" : "");
 	printf("%15s%15s%15s%15s  %s\n", "us: wall", "on-CPU", "runnable", "blocked", "call");
 	for (i = 0; i < n; i++) {
