@@ -85,7 +85,7 @@ void kft_output_header_common(struct seq_file *m, const struct kft_run *run,
 
 	seq_printf(m, "\nKernel Instrumentation Run ID %u\n", run->id);
 	/* kft's addition: whose addresses these are (the tools check their map). */
-	seq_printf(m, "Kernel: %s\n\n", utsname()->release);
+	seq_printf(m, "Kernel: %s\n\n", init_utsname()->release);
 	if (times->start_reason) {
 		seq_printf(m, "Logging started at %llu usec by ",
 			   kft_output_since_boot_us(times, times->start_ns));

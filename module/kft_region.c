@@ -191,7 +191,7 @@ void kft_region_claim(u32 run_id, bool units_ns)
 	memset(kft_region.base + l.cpus, 0, l.records - l.cpus);
 	memset(h, 0, sizeof(*h));
 	memset(copy, 0, sizeof(*copy));
-	strscpy(copy->release, utsname()->release, sizeof(copy->release));
+	strscpy(copy->release, init_utsname()->release, sizeof(copy->release));
 	copy->state = KFT_REGION_RUNNING;
 	copy->units_ns = units_ns;
 	copy->run_id = run_id;

@@ -75,6 +75,9 @@
  *			which calls kft_test_oops_inner, which writes through a
  *			NULL pointer: an oops on purpose (the thread dies; the
  *			kernel goes on unless panic_on_oops), for log ring's freeze
+ *	oops_exiting	the same oops in a kernel thread's exit, past the end of
+ *			its namespaces (its task work): the thread is left dead
+ *			for good ("Fixing recursive fault"); once a load
  *	warn		kft_test_warn_outer calls kft_test_warn_inner, which
  *			warns (WARN_ON_ONCE: once a load) and returns
  *	panic		kft_test_panic_outer calls kft_test_panic_inner, which
@@ -114,6 +117,7 @@
 #include <linux/sizes.h>
 #include <linux/timekeeping.h>
 #include <linux/string.h>
+#include <linux/task_work.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <linux/wait.h>
@@ -881,6 +885,36 @@ static int kft_test_oops(void)
 	return IS_ERR(t) ? PTR_ERR(t) : 0;
 }
 
+/* The oops of oops_exiting, once a load (its work is queued once). */
+static struct callback_head kft_test_exiting_work;
+static atomic_t kft_test_exiting_used = ATOMIC_INIT(0);
+
+static void kft_test_exiting_oops(struct callback_head *work)
+{
+	kft_test_oops_outer();
+}
+
+/*
+ * A kernel thread's task work runs in do_exit(), after the thread has left
+ * its namespaces (current->nsproxy is NULL): where a driver's release runs
+ * when a process exits with a file open.
+ */
+static int kft_test_exiting_thread(void *arg)
+{
+	init_task_work(&kft_test_exiting_work, kft_test_exiting_oops);
+	return task_work_add(current, &kft_test_exiting_work, TWA_NONE);
+}
+
+static int kft_test_oops_exiting(void)
+{
+	struct task_struct *t;
+
+	if (atomic_xchg(&kft_test_exiting_used, 1))
+		return -EBUSY;
+	t = kthread_run(kft_test_exiting_thread, NULL, "kft_test_exiting");
+	return IS_ERR(t) ? PTR_ERR(t) : 0;
+}
+
 /*
  * Damage to the kft region (log_persistent.tc): "region ADDR OP ARGS", ADDR
  * the region's physical address (/proc/kft_last_boot's first line):
@@ -1014,6 +1048,8 @@ static int kft_test_with_arg(const char *name, unsigned int n)
 	}
 	if (!strcmp(name, "oops"))
 		return kft_test_oops();
+	if (!strcmp(name, "oops_exiting"))
+		return kft_test_oops_exiting();
 	if (!strcmp(name, "ret_u32")) {
 		WRITE_ONCE(kft_test_sink, kft_test_ret_u32(n));
 		return 0;
@@ -1074,7 +1110,8 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 	    !strcmp(name, "ret_ptr") || !strcmp(name, "spin_poked") || !strcmp(name, "poke") ||
 	    !strcmp(name, "poll_poked") || !strcmp(name, "nap_poked") ||
 	    !strcmp(name, "busy_us") || !strcmp(name, "slow_root") || !strcmp(name, "lock_wait") ||
-	    !strcmp(name, "seq") || !strcmp(name, "oops") || !strcmp(name, "kprobe"))
+	    !strcmp(name, "seq") || !strcmp(name, "oops") || !strcmp(name, "oops_exiting") ||
+	    !strcmp(name, "kprobe"))
 		return kft_test_with_arg(name, n) ?: count;
 	for (i = 0; i < ARRAY_SIZE(kft_test_calls); i++) {
 		if (strcmp(name, kft_test_calls[i].name))
