@@ -117,9 +117,11 @@ static bool kft_lb_check_header(struct kft_last_boot *lb, const void *base, size
 			 h->version, h->record_bytes, KFT_REGION_VERSION, sizeof(struct kft_record));
 		return false;
 	}
-	if (strcmp(h->release, utsname()->release)) {
+	if (strcmp(h->release, init_utsname()->release)) {
+		/* (Escaped: a line break in it would forge lines of the file.) */
 		snprintf(lb->verdict, sizeof(lb->verdict),
-			 "written by kernel %s, not this one: not read", h->release);
+			 "written by kernel %*pE, not this one: not read",
+			 (int)strlen(h->release), h->release);
 		return false;
 	}
 	kft_region_layout(h->nr_cpus, min_t(u32, h->shift, KFT_REGION_MAX_SHIFT), &l);
