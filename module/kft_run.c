@@ -301,6 +301,21 @@ static void kft_run_detach_exit_triggers(struct kft_run *run)
 }
 
 /*
+ * What the hooks need before they attach: the triggers' functions checked,
+ * the argument filters' functions and the roots found (each attach: a
+ * module may have come back elsewhere).
+ */
+static int kft_run_resolve(struct kft_run *run, struct kft_parse_error *err)
+{
+	struct kft_config *cfg = &run->cfg;
+
+	return kft_run_check_trigger(&cfg->start, err) ?:
+	       kft_run_check_trigger(&cfg->stop, err) ?:
+	       kft_run_resolve_argf(run, err) ?:
+	       (cfg->nr_roots ? kft_hold_roots_find(&run->hold, cfg->roots, cfg->nr_roots, err) : 0);
+}
+
+/*
  * Hooks in the order that makes triggers run first at a shared entry, and
  * last at a shared exit (a traced stop function is logged before the stop).
  * Where the exit hooks call exits in the order of the entries
@@ -313,10 +328,7 @@ static int kft_run_attach(struct kft_run *run, struct kft_parse_error *err)
 	struct kft_config *cfg = &run->cfg;
 	int ret;
 
-	ret = kft_run_check_trigger(&cfg->start, err) ?:
-	      kft_run_check_trigger(&cfg->stop, err) ?:
-	      kft_run_resolve_argf(run, err) ?:
-	      (cfg->nr_roots ? kft_hold_roots_find(&run->hold, cfg->roots, cfg->nr_roots, err) : 0);
+	ret = kft_run_resolve(run, err);
 	if (ret)
 		return ret;
 	/* Fast hooks' frames pop in reverse order of their entries, always. */
@@ -456,14 +468,36 @@ static bool kft_run_wide(const struct kft_run *run)
 }
 
 /*
+ * Every function @run names, looked up as its attach will look them up,
+ * before a run it replaces gives its hooks up for it: a name that matches
+ * nothing must leave the old run as it was, not cost it the calls it was
+ * inside of.
+ */
+static int kft_run_check_names(struct kft_run *run, struct kft_parse_error *err)
+{
+	const struct kft_config *cfg = &run->cfg;
+	struct ftrace_ops scratch = {};
+	unsigned long addr;
+	unsigned int i;
+	int ret;
+
+	ret = kft_run_resolve(run, err);
+	for (i = 0; i < run->nr_traced && !ret; i++)
+		ret = kft_ftrace_filter_add(&scratch, &cfg->funcs[i], &addr, err);
+	ftrace_free_filter(&scratch);
+	return ret;
+}
+
+/*
  * Attaches @run's hooks in place of those of @old, the run it replaces,
  * which stays whole if this fails. Where both are wide, @old's hooks come
  * off first: taken off after, each of the thousands of frees of its filter
  * would run under the new hooks, and on a debug kernel each unwinds a
- * stack through hooked functions (seconds without a reschedule). If the
- * new hooks then fail, @old gets its own back; the calls in between are not
- * recorded. A run that cannot have them back is stopped, and takes them
- * again at its next prime.
+ * stack through hooked functions (seconds without a reschedule). The new
+ * run's names are checked before; if its hooks then fail all the same (no
+ * memory, a hook's own limits), @old gets its own back, and the calls in
+ * between are not recorded. A run that cannot have them back is stopped,
+ * and takes them again at its next prime.
  */
 static int kft_run_attach_replacing(struct kft_run *run, struct kft_run *old,
 				    struct kft_parse_error *err)
@@ -474,6 +508,9 @@ static int kft_run_attach_replacing(struct kft_run *run, struct kft_run *old,
 
 	old_off = old && !old->detached && kft_run_wide(old) && kft_run_wide(run);
 	if (old_off) {
+		ret = kft_run_check_names(run, err);
+		if (ret)
+			return ret;
 		kft_run_detach(old);
 		old->detached = true;
 	}
