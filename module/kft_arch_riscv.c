@@ -157,6 +157,14 @@ notrace bool kft_blocked_ret_swap(struct task_struct *t, unsigned long sp, unsig
 	unsigned long fp = t->thread.s[0];
 	struct stackframe *rec;
 
+	/*
+	 * With a shadow call stack a function returns to the copy of its
+	 * return address it pushed there, not to its frame record's: a call
+	 * given back here would still return into the trampoline, frameless.
+	 * Left hooked: the task returns through the trampoline.
+	 */
+	if (IS_ENABLED(CONFIG_SHADOW_CALL_STACK))
+		return false;
 	while (fp != sp) {
 		if (fp < lo + sizeof(*rec) || fp > hi || (fp & 7) || fp > sp)
 			return false;
