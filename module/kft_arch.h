@@ -85,7 +85,15 @@ static inline unsigned long kft_code_addr(const void *fn)
 #define KFT_FAST_FTRACE_PASSES_REGS	IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_ARGS)
 #define KFT_FAST_OPS_FLAGS		0
 #endif
-#if KFT_FAST_HOOKS_ARCH && KFT_FAST_FTRACE_PASSES_REGS
+/*
+ * Without the function graph tracer the kernel traces __switch_to (its
+ * __notrace_funcgraph is notrace only with it), which x86-64 enters on the
+ * next task's stack while current is still the previous task, and has no
+ * pause for a suspend's finisher (kft_graph_paused()): fast hooks would
+ * lose their frames at the first switch, or across a suspend.
+ */
+#if KFT_FAST_HOOKS_ARCH && KFT_FAST_FTRACE_PASSES_REGS && \
+	IS_ENABLED(CONFIG_FUNCTION_GRAPH_TRACER)
 #define KFT_HAVE_FAST_HOOKS	1
 #else
 #define KFT_HAVE_FAST_HOOKS	0

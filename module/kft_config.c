@@ -113,6 +113,8 @@ static const char *const kft_parse_messages[] = {
 		"hooks fast needs ftrace to pass the traced function's registers (DYNAMIC_FTRACE_WITH_ARGS: x86-64 from 5.11 on, arm64 from 6.2 on), which this kernel lacks",
 	[KFT_ERR_FAST_NEEDS_REGS] =
 		"hooks fast needs ftrace to save the traced function's registers and the unwinder to say where a return address is (DYNAMIC_FTRACE_WITH_REGS and ARM_UNWIND, Linux 5.18 on), which this kernel lacks",
+	[KFT_ERR_FAST_NEEDS_GRAPH] =
+		"hooks fast needs the function graph tracer (FUNCTION_GRAPH_TRACER: without it the kernel traces its context switch), which this kernel lacks",
 	[KFT_ERR_ROOT_GLOB] = "a root is one function (a name, module:name or an address), not a glob",
 	[KFT_ERR_NEEDS_ROOTS] = "sizes the holding of calls inside root calls: needs 'filter roots'",
 	[KFT_ERR_ROOTS_CONFLICT] =

@@ -110,10 +110,10 @@ enum kft_hooks kft_run_hooks_of(const struct kft_config *cfg)
 
 /*
  * Whether this kernel and architecture have the exit hooks @hooks: fast
- * ones need kft's trampoline and ftrace's DYNAMIC_FTRACE_WITH_ARGS (on
- * 32-bit ARM DYNAMIC_FTRACE_WITH_REGS and 5.18: KFT_HAVE_FAST_HOOKS), safe
- * ones fprobe or a
- * kretprobe at the function's start (KFT_HAVE_SAFE_HOOKS). The error is
+ * ones need kft's trampoline, ftrace's DYNAMIC_FTRACE_WITH_ARGS (on
+ * 32-bit ARM DYNAMIC_FTRACE_WITH_REGS and 5.18) and the function graph
+ * tracer (KFT_HAVE_FAST_HOOKS), safe ones fprobe or a kretprobe at the
+ * function's start (KFT_HAVE_SAFE_HOOKS). The error is
  * at the hooks statement, or at the watch that asked for safe ones.
  */
 static int kft_hooks_here(const struct kft_config *cfg, enum kft_hooks hooks,
@@ -123,7 +123,9 @@ static int kft_hooks_here(const struct kft_config *cfg, enum kft_hooks hooks,
 
 	if (hooks == KFT_HOOKS_FAST && !KFT_HAVE_FAST_HOOKS)
 		err->code = !KFT_FAST_HOOKS_ARCH ? KFT_ERR_FAST_NOT_HERE :
-			    IS_ENABLED(CONFIG_ARM) ? KFT_ERR_FAST_NEEDS_REGS : KFT_ERR_FAST_NEEDS_ARGS;
+			    !KFT_FAST_FTRACE_PASSES_REGS ?
+			    (IS_ENABLED(CONFIG_ARM) ? KFT_ERR_FAST_NEEDS_REGS : KFT_ERR_FAST_NEEDS_ARGS) :
+			    KFT_ERR_FAST_NEEDS_GRAPH;
 	else if (hooks == KFT_HOOKS_SAFE && !KFT_HAVE_SAFE_HOOKS)
 		err->code = KFT_ERR_SAFE_NOT_HERE;
 	else
