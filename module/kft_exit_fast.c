@@ -155,6 +155,19 @@ static __always_inline unsigned long kft_fast_home(struct task_struct *t)
 }
 
 /*
+ * A CPU taken down reports itself dead from inside a call of its idle task
+ * (cpuhp_ap_report_dead()), which returns, and calls more before it stops;
+ * on another CPU the report lets the idle task's frames be given back
+ * (kft_fast_cpu_idle_drop()): a frame pushed there would be gone when its
+ * call returned. So that task claims no slot once its CPU is offline (its
+ * callers there, the idle loop's, are on the deny list: it has none).
+ */
+static __always_inline bool kft_fast_may_claim(struct task_struct *t)
+{
+	return likely(!is_idle_task(t)) || cpu_online(raw_smp_processor_id());
+}
+
+/*
  * The first probed slot @t owns, or (with @claimed) may claim, into @slot.
  * Return: whether there is one. (A bool, not a NULL slot: the caller's
  * test then folds into the loop's exits.)
@@ -175,7 +188,7 @@ static __always_inline bool kft_fast_slot(struct task_struct *t, bool *claimed,
 			*slot = s;
 			return true;
 		}
-		if (!o && claimed && !cmpxchg(&s->owner, NULL, t)) {
+		if (!o && claimed && kft_fast_may_claim(t) && !cmpxchg(&s->owner, NULL, t)) {
 			*claimed = true;
 			*slot = s;
 			return true;
