@@ -442,4 +442,32 @@ static __always_inline bool kft_graph_paused(struct task_struct *t)
 #define KFT_HAVE_GRAPH_PAUSE	0
 #endif
 
+/*
+ * Memory written back from the CPUs' caches to the RAM (the kft region, at
+ * a seal): a board's reset may drop dirty lines (ARM's PSCI reset, a
+ * watchdog), which the next boot would then miss. By address, which
+ * cleans a line in whichever CPU's cache holds it; 32-bit ARM's outer
+ * cache (PL310) by physical address. A no-op where the kernel has no way
+ * for a module (PMEM's API, or 32-bit ARM's).
+ */
+#if defined(CONFIG_ARM)
+#include <asm/cacheflush.h>
+#include <asm/outercache.h>
+static inline void kft_write_back(void *addr, phys_addr_t phys, size_t size)
+{
+	__cpuc_flush_dcache_area(addr, size);
+	outer_flush_range(phys, phys + size);
+}
+#elif defined(CONFIG_ARCH_HAS_PMEM_API)
+#include <linux/libnvdimm.h>
+static inline void kft_write_back(void *addr, phys_addr_t phys, size_t size)
+{
+	arch_wb_cache_pmem(addr, size);
+}
+#else
+static inline void kft_write_back(void *addr, phys_addr_t phys, size_t size)
+{
+}
+#endif
+
 #endif

@@ -275,7 +275,8 @@ void kft_region_copy_end(void)
  *
  * From the dying context: no lock, no allocation. A call still in a hook
  * on another CPU (an oops stops no CPU) may change its record after this:
- * the next boot then finds that CPU's checksum wrong, and says so.
+ * the next boot then finds that CPU's checksum wrong, and says so. The
+ * ring is written back from the caches to the RAM last.
  */
 void kft_region_seal(u32 reason, u64 first_start_ns)
 {
@@ -307,6 +308,8 @@ void kft_region_seal(u32 reason, u64 first_start_ns)
 	copy->first_start_ns = first_start_ns;
 	kft_region_header_write();
 	kft_region_write_end(took, flags);
+	/* The reset that follows may drop what the caches hold. */
+	kft_write_back(kft_region.base, kft_region.phys, l.end);
 }
 
 /**
