@@ -21,6 +21,7 @@
 
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
+#include <linux/preempt.h>
 #include <linux/ptrace.h>
 #include <linux/types.h>
 #include <linux/uaccess.h>
@@ -288,9 +289,9 @@ u32 kft_cycles_khz(void);
  * Whether the kernel's nofault copy would read at @addr: refused below
  * the kernel's half and its guard page, in the vsyscall page, or not
  * canonical (x86-64, as copy_from_kernel_nofault_allowed()), or a user
- * address (arm64). The vsyscall page is in the kernel's half but the
- * fault handler takes it for a user page: with SMAP a kernel access
- * there oopses before any fixup is looked for.
+ * address (the other architectures). The vsyscall page is in the
+ * kernel's half but the fault handler takes it for a user page: with SMAP
+ * a kernel access there oopses before any fixup is looked for.
  */
 static __always_inline bool kft_kernel_addr_readable(unsigned long addr)
 {
@@ -299,9 +300,31 @@ static __always_inline bool kft_kernel_addr_readable(unsigned long addr)
 
 	return addr >= TASK_SIZE_MAX + PAGE_SIZE && !is_vsyscall_vaddr(addr) &&
 	       (unsigned long)((long)(addr << shift) >> shift) == addr;
+#elif defined(CONFIG_ARM64)
+	/* Bit 55 picks the half: the top byte may hold a tag (KASAN's, MTE's). */
+	return (long)(addr << 8) < 0;
+#elif defined(CONFIG_ARM)
+	/* Modules lie just below PAGE_OFFSET, users below them. */
+	return addr >= TASK_SIZE;
 #else
 	return (long)addr < 0;
 #endif
+}
+
+/*
+ * A user copy that cannot fault, of @n bytes at @addr: 0 or an error. On
+ * x86-64 an NMI can come while the CPU switches from one process's page
+ * tables to another's, current still the old one: copy_from_user_nmi()
+ * refuses then (copy_from_user_nofault() does too only in later kernels);
+ * elsewhere the switch leaves no such window.
+ */
+static __always_inline long kft_user_copy_nofault(void *dst, unsigned long addr, size_t n)
+{
+#ifdef CONFIG_X86_64
+	if (in_nmi())
+		return copy_from_user_nmi(dst, (const void __user *)addr, n) ? -EFAULT : 0;
+#endif
+	return copy_from_user_nofault(dst, (const void __user *)addr, n);
 }
 
 /* Whether one of @w's bytes is 0: the word holds a string's end. */

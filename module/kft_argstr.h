@@ -16,6 +16,7 @@
 #include <linux/uaccess.h>
 #include <asm/page.h>
 
+#include "kft_arch.h"
 #include "kft_compat.h"
 
 struct seq_file;
@@ -80,8 +81,7 @@ static __always_inline void kft_str_guard_drop(u8 *reading)
 static __always_inline long kft_str_copy(char *dst, unsigned long addr, size_t n, bool user)
 {
 	if (user)
-		return current->mm ? copy_from_user_nofault(dst, (const void __user *)addr, n) :
-				     -EFAULT;
+		return current->mm ? kft_user_copy_nofault(dst, addr, n) : -EFAULT;
 	return copy_from_kernel_nofault(dst, (const void *)addr, n);
 }
 
