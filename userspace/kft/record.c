@@ -66,6 +66,7 @@ struct kft_rec {
 	int problems;			/* disagreements said: exit 1 */
 	int rows_failed;		/* the rows file could not be written: no FILE */
 	int rows_renamed;		/* rows_path became FILE: nothing to unlink */
+	int header_put;			/* in rows_path's room: 0 none, 1 part of it, 2 whole */
 };
 
 /* "DIR/.NAME.WHAT-XXXXXX" beside path; 0, or -1 (too long). */
@@ -480,6 +481,23 @@ static int kft_rec_write_apart(struct kft_rec *rec, const char *header, size_t l
 }
 
 /*
+ * The header at the end of its room, right before the rows: 0, or -1 with
+ * errno. What reached the file is kept in header_put: a rename that fails
+ * afterwards leaves rows_path a whole record file, which the last words
+ * say.
+ */
+static int kft_rec_header_put(struct kft_rec *rec, const char *header, size_t len)
+{
+	int fd = fileno(rec->rows);
+
+	rec->header_put = 1;	/* a write that fails may have put part of it */
+	if (kft_rec_pwrite(fd, header, len, rec->rows_at - (off_t)len))
+		return -1;
+	rec->header_put = 2;
+	return 0;
+}
+
+/*
  * The header (the last read's, counting every row) into its room, right
  * before the rows, and the file renamed over FILE. 0, or -1 after saying
  * why.
@@ -507,8 +525,7 @@ static int kft_rec_write(struct kft_rec *rec, const char *path)
 	if (len > KFT_REC_HEADER_ROOM) {
 		err = kft_rec_write_apart(rec, header, len, path, tmp, 0666 & ~mask) ? -1 : 0;
 		done = tmp;
-	} else if (fchmod(fd, 0666 & ~mask) ||
-		   kft_rec_pwrite(fd, header, len, rec->rows_at - (off_t)len) ||
+	} else if (fchmod(fd, 0666 & ~mask) || kft_rec_header_put(rec, header, len) ||
 		   (fsync(fd) && errno != EINVAL && errno != EROFS)) {
 		fprintf(stderr, "kft: record: %s: write error: %s\n", rec->rows_path,
 			strerror(errno));
@@ -577,6 +594,25 @@ static void kft_rec_said(const struct kft_rec *rec, const char *path)
 	putchar('\n');
 }
 
+/*
+ * The calls read, not in FILE, are kept in rows_path: said with what its
+ * room holds. With the header whole (its rename over FILE failed) it is a
+ * record file as FILE would have been; else the rows alone are of use.
+ */
+static void kft_rec_kept(const struct kft_rec *rec)
+{
+	static const char *const room[] = { "without the header",
+					    "without a whole header, whose write failed" };
+
+	if (rec->header_put == 2)
+		fprintf(stderr, "kft: record: the %llu calls read are kept in %s, with their "
+			"header: a whole record file\n", rec->total, rec->rows_path);
+	else
+		fprintf(stderr, "kft: record: the %llu calls read are kept in %s (%s: the rows "
+			"begin at byte %lld)\n", rec->total, rec->rows_path,
+			room[rec->header_put], (long long)rec->rows_at);
+}
+
 int kft_record(const struct kft_params *p, const struct kft_paths *paths)
 {
 	struct kft_rec rec = { .p = p, .stream = -1 };
@@ -625,9 +661,7 @@ int kft_record(const struct kft_params *p, const struct kft_paths *paths)
 		fprintf(stderr, "kft: record: %s not written: the calls read are lost\n",
 			p->output);
 	} else if (rec.total) {
-		fprintf(stderr, "kft: record: the %llu calls read are kept in %s (without the "
-			"header: the rows begin at byte %lld)\n", rec.total, rec.rows_path,
-			(long long)rec.rows_at);
+		kft_rec_kept(&rec);
 	}
 	if (!written || rec.problems) {
 		if (rec.problems)
