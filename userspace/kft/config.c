@@ -99,6 +99,17 @@ static int kft_pattern_ok(const char *s)
 	return 1;
 }
 
+/*
+ * In a funclist "fend" ends the list and "end" (the parser's, wherever it
+ * stands) the configuration: as a pattern either would leave the rest of
+ * the configuration to be read as something else, and the module's
+ * complaint would not name the pattern. No function has either name.
+ */
+int kft_pattern_reserved(const char *s)
+{
+	return !strcmp(s, "end") || !strcmp(s, "fend");
+}
+
 static int kft_name_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
@@ -219,6 +230,12 @@ static int kft_regex_globs(struct kft_text *t, const char *re, char *err, size_t
 			return -1;
 		}
 		*o++ = '\0';
+		if (kft_pattern_reserved(g)) {
+			snprintf(err, errlen, "-r: '%s' matches the name '%s' only, a word of the "
+				 "configuration language, no function's", re, g);
+			free(globs);
+			return -1;
+		}
 		kft_text_add(t, " %s", g);
 	} while (*s++ == '|');
 	free(globs);
@@ -235,7 +252,8 @@ static int kft_text_funclist(struct kft_text *t, const struct kft_params *p,
 	kft_text_add(t, " filter funclist");
 	for (i = 0; i < p->nr_patterns; i++) {
 		s = p->patterns[i];
-		if (!kft_pattern_ok(s)) {
+		/* (kft_parse_args() refused a reserved one: for the other callers.) */
+		if (!kft_pattern_ok(s) || (!p->regexp && kft_pattern_reserved(s))) {
 			snprintf(err, errlen, "not a function pattern: '%s'", s);
 			return -1;
 		}

@@ -167,6 +167,8 @@ char *kft_slowtrace_config(const struct kft_params *p, const char *const *roots,
  * every function), with -p, -c, -e (logentries), --fast.
  */
 char *kft_record_config(const struct kft_params *p, char *err, size_t errlen);
+/* 1 when s is "end" or "fend": the language's, in a funclist no function. */
+int kft_pattern_reserved(const char *s);
 /* slowtrace's log, in calls, and the most roots it names. */
 #define KFT_SLOWTRACE_ENTRIES	65536
 #define KFT_SLOWTRACE_ROOTS_MAX	4096

@@ -549,13 +549,19 @@ static int kft_slowtrace_opt(struct kft_params *p, int opt, char *err, size_t er
 {
 	switch (opt) {
 	case 'L':
-		if (!kft_min_time(optarg, &p->min_us)) {
-			p->min_arg = optarg;
-			return 0;
+		if (kft_min_time(optarg, &p->min_us)) {
+			snprintf(err, errlen, "-L: not a time (microseconds, or with us, ms or s, "
+				 "at most %llu us): '%s'", KFT_MAX_TIME_US, optarg);
+			return -1;
 		}
-		snprintf(err, errlen, "-L: not a time (microseconds, or with us, ms or s, at "
-			 "most %llu us): '%s'", KFT_MAX_TIME_US, optarg);
-		return -1;
+		/* 0 would pick every root call; and min_us 0 is "no -L" to the rest. */
+		if (!p->min_us) {
+			snprintf(err, errlen, "-L: not a time more than 0 (every root call takes "
+				 "0 or more): '%s'", optarg);
+			return -1;
+		}
+		p->min_arg = optarg;
+		return 0;
 	case 'e':
 		p->errors = 1;
 		return 0;
@@ -987,6 +993,55 @@ static int kft_parse_plain(int argc, char **argv, struct kft_params *p,
 	return 0;
 }
 
+/* The subcommand's own parse: argv[0] is its name. */
+static int kft_parse_sub(int argc, char **argv, struct kft_params *p, char *err, size_t errlen)
+{
+	switch (p->sub) {
+	case KFT_SUB_TRACE:
+		return kft_parse_trace(argc, argv, p, err, errlen);
+	case KFT_SUB_FUNCCOUNT:
+		return kft_parse_funccount(argc, argv, p, err, errlen);
+	case KFT_SUB_STACKCOUNT:
+	case KFT_SUB_STACKSNOOP:
+	case KFT_SUB_PROFILE:
+		return kft_parse_stacks(argc, argv, p, err, errlen);
+	case KFT_SUB_ERRTRACE:
+		return kft_parse_errtrace(argc, argv, p, err, errlen);
+	case KFT_SUB_FUNCLATENCY:
+		return kft_parse_funclatency(argc, argv, p, err, errlen);
+	case KFT_SUB_SLOWTRACE:
+		return kft_parse_slowtrace(argc, argv, p, err, errlen);
+	case KFT_SUB_RECORD:
+		return kft_parse_record(argc, argv, p, err, errlen);
+	case KFT_SUB_REPORT:
+		return kft_parse_report(argc, argv, p, err, errlen);
+	case KFT_SUB_LAST_BOOT:
+		return kft_parse_last_boot(argc, argv, p, err, errlen);
+	default:
+		return kft_parse_plain(argc, argv, p, err, errlen);
+	}
+}
+
+/*
+ * The operands named as functions (not -r's regular expressions): "end"
+ * and "fend" are refused here, as -c refuses "end", with the argument
+ * named; in the configuration the module would take them as its words.
+ */
+static int kft_patterns_ok(const struct kft_params *p, char *err, size_t errlen)
+{
+	int i;
+
+	for (i = 0; i < p->nr_patterns && !p->regexp; i++) {
+		if (!kft_pattern_reserved(p->patterns[i]))
+			continue;
+		snprintf(err, errlen, "%s: not a function pattern: '%s' ('end' and 'fend' are "
+			 "words of the configuration language, no function's names)",
+			 kft_subcmd_name(p->sub), p->patterns[i]);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * No side effects beyond getopt's state: fills p from argv ("kft SUB
  * ..."), or returns -1 with a message in err (p->sub says whose usage).
@@ -1019,32 +1074,9 @@ int kft_parse_args(int argc, char **argv, struct kft_params *p, char *err, size_
 		return -1;
 	}
 	/* The subcommand's options: argv[1] is its argv[0]. */
-	argc--;
-	argv++;
-	switch (p->sub) {
-	case KFT_SUB_TRACE:
-		return kft_parse_trace(argc, argv, p, err, errlen);
-	case KFT_SUB_FUNCCOUNT:
-		return kft_parse_funccount(argc, argv, p, err, errlen);
-	case KFT_SUB_STACKCOUNT:
-	case KFT_SUB_STACKSNOOP:
-	case KFT_SUB_PROFILE:
-		return kft_parse_stacks(argc, argv, p, err, errlen);
-	case KFT_SUB_ERRTRACE:
-		return kft_parse_errtrace(argc, argv, p, err, errlen);
-	case KFT_SUB_FUNCLATENCY:
-		return kft_parse_funclatency(argc, argv, p, err, errlen);
-	case KFT_SUB_SLOWTRACE:
-		return kft_parse_slowtrace(argc, argv, p, err, errlen);
-	case KFT_SUB_RECORD:
-		return kft_parse_record(argc, argv, p, err, errlen);
-	case KFT_SUB_REPORT:
-		return kft_parse_report(argc, argv, p, err, errlen);
-	case KFT_SUB_LAST_BOOT:
-		return kft_parse_last_boot(argc, argv, p, err, errlen);
-	default:
-		return kft_parse_plain(argc, argv, p, err, errlen);
-	}
+	if (kft_parse_sub(argc - 1, argv + 1, p, err, errlen))
+		return -1;
+	return kft_patterns_ok(p, err, errlen);
 }
 
 /* The program proper: the unit tests link the rest without it. */
