@@ -341,7 +341,7 @@ void kft_log_view_init(struct kft_log_view *view, struct kft_log *log)
 }
 
 /**
- * kft_log_view_build() - the complete records, in entry-time order
+ * kft_log_view_collect() - the complete records, in slot order
  * @view:	initialized with kft_log_view_init(); free with kft_log_view_free()
  * @stored:	how many slots were handed out when the view was taken
  *
@@ -349,17 +349,14 @@ void kft_log_view_init(struct kft_log_view *view, struct kft_log *log)
  * ring's are copied as they are now (@stored is not used).
  * Needs no lock: the view holds its buffer.
  */
-int kft_log_view_build(struct kft_log_view *view, unsigned long stored)
+int kft_log_view_collect(struct kft_log_view *view, unsigned long stored)
 {
 	const struct kft_record *recs = view->buf->records;
 	size_t bytes = array_size(max(stored, 1UL), sizeof(u32));
 	unsigned long i;
-	int ret;
 
-	if (view->buf->ring.tags) {
-		ret = kft_ring_view_build(view);
-		return ret ?: kft_log_sort(view->recs, view->order, view->nr);
-	}
+	if (view->buf->ring.tags)
+		return kft_ring_view_build(view);
 	if (!kft_mem_fits(bytes))
 		return -ENOMEM;
 	view->order = kvmalloc(bytes, KFT_BIG_GFP);
@@ -370,7 +367,26 @@ int kft_log_view_build(struct kft_log_view *view, unsigned long stored)
 		if (smp_load_acquire(&recs[i].func))
 			view->order[view->nr++] = i;
 	}
+	return 0;
+}
+
+/**
+ * kft_log_view_sort() - a collected view put in entry-time order
+ * @view:	after kft_log_view_collect()
+ *
+ * A ring's view sorts its own copies, not the ring.
+ */
+int kft_log_view_sort(struct kft_log_view *view)
+{
+	const struct kft_record *recs = view->buf->ring.tags ? view->recs : view->buf->records;
+
 	return kft_log_sort(recs, view->order, view->nr);
+}
+
+/* kft_log_view_collect(), then kft_log_view_sort(). */
+int kft_log_view_build(struct kft_log_view *view, unsigned long stored)
+{
+	return kft_log_view_collect(view, stored) ?: kft_log_view_sort(view);
 }
 
 void kft_log_view_free(struct kft_log_view *view)

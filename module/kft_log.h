@@ -325,6 +325,8 @@ enum kft_log_fill kft_log_fill_of(const struct kft_log *log);
 unsigned long kft_log_stored(const struct kft_log *log);
 unsigned long kft_log_lost(const struct kft_log *log);
 void kft_log_view_init(struct kft_log_view *view, struct kft_log *log);
+int kft_log_view_collect(struct kft_log_view *view, unsigned long stored);
+int kft_log_view_sort(struct kft_log_view *view);
 int kft_log_view_build(struct kft_log_view *view, unsigned long stored);
 void kft_log_view_free(struct kft_log_view *view);
 

@@ -601,8 +601,10 @@ static int kft_trace_data_build(struct kft_reader *r)
 	} else {
 		if (!kft_region_copy_begin(r->region_gen))
 			return 0;
-		ret = kft_log_view_build(&r->log, r->stored);
+		ret = kft_log_view_collect(&r->log, r->stored);
 		kft_region_copy_end();
+		/* (The sort, of the copies, without the lock a prime waits for.) */
+		ret = ret ?: kft_log_view_sort(&r->log);
 	}
 	/*
 	 * A run that started after the take: its calls count from its first
