@@ -173,14 +173,18 @@ bool kft_ring_copy(const struct kft_log_buf *buf, unsigned int cpu, unsigned lon
 	return (READ_ONCE(*tag) & ~KFT_RING_CLOSING) == kft_ring_tag(n) && rec->func;
 }
 
-/* The copies' room: every slot a CPU's part holds now. */
-static unsigned long kft_ring_view_room(const struct kft_ring *ring)
+/*
+ * The copies' room: every slot a CPU's part holds now, its head into
+ * @heads[cpu] (the view takes no later call of that CPU: a CPU that made
+ * calls meanwhile would take the room of the CPUs after it).
+ */
+static unsigned long kft_ring_view_room(const struct kft_ring *ring, unsigned long *heads)
 {
 	unsigned long nr = 0;
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu)
-		nr += kft_ring_stored(ring, cpu);
+		nr += kft_ring_held_now(ring, cpu, &heads[cpu]);
 	return nr;
 }
 
@@ -215,11 +219,14 @@ static int kft_ring_view_alloc(struct kft_log_view *view, unsigned long room)
 }
 
 /*
- * Each CPU's part from its oldest reservation on, into the view's copies
- * (at most @room): in reservation order, which sorting by entry time keeps
- * for calls that entered at the same time.
+ * Each CPU's part from its oldest reservation on, up to its head when the
+ * room was counted (@heads), into the view's copies (at most @room): in
+ * reservation order, which sorting by entry time keeps for calls that
+ * entered at the same time. (The calls from the oldest held now to that
+ * head are at most what the part held then: the room holds them all.)
  */
-static void kft_ring_view_fill(struct kft_log_view *view, unsigned long room)
+static void kft_ring_view_fill(struct kft_log_view *view, const unsigned long *heads,
+			       unsigned long room)
 {
 	const struct kft_log_buf *buf = view->buf;
 	struct kft_rec_sched unused;
@@ -231,6 +238,11 @@ static void kft_ring_view_fill(struct kft_log_view *view, unsigned long room)
 	for_each_possible_cpu(cpu) {
 		held = kft_ring_held_now(&buf->ring, cpu, &head);
 		n = head - held;
+		/* (Modulo a long, as the heads count: none is past the other by half.) */
+		if ((long)(heads[cpu] - n) <= 0)
+			continue;
+		if ((long)(head - heads[cpu]) > 0)
+			head = heads[cpu];
 		for (; n != head && view->nr < room; n++) {
 			if (kft_ring_copy(buf, cpu, n, &view->copies[view->nr],
 					  buf->sched ? &view->sched_copies[view->nr] : &unused,
@@ -323,7 +335,7 @@ static int kft_stream_view_build(struct kft_log_view *view)
 int kft_ring_view_build(struct kft_log_view *view)
 {
 	struct kft_log_buf *buf = view->buf;
-	unsigned long room;
+	unsigned long room, *heads;
 	int ret;
 
 	if (buf->ring.stream) {
@@ -333,9 +345,13 @@ int kft_ring_view_build(struct kft_log_view *view)
 		mutex_unlock(&buf->stream_lock);
 		return ret;
 	}
-	room = kft_ring_view_room(&buf->ring);
+	heads = kcalloc(nr_cpu_ids, sizeof(*heads), GFP_KERNEL);
+	if (!heads)
+		return -ENOMEM;
+	room = kft_ring_view_room(&buf->ring, heads);
 	ret = kft_ring_view_alloc(view, room);
 	if (!ret)
-		kft_ring_view_fill(view, room);
+		kft_ring_view_fill(view, heads, room);
+	kfree(heads);
 	return ret;
 }
