@@ -48,6 +48,7 @@ struct kft_reader {
 	unsigned long stored;		/* trace: records complete at open */
 	unsigned long region_gen;	/* trace: the kft region's ring taken */
 	unsigned long overwritten;	/* trace: a ring's calls overwritten at open */
+	u64 *stream_lost;		/* trace: a stream's losses per CPU at open */
 	bool show_addrs;
 };
 

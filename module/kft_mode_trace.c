@@ -10,6 +10,7 @@
 
 #include <linux/kernel.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 
 #include "kft_ftrace.h"
@@ -148,23 +149,30 @@ static void kft_output_trace_status(struct seq_file *m, struct kft_run *run,
 	seq_puts(m, "mode: trace\n");
 }
 
+/* A stream run's calls lost on @cpu (none on a CPU that cannot exist). */
+static u64 kft_stream_lost_on(const struct kft_run *run, unsigned int cpu)
+{
+	return cpu_possible(cpu) ? kft_counters_skipped(per_cpu_ptr(run->counters, cpu)) : 0;
+}
+
 /*
  * A stream's header lines: its size, and the calls lost because the
  * reader fell behind since the start, each CPU's (CPU 0 first, a count
  * for each number below nr_cpu_ids: a CPU that cannot exist, where the
  * possible ones have gaps, lost none), then their sum: each count read
- * once, so that the two agree.
+ * once, so that the two agree. @lost_at_open: the counts when the reader
+ * opened the file (a prime since has zeroed the run's, for the calls of
+ * another buffer), or NULL for now.
  */
 static void kft_output_stream_lost(struct seq_file *m, const struct kft_run *run,
-				   const struct kft_ring *ring)
+				   const struct kft_ring *ring, const u64 *lost_at_open)
 {
 	u64 lost, sum = 0;
 	unsigned int cpu;
 
 	seq_printf(m, "Log stream = %lu entries a CPU\nCalls lost per CPU =", 1UL << ring->shift);
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
-		lost = cpu_possible(cpu) ?
-		       kft_counters_skipped(per_cpu_ptr(run->counters, cpu)) : 0;
+		lost = lost_at_open ? lost_at_open[cpu] : kft_stream_lost_on(run, cpu);
 		seq_printf(m, " %llu", lost);
 		sum += lost;
 	}
@@ -193,12 +201,13 @@ static unsigned long kft_trace_overwritten(const struct kft_log_buf *buf)
  * @buf:	the log's buffer the rows are of (a prime since the open
  *		moved the run to another)
  * @overwritten: a ring's calls overwritten then
+ * @stream_lost: a stream's calls lost per CPU then, or NULL for now
  * @rows:	how many rows follow
  */
 static void kft_output_log_header(struct seq_file *m, const struct kft_run *run,
 				  const struct kft_run_times *times, const struct kft_counters *c,
 				  const struct kft_log_buf *buf, unsigned long overwritten,
-				  unsigned long rows)
+				  const u64 *stream_lost, unsigned long rows)
 {
 	const struct kft_ring *ring = &buf->ring;
 
@@ -206,7 +215,7 @@ static void kft_output_log_header(struct seq_file *m, const struct kft_run *run,
 	seq_printf(m, "Entries not found = %lu\n", c->not_found);
 	/* kft's addition, only with log ring or log stream. */
 	if (ring->stream)
-		kft_output_stream_lost(m, run, ring);
+		kft_output_stream_lost(m, run, ring, stream_lost);
 	else if (ring->tags)
 		seq_printf(m, "Log ring = %lu entries a CPU\nCalls overwritten = %lu\nCalls lost to slots in use = %llu\n",
 			   1UL << ring->shift, overwritten, kft_counters_skipped(c));
@@ -422,7 +431,7 @@ void kft_trace_print_last(struct kft_run *run, unsigned int calls, struct seq_fi
 	for_each_possible_cpu(cpu)
 		rows += min_t(unsigned long, kft_ring_stored(&buf->ring, cpu), calls);
 	m->count = 0;
-	kft_output_log_header(m, run, &run->times, &c, buf, kft_trace_overwritten(buf), rows);
+	kft_output_log_header(m, run, &run->times, &c, buf, kft_trace_overwritten(buf), NULL, rows);
 	kft_trace_print_lines(m);
 	for_each_possible_cpu(cpu) {
 		head = kft_ring_head(&buf->ring, cpu);
@@ -574,6 +583,18 @@ unsigned int kft_trace_drop_module(struct kft_run *run, struct module *mod,
 	return kft_fhook_drop_module(&run->trace, mod, addrs, nr);
 }
 
+/* Each CPU's calls lost by a stream run now, or NULL without the memory. */
+static u64 *kft_stream_lost_take(const struct kft_run *run)
+{
+	u64 *lost = kcalloc(nr_cpu_ids, sizeof(*lost), GFP_KERNEL);
+	unsigned int cpu;
+
+	if (lost)
+		for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+			lost[cpu] = kft_stream_lost_on(run, cpu);
+	return lost;
+}
+
 /* The records complete now, in the log buffer of this moment (held). */
 static void kft_trace_data_take(struct kft_reader *r)
 {
@@ -585,6 +606,9 @@ static void kft_trace_data_take(struct kft_reader *r)
 	 * which a new run may take while the reader holds this buffer.
 	 */
 	r->overwritten = kft_trace_overwritten(r->log.buf);
+	/* (Without the memory, the header reads them when it is shown.) */
+	if (r->log.buf->ring.stream)
+		r->stream_lost = kft_stream_lost_take(r->run);
 }
 
 /*
@@ -640,7 +664,7 @@ static void kft_trace_data_show(struct seq_file *m, struct kft_reader *r, unsign
 {
 	if (i == 0)
 		kft_output_log_header(m, r->run, &r->times, &r->counters, r->log.buf,
-				      r->overwritten, r->log.nr);
+				      r->overwritten, r->stream_lost, r->log.nr);
 	else
 		kft_trace_data_row(m, r, r->log.order[i - 1]);
 }
@@ -648,6 +672,8 @@ static void kft_trace_data_show(struct seq_file *m, struct kft_reader *r, unsign
 static void kft_trace_data_free(struct kft_reader *r)
 {
 	kft_log_view_free(&r->log);
+	kfree(r->stream_lost);
+	r->stream_lost = NULL;
 }
 
 const struct kft_mode kft_mode_trace = {
