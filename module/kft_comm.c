@@ -36,13 +36,12 @@ int kft_comms_alloc(struct kft_comms *c, unsigned long records)
 						       (unsigned long)KFT_COMM_MAX_SLOTS));
 
 	c->slots = vzalloc(array_size(slots, sizeof(*c->slots)));
-	c->last = alloc_percpu(struct kft_comm_slot *);
-	if (!c->slots || !c->last) {
+	c->cpus = alloc_percpu(struct kft_comm_cpu);
+	if (!c->slots || !c->cpus) {
 		kft_comms_free(c);
 		return -ENOMEM;
 	}
 	c->mask = slots - 1;
-	atomic_long_set(&c->lost, 0);
 	atomic_long_set(&c->changes, 0);
 	return 0;
 }
@@ -50,9 +49,9 @@ int kft_comms_alloc(struct kft_comms *c, unsigned long records)
 void kft_comms_free(struct kft_comms *c)
 {
 	vfree(c->slots);
-	free_percpu(c->last);
+	free_percpu(c->cpus);
 	c->slots = NULL;
-	c->last = NULL;
+	c->cpus = NULL;
 }
 
 /* Empty again; only while no hook can write to it. */
@@ -62,8 +61,7 @@ void kft_comms_reset(struct kft_comms *c)
 
 	memset(c->slots, 0, kft_comms_bytes(c));
 	for_each_possible_cpu(cpu)
-		*per_cpu_ptr(c->last, cpu) = NULL;
-	atomic_long_set(&c->lost, 0);
+		memset(per_cpu_ptr(c->cpus, cpu), 0, sizeof(struct kft_comm_cpu));
 	/* (Grows: a reader's memo of the old table is not taken for the new.) */
 	atomic_long_inc(&c->changes);
 }
@@ -109,7 +107,6 @@ static notrace struct kft_comm_slot *kft_comm_slot_get(struct kft_comms *c, u32 
 		if (kft_comm_slot_is(s, key, n0, n1))
 			return s;
 	}
-	atomic_long_inc(&c->lost);
 	return NULL;
 }
 NOKPROBE_SYMBOL(kft_comm_slot_get);
@@ -124,15 +121,31 @@ NOKPROBE_SYMBOL(kft_comm_slot_get);
  */
 notrace void kft_comms_note_slow(struct kft_comms *c, u32 key, u64 n0, u64 n1, u64 entry_ns)
 {
-	struct kft_comm_slot *s = raw_cpu_read(*c->last);
+	struct kft_comm_cpu *pc;
+	struct kft_comm_slot *s;
 
+	/* The CPU's notes are written whole: no other task's between. */
+	preempt_disable_notrace();
+	pc = this_cpu_ptr(c->cpus);
+	s = pc->last;
 	if (!s || !kft_comm_slot_is(s, key, n0, n1)) {
+		if (pc->lost_key == key && pc->lost_name[0] == n0 && pc->lost_name[1] == n1) {
+			pc->lost++;
+			goto out;
+		}
 		s = kft_comm_slot_get(c, key, n0, n1, entry_ns);
-		if (!s)
-			return;
-		raw_cpu_write(*c->last, s);
+		if (!s) {
+			pc->lost_key = key;
+			pc->lost_name[0] = n0;
+			pc->lost_name[1] = n1;
+			pc->lost++;
+			goto out;
+		}
+		pc->last = s;
 	}
 	kft_comm_slot_seen_at(s, entry_ns);
+out:
+	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kft_comms_note_slow);
 
@@ -145,6 +158,7 @@ static const char *kft_comms_name(const struct kft_comms *c, s32 pid, u64 entry_
 {
 	const struct kft_comm_slot *best = NULL, *first = NULL;
 	u32 key = (u32)pid + 1, h = hash_32(key, 32);
+	u64 best_ns = 0, first_ns = 0;
 	unsigned int i;
 	size_t len;
 
@@ -160,11 +174,19 @@ static const char *kft_comms_name(const struct kft_comms *c, s32 pid, u64 entry_
 		if (k != key || !smp_load_acquire(&s->ready))
 			continue;
 		(*pairs)++;
+		/*
+		 * Each slot's time read once: its task may be lowering it, and
+		 * a 32-bit kernel's second read could be torn.
+		 */
 		t = READ_ONCE(s->first_ns);
-		if (t <= entry_ns && (!best || t > best->first_ns))
+		if (t <= entry_ns && (!best || t > best_ns)) {
 			best = s;
-		if (!first || t < first->first_ns)
+			best_ns = t;
+		}
+		if (!first || t < first_ns) {
 			first = s;
+			first_ns = t;
+		}
 	}
 	best = best ?: first;
 	if (!best)
@@ -222,9 +244,15 @@ const char *kft_comms_find_memo_slow(const struct kft_comms *c, struct kft_comm_
 	return found;
 }
 
+/* Records whose pair found no slot, on every CPU (a running log's: racy). */
 unsigned long kft_comms_lost(const struct kft_comms *c)
 {
-	return atomic_long_read(&c->lost);
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(c->cpus, cpu)->lost);
+	return sum;
 }
 
 unsigned long kft_comms_bytes(const struct kft_comms *c)

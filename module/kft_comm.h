@@ -10,7 +10,9 @@
  * pair written makes a run of records from one task cost a compare; a new
  * pair claims a slot with one cmpxchg. Nothing is ever removed while the
  * log lives, so a reader needs no lock. A pair that finds no slot within
- * KFT_COMM_PROBES is counted as lost and its rows show "?".
+ * KFT_COMM_PROBES never will until the log is emptied: its records are
+ * counted as lost and its rows show "?"; the CPU notes it, so that its
+ * next records cost a compare, not the probes again.
  */
 #ifndef KFT_COMM_H
 #define KFT_COMM_H
@@ -31,11 +33,18 @@ struct kft_comm_slot {
 	u64 name[2];		/* the task's comm, KFT_COMM_LEN bytes */
 };
 
+/* A CPU's notes: the last pair it wrote, the last that found no slot. */
+struct kft_comm_cpu {
+	struct kft_comm_slot *last;
+	u32 lost_key;			/* 0: none */
+	u64 lost_name[2];
+	unsigned long lost;		/* records whose pair found no slot */
+};
+
 struct kft_comms {
 	struct kft_comm_slot *slots;
 	unsigned int mask;
-	struct kft_comm_slot * __percpu *last;	/* per CPU: the last pair noted */
-	atomic_long_t lost;
+	struct kft_comm_cpu __percpu *cpus;
 	/* Grows after each new pair is ready, and at a reset: a memo's check. */
 	atomic_long_t changes;
 };
@@ -72,7 +81,7 @@ void kft_comms_note_slow(struct kft_comms *c, u32 key, u64 n0, u64 n1, u64 entry
  */
 static __always_inline void kft_comms_note(struct kft_comms *c, s32 pid, u64 entry_ns)
 {
-	const struct kft_comm_slot *s = raw_cpu_read(*c->last);
+	const struct kft_comm_slot *s = raw_cpu_read(c->cpus->last);
 	const char *comm = current->comm;
 	u32 key = (u32)pid + 1;
 	u64 n0, n1;
