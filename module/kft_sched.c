@@ -28,17 +28,18 @@ static struct tracepoint *kft_sched_switch_tp;
 static __always_inline void kft_sched_switched_in(struct kft_sched *sc,
 						  struct kft_sched_slot *s, u64 now)
 {
-	u64 away = now > s->out_ns ? now - s->out_ns : 0, slept = 0;
+	u64 out = atomic64_read(&s->out_ns);
+	u64 away = now > out ? now - out : 0, slept = 0;
 
-	if (!s->out_ns)
+	if (!out)
 		away = 0;
 	else if (s->out_runnable)
 		WRITE_ONCE(s->runnable_ns, s->runnable_ns + away);
 	else
 		WRITE_ONCE(s->blocked_ns, s->blocked_ns + (slept = away));
 	if (sc->wakes)
-		kft_wake_switched_in(kft_sched_wake_of(sc, s), s->out_ns, slept);
-	s->out_ns = 0;
+		kft_wake_switched_in(kft_sched_wake_of(sc, s), out, slept);
+	atomic64_set(&s->out_ns, 0);
 }
 
 /*
@@ -59,7 +60,7 @@ static notrace void kft_sched_switch(KFT_SCHED_SWITCH_ARGS)
 	s = kft_sched_find(sc, prev);
 	if (s) {
 		s->out_runnable = preempt || KFT_SCHED_PREV_STATE == TASK_RUNNING;
-		WRITE_ONCE(s->out_ns, now);
+		atomic64_set(&s->out_ns, now);
 	}
 	s = kft_sched_find(sc, next);
 	if (s)

@@ -45,7 +45,12 @@
 struct kft_sched_slot {
 	struct task_struct *owner;	/* NULL: free */
 	unsigned int depth;		/* the owner's timed calls open */
-	u64 out_ns;			/* switched out at (kft_now()); 0: on a CPU */
+	/*
+	 * Switched out at (kft_now()); 0: on a CPU. Atomic: a wakeup on
+	 * another CPU reads it while the switch writes it, and a 32-bit
+	 * kernel's plain 64-bit access may be two.
+	 */
+	atomic64_t out_ns;
 	bool out_runnable;		/* switched out runnable, not asleep */
 	u64 runnable_ns;		/* totals since the claim */
 	u64 blocked_ns;
@@ -102,7 +107,7 @@ static __always_inline struct kft_sched_slot *kft_sched_claim(struct kft_sched *
 
 		if (!READ_ONCE(s->owner) && !cmpxchg(&s->owner, NULL, current)) {
 			s->depth = 0;
-			s->out_ns = 0;
+			atomic64_set(&s->out_ns, 0);
 			s->runnable_ns = 0;
 			s->blocked_ns = 0;
 			if (sc->wakes)

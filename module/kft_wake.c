@@ -51,7 +51,7 @@ NOKPROBE_SYMBOL(kft_wake_first_frame);
  */
 static __always_inline u64 kft_wake_asleep(const struct kft_sched_slot *s)
 {
-	u64 out = READ_ONCE(s->out_ns), now;
+	u64 out = atomic64_read(&s->out_ns), now;
 
 	if (!out)
 		return 0;
