@@ -15,6 +15,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpumask.h>
+#include <linux/delay.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
@@ -847,19 +848,29 @@ int kft_run_force_start(struct kft_run *run, struct kft_parse_error *err)
 	return ret;
 }
 
+/*
+ * The stop command: a run primed or running ends. A stop trigger's stop
+ * may be under way meanwhile (STOPPING, back to PRIMED with autorepeat):
+ * the command waits it out and ends the run where it lands, rather than
+ * answer "not active" or leave the next round running.
+ */
 int kft_run_force_stop(struct kft_run *run)
 {
 	lockdep_assert_held(&kft_mutex);
-	if (kft_state_move(run, KFT_PRIMED, KFT_COMPLETE)) {
-		run->times.stop_reason = KFT_REASON_USER;
-		run->times.stop_ns = kft_now();
-		hrtimer_cancel(&run->timer);
-		kft_run_detach_complete(run);
-		return 0;
+	for (;;) {
+		if (kft_state_move(run, KFT_PRIMED, KFT_COMPLETE)) {
+			run->times.stop_reason = KFT_REASON_USER;
+			run->times.stop_ns = kft_now();
+			hrtimer_cancel(&run->timer);
+			break;
+		}
+		if (kft_run_stop(run, KFT_REASON_USER))
+			break;
+		if (READ_ONCE(run->state) != KFT_STOPPING)
+			return -EINVAL;
+		/* A stopper preempted (a soft hrtimer's thread on RT): let it run. */
+		usleep_range(50, 200);
 	}
-	if (READ_ONCE(run->state) != KFT_RUNNING)
-		return -EINVAL;
-	kft_run_stop(run, KFT_REASON_USER);
 	kft_run_detach_complete(run);
 	return 0;
 }

@@ -307,7 +307,7 @@ static __always_inline bool kft_run_context_refused(struct kft_run *run, bool ir
 /* kft_state.c: the configuration's lock, and what runs in any context. */
 extern struct mutex kft_mutex;
 void kft_run_start(struct kft_run *run, enum kft_reason why);
-void kft_run_stop(struct kft_run *run, enum kft_reason why);
+bool kft_run_stop(struct kft_run *run, enum kft_reason why);
 void kft_run_freeze(struct kft_run *run, enum kft_reason why);
 void kft_run_sum_counters(struct kft_run *run, struct kft_counters *sum);
 

@@ -108,16 +108,20 @@ NOKPROBE_SYMBOL(kft_run_stopping);
  *
  * With autorepeat, a stop trigger re-primes the run; a full log, the
  * stop command, an oops, a panic and a warning end it.
+ *
+ * Return: true if this call stopped it (false: it was not running).
  */
-notrace void kft_run_stop(struct kft_run *run, enum kft_reason why)
+notrace bool kft_run_stop(struct kft_run *run, enum kft_reason why)
 {
 	int next = KFT_COMPLETE;
 
 	if (run->cfg.autorepeat && why != KFT_REASON_LOG_FULL && why != KFT_REASON_USER &&
 	    why != KFT_REASON_OOPS && why != KFT_REASON_PANIC && why != KFT_REASON_WARN)
 		next = KFT_PRIMED;
-	if (kft_state_move(run, KFT_RUNNING, KFT_STOPPING))
-		kft_run_stopping(run, why, next);
+	if (!kft_state_move(run, KFT_RUNNING, KFT_STOPPING))
+		return false;
+	kft_run_stopping(run, why, next);
+	return true;
 }
 NOKPROBE_SYMBOL(kft_run_stop);
 
