@@ -391,14 +391,19 @@ static int __init kft_init(void)
 	if (ret)
 		goto err_hibernate_exit;
 	ret = -ENOMEM;
-	if (!proc_create(KFT_PROC_CTL, 0600, NULL, &kft_ctl_ops))
-		goto err_flight_exit;
 	if (!proc_create(KFT_PROC_DATA, 0400, NULL, &kft_data_ops))
-		goto err_remove_ctl;
+		goto err_flight_exit;
 	if (!proc_create(KFT_PROC_STREAM, 0400, NULL, &kft_stream_ops))
 		goto err_remove_data;
 	if (!proc_create(KFT_PROC_LAST_BOOT, 0600, NULL, &kft_last_boot_ops))
 		goto err_remove_stream;
+	/*
+	 * The control file last: a writer can make a run as soon as it is
+	 * there, and no step after it fails (a failed load would leave the
+	 * run's hooks in freed code).
+	 */
+	if (!proc_create(KFT_PROC_CTL, 0600, NULL, &kft_ctl_ops))
+		goto err_remove_last_boot;
 	if (KFT_HAVE_SAFE_HOOKS)
 		pr_info("loaded, function exits through %s (hooks safe)%s\n",
 			KFT_HAVE_FPROBE ? "fprobe" : "kretprobes",
@@ -408,12 +413,12 @@ static int __init kft_init(void)
 	kft_static_start();
 	return 0;
 
+err_remove_last_boot:
+	remove_proc_entry(KFT_PROC_LAST_BOOT, NULL);
 err_remove_stream:
 	remove_proc_entry(KFT_PROC_STREAM, NULL);
 err_remove_data:
 	remove_proc_entry(KFT_PROC_DATA, NULL);
-err_remove_ctl:
-	remove_proc_entry(KFT_PROC_CTL, NULL);
 err_flight_exit:
 	kft_flight_exit();
 err_hibernate_exit:
