@@ -526,11 +526,15 @@ static int kft_run_attach_replacing(struct kft_run *run, struct kft_run *old,
 	 * its task's for good. As at a prime, every slot is freed and those
 	 * calls are made an earlier generation's, whose exits leave the
 	 * slots alone (fast hooks' still come, and are counted not found).
+	 * The generation first, as at a prime: an exit checks it alone
+	 * before it writes into its slot, and one past the check ends
+	 * within the grace period, before the reset clears the slots.
 	 */
 	if (old->hold.slots || old->sched.slots) {
+		kft_run_next_gen(old);
+		synchronize_rcu();
 		kft_hold_reset(&old->hold);
 		kft_sched_reset(&old->sched);
-		kft_run_next_gen(old);
 	}
 	if (!kft_run_attach(old, &again)) {
 		old->detached = false;
