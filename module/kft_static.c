@@ -142,16 +142,37 @@ static int __init kft_static_override_fits(const struct kft_config *cfg, const c
 	return -EINVAL;
 }
 
+/*
+ * The command line's funclist in place of the compiled-in one. The parser
+ * keeps a configuration's roots at the end of its funclist's array: they
+ * come along into a new array with the new funclist (the old one is freed
+ * after, its roots kept nowhere else). Return: 0 or -ENOMEM.
+ */
+static int __init kft_static_override_funcs(struct kft_static_parse *run,
+					    const struct kft_static_parse *over)
+{
+	unsigned int nr_funcs = over->cfg.nr_funcs, nr_roots = run->cfg.nr_roots;
+	struct kft_func_ref *funcs = kvcalloc(nr_funcs + nr_roots, sizeof(*funcs), GFP_KERNEL);
+
+	if (!funcs)
+		return -ENOMEM;
+	memcpy(funcs, over->funcs, nr_funcs * sizeof(*funcs));
+	memcpy(funcs + nr_funcs, run->cfg.roots, nr_roots * sizeof(*funcs));
+	kvfree(run->funcs);
+	run->funcs = funcs;
+	run->cfg.funcs = funcs;
+	run->cfg.nr_funcs = nr_funcs;
+	run->cfg.roots = nr_roots ? funcs + nr_funcs : NULL;
+	run->cfg.has_funclist = true;
+	return 0;
+}
+
 /* The command line's statements replace the compiled-in ones. */
 static int __init kft_static_apply_override(struct kft_static_parse *run,
 					    struct kft_static_parse *over)
 {
-	if (static_funcs) {
-		swap(run->funcs, over->funcs);
-		run->cfg.funcs = run->funcs;
-		run->cfg.nr_funcs = over->cfg.nr_funcs;
-		run->cfg.has_funclist = true;
-	}
+	if (static_funcs && kft_static_override_funcs(run, over))
+		return -ENOMEM;
 	if (static_mintime)
 		run->cfg.mintime_us = over->cfg.mintime_us;
 	if (static_log) {
