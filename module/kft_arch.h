@@ -560,6 +560,7 @@ static __always_inline unsigned long kft_fregs_argument(struct ftrace_regs *freg
 
 /* kft_irq_stack.c */
 int kft_irq_stacks_find(void);
+void kft_irq_stacks_exit(void);
 enum kft_stack_kind kft_stack_left(unsigned long *left);
 
 /*

@@ -890,10 +890,15 @@ int kft_run_init(void)
 	ret = kft_stack_init();
 	if (ret)
 		return ret;
-	kft_irq_stacks_find();
+	ret = kft_irq_stacks_find();
+	if (ret) {
+		kft_stack_exit();
+		return ret;
+	}
 	kft_arch_init();
 	kft_wq = alloc_workqueue("kft", KFT_WQ_PERCPU, 0);
 	if (!kft_wq) {
+		kft_irq_stacks_exit();
 		kft_stack_exit();
 		return -ENOMEM;
 	}
@@ -909,6 +914,7 @@ void kft_run_exit(void)
 	destroy_workqueue(kft_wq);
 	kft_fhook_cleanup();
 	kft_mode_stacks_cleanup();
+	kft_irq_stacks_exit();
 	kft_stack_exit();
 }
 
