@@ -6,15 +6,16 @@
 #   make install         the tools and man pages (PREFIX, DESTDIR)
 #   make demo            boot Debian's 6.12 in QEMU, trace one open(), analyze the log
 #   make boot            build a 6.12 kernel with kft built in, trace its boot
-#                        (ARCH=arm64, ARCH=armhf: an arm64 or 32-bit ARM kernel, on QEMU's virt board)
-#   make check           unit tests, tools, fuzzers, lint, dkms, deb, VM tests on 6.1, 6.12, 7.3, 6.12-debug, boot
+#                        (ARCH=arm64, ARCH=armhf: an arm64 or 32-bit ARM kernel, on QEMU's virt board;
+#                        KERNEL=5.10: Debian 11's 5.10, x86-64 or arm64, BOOT_ARGS=kft.static_funcs=F1,F2)
+#   make check           unit tests, tools, fuzzers, lint, dkms, deb, VM tests on 5.10, 6.1, 6.12, 6.12-rt, 7.3, 6.12-debug, the boot kernels (6.12, 5.10)
 #   make check-quick     the inner loop (about 5 min): unit tests, tools, lint, 6.12's quicker VM tests
 #   make check-debug     every in-guest test on the debug kernel (6.12, KASAN, lockdep, kmemleak), make check's and those it leaves out there
 #   make census          each in-guest test 5 times on 6.1, 6.12 and 6.12-debug: failures out of runs
 #   make unit            the userspace unit tests (ASan, UBSan)
 #   make lint            sparse, checkpatch, -Werror builds
 #   make fuzz            each fuzzer for FUZZ_SECONDS (default 60)
-#   make dkms-check      kft-dkms built by dkms for both cached Debian kernels
+#   make dkms-check      kft-dkms built by dkms for the cached Debian kernels 5.10, 6.1 and 6.12
 #   make deb             build/deb/kft-dkms_VERSION_all.deb and kft-tools_VERSION_amd64.deb
 #   make deb-check       make deb, lintian, install, use and remove the packages
 #   make bench           overhead per traced call, kft vs ftrace and kprobes
@@ -64,8 +65,10 @@ else
 all: module-skipped
 endif
 
+# The header's lines of targets, and the lines that continue one (blank
+# where the target's name stands).
 help:
-	@sed -n 's/^#   make/make/p' $(firstword $(MAKEFILE_LIST))
+	@sed -n '2,/^# Packages:/{s/^#   make/make/p; s/^#   \(     \)/\1/p}' $(firstword $(MAKEFILE_LIST))
 
 ifeq ($(origin KDIR),file)
 NO_HEADERS = no kernel headers in $(KDIR): apt-get install linux-headers-$(KVER), or make KDIR=/path/to/kernel/build

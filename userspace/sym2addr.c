@@ -38,6 +38,7 @@ static const char *const sym2addr_usage[] = {
 	"",
 	"  -m MAP   System.map or a copy of /proc/kallsyms (default: /proc/kallsyms)",
 	"  -h       this help",
+	"  --version  kft's version",
 	"",
 	"Example:",
 	"  sym2addr -m kallsyms.txt trace.config >/proc/kft",
