@@ -3,15 +3,17 @@
  * A trace configuration's globs named one by one, for kernels whose trace
  * hooks take none: kretprobes (no fprobe, 6.1) hook one named function
  * each, and the kernel exports no walk of its symbols to the module, so
- * the module refuses a glob there ("globs need fprobe") and kft trace
- * names its functions instead. The names: the traceable functions
- * (tracefs's available_filter_functions: ftrace can hook them) that
- * /proc/kallsyms has, as "name" or "module:name" (what kprobes look up).
+ * the module refuses a glob there ("globs need fprobe") and kft names
+ * its functions instead (kft_configure()). The names: the traceable
+ * functions (tracefs's available_filter_functions: ftrace can hook them)
+ * that /proc/kallsyms has, as "name" or "module:name" (what kprobes look
+ * up).
  * The configuration is parsed by the module's own parser (kft_config.c),
  * so that exactly the funclist's globs are replaced, where they stand.
  */
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -270,4 +272,61 @@ char *kft_globs_name(const char *text, const struct kft_funcs *f, size_t *named,
 	}
 	*named = nm.named;
 	return nm.out;
+}
+
+/*
+ * config with its funclist's globs named one by one from kallsyms and the
+ * traceable functions, or NULL after saying why (the module's
+ * refusal when the funclist has no glob: a trigger's was refused); said
+ * too: what became of the globs.
+ */
+static char *kft_globs_name_from_kernel(const struct kft_paths *paths, const char *name,
+					const char *config, const char *refusal)
+{
+	struct ksyms *ks = ksyms__load(paths->kallsyms);
+	struct kft_funcs f = { 0 };
+	char err[512], *text = NULL;
+	FILE *in = NULL;
+	size_t named;
+
+	if (!ks)
+		fprintf(stderr, "kft: %s: %s\n", paths->kallsyms, ksyms__strerror(errno));
+	else if (!(in = fopen(paths->traceable, "r")) || kft_funcs_read(&f, ks, in))
+		fprintf(stderr, "kft: %s: %s (kft names the functions of globs from it on "
+			"this kernel: mount tracefs)\n", paths->traceable, strerror(errno));
+	else if (!(text = kft_globs_name(config, &f, &named, err, sizeof(err))))
+		fprintf(stderr, "kft: %s: %s\n", err[0] ? name : paths->ctl, err[0] ? err : refusal);
+	else
+		fprintf(stderr, "kft: this kernel's trace hooks (kretprobes, no fprobe) take "
+			"no globs: the funclist's globs named as %zu traceable functions\n", named);
+	if (in)
+		fclose(in);
+	kft_funcs_free(&f);
+	ksyms__free(ks);
+	return text;
+}
+
+/*
+ * The configuration written. Where the module refuses globs ("globs need
+ * fprobe": its hooks are kretprobes, whatever the kernel), it is written
+ * again with each glob named one by one. 0, or -1 after saying why.
+ */
+int kft_configure(const struct kft_paths *paths, const char *name, const char *config)
+{
+	struct kft_status st;
+	char *named;
+	int ret = kft_ctl_try(paths, config, 0, &st);
+
+	if (ret != 1)
+		return ret;
+	if (!strstr(st.error, kft_parse_strerror(KFT_ERR_GLOB_NEEDS_FPROBE))) {
+		fprintf(stderr, "kft: %s: %s\n", paths->ctl, st.error);
+		return -1;
+	}
+	named = kft_globs_name_from_kernel(paths, name, config, st.error);
+	if (!named)
+		return -1;
+	ret = kft_ctl_write(paths, named, 0);
+	free(named);
+	return ret;
 }

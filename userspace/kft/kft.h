@@ -22,7 +22,7 @@
  *	errtrace.c	kft errtrace: where the errors of functions came from
  *	slowtree.c	kft slowtrace's trees of calls in a log (pure)
  *	slowtrace.c	kft slowtrace: the slow or failing calls, each with its tree
- *	expand.c	kft trace: globs named one by one where the hooks take none
+ *	expand.c	globs named one by one where the hooks take none
  *	stream.c	kft record's reads of a stream run: rows, header, losses (pure)
  *	record.c	kft record: a stream run drained into a file until its end
  *
@@ -588,9 +588,9 @@ struct kft_session {
 
 /*
  * Catches Ctrl-C, claims the module, writes config (p's, malloc'ed: freed
- * here; NULL: err says why) and starts the run; with p->debug, config is
- * printed on standard error first. 0, or -1 after saying why (nothing is
- * held then).
+ * here; NULL: err says why; its globs named where the hooks take none, by
+ * kft_configure()) and starts the run; with p->debug, config is printed on
+ * standard error first. 0, or -1 after saying why (nothing is held then).
  */
 int kft_session_start(struct kft_session *s, const struct kft_paths *paths,
 		      const struct kft_params *p, char *config, const char *err);
@@ -722,9 +722,9 @@ int kft_stream_header_write(FILE *out, const char *header, size_t len, unsigned 
 void kft_stream_lost_put(const struct kft_stream_read *r, FILE *out);
 
 /*
- * trace.c: a configuration written, its globs named one by one where the
- * module refuses them (expand.c); name is the configuration's, for
- * messages. 0, or -1 after saying why.
+ * expand.c: a configuration written, its globs named one by one where the
+ * module refuses them; name is the configuration's, for messages. 0, or
+ * -1 after saying why.
  */
 int kft_configure(const struct kft_paths *paths, const char *name, const char *config);
 

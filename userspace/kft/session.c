@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A subcommand's run of the module, the same for funccount, stackcount,
- * stacksnoop and profile: Ctrl-C caught, the module claimed (the lock, no
- * active run), the configuration written and started; summaries at
- * intervals until the duration, Ctrl-C or someone else's stop; the run
- * stopped, the lock released, standard output checked.
+ * A subcommand's run of the module, the same for funccount, funclatency,
+ * stackcount, stacksnoop, profile, errtrace and slowtrace: Ctrl-C caught,
+ * the module claimed (the lock, no active run), the configuration written
+ * (its globs named one by one where the module's hooks take none, as kft
+ * trace does) and started; summaries at intervals until the duration,
+ * Ctrl-C or someone else's stop; the run stopped, the lock released,
+ * standard output checked.
  */
 #include <errno.h>
 #include <math.h>
@@ -36,7 +38,8 @@ int kft_session_start(struct kft_session *s, const struct kft_paths *paths,
 		fputs(config, stderr);
 	kft_signals_catch(&s->orig);
 	s->lock = kft_claim(paths, &st);
-	if (s->lock >= 0 && !kft_ctl_write(paths, config, 0) && !kft_ctl_begin(paths, "start\n")) {
+	if (s->lock >= 0 && !kft_configure(paths, kft_subcmd_name(p->sub), config) &&
+	    !kft_ctl_begin(paths, "start\n")) {
 		if (!kft_status_read(paths, &st)) {
 			s->run_id = st.id;
 			ret = 0;

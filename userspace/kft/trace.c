@@ -195,63 +195,6 @@ static int kft_trace_save(const struct kft_paths *paths, struct kft_trace_out *o
 	return ret;
 }
 
-/*
- * config with its funclist's globs named one by one from kallsyms and the
- * traceable functions (expand.c), or NULL after saying why (the module's
- * refusal when the funclist has no glob: a trigger's was refused); said
- * too: what became of the globs.
- */
-static char *kft_trace_name_globs(const struct kft_paths *paths, const char *name,
-				  const char *config, const char *refusal)
-{
-	struct ksyms *ks = ksyms__load(paths->kallsyms);
-	struct kft_funcs f = { 0 };
-	char err[512], *text = NULL;
-	FILE *in = NULL;
-	size_t named;
-
-	if (!ks)
-		fprintf(stderr, "kft: %s: %s\n", paths->kallsyms, ksyms__strerror(errno));
-	else if (!(in = fopen(paths->traceable, "r")) || kft_funcs_read(&f, ks, in))
-		fprintf(stderr, "kft: %s: %s (kft names the functions of globs from it on "
-			"this kernel: mount tracefs)\n", paths->traceable, strerror(errno));
-	else if (!(text = kft_globs_name(config, &f, &named, err, sizeof(err))))
-		fprintf(stderr, "kft: %s: %s\n", err[0] ? name : paths->ctl, err[0] ? err : refusal);
-	else
-		fprintf(stderr, "kft: this kernel's trace hooks (kretprobes, no fprobe) take "
-			"no globs: the funclist's globs named as %zu traceable functions\n", named);
-	if (in)
-		fclose(in);
-	kft_funcs_free(&f);
-	ksyms__free(ks);
-	return text;
-}
-
-/*
- * The configuration written. Where the module refuses globs ("globs need
- * fprobe": its hooks are kretprobes, whatever the kernel), it is written
- * again with each glob named one by one. 0, or -1 after saying why.
- */
-int kft_configure(const struct kft_paths *paths, const char *name, const char *config)
-{
-	struct kft_status st;
-	char *named;
-	int ret = kft_ctl_try(paths, config, 0, &st);
-
-	if (ret != 1)
-		return ret;
-	if (!strstr(st.error, kft_parse_strerror(KFT_ERR_GLOB_NEEDS_FPROBE))) {
-		fprintf(stderr, "kft: %s: %s\n", paths->ctl, st.error);
-		return -1;
-	}
-	named = kft_trace_name_globs(paths, name, config, st.error);
-	if (!named)
-		return -1;
-	ret = kft_ctl_write(paths, named, 0);
-	free(named);
-	return ret;
-}
-
 /* Configured, primed or started, waited for, saved: 0, or -1. */
 static int kft_trace_run(const struct kft_paths *paths, const struct kft_params *p,
 			 const char *config, struct kft_trace_out *out, const sigset_t *orig,
