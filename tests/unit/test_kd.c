@@ -364,8 +364,29 @@ static void test_json_events(void)
 			  "\"args\":{\"cpu\":0,\"caller\":\"start_kernel+0x10\"}}") != NULL,
 	      "outer event missing:\n%s", out);
 	CHECK(strstr(out, "{\"name\":\"open_fn\",\"ph\":\"B\",\"ts\":60") != NULL, "open call as B");
-	CHECK(strstr(out, "\"tid\":1000000,\"args\":{\"name\":\"irq cpu0\"}") != NULL, "irq lane");
+	CHECK(strstr(out, "\"tid\":4194304,\"args\":{\"name\":\"irq cpu0\"}") != NULL, "irq lane");
 	CHECK(!strstr(out, "stack_fn"), "a stack row became an event");
+	free(out);
+}
+
+/*
+ * An interrupt thread's tid is past every pid (PID_MAX_LIMIT, 2^22, and
+ * up): pid 1000000 and pid 4194303 keep lanes of their own, apart from
+ * CPU 0's and CPU 3's interrupts (1000000 + CPU was the interrupts' tid).
+ */
+static void test_json_irq_tid_no_pid(void)
+{
+	struct kd_params p = kd_params_of(KD_JSON);
+	char *out = kd_run(HEADER "0 5 1000000.0 f c+0x1\n1 2 -1.0 g c+0x1\n"
+			   "2 5 4194303.3 h c+0x1\n3 2 -1.3 k c+0x1\n", &p, NULL);
+
+	CHECK(strstr(out, "\"tid\":1000000,\"args\":{\"name\":\"pid 1000000\"}") &&
+	      strstr(out, "\"tid\":4194303,\"args\":{\"name\":\"pid 4194303\"}") &&
+	      strstr(out, "\"tid\":4194304,\"args\":{\"name\":\"irq cpu0\"}") &&
+	      strstr(out, "\"tid\":4194307,\"args\":{\"name\":\"irq cpu3\"}"),
+	      "thread names:\n%s", out);
+	CHECK(strstr(out, "{\"name\":\"g\",\"ph\":\"X\",\"ts\":1,\"dur\":2,\"pid\":1,"
+			  "\"tid\":4194304,") != NULL, "irq event's tid:\n%s", out);
 	free(out);
 }
 
@@ -497,4 +518,4 @@ UNIT_MAIN(test_malformed_lines_are_counted, test_summary, test_summary_long_sort
 	  test_summary_fields_and_threshold, test_summary_many_children, test_calltree, test_calltree_depth_width_interlace,
 	  test_two_pids_same_function, test_microsecond_ties_use_the_caller,
 	  test_tail_call_keeps_time_nesting, test_huge_times_saturate, test_folded, test_raw_addresses_with_a_map,
-	  test_json_events, test_svg_lanes_and_bars, test_parse_args)
+	  test_json_events, test_json_irq_tid_no_pid, test_svg_lanes_and_bars, test_parse_args)

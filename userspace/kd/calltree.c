@@ -219,23 +219,28 @@ static long *kd_roots(const struct kd_tree *t)
 	return root;
 }
 
-/* One past the last call of the tree of root r. */
-static size_t kd_tree_end(const struct kd_tree *t, const long *root, size_t r)
+/*
+ * One past the last call of each tree, at its root's index, in one pass:
+ * a search from each root to the end of the log cost the log's length
+ * for each interrupt.
+ */
+static size_t *kd_tree_ends(const struct kd_tree *t, const long *root)
 {
-	size_t i, end = r + 1;
+	size_t *end = malloc((t->nr ? t->nr : 1) * sizeof(*end));
+	size_t i;
 
-	for (i = r + 1; i < t->nr; i++)
-		if (root[i] == (long)r)
-			end = i + 1;
+	for (i = 0; end && i < t->nr; i++)
+		end[root[i]] = i + 1;
 	return end;
 }
 
-/* -i's state: each call's tree (its root), each tree's marker. */
+/* -i's state: each call's tree (its root), each tree's end and marker. */
 struct kd_interlace {
 	const struct kd_tree *t;
 	const struct kd_params *p;
 	const char *fields;
 	long *root;
+	size_t *tree_end;	/* by root: one past its tree's last call */
 	char *marker;
 	size_t roots;		/* trees begun */
 	size_t next;		/* the next snapshot */
@@ -278,7 +283,7 @@ static void kd_interlaced_calls(FILE *out, struct kd_interlace *il)
 			if (c->thread < -1 && !in_irq) {
 				fputs("----------- !!!! start --------------\n", out);
 				in_irq = 1;
-				irq_end = kd_tree_end(t, il->root, i);
+				irq_end = il->tree_end[i];
 			}
 		}
 		if (c->depth < il->p->max_depth)
@@ -298,11 +303,13 @@ static int kd_interlaced(FILE *out, const struct kd_tree *t, const struct kd_par
 	};
 	int ret = -1;
 
-	if (il.root && il.marker) {
+	il.tree_end = il.root ? kd_tree_ends(t, il.root) : NULL;
+	if (il.root && il.tree_end && il.marker) {
 		kd_interlaced_calls(out, &il);
 		ret = 0;
 	}
 	free(il.root);
+	free(il.tree_end);
 	free(il.marker);
 	return ret;
 }

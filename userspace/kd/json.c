@@ -4,7 +4,9 @@
  * One complete event ("ph":"X") per call with a known duration, a begin
  * event ("ph":"B", never ended) for a call still open at the stop; ts and
  * dur in microseconds. Tasks are threads (tid = pid) of process 1 ("kernel");
- * interrupt context is one thread per CPU, named "irq cpuN". With
+ * interrupt context is one thread per CPU, named "irq cpuN", its tid
+ * 4194304 + N: past every pid, which the kernel keeps below PID_MAX_LIMIT
+ * (2^22), so that no task shares an interrupt thread's lane. With
  * --srcline, each event's args have "src" and "caller_src", as the call
  * tree shows them.
  */
@@ -33,9 +35,13 @@ static void kd_json_string(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-static long kd_tid(const struct kd_call *c)
+/* The first interrupt thread's tid: PID_MAX_LIMIT, one past the largest pid. */
+#define KD_JSON_IRQ_TID		4194304LL
+
+/* Long long: a log may name CPU numbers up to INT_MAX (kd_thread_of()). */
+static long long kd_tid(const struct kd_call *c)
 {
-	return c->thread >= 0 ? c->thread : 1000000L + (-2 - c->thread);
+	return c->thread >= 0 ? c->thread : KD_JSON_IRQ_TID + (-2 - c->thread);
 }
 
 /* A time in us, as the format wants; a log in ns keeps its digits. */
@@ -59,7 +65,7 @@ int kd_json(FILE *out, const struct kd_tree *t)
 	for (i = 0; i < t->nr; i++) {
 		if (t->calls[i].thread_first != (long)i)
 			continue;
-		fprintf(out, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%ld,"
+		fprintf(out, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%lld,"
 			"\"args\":{\"name\":", kd_tid(&t->calls[i]));
 		if (t->calls[i].thread >= 0)
 			fprintf(out, "\"pid %d\"}}", t->calls[i].thread);
@@ -75,7 +81,7 @@ int kd_json(FILE *out, const struct kd_tree *t)
 		kd_json_time(out, "ts", c->row->entry, t->units_ns);
 		if (c->row->delta >= 0)
 			kd_json_time(out, "dur", c->row->delta, t->units_ns);
-		fprintf(out, ",\"pid\":1,\"tid\":%ld,\"args\":{\"cpu\":%d,\"caller\":",
+		fprintf(out, ",\"pid\":1,\"tid\":%lld,\"args\":{\"cpu\":%d,\"caller\":",
 			kd_tid(c), c->row->cpu);
 		kd_json_string(out, c->row->caller);
 		if (c->src) {

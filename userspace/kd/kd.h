@@ -158,6 +158,40 @@ long long kd_call_end(const struct kd_call *c);
  */
 int kd_snapshots_collect(struct kd_tree *t, const struct kftlog *log, const struct ksyms *ks);
 
+/*
+ * What finds a snapshot's place in its thread's stack while
+ * kd_tree_build() places the calls (snapplace.c), without walking the
+ * stack: links past the calls that ended, and each thread's innermost
+ * call of each function.
+ */
+struct kd_name_top {
+	int thread;
+	const char *name;	/* the function; NULL: a free slot */
+	long call;		/* its innermost call on the stack; -1: none */
+};
+
+struct kd_snapplace {
+	long *open_up;		/* by call: the next ancestor that may be open later */
+	long *named_up;		/* by call: the next ancestor of its function, likewise */
+	struct kd_name_top *slots;	/* by thread and function (open addressing) */
+	size_t cap, nr;
+};
+
+/* Ready for t's calls; it does nothing for a log without snapshots. -1: no memory. */
+int kd_snapplace_init(struct kd_snapplace *sp, const struct kd_tree *t);
+/* Call pushed on its thread's stack, its parent already set; -1: no memory. */
+int kd_snapplace_push(struct kd_snapplace *sp, const struct kd_tree *t, long call);
+/* Call, the top of its thread's stack, popped. */
+void kd_snapplace_pop(struct kd_snapplace *sp, const struct kd_tree *t, long call);
+/*
+ * Snapshot s's place (its parent and depth, or its owner in before) in
+ * the stack whose top is call top (-1: empty); caller_fn is the function
+ * of its caller column (NULL: unknown). Rows must come in entry order.
+ */
+void kd_snapplace_find(struct kd_snapplace *sp, const struct kd_tree *t, long top,
+		       struct kd_snapshot *s, const char *caller_fn);
+void kd_snapplace_free(struct kd_snapplace *sp);
+
 int kd_summary(FILE *out, const struct kd_tree *t, const struct kd_params *p);
 int kd_tasks(FILE *out, const struct kd_tree *t, const struct kd_params *p);
 int kd_calltree(FILE *out, const struct kd_tree *t, const struct kd_params *p);

@@ -7,37 +7,74 @@
  * counted once. Logs from before the comm column have no names ("-").
  * A CPU's interrupts are "irq/cpuN".
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "kd.h"
 
 struct kd_task {
 	int thread;		/* kd_thread_of() */
 	const char *comm;	/* interned: equal names, equal pointers */
 	long long calls, time, first, last;
-	size_t prev;		/* the thread's task before this one, + 1; 0: none */
-};
-
-struct kd_tasks {
-	struct kd_task *items;
-	size_t nr, cap;
-	size_t *latest;		/* by a thread's first call: its newest task, + 1 */
 };
 
 /*
- * A call's task: found among its thread's tasks (one per name it had; a
- * rename is rare), so the cost is linear in the calls, whatever the number
- * of threads.
+ * The tasks, in order of their first calls, and a table of them by thread
+ * and name (open addressing), so that finding a call's task costs the
+ * same however many names its thread had: a search of the thread's names
+ * cost their number for each call.
  */
+struct kd_tasks {
+	struct kd_task *items;
+	size_t nr, cap;
+	size_t *slots;		/* a task's index + 1; 0: a free slot */
+	size_t slots_cap;
+};
+
+/* A secret-keyed hash of both parts, so that no log can choose collisions. */
+static size_t kd_task_slot(const struct kd_tasks *ts, size_t cap, int thread, const char *comm)
+{
+	uint64_t key[2] = { (uint32_t)thread, (uintptr_t)comm };
+	size_t i = (size_t)hash_bytes(key, sizeof(key)) & (cap - 1);
+
+	while (ts->slots[i] && (ts->items[ts->slots[i] - 1].thread != thread ||
+				ts->items[ts->slots[i] - 1].comm != comm))
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
+static int kd_tasks_grow(struct kd_tasks *ts)
+{
+	size_t cap = ts->slots_cap ? ts->slots_cap * 2 : 64, *old = ts->slots, i;
+
+	ts->slots = calloc(cap, sizeof(*ts->slots));
+	if (!ts->slots) {
+		ts->slots = old;
+		return -1;
+	}
+	for (i = 0; i < ts->nr; i++) {
+		const struct kd_task *k = &ts->items[i];
+
+		ts->slots[kd_task_slot(ts, cap, k->thread, k->comm)] = i + 1;
+	}
+	free(old);
+	ts->slots_cap = cap;
+	return 0;
+}
+
+/* A call's task, the one of its thread and name, made at the first such call. */
 static struct kd_task *kd_task_get(struct kd_tasks *ts, const struct kd_call *c)
 {
 	const char *comm = c->row->comm;
-	size_t k;
+	size_t i;
 
-	for (k = ts->latest[c->thread_first]; k; k = ts->items[k - 1].prev)
-		if (ts->items[k - 1].comm == comm)
-			return &ts->items[k - 1];
+	if ((ts->nr + 1) * 2 > ts->slots_cap && kd_tasks_grow(ts))
+		return NULL;
+	i = kd_task_slot(ts, ts->slots_cap, c->thread, comm);
+	if (ts->slots[i])
+		return &ts->items[ts->slots[i] - 1];
 	if (ts->nr == ts->cap) {
 		size_t cap = ts->cap ? ts->cap * 2 : 64;
 		struct kd_task *more = realloc(ts->items, cap * sizeof(*more));
@@ -47,9 +84,8 @@ static struct kd_task *kd_task_get(struct kd_tasks *ts, const struct kd_call *c)
 		ts->items = more;
 		ts->cap = cap;
 	}
-	ts->items[ts->nr] = (struct kd_task){ c->thread, comm, 0, 0, c->row->entry, 0,
-					      ts->latest[c->thread_first] };
-	ts->latest[c->thread_first] = ++ts->nr;
+	ts->items[ts->nr] = (struct kd_task){ c->thread, comm, 0, 0, c->row->entry, 0 };
+	ts->slots[i] = ++ts->nr;
 	return &ts->items[ts->nr - 1];
 }
 
@@ -75,10 +111,10 @@ static void kd_task_line(FILE *out, const struct kd_task *k)
 
 int kd_tasks(FILE *out, const struct kd_tree *t, const struct kd_params *p)
 {
-	struct kd_tasks ts = { .latest = calloc(t->nr ? t->nr : 1, sizeof(size_t)) };
+	struct kd_tasks ts = { 0 };
 	size_t i;
 
-	for (i = 0; ts.latest && i < t->nr; i++) {
+	for (i = 0; i < t->nr; i++) {
 		const struct kd_call *c = &t->calls[i];
 		struct kd_task *k = kd_task_get(&ts, c);
 
@@ -90,12 +126,11 @@ int kd_tasks(FILE *out, const struct kd_tree *t, const struct kd_params *p)
 		if (kd_call_end(c) > k->last)
 			k->last = kd_call_end(c);
 	}
-	if (!ts.latest || i < t->nr) {
-		free(ts.latest);
+	free(ts.slots);
+	if (i < t->nr) {
 		free(ts.items);
 		return -1;
 	}
-	free(ts.latest);
 	if (ts.nr)
 		qsort(ts.items, ts.nr, sizeof(*ts.items), kd_cmp_task_time);
 	fprintf(out, "%8s %-16s %10s %12s %12s %12s\n", "PID", "Comm", "Calls", "Time",

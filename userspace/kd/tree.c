@@ -128,12 +128,12 @@ static int kd_contains(const struct kd_call *p, const struct kd_call *r)
 	return r->row->entry == end && kd_is_caller(p, r);
 }
 
-static void kd_place(struct kd_tree *t, struct kd_stack *st, long i)
+static void kd_place(struct kd_tree *t, struct kd_stack *st, struct kd_snapplace *sp, long i)
 {
 	struct kd_call *c = &t->calls[i];
 
 	while (st->nr && !kd_contains(&t->calls[st->calls[st->nr - 1]], c))
-		st->nr--;
+		kd_snapplace_pop(sp, t, st->calls[--st->nr]);
 	c->parent = st->nr ? st->calls[st->nr - 1] : -1;
 	c->depth = (int)st->nr;
 	if (c->parent >= 0)
@@ -186,43 +186,28 @@ static int kd_tree_calls(struct kd_tree *t, const struct kftlog *log, const stru
  * entered at its time, if there is one; else inside the innermost call
  * that contains its time (kd_contains(), as for a call of the function).
  * A wake set has no owner: its first frame is the waker's, not a function
- * its task entered.
+ * its task entered. snapplace.c finds that place without walking st.
  */
-static int kd_place_snapshot(struct kd_tree *t, struct kd_stack *st, struct kd_snapshot *s,
+static int kd_place_snapshot(struct kd_tree *t, const struct kd_stack *st,
+			     struct kd_snapplace *sp, struct kd_snapshot *s,
 			     const struct ksyms *ks)
 {
-	struct kd_call as_call = { .row = s->row, .name = s->function };
-	size_t k;
+	const char *caller_fn = kd_function_of(t, s->row->caller, ks);
 
-	as_call.caller_fn = kd_function_of(t, s->row->caller, ks);
-	if (!as_call.caller_fn && errno)
+	if (!caller_fn && errno)
 		return -1;
-	for (k = st ? st->nr : 0; k > 0; k--) {
-		const struct kd_call *c = &t->calls[st->calls[k - 1]];
-
-		if (!kd_snapshot_is_wake(s) && c->row->entry == s->row->entry &&
-		    !strcmp(c->name, s->function)) {
-			s->before = st->calls[k - 1];
-			s->parent = c->parent;
-			s->depth = c->depth;
-			return 0;
-		}
-		if (kd_contains(c, &as_call))
-			break;
-	}
-	s->parent = k ? st->calls[k - 1] : -1;
-	s->depth = (int)k;
+	kd_snapplace_find(sp, t, st && st->nr ? st->calls[st->nr - 1] : -1, s, caller_fn);
 	return 0;
 }
 
 /* The snapshots shown before call i (after the last: i = t->nr), from *next. */
-static int kd_place_snapshots(struct kd_tree *t, struct kd_stacks *ss, size_t *next,
-			      size_t i, const struct ksyms *ks)
+static int kd_place_snapshots(struct kd_tree *t, struct kd_stacks *ss, struct kd_snapplace *sp,
+			      size_t *next, size_t i, const struct ksyms *ks)
 {
 	for (; *next < t->nr_snaps && t->snaps[*next].before <= (long)i; (*next)++) {
 		struct kd_snapshot *s = &t->snaps[*next];
 
-		if (kd_place_snapshot(t, kd_stack_find(ss, s->thread), s, ks))
+		if (kd_place_snapshot(t, kd_stack_find(ss, s->thread), sp, s, ks))
 			return -1;
 	}
 	return 0;
@@ -266,6 +251,7 @@ static void kd_tree_columns(struct kd_tree *t, const struct kftlog *log)
 int kd_tree_build(struct kd_tree *t, const struct kftlog *log, const struct ksyms *ks)
 {
 	struct kd_stacks stacks = { 0 };
+	struct kd_snapplace sp = { 0 };
 	struct kd_stack *st;
 	size_t i, next = 0;
 	int ret = -1;
@@ -274,24 +260,26 @@ int kd_tree_build(struct kd_tree *t, const struct kftlog *log, const struct ksym
 	t->units_ns = log->scan.units_ns;
 	kd_tree_columns(t, log);
 	t->calls = calloc(log->nr ? log->nr : 1, sizeof(*t->calls));
-	if (!t->calls || kd_tree_calls(t, log, ks) || kd_snapshots_collect(t, log, ks))
+	if (!t->calls || kd_tree_calls(t, log, ks) || kd_snapshots_collect(t, log, ks) ||
+	    kd_snapplace_init(&sp, t))
 		goto out;
 	for (i = 0; i < t->nr; i++) {
-		if (kd_place_snapshots(t, &stacks, &next, i, ks))
+		if (kd_place_snapshots(t, &stacks, &sp, &next, i, ks))
 			goto out;
 		st = kd_stack_of(&stacks, t->calls[i].thread, (long)i);
 		if (!st)
 			goto out;
 		t->calls[i].thread_first = st->first;
-		kd_place(t, st, (long)i);
-		if (kd_push(st, (long)i))
+		kd_place(t, st, &sp, (long)i);
+		if (kd_push(st, (long)i) || kd_snapplace_push(&sp, t, (long)i))
 			goto out;
 	}
-	if (kd_place_snapshots(t, &stacks, &next, t->nr, ks))
+	if (kd_place_snapshots(t, &stacks, &sp, &next, t->nr, ks))
 		goto out;
 	kd_snapshots_done(t, &stacks);
 	ret = 0;
 out:
+	kd_snapplace_free(&sp);
 	for (i = 0; i < stacks.cap; i++)
 		free(stacks.slots[i].calls);
 	free(stacks.slots);

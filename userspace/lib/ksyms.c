@@ -301,6 +301,27 @@ void ksyms__say_hidden(const char *prog, const char *path, FILE *out)
 		"or with kernel.kptr_restrict 2): it names no address\n", prog, path);
 }
 
+/*
+ * The first of the symbols at the address of syms[i], found by a binary
+ * search: a map may put any number of symbols at one address, and a
+ * step back at a time cost their number for each lookup.
+ */
+static size_t ksyms__first_at(const struct ksyms *ks, size_t i)
+{
+	uint64_t addr = ks->syms[i].addr;
+	size_t lo = 0, hi = i;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ks->syms[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 const struct ksym *ksyms__map_addr(const struct ksyms *ks, uint64_t addr)
 {
 	size_t lo = 0, hi = ks->nr;
@@ -326,9 +347,7 @@ const struct ksym *ksyms__map_addr(const struct ksyms *ks, uint64_t addr)
 	if (addr - ks->syms[lo - 1].addr >= KSYMS_MAX_SIZE)
 		return NULL;
 	/* Prefer the first of several symbols at the same address. */
-	while (lo > 1 && ks->syms[lo - 2].addr == ks->syms[lo - 1].addr)
-		lo--;
-	return &ks->syms[lo - 1];
+	return &ks->syms[ksyms__first_at(ks, lo - 1)];
 }
 
 /* Whether k is in the module named by the modlen bytes at module. */
