@@ -235,7 +235,8 @@ unsigned long kft_fast_missed(const struct kft_fhook *hook);
 unsigned int kft_fast_drop_module(struct kft_fhook *hook, const unsigned long *addrs,
 				  unsigned int nr);
 void kft_fast_cleanup(void);
-/* The trampoline (kft_exit_fast_*.S) and what it calls. */
+/* The trampoline (kft_exit_fast_*.S), its guard byte, and what it calls. */
+void kft_fast_region(void);
 void kft_fast_return(void);
 unsigned long kft_fast_exit(unsigned long *sp);
 struct kft_rec_args *kft_fast_keep(struct kft_call *call);

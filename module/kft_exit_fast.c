@@ -588,6 +588,16 @@ notrace unsigned long kft_fast_exit(unsigned long *sp)
 }
 NOKPROBE_SYMBOL(kft_fast_exit);
 
+/*
+ * Nor may a kprobe sit in the trampoline (kft_exit_fast_*.S): its
+ * breakpoint would run the kprobe's handler, and a kretprobe's hijack of
+ * the return address, between a hooked function's return and the frame
+ * that says where it returns to. The guard byte and the trampoline are two
+ * symbols to kallsyms: each is listed.
+ */
+NOKPROBE_SYMBOL(kft_fast_region);
+NOKPROBE_SYMBOL(kft_fast_return);
+
 /* Below: process context, but for kft_fast_task_free(). */
 
 /*

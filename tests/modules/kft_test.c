@@ -94,6 +94,12 @@
  *			from kft_test_lock_release; meanwhile the writer calls
  *			kft_test_lock_root, which blocks on the mutex until the
  *			holder wakes it (wakers)
+ *
+ *	echo "kprobe_at SYMBOL" >/proc/kft_test
+ *
+ * registers a kprobe at SYMBOL (any module's too) and takes it off again:
+ * the write fails with register_kprobe()'s error (kprobes' blacklist),
+ * where kprobe_events would refuse any function ftrace cannot trace first.
  * Durations are spun on the clocksource (ktime_get_mono_fast_ns()), which
  * advances also with interrupts off on this CPU; interrupts may only make
  * a call longer.
@@ -193,8 +199,35 @@ static int kft_test_kprobe_set(unsigned int on)
 	mutex_unlock(&kft_test_kprobe_mutex);
 	return err;
 }
+
+static int kft_test_kprobe_pre_nop(struct kprobe *p, struct pt_regs *regs)
+{
+	return 0;
+}
+
+/* kprobe_at SYMBOL: what register_kprobe() says of a kprobe there. */
+static int kft_test_kprobe_at(const char *buf)
+{
+	struct kprobe probe = { .pre_handler = kft_test_kprobe_pre_nop };
+	char symbol[128];
+	int err;
+
+	if (sscanf(buf, "%127s", symbol) != 1)
+		return -EINVAL;
+	probe.symbol_name = symbol;
+	err = register_kprobe(&probe);
+	if (err)
+		return err;
+	unregister_kprobe(&probe);
+	return 0;
+}
 #else
 static int kft_test_kprobe_set(unsigned int on)
+{
+	return -EOPNOTSUPP;
+}
+
+static int kft_test_kprobe_at(const char *buf)
 {
 	return -EOPNOTSUPP;
 }
@@ -1101,6 +1134,8 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 		return kft_test_struct_cmd(buf + 7) ?: count;
 	if (!strncmp(buf, "wide ", 5))
 		return kft_test_wide_cmd(buf + 5) ?: count;
+	if (!strncmp(buf, "kprobe_at ", 10))
+		return kft_test_kprobe_at(buf + 10) ?: count;
 	if (sscanf(buf, "%31s %u", name, &n) < 1 || n > 1000000)
 		return -EINVAL;
 	if (!strcmp(name, "recurse") || !strcmp(name, "irq_recurse") ||
