@@ -413,13 +413,43 @@ static void test_svg_lanes_and_bars(void)
 	free(out);
 }
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A command line, whether kd_parse_args() takes it, and its message if not. */
+struct parse_case {
+	const char *args[8];
+	int ok;
+	const char *err;
+};
+
+/* Each case parsed in turn: a parse after one that failed starts afresh. */
+static void check_parse_cases(const struct parse_case *cases, size_t n)
+{
+	struct kd_params p;
+	char err[128], line[128];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char *argv[8] = { 0 };
+		int argc = 0, ret, len = 0;
+
+		while (cases[i].args[argc]) {
+			argv[argc] = (char *)cases[i].args[argc];
+			len += snprintf(line + len, sizeof(line) - len, "%s%s", argc ? " " : "",
+					argv[argc]);
+			argc++;
+		}
+		err[0] = '\0';
+		ret = kd_parse_args(argc, argv, &p, err, sizeof(err));
+		CHECK((ret == 0) == cases[i].ok, "%s: returned %d (%s)", line, ret, err);
+		if (!cases[i].ok)
+			CHECK_STR(err, cases[i].err, line);
+	}
+}
+
 static void test_parse_args(void)
 {
-	static const struct {
-		const char *args[6];
-		int ok;
-		const char *err;
-	} cases[] = {
+	static const struct parse_case cases[] = {
 		{ { "kd", "-c", "-l", "-d", "5", NULL }, 1, "" },
 		{ { "kd", "-m", "30", "-c", NULL }, 1, "" },
 		{ { "kd", "-m", "kallsyms.txt", NULL }, 1, "" },
@@ -427,31 +457,22 @@ static void test_parse_args(void)
 		{ { "kd", "-c", "-f", "etz", NULL }, 0, "-f: no column 'z' in this mode (etlpoqbr)" },
 		{ { "kd", "-s", "m", NULL }, 0, "-s: cannot sort by 'm' (F c t a s l e o q b O Q B)" },
 		{ { "kd", "-n", "x", NULL }, 0, "-n: bad number 'x'" },
-		{ { "kd", "-d", "0", NULL }, 0, "-d: bad number '0'" },
-		{ { "kd", "-d", "4294967297", NULL }, 0, "-d: bad number '4294967297'" },
-		{ { "kd", "-d", "2147483648", NULL }, 0, "-d: bad number '2147483648'" },
-		{ { "kd", "-d", "2147483647", NULL }, 1, "" },
+		{ { "kd", "-c", "-d", "0", NULL }, 0, "-d: bad number '0'" },
+		{ { "kd", "-c", "-d", "4294967297", NULL }, 0, "-d: bad number '4294967297'" },
+		{ { "kd", "-c", "-d", "2147483648", NULL }, 0, "-d: bad number '2147483648'" },
+		{ { "kd", "-c", "-d", "2147483647", NULL }, 1, "" },
 		{ { "kd", "-m", "4294967336", NULL }, 0, "-m: bad number '4294967336'" },
-		{ { "kd", "--bogus", NULL }, 0, "unknown option '--bogus'" },
 		{ { "kd", "a", "b", NULL }, 0, "more than one FILE" },
 		{ { "kd", "--flamegraph", "--snapshots", "--title", "T", NULL }, 1, "" },
 		{ { "kd", "--folded", "--snapshots", NULL }, 1, "" },
-		{ { "kd", "-c", "--snapshots", NULL }, 0,
-		  "--snapshots: only with --folded or --flamegraph" },
-		{ { "kd", "--folded", "--title", "T", NULL }, 0, "--title: only with --flamegraph" },
 		{ { "kd", "-s", "B", "-f", "FoqbOQB", NULL }, 1, "" },
 		{ { "kd", "--flamegraph", "--weigh", "oncpu", NULL }, 1, "" },
 		{ { "kd", "--folded", "--weigh", "Wall", NULL }, 0,
 		  "--weigh: wall, oncpu or offcpu, not 'Wall'" },
-		{ { "kd", "-c", "--weigh", "wall", NULL }, 0, "--weigh: only with --folded or --flamegraph" },
-		{ { "kd", "--weigh", "oncpu", NULL }, 0, "--weigh: only with --folded or --flamegraph" },
 		{ { "kd", "--folded", "--snapshots", "--weigh", "wall", NULL }, 0,
 		  "--weigh: not with --snapshots (a snapshot weighs 1)" },
 		{ { "kd", "-c", "--types", "--btf", "v", NULL }, 1, "" },
 		{ { "kd", "-c", "--dwarf", "d", NULL }, 1, "" },
-		{ { "kd", "--types", NULL }, 0, "--types, --btf, --dwarf, --proto: only with -c" },
-		{ { "kd", "--json", "--proto", "p", NULL }, 0,
-		  "--types, --btf, --dwarf, --proto: only with -c" },
 		/* The unit tests link kd without libdw, as the guests' static kd. */
 		{ { "kd", "-c", "--srcline", "vmlinux", NULL }, 0,
 		  "--srcline: this kd was built without libdw (elfutils' DWARF reader): "
@@ -459,22 +480,8 @@ static void test_parse_args(void)
 	};
 	struct kd_params p;
 	char err[128];
-	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *argv[6] = { 0 };
-		int argc = 0, ret;
-
-		while (cases[i].args[argc]) {
-			argv[argc] = (char *)cases[i].args[argc];
-			argc++;
-		}
-		err[0] = '\0';
-		ret = kd_parse_args(argc, argv, &p, err, sizeof(err));
-		CHECK((ret == 0) == cases[i].ok, "case %zu: returned %d (%s)", i, ret, err);
-		if (!cases[i].ok)
-			CHECK_STR(err, cases[i].err, "error message");
-	}
+	check_parse_cases(cases, ARRAY_SIZE(cases));
 	/* --btf, --dwarf, --proto: each file kept, and --types implied. */
 	{
 		char a0[] = "kd", a1[] = "-c", a2[] = "--btf", a3[] = "v", a4[] = "--btf";
@@ -487,13 +494,13 @@ static void test_parse_args(void)
 	}
 	/* -m: a number is the width, anything else the map. */
 	{
-		char a0[] = "kd", a1[] = "-m", a2[] = "30", a3[] = "map.txt";
-		char *w[] = { a0, a1, a2, NULL }, *m[] = { a0, a1, a3, NULL };
+		char a0[] = "kd", a1[] = "-m", a2[] = "30", a3[] = "map.txt", a4[] = "-c";
+		char *w[] = { a0, a4, a1, a2, NULL }, *m[] = { a0, a1, a3, NULL };
 
-		kd_parse_args(3, w, &p, err, sizeof(err));
-		CHECK(p.name_width == 30 && !p.map, "-m 30: width %d", p.name_width);
-		kd_parse_args(3, m, &p, err, sizeof(err));
-		CHECK(p.map && !strcmp(p.map, "map.txt") && p.name_width == 40, "-m map.txt");
+		CHECK(!kd_parse_args(4, w, &p, err, sizeof(err)) && p.name_width == 30 && !p.map,
+		      "-c -m 30: width %d (%s)", p.name_width, err);
+		CHECK(!kd_parse_args(3, m, &p, err, sizeof(err)) && p.map &&
+		      !strcmp(p.map, "map.txt") && p.name_width == 40, "-m map.txt (%s)", err);
 	}
 	{
 		char a0[] = "kd", a1[] = "--flamegraph", a2[] = "--title", a3[] = "<x>", a4[] = "f";
@@ -514,8 +521,83 @@ static void test_parse_args(void)
 	}
 }
 
+/*
+ * getopt's errors name the option in question: the one of several short
+ * ones together, one without its argument, a long one given one it does
+ * not take, an abbreviation of several.
+ */
+static void test_parse_option_errors(void)
+{
+	static const struct parse_case cases[] = {
+		{ { "kd", "-Qc", "x", NULL }, 0, "unknown option '-Q'" },
+		{ { "kd", "-cQ", NULL }, 0, "unknown option '-Q'" },
+		{ { "kd", "-c", "-lQi", NULL }, 0, "unknown option '-Q'" },
+		{ { "kd", "-c", "-i", NULL }, 1, "" },
+		{ { "kd", "--bogus", NULL }, 0, "unknown option '--bogus'" },
+		{ { "kd", "--bogus=1", NULL }, 0, "unknown option '--bogus'" },
+		{ { "kd", "-m", NULL }, 0, "option -m needs an argument" },
+		{ { "kd", "-c", "-lm", NULL }, 0, "option -m needs an argument" },
+		{ { "kd", "-c", "-d", NULL }, 0, "option -d needs an argument" },
+		{ { "kd", "--flamegraph", "--title", NULL }, 0, "option --title needs an argument" },
+		{ { "kd", "--flamegraph", "--ti", NULL }, 0, "option --title needs an argument" },
+		{ { "kd", "--srcline", NULL }, 0, "option --srcline needs an argument" },
+		{ { "kd", "--json=yes", NULL }, 0, "option --json takes no argument" },
+		{ { "kd", "--w", "3", NULL }, 0, "option '--w' is ambiguous: --weigh, --width" },
+		{ { "kd", "--wi", "3", "-c", NULL }, 1, "" },
+	};
+
+	check_parse_cases(cases, ARRAY_SIZE(cases));
+}
+
+/*
+ * An option of a mode given with another, which would ignore it, is
+ * refused, naming both; so is a second mode. Each with the mode that
+ * takes it is no error.
+ */
+static void test_parse_mode_bound_options(void)
+{
+	static const struct parse_case cases[] = {
+		{ { "kd", "-c", "--json", NULL }, 0, "--json: not with -c (one mode at a time)" },
+		{ { "kd", "--folded", "--flamegraph", NULL }, 0,
+		  "--flamegraph: not with --folded (one mode at a time)" },
+		{ { "kd", "-P", "--per-process", "-c", NULL }, 0, "-c: not with -P (one mode at a time)" },
+		{ { "kd", "-P", "--per-process", "-n", "2", NULL }, 1, "" },
+		{ { "kd", "--json", "-d", "3", NULL }, 0, "-d: only with -c, not with --json" },
+		{ { "kd", "-i", NULL }, 0, "-i: only with -c" },
+		{ { "kd", "--svg", "--width", "3", NULL }, 0,
+		  "-m N (--width N): only with -c, not with --svg" },
+		{ { "kd", "-m", "30", NULL }, 0, "-m N (--width N): only with -c" },
+		{ { "kd", "--folded", "-f", "Fc", NULL }, 0,
+		  "-f: only with -c or the summary, not with --folded" },
+		{ { "kd", "--json", "-l", NULL }, 0, "-l: only with -c or the summary, not with --json" },
+		{ { "kd", "--flamegraph", "-n", "3", NULL }, 0,
+		  "-n: only with the summary or -P, not with --flamegraph" },
+		{ { "kd", "-c", "-s", "t", NULL }, 0, "-s: only with the summary, not with -c" },
+		{ { "kd", "-c", "-t", "0", NULL }, 0, "-t: only with the summary, not with -c" },
+		{ { "kd", "-P", "-t", "0", NULL }, 0, "-P: no -f, -l, -s or -t (its columns are fixed)" },
+		{ { "kd", "-P", "-i", NULL }, 0, "-i: only with -c, not with -P" },
+		{ { "kd", "-c", "--snapshots", NULL }, 0,
+		  "--snapshots: only with --folded or --flamegraph, not with -c" },
+		{ { "kd", "--folded", "--title", "T", NULL }, 0,
+		  "--title: only with --flamegraph, not with --folded" },
+		{ { "kd", "-c", "--weigh", "wall", NULL }, 0,
+		  "--weigh: only with --folded or --flamegraph, not with -c" },
+		{ { "kd", "--weigh", "oncpu", NULL }, 0, "--weigh: only with --folded or --flamegraph" },
+		{ { "kd", "--types", NULL }, 0, "--types, --btf, --dwarf, --proto: only with -c" },
+		{ { "kd", "--json", "--proto", "p", NULL }, 0,
+		  "--types, --btf, --dwarf, --proto: only with -c, not with --json" },
+		{ { "kd", "-t", "5", "-s", "c", "-n", NULL }, 0, "option -n needs an argument" },
+		{ { "kd", "-t", "5", "-s", "c", "-l", NULL }, 1, "" },
+		{ { "kd", "-c", "-i", "-d", "2", "-m", NULL }, 0, "option -m needs an argument" },
+		{ { "kd", "-c", "-i", "-d", "2", "-l", NULL }, 1, "" },
+	};
+
+	check_parse_cases(cases, ARRAY_SIZE(cases));
+}
+
 UNIT_MAIN(test_malformed_lines_are_counted, test_summary, test_summary_long_sorted_by_name_top,
 	  test_summary_fields_and_threshold, test_summary_many_children, test_calltree, test_calltree_depth_width_interlace,
 	  test_two_pids_same_function, test_microsecond_ties_use_the_caller,
 	  test_tail_call_keeps_time_nesting, test_huge_times_saturate, test_folded, test_raw_addresses_with_a_map,
-	  test_json_events, test_json_irq_tid_no_pid, test_svg_lanes_and_bars, test_parse_args)
+	  test_json_events, test_json_irq_tid_no_pid, test_svg_lanes_and_bars, test_parse_args,
+	  test_parse_option_errors, test_parse_mode_bound_options)

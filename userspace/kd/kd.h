@@ -24,6 +24,26 @@ enum kd_weigh {
 	KD_WEIGH_OFFCPU,	/* its local runnable and blocked time only, as frames */
 };
 
+/*
+ * The options that only some modes take, as kd_params.given records them:
+ * kd_parse_args() refuses one given with a mode that would ignore it.
+ */
+enum kd_given {
+	KD_GIVEN_FIELDS		= 1 << 0,	/* -f */
+	KD_GIVEN_LONG		= 1 << 1,	/* -l */
+	KD_GIVEN_TOP		= 1 << 2,	/* -n */
+	KD_GIVEN_MIN_TIME	= 1 << 3,	/* -t */
+	KD_GIVEN_SORT		= 1 << 4,	/* -s */
+	KD_GIVEN_INTERLACE	= 1 << 5,	/* -i */
+	KD_GIVEN_DEPTH		= 1 << 6,	/* -d */
+	KD_GIVEN_WIDTH		= 1 << 7,	/* -m N, --width */
+	KD_GIVEN_SNAPSHOTS	= 1 << 8,	/* --snapshots */
+	KD_GIVEN_WEIGH		= 1 << 9,	/* --weigh */
+	KD_GIVEN_TITLE		= 1 << 10,	/* --title */
+	KD_GIVEN_SRCLINE	= 1 << 11,	/* --srcline */
+	KD_GIVEN_TYPES		= 1 << 12,	/* --types, --btf, --dwarf, --proto */
+};
+
 /* A call printed typed (--types) is cut at this length. */
 #define KD_TYPED_MAX	4096
 
@@ -49,6 +69,7 @@ struct kd_params {
 	struct srcline_files srcline;
 	/* --types, --btf, --dwarf, --proto: the calls printed typed */
 	struct typedlog_files types;
+	unsigned int given;	/* enum kd_given: the mode-bound options given */
 	int help;
 	int version;		/* --version */
 };

@@ -48,6 +48,8 @@ static const char *const kd_usage_text[] = {
 	"                 ('a;b;c N' lines: kd --folded, bcc -f, perf, bpftrace)",
 	"  --json         Chrome trace events (Perfetto UI, chrome://tracing)",
 	"  --svg          a timeline picture: a lane per thread, a bar per call",
+	"One mode at a time. An option under a mode's heading below is refused",
+	"with another mode, which would ignore it (-n takes -P's lines too).",
 	"Summary:",
 	"  -f LETTERS     columns: F function, c count, t time, a average,",
 	"                 r range, s sub-time, l local, m max child, n its calls,",
@@ -82,11 +84,12 @@ static const char *const kd_usage_text[] = {
 	"                 on-CPU only; offcpu: the two frames only",
 	"All:",
 	"  -m MAP, --map MAP  symbolize raw addresses with MAP (System.map or",
-	"                 /proc/kallsyms); -m with a number is the width. A",
-	"                 warning if MAP is known to be another kernel's than",
-	"                 the log's 'Kernel:' line (/proc/kallsyms: uname -r;",
-	"                 System.map-RELEASE: RELEASE); a second 'Kernel:' line",
-	"                 is a warning too (the first is the log's)",
+	"                 /proc/kallsyms); -m with a number is the width (-m ./30:",
+	"                 a map named 30). A warning if MAP is known to be",
+	"                 another kernel's than the log's 'Kernel:' line",
+	"                 (/proc/kallsyms: uname -r; System.map-RELEASE: RELEASE);",
+	"                 a second 'Kernel:' line is a warning too (the first is",
+	"                 the log's)",
 	"  --srcline FILE with -c, --json or the summary: each call's source",
 	"                 line and its caller's (with the inlined calls it lies",
 	"                 in), from FILE's DWARF: a vmlinux, or a module's .ko,",
@@ -116,7 +119,7 @@ static const char *const kd_usage_text[] = {
 	"  --max-rows N   keep at most N rows (default 16777216, the largest log",
 	"                 kft keeps); a longer log is an error",
 	"  -V             verbose: say what was read",
-	"  -h             this help",
+	"  -h, --help     this help",
 	"  --version      kft's version",
 	"",
 	"Examples:",
@@ -182,17 +185,118 @@ static int kd_parse_weigh(const char *s, struct kd_params *p, char *err, size_t 
 	return -1;
 }
 
-/* The options that only --folded and --flamegraph take, and not together. */
-static int kd_check_folding(const struct kd_params *p, char *err, size_t errlen)
-{
-	int folding = p->mode == KD_FOLDED || p->mode == KD_FLAMEGRAPH;
+#define KD_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-	if (p->snapshots && !folding) {
-		snprintf(err, errlen, "--snapshots: only with --folded or --flamegraph");
+/* The options that choose a mode, each as kd's messages name its mode. */
+static const struct kd_mode_opt {
+	int opt;		/* getopt_long's value */
+	enum kd_mode mode;
+	const char *name;
+} kd_mode_opts[] = {
+	{ 'c', KD_CALLTREE, "-c" }, { 'P', KD_TASKS, "-P" }, { 'F', KD_FOLDED, "--folded" },
+	{ 'L', KD_FLAMEGRAPH, "--flamegraph" }, { 'J', KD_JSON, "--json" }, { 'G', KD_SVG, "--svg" },
+};
+
+/* The option that chose @mode; NULL for the summary, which none chooses. */
+static const char *kd_mode_name(enum kd_mode mode)
+{
+	size_t i;
+
+	for (i = 0; i < KD_ARRAY_SIZE(kd_mode_opts); i++)
+		if (kd_mode_opts[i].mode == mode)
+			return kd_mode_opts[i].name;
+	return NULL;
+}
+
+/*
+ * The mode option @opt: its mode into p, unless another option chose
+ * another mode already, which this one would silently replace: -1 then.
+ */
+static int kd_set_mode(struct kd_params *p, int opt, char *err, size_t errlen)
+{
+	const struct kd_mode_opt *m = kd_mode_opts;
+
+	while (m->opt != opt)
+		m++;
+	if (p->mode != KD_SUMMARY && p->mode != m->mode) {
+		snprintf(err, errlen, "%s: not with %s (one mode at a time)", m->name,
+			 kd_mode_name(p->mode));
 		return -1;
 	}
-	if (p->weigh && !folding) {
-		snprintf(err, errlen, "--weigh: only with --folded or --flamegraph");
+	p->mode = m->mode;
+	return 0;
+}
+
+#define KD_IN(mode)	(1u << (mode))
+
+/*
+ * The options that only some modes take. Any other mode would ignore
+ * such an option, so kd refuses it there and names both options.
+ */
+static const struct kd_mode_bound {
+	unsigned int given;	/* enum kd_given */
+	unsigned int modes;	/* KD_IN() of each mode that takes it */
+	const char *name;
+	const char *modes_text;	/* those modes, as the message names them */
+} kd_mode_bound[] = {
+	{ KD_GIVEN_FIELDS, KD_IN(KD_SUMMARY) | KD_IN(KD_CALLTREE), "-f", "-c or the summary" },
+	{ KD_GIVEN_LONG, KD_IN(KD_SUMMARY) | KD_IN(KD_CALLTREE), "-l", "-c or the summary" },
+	{ KD_GIVEN_TOP, KD_IN(KD_SUMMARY) | KD_IN(KD_TASKS), "-n", "the summary or -P" },
+	{ KD_GIVEN_MIN_TIME, KD_IN(KD_SUMMARY), "-t", "the summary" },
+	{ KD_GIVEN_SORT, KD_IN(KD_SUMMARY), "-s", "the summary" },
+	{ KD_GIVEN_INTERLACE, KD_IN(KD_CALLTREE), "-i", "-c" },
+	{ KD_GIVEN_DEPTH, KD_IN(KD_CALLTREE), "-d", "-c" },
+	{ KD_GIVEN_WIDTH, KD_IN(KD_CALLTREE), "-m N (--width N)", "-c" },
+	{ KD_GIVEN_SNAPSHOTS, KD_IN(KD_FOLDED) | KD_IN(KD_FLAMEGRAPH), "--snapshots",
+	  "--folded or --flamegraph" },
+	{ KD_GIVEN_WEIGH, KD_IN(KD_FOLDED) | KD_IN(KD_FLAMEGRAPH), "--weigh",
+	  "--folded or --flamegraph" },
+	{ KD_GIVEN_TITLE, KD_IN(KD_FLAMEGRAPH), "--title", "--flamegraph" },
+	{ KD_GIVEN_SRCLINE, KD_IN(KD_SUMMARY) | KD_IN(KD_CALLTREE) | KD_IN(KD_JSON), "--srcline",
+	  "-c, --json or the summary" },
+	{ KD_GIVEN_TYPES, KD_IN(KD_CALLTREE), "--types, --btf, --dwarf, --proto", "-c" },
+};
+
+/* getopt_long's value @opt: the bit of kd_params.given it sets (0: none). */
+static unsigned int kd_given_of(int opt)
+{
+	switch (opt) {
+	case 'f': return KD_GIVEN_FIELDS;
+	case 'l': return KD_GIVEN_LONG;
+	case 'n': return KD_GIVEN_TOP;
+	case 't': return KD_GIVEN_MIN_TIME;
+	case 's': return KD_GIVEN_SORT;
+	case 'i': return KD_GIVEN_INTERLACE;
+	case 'd': return KD_GIVEN_DEPTH;
+	case 'W': return KD_GIVEN_WIDTH;	/* (-m N: kd_parse_map_or_width()) */
+	case 'S': return KD_GIVEN_SNAPSHOTS;
+	case 'w': return KD_GIVEN_WEIGH;
+	case 'T': return KD_GIVEN_TITLE;
+	case SRCLINE_OPT: return KD_GIVEN_SRCLINE;
+	case 'Y': case 'B': case 'E': case 'O': return KD_GIVEN_TYPES;
+	default: return 0;
+	}
+}
+
+/* Each option given with a mode that takes it; -1 with a message naming both if not. */
+static int kd_check_modes(const struct kd_params *p, char *err, size_t errlen)
+{
+	const char *mode = kd_mode_name(p->mode);
+	size_t i;
+
+	if (p->mode == KD_TASKS &&
+	    (p->given & (KD_GIVEN_FIELDS | KD_GIVEN_LONG | KD_GIVEN_SORT | KD_GIVEN_MIN_TIME))) {
+		snprintf(err, errlen, "-P: no -f, -l, -s or -t (its columns are fixed)");
+		return -1;
+	}
+	for (i = 0; i < KD_ARRAY_SIZE(kd_mode_bound); i++) {
+		const struct kd_mode_bound *b = &kd_mode_bound[i];
+
+		if (!(p->given & b->given) || (b->modes & KD_IN(p->mode)))
+			continue;
+		/* (The summary has no option to name.) */
+		snprintf(err, errlen, "%s: only with %s%s%s", b->name, b->modes_text,
+			 mode ? ", not with " : "", mode ? mode : "");
 		return -1;
 	}
 	if (p->weigh && p->snapshots) {
@@ -202,30 +306,12 @@ static int kd_check_folding(const struct kd_params *p, char *err, size_t errlen)
 	return 0;
 }
 
+/* -f's letters and -s's letter, in the mode that takes them (kd_check_modes()). */
 static int kd_check_fields(const struct kd_params *p, char *err, size_t errlen)
 {
 	const char *allowed = p->mode == KD_CALLTREE ? "etlpoqbr" : "FctarslmnueoqbOQBS";
 	const char *f;
 
-	if (kd_check_folding(p, err, errlen))
-		return -1;
-	if (p->srcline.nr && p->mode != KD_CALLTREE && p->mode != KD_SUMMARY &&
-	    p->mode != KD_JSON) {
-		snprintf(err, errlen, "--srcline: only with -c, --json or the summary");
-		return -1;
-	}
-	if (p->types.wanted && p->mode != KD_CALLTREE) {
-		snprintf(err, errlen, "--types, --btf, --dwarf, --proto: only with -c");
-		return -1;
-	}
-	if (p->title && p->mode != KD_FLAMEGRAPH) {
-		snprintf(err, errlen, "--title: only with --flamegraph");
-		return -1;
-	}
-	if (p->mode == KD_TASKS && (p->fields || p->long_fields || p->sort || p->min_time)) {
-		snprintf(err, errlen, "-P: no -f, -l, -s or -t (its columns are fixed)");
-		return -1;
-	}
 	for (f = p->fields; f && *f; f++) {
 		if (!strchr(allowed, *f)) {
 			snprintf(err, errlen, "-f: no column '%c' in this mode (%s)", *f, allowed);
@@ -237,6 +323,200 @@ static int kd_check_fields(const struct kd_params *p, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+/* The long option of getopt_long's value @val that has @has_arg: its name. */
+static const char *kd_long_name(const struct option *longs, int val, int has_arg)
+{
+	for (; longs->name; longs++)
+		if (longs->val == val && longs->has_arg == has_arg)
+			return longs->name;
+	return "?";
+}
+
+/*
+ * getopt_long's '?' or ':' for the long option @arg ("--name", or
+ * "--name=value") as a message, -1. optopt is the option's value, or 0
+ * when no option has that name, or several begin so (each long option
+ * has a value of its own: any two that @arg abbreviates are ambiguous).
+ */
+static int kd_long_opt_error(const struct option *longs, int opt, const char *arg,
+			     char *err, size_t errlen)
+{
+	int len = (int)strcspn(arg, "="), n = 0;
+	const struct option *o;
+	size_t at;
+
+	if (opt == ':') {
+		snprintf(err, errlen, "option --%s needs an argument",
+			 kd_long_name(longs, optopt, required_argument));
+		return -1;
+	}
+	if (optopt) {
+		snprintf(err, errlen, "option --%s takes no argument",
+			 kd_long_name(longs, optopt, no_argument));
+		return -1;
+	}
+	for (o = longs; o->name; o++)
+		n += !strncmp(o->name, arg + 2, len - 2);
+	if (n < 2) {
+		snprintf(err, errlen, "unknown option '%.*s'", len, arg);
+		return -1;
+	}
+	at = snprintf(err, errlen, "option '%.*s' is ambiguous:", len, arg);
+	for (o = longs, n = 0; o->name && at < errlen; o++)
+		if (!strncmp(o->name, arg + 2, len - 2))
+			at += snprintf(err + at, errlen - at, "%s --%s", n++ ? "," : "", o->name);
+	return -1;
+}
+
+/*
+ * getopt_long's '?' (an unknown option) or ':' (one without its argument:
+ * the option string starts with ':') as a message naming the option, -1.
+ * @arg is the argument getopt_long was reading: a long option, or short
+ * ones together ("-cQ"), of which optopt is the one in question.
+ */
+static int kd_opt_error(const struct option *longs, int opt, const char *arg, char *err,
+			size_t errlen)
+{
+	if (!strncmp(arg, "--", 2))
+		return kd_long_opt_error(longs, opt, arg, err, errlen);
+	if (opt == ':')
+		snprintf(err, errlen, "option -%c needs an argument", optopt);
+	else if (isgraph((unsigned char)optopt))
+		snprintf(err, errlen, "unknown option '-%c'", optopt);
+	else
+		snprintf(err, errlen, "unknown option in '%s'", arg);
+	return -1;
+}
+
+/* -n, -t, -d and --width (@opt 'W'): their numbers into p; 0, or -1 with a message. */
+static int kd_parse_number(struct kd_params *p, int opt, char *err, size_t errlen)
+{
+	long long v;
+
+	/* (A depth or a width is an int: no larger one wraps.) */
+	if (kd_number(optarg, opt == 'd' || opt == 'W' ? 1 : 0, &v) ||
+	    ((opt == 'd' || opt == 'W') && v > INT_MAX)) {
+		snprintf(err, errlen, "-%c: bad number '%s'", opt == 'W' ? 'm' : opt, optarg);
+		return -1;
+	}
+	if (opt == 'n')
+		p->top = v;
+	else if (opt == 't')
+		p->min_time = v;
+	else if (opt == 'd')
+		p->max_depth = (int)v;
+	else
+		p->name_width = (int)v;
+	return 0;
+}
+
+/* -m: a number is the call tree's width (as the original kd's), anything else the map. */
+static int kd_parse_map_or_width(struct kd_params *p, char *err, size_t errlen)
+{
+	long long v;
+
+	if (!kd_all_digits(optarg) || kd_number(optarg, 1, &v)) {
+		p->map = optarg;
+		return 0;
+	}
+	if (v > INT_MAX) {
+		snprintf(err, errlen, "-m: bad number '%s'", optarg);
+		return -1;
+	}
+	p->name_width = (int)v;
+	p->given |= KD_GIVEN_WIDTH;
+	return 0;
+}
+
+/* --max-rows (@opt 'R') and --dump ('D'): their numbers into p; 0, or -1 with a message. */
+static int kd_parse_limit(struct kd_params *p, int opt, char *err, size_t errlen)
+{
+	long long v;
+
+	if (opt == 'R' && kd_number(optarg, 1, &v)) {
+		snprintf(err, errlen, "--max-rows: bad number '%s'", optarg);
+		return -1;
+	}
+	if (opt == 'D' && (kd_number(optarg, 1, &v) || v > 0x7fffffff)) {
+		snprintf(err, errlen, "--dump: bad number '%s' (1 for the first)", optarg);
+		return -1;
+	}
+	if (opt == 'R')
+		p->max_rows = (size_t)v;
+	else
+		p->dump = (unsigned int)v;
+	return 0;
+}
+
+/* The options with nothing to check: getopt_long's value @opt (and optarg) into p. */
+static void kd_parse_plain(struct kd_params *p, int opt)
+{
+	switch (opt) {
+	case 'S':
+		p->snapshots = 1;
+		break;
+	case 'T':
+		p->title = optarg;
+		break;
+	case 'Y':
+		p->types.wanted = true;
+		break;
+	case 'f':
+		p->fields = optarg;
+		break;
+	case 'l':
+		p->long_fields = 1;
+		break;
+	case 'i':
+		p->interlace = 1;
+		break;
+	case 'V':
+		p->verbose = 1;
+		break;
+	case 'M':
+		p->map = optarg;
+		break;
+	}
+}
+
+/*
+ * getopt_long's value @opt (and optarg) into p: 0, 1 when the parse ends
+ * there (-h, --version), or -1 with a message.
+ */
+static int kd_parse_opt(struct kd_params *p, int opt, char *err, size_t errlen)
+{
+	switch (opt) {
+	case 'c': case 'P': case 'F': case 'J': case 'G': case 'L':
+		return kd_set_mode(p, opt, err, errlen);
+	case 'w':
+		return kd_parse_weigh(optarg, p, err, errlen);
+	case SRCLINE_OPT:
+		return srcline_files__add(&p->srcline, "kd", optarg, err, errlen);
+	case 'B': case 'E': case 'O':
+		return typedlog_files__option(&p->types, opt, optarg, err, errlen);
+	case 'n': case 't': case 'd': case 'W':
+		return kd_parse_number(p, opt, err, errlen);
+	case 'm':
+		return kd_parse_map_or_width(p, err, errlen);
+	case 'R': case 'D':
+		return kd_parse_limit(p, opt, err, errlen);
+	case 's':
+		if (strlen(optarg) != 1) {
+			snprintf(err, errlen, "-s takes one column letter");
+			return -1;
+		}
+		p->sort = optarg[0];
+		return 0;
+	case 'h': case 'v':
+		p->help = opt == 'h';
+		p->version = opt == 'v';
+		return 1;
+	default:
+		kd_parse_plain(p, opt);
+		return 0;
+	}
 }
 
 /* No side effects beyond getopt's state: fills p, or -1 with a message. */
@@ -262,105 +542,34 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 		{ "version", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
 	};
-	long long v;
-	int opt;
+	int opt, at, ret;
 
 	memset(p, 0, sizeof(*p));
 	p->max_depth = 20;
 	p->name_width = 40;
 	p->max_rows = KFTLOG_MAX_ROWS;
-	optind = 1;
+	/* 0, not 1: glibc forgets the rest of an earlier parse (the tests parse many). */
+	optind = 0;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+cPf:ln:t:s:id:m:Vh", longs, NULL)) != -1) {
-		switch (opt) {
-		case 'c': p->mode = KD_CALLTREE; break;
-		case 'P': p->mode = KD_TASKS; break;
-		case 'F': p->mode = KD_FOLDED; break;
-		case 'J': p->mode = KD_JSON; break;
-		case 'G': p->mode = KD_SVG; break;
-		case 'L': p->mode = KD_FLAMEGRAPH; break;
-		case 'S': p->snapshots = 1; break;
-		case 'T': p->title = optarg; break;
-		case 'w':
-			if (kd_parse_weigh(optarg, p, err, errlen))
-				return -1;
+	for (;;) {
+		/* The argument getopt_long reads: an error's message names it. */
+		at = optind ? optind : 1;
+		opt = getopt_long(argc, argv, "+:cPf:ln:t:s:id:m:Vh", longs, NULL);
+		if (opt == -1)
 			break;
-		case SRCLINE_OPT:
-			if (srcline_files__add(&p->srcline, "kd", optarg, err, errlen))
-				return -1;
-			break;
-		case 'Y': p->types.wanted = true; break;
-		case 'B': case 'E': case 'O':
-			if (typedlog_files__option(&p->types, opt, optarg, err, errlen))
-				return -1;
-			break;
-		case 'f': p->fields = optarg; break;
-		case 'l': p->long_fields = 1; break;
-		case 'i': p->interlace = 1; break;
-		case 'V': p->verbose = 1; break;
-		case 'h': p->help = 1; return 0;
-		case 'v': p->version = 1; return 0;
-		case 'M': p->map = optarg; break;
-		case 's':
-			if (strlen(optarg) != 1) {
-				snprintf(err, errlen, "-s takes one column letter");
-				return -1;
-			}
-			p->sort = optarg[0];
-			break;
-		case 'R':
-			if (kd_number(optarg, 1, &v)) {
-				snprintf(err, errlen, "--max-rows: bad number '%s'", optarg);
-				return -1;
-			}
-			p->max_rows = (size_t)v;
-			break;
-		case 'D':
-			if (kd_number(optarg, 1, &v) || v > 0x7fffffff) {
-				snprintf(err, errlen, "--dump: bad number '%s' (1 for the first)",
-					 optarg);
-				return -1;
-			}
-			p->dump = (unsigned int)v;
-			break;
-		case 'n': case 't': case 'd': case 'W':
-			/* (A depth or a width is an int: no larger one wraps.) */
-			if (kd_number(optarg, opt == 'd' || opt == 'W' ? 1 : 0, &v) ||
-			    ((opt == 'd' || opt == 'W') && v > INT_MAX)) {
-				snprintf(err, errlen, "-%c: bad number '%s'", opt == 'W' ? 'm' : opt, optarg);
-				return -1;
-			}
-			if (opt == 'n')
-				p->top = v;
-			else if (opt == 't')
-				p->min_time = v;
-			else if (opt == 'd')
-				p->max_depth = (int)v;
-			else
-				p->name_width = (int)v;
-			break;
-		case 'm':
-			if (kd_all_digits(optarg) && !kd_number(optarg, 1, &v)) {
-				if (v > INT_MAX) {
-					snprintf(err, errlen, "-m: bad number '%s'", optarg);
-					return -1;
-				}
-				p->name_width = (int)v;
-			} else {
-				p->map = optarg;
-			}
-			break;
-		default:
-			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
-			return -1;
-		}
+		if (opt == '?' || opt == ':')
+			return kd_opt_error(longs, opt, argv[at], err, errlen);
+		p->given |= kd_given_of(opt);
+		ret = kd_parse_opt(p, opt, err, errlen);
+		if (ret)
+			return ret < 0 ? -1 : 0;
 	}
 	if (argc - optind > 1) {
 		snprintf(err, errlen, "more than one FILE");
 		return -1;
 	}
 	p->file = argc > optind ? argv[optind] : NULL;
-	return kd_check_fields(p, err, errlen);
+	return kd_check_modes(p, err, errlen) || kd_check_fields(p, err, errlen) ? -1 : 0;
 }
 
 int kd_output(FILE *out, const struct kd_tree *t, const struct kd_params *p)
@@ -378,6 +587,8 @@ int kd_output(FILE *out, const struct kd_tree *t, const struct kd_params *p)
 
 /* The program proper: the unit tests link the rest without it. */
 #ifndef KD_NO_MAIN
+#include <sys/stat.h>
+
 #include "closeout.h"
 #include "kftrec.h"
 #include "symbolize.h"
@@ -628,6 +839,40 @@ static int kd_load_types(const struct kd_params *p, unsigned int word_bytes,
 	return *types ? 0 : -1;
 }
 
+/*
+ * Whether @path, the file of option @opt, is a directory: said, naming
+ * both, before its reader's own error says less ("invalid file descriptor").
+ */
+static bool kd_is_directory(const char *opt, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISDIR(st.st_mode))
+		return false;
+	fprintf(stderr, "kd: %s %s: %s\n", opt, path, strerror(EISDIR));
+	return true;
+}
+
+/* The files the options name: -1 after saying so if one is a directory. */
+static int kd_check_option_files(const struct kd_params *p)
+{
+	static const char *const opts[TYPEDLOG_NR_KINDS] = {
+		[TYPEDLOG_BTF] = "--btf", [TYPEDLOG_DWARF] = "--dwarf", [TYPEDLOG_PROTO] = "--proto",
+	};
+	int i, k;
+
+	if (p->map && kd_is_directory("-m", p->map))
+		return -1;
+	for (i = 0; i < p->srcline.nr; i++)
+		if (kd_is_directory("--srcline", p->srcline.paths[i]))
+			return -1;
+	for (k = 0; k < TYPEDLOG_NR_KINDS; k++)
+		for (i = 0; i < p->types.nr[k]; i++)
+			if (kd_is_directory(opts[k], p->types.paths[k][i]))
+				return -1;
+	return 0;
+}
+
 static int kd_run(const struct kd_params *p)
 {
 	const char *name = p->file ? p->file : "(stdin)";
@@ -639,6 +884,8 @@ static int kd_run(const struct kd_params *p)
 	FILE *in, *text;
 	int ret = 1, cut_said = 0;
 
+	if (kd_check_option_files(p))
+		return 1;
 	if (p->map && !(ks = ksyms__load(p->map))) {
 		fprintf(stderr, "kd: %s: %s\n", p->map, ksyms__strerror(errno));
 		return 1;
@@ -688,8 +935,7 @@ int main(int argc, char **argv)
 	char err[256];
 
 	if (kd_parse_args(argc, argv, &p, err, sizeof(err))) {
-		fprintf(stderr, "kd: %s\n", err);
-		kd_usage(stderr);
+		fprintf(stderr, "kd: %s\nkd: kd --help lists the options\n", err);
 		return 2;
 	}
 	if (p.help) {
