@@ -157,13 +157,12 @@ int kft_lock_settled(void)
 /*
  * The writer of `clear` or of a replacement: until the run it uninstalled
  * is torn down, or it is killed (the worker then goes on alone). Without
- * kft_mutex.
- *
- * Return: 0, or -EINTR.
+ * kft_mutex. The command is done either way: a writer killed meanwhile
+ * still returns success, as its run is installed or cleared already.
  */
-int kft_retire_wait(void)
+void kft_retire_wait(void)
 {
-	return wait_event_killable(kft_retired, !READ_ONCE(kft_retiring));
+	wait_event_killable(kft_retired, !READ_ONCE(kft_retiring));
 }
 
 /* At module exit: the teardown of an uninstalled run is over. */

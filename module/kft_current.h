@@ -24,7 +24,7 @@ struct kft_run *kft_install_run(char *text, const struct kft_config *cfg);
 void kft_clear_run(void);
 void kft_retire_run(void);
 int kft_lock_settled(void);
-int kft_retire_wait(void);
+void kft_retire_wait(void);
 void kft_retire_flush(void);
 unsigned int kft_retiring_id(void);
 

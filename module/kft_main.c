@@ -170,7 +170,8 @@ static int kft_apply(char *text, size_t len, enum kft_wait wait)
 	kft_last_error.code = KFT_ERR_NONE;
 	mutex_unlock(&kft_mutex);
 	/* The replaced run's teardown, as for a clear. */
-	return kft_retire_wait();
+	kft_retire_wait();
+	return 0;
 
 out_free:
 	if (!ret)
@@ -181,7 +182,7 @@ out_free:
 	kvfree(text);
 	/* The cleared run's teardown, outside the lock: the worker takes it. */
 	if (!ret && cmd == KFT_CMD_CLEAR)
-		ret = kft_retire_wait();
+		kft_retire_wait();
 	return ret;
 }
 
