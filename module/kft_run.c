@@ -140,9 +140,13 @@ static void kft_run_detach(struct kft_run *run);
 
 static void kft_timer_arm(struct kft_run *run)
 {
-	int state = READ_ONCE(run->state);
-	u64 deadline = atomic64_read(&run->stop_deadline_ns), now;
+	unsigned long flags;
+	u64 deadline, now;
+	int state;
 
+	raw_spin_lock_irqsave(&run->timer_lock, flags);
+	state = READ_ONCE(run->state);
+	deadline = atomic64_read(&run->stop_deadline_ns);
 	if (state == KFT_RUNNING && deadline) {
 		now = kft_now();
 		hrtimer_start(&run->timer, ns_to_ktime(deadline > now ? deadline - now : 0),
@@ -154,6 +158,7 @@ static void kft_timer_arm(struct kft_run *run)
 	} else {
 		hrtimer_try_to_cancel(&run->timer);
 	}
+	raw_spin_unlock_irqrestore(&run->timer_lock, flags);
 }
 
 /*
@@ -194,17 +199,33 @@ static void kft_run_detach_work(struct work_struct *work)
 	kft_run_put(run);
 }
 
+/*
+ * The timer may have been armed for another round than the one it finds
+ * (an exit's deadline check stopped a round, and a start trigger began the
+ * next before the timer came): it acts only when its time has come, and
+ * otherwise has itself armed again for the run as it is now.
+ */
 static enum hrtimer_restart kft_timer_fn(struct hrtimer *timer)
 {
 	struct kft_run *run = container_of(timer, struct kft_run, timer);
+	u64 deadline;
 
 	switch (READ_ONCE(run->state)) {
 	case KFT_PRIMED:
-		if (run->cfg.start.kind == KFT_TRIGGER_TIME)
+		if (run->cfg.start.kind != KFT_TRIGGER_TIME)
+			break;
+		if (ktime_get_ns() < run->cfg.start.time_us * NSEC_PER_USEC)
+			irq_work_queue(&run->timer_work);
+		else
 			kft_run_start(run, KFT_REASON_TIME);
 		break;
 	case KFT_RUNNING:
-		if (atomic64_read(&run->stop_deadline_ns))
+		deadline = atomic64_read(&run->stop_deadline_ns);
+		if (!deadline)
+			break;
+		if (kft_now() < deadline)
+			irq_work_queue(&run->timer_work);
+		else
 			kft_run_stop(run, KFT_REASON_TIME);
 		break;
 	}
@@ -661,6 +682,7 @@ struct kft_run *kft_run_create(struct kft_run *old, char *text, const struct kft
 	INIT_WORK(&run->detach_work, kft_run_detach_work);
 	kft_hrtimer_setup(&run->timer, kft_timer_fn, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	init_irq_work(&run->timer_work, kft_timer_work);
+	raw_spin_lock_init(&run->timer_lock);
 
 	run->counters = alloc_percpu(struct kft_counters);
 	ret = run->counters ? run->mode->alloc(run) : -ENOMEM;
@@ -733,6 +755,8 @@ static int kft_run_reset(struct kft_run *run)
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(run->counters, cpu), 0, sizeof(struct kft_counters));
 	memset(&run->times, 0, sizeof(run->times));
+	/* (A start that lost the race with a stop may have left one.) */
+	atomic64_set(&run->stop_deadline_ns, 0);
 	run->starts = 0;
 	kft_fhook_missed_reset(&run->trace);
 	kft_fhook_missed_reset(&run->start_exit);
@@ -826,7 +850,8 @@ int kft_run_prime(struct kft_run *run, struct kft_parse_error *err)
 	}
 	/*
 	 * The header shows times on CLOCK_MONOTONIC, the base of time triggers
-	 * and /proc/uptime; kft_now() is sched_clock, off by a per-boot offset.
+	 * (and /proc/uptime's until a suspend); kft_now() is sched_clock, off
+	 * by a per-boot offset.
 	 */
 	run->times.mono_offset_ns = kft_clock_mono_offset();
 	/* Calls still inside a traced function belong to the old generation. */

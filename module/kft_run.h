@@ -253,9 +253,15 @@ struct kft_run {
 	struct kft_entry_trigger stop_entry;
 	struct kft_entry_trigger warn_entry;	/* log ring: a warning freezes it */
 
-	/* Time triggers: the hrtimer is armed from process or irq_work context. */
+	/*
+	 * Time triggers: the hrtimer is armed from process or irq_work
+	 * context, one arming at a time (timer_lock): each decides from the
+	 * state it reads, and a state change queues an arming after it, so
+	 * the last one to take the lock has read the newest state.
+	 */
 	struct hrtimer timer;
 	struct irq_work timer_work;
+	raw_spinlock_t timer_lock;
 
 	struct kft_dropped dropped;
 

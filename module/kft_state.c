@@ -23,6 +23,24 @@
 
 DEFINE_MUTEX(kft_mutex);
 
+/*
+ * A started round's stop time. A stop may have come between the move to
+ * RUNNING and this: it cleared the deadline before it moved the state on,
+ * so that if the state read after this write is not RUNNING, the deadline
+ * just written is one no round has, and is taken back (unless a newer
+ * start wrote its own meanwhile).
+ */
+static notrace void kft_run_deadline_set(struct kft_run *run, u64 deadline)
+{
+	atomic64_set(&run->stop_deadline_ns, deadline);
+	smp_mb();	/* the write before the state's read: pairs with kft_state_move() */
+	if (READ_ONCE(run->state) != KFT_RUNNING)
+		atomic64_cmpxchg(&run->stop_deadline_ns, deadline, 0);
+	/* Arming an hrtimer takes locks: leave it to irq_work. */
+	irq_work_queue(&run->timer_work);
+}
+NOKPROBE_SYMBOL(kft_run_deadline_set);
+
 /**
  * kft_run_start() - PRIMED -> RUNNING, from any context
  * @run:	the run
@@ -55,12 +73,8 @@ notrace void kft_run_start(struct kft_run *run, enum kft_reason why)
 	run->times.start_ns = now;
 	run->times.start_reason = why;
 	run->starts++;
-	if (run->cfg.stop.kind == KFT_TRIGGER_TIME) {
-		atomic64_set(&run->stop_deadline_ns,
-			     now + run->cfg.stop.time_us * NSEC_PER_USEC);
-		/* Arming an hrtimer takes locks: leave it to irq_work. */
-		irq_work_queue(&run->timer_work);
-	}
+	if (run->cfg.stop.kind == KFT_TRIGGER_TIME)
+		kft_run_deadline_set(run, now + run->cfg.stop.time_us * NSEC_PER_USEC);
 }
 NOKPROBE_SYMBOL(kft_run_start);
 

@@ -26,6 +26,11 @@ static notrace void kft_entry_trigger_fire(struct kft_entry_trigger *t)
 }
 NOKPROBE_SYMBOL(kft_entry_trigger_fire);
 
+/*
+ * No recursion lock (the ops says it has its own): a trigger on a function
+ * that firing calls (irq_work_queue() and what it calls) fires again inside
+ * itself, and finds the state moved by the outer fire, so it does nothing.
+ */
 static notrace void kft_entry_trigger_fn(unsigned long ip, unsigned long parent_ip,
 					 struct ftrace_ops *op,
 					 struct ftrace_regs *fregs)
