@@ -26,6 +26,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/swab.h>
 #include <linux/uaccess.h>
 #include <linux/utsname.h>
 
@@ -99,6 +100,11 @@ static bool kft_lb_check_header(struct kft_last_boot *lb, const void *base, size
 	}
 	memcpy(h, base, sizeof(*h));
 	h->release[sizeof(h->release) - 1] = '\0';
+	if (h->magic == swab64(KFT_REGION_MAGIC)) {
+		strscpy(lb->verdict, "written by a kernel of the other byte order: not read",
+			sizeof(lb->verdict));
+		return false;
+	}
 	if (h->magic != KFT_REGION_MAGIC) {
 		strscpy(lb->verdict, kft_lb_all_zero(base, min_t(size_t, size, KFT_REGION_HEADER_BYTES)) ?
 			"empty: no persistent run wrote it" :
@@ -115,6 +121,13 @@ static bool kft_lb_check_header(struct kft_last_boot *lb, const void *base, size
 		snprintf(lb->verdict, sizeof(lb->verdict),
 			 "written by a kft of another layout (version %u, %u-byte calls; this one reads %u, %zu-byte): not read",
 			 h->version, h->record_bytes, KFT_REGION_VERSION, sizeof(struct kft_record));
+		return false;
+	}
+	/* (Another architecture of one release: an armhf and an arm64 kernel.) */
+	if (h->word_bytes != sizeof(long)) {
+		snprintf(lb->verdict, sizeof(lb->verdict),
+			 "written by a %u-bit kernel, not this %zu-bit one: not read",
+			 h->word_bytes * 8U, sizeof(long) * 8);
 		return false;
 	}
 	if (strcmp(h->release, init_utsname()->release)) {

@@ -194,6 +194,7 @@ void kft_region_claim(u32 run_id, bool units_ns)
 	strscpy(copy->release, init_utsname()->release, sizeof(copy->release));
 	copy->state = KFT_REGION_RUNNING;
 	copy->units_ns = units_ns;
+	copy->word_bytes = sizeof(long);
 	copy->run_id = run_id;
 	copy->nr_cpus = nr_cpu_ids;
 	copy->shift = shift;

@@ -14,7 +14,8 @@
  *   each CPU's checksum (u32: of its counts, tags and records),
  *   the ring's tags, then its records (kft_log.h).
  * Only the build that wrote it reads it: the header names the kernel
- * release, and the layout's version.
+ * release, its word size and (its magic read) its byte order, and the
+ * layout's version.
  */
 #ifndef KFT_REGION_H
 #define KFT_REGION_H
@@ -26,7 +27,7 @@
 #include "kft_log.h"
 
 #define KFT_REGION_MAGIC	0x315453414c54464bULL	/* "KFTLAST1" */
-#define KFT_REGION_VERSION	1
+#define KFT_REGION_VERSION	2
 #define KFT_REGION_HEADER_BYTES	4096
 #define KFT_REGION_RELEASE_LEN	65			/* __NEW_UTS_LEN + 1 */
 #define KFT_REGION_MAX_SHIFT	24
@@ -43,7 +44,7 @@ struct kft_region_header {
 	char release[KFT_REGION_RELEASE_LEN];
 	u8 state;		/* enum kft_region_state */
 	u8 units_ns;
-	u8 pad;
+	u8 word_bytes;		/* the writing kernel's sizeof(long) */
 	u32 reason;		/* what froze it: enum kft_reason */
 	u32 run_id;
 	u32 nr_cpus;
