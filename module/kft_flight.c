@@ -29,10 +29,36 @@
 #include "kft_region.h"
 #include "kft_run.h"
 
+/*
+ * At most KFT_PANIC_CALLS_MAX a CPU: a serial console at 115200 baud
+ * prints about a hundred rows a second, and a panic=N reboot waits for
+ * the printing to end.
+ */
+#define KFT_PANIC_CALLS_MAX	1024
+
 static unsigned int panic_calls = 16;
-module_param(panic_calls, uint, 0644);
+
+static int kft_panic_calls_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int ret = kstrtouint(val, 0, &n);
+
+	if (ret)
+		return ret;
+	if (n > KFT_PANIC_CALLS_MAX)
+		return -ERANGE;
+	WRITE_ONCE(*(unsigned int *)kp->arg, n);
+	return 0;
+}
+
+static const struct kernel_param_ops kft_panic_calls_ops = {
+	.set = kft_panic_calls_set,
+	.get = param_get_uint,
+};
+module_param_cb(panic_calls, &kft_panic_calls_ops, &panic_calls, 0644);
+__MODULE_PARM_TYPE(panic_calls, "uint");
 MODULE_PARM_DESC(panic_calls,
-		 "each CPU's last calls a ring run prints to the kernel log at an oops or a panic (0: none)");
+		 "each CPU's last calls a ring run prints to the kernel log at an oops or a panic (0: none, at most 1024)");
 
 /* One row or header at a time; rows are short, the header's lines too. */
 static char kft_flight_buf[1024];
