@@ -7,6 +7,7 @@
  * return of a root call, which puts its subtree into the log or drops it.
  */
 #include <linux/kprobes.h>
+#include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/sort.h>
 #include <linux/slab.h>
@@ -210,6 +211,34 @@ int kft_hold_roots_find(struct kft_hold *h, const struct kft_func_ref *roots, un
 	for (i = 0; i < nr; i++)
 		h->span_end = max(h->span_end, h->roots[i].end);
 	return 0;
+}
+
+/**
+ * kft_hold_drop_module() - a going module's roots match nothing any more
+ * @h:		the run's holding space (kft_mutex held)
+ * @mod:	the module, in its GOING notifier
+ *
+ * A module loaded later may lie where this one's roots were, and a run of
+ * every function hooks its functions: none of them is a root. Each range
+ * is emptied where it lies (its end moved to its start), so that the
+ * ranges stay sorted for the lookups running meanwhile. The next attach
+ * finds the roots again by name.
+ *
+ * Return: how many roots were the module's.
+ */
+unsigned int kft_hold_drop_module(struct kft_hold *h, const struct module *mod)
+{
+	unsigned int i, dropped = 0;
+
+	for (i = 0; i < h->nr_roots; i++) {
+		struct kft_root_range *r = &h->roots[i];
+
+		if (r->end == r->start || !within_module(r->start, mod))
+			continue;
+		WRITE_ONCE(r->end, r->start);
+		dropped++;
+	}
+	return dropped;
 }
 
 /*

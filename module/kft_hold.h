@@ -102,6 +102,7 @@ struct kft_hold {
 };
 
 struct kft_call;
+struct module;
 struct kft_parse_error;
 struct kft_func_ref;
 struct kft_record;
@@ -123,6 +124,7 @@ void kft_hold_forget(struct kft_hold *h, struct task_struct *t);
 int kft_hold_roots_alloc(struct kft_hold *h, unsigned int nr);
 int kft_hold_roots_find(struct kft_hold *h, const struct kft_func_ref *roots, unsigned int nr,
 			struct kft_parse_error *err);
+unsigned int kft_hold_drop_module(struct kft_hold *h, const struct module *mod);
 void kft_hold_root_return(struct kft_run *run, struct kft_hold_slot *s, struct kft_record *rec,
 			  const struct kft_call *call, u64 dur, unsigned long retval);
 
@@ -151,7 +153,7 @@ static __always_inline bool kft_hold_is_root(const struct kft_hold *h, unsigned 
 
 		if (ip < h->roots[mid].start)
 			hi = mid;
-		else if (ip >= h->roots[mid].end)
+		else if (ip >= READ_ONCE(h->roots[mid].end))
 			lo = mid + 1;
 		else
 			return true;

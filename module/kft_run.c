@@ -1018,20 +1018,22 @@ void kft_run_module_live(struct kft_run *run, struct module *mod)
  * @run:	the run (kft_mutex held)
  * @mod:	the module, in its GOING notifier
  *
- * Traced functions of the module leave the traced set; a trigger on one of
- * its functions is removed, or narrowed to the rest of the kernel's if a
- * glob. The status says what was dropped. A run that
- * traces every function keeps doing so, the module's functions included.
+ * Traced functions of the module leave the traced set, and its roots match
+ * nothing; a trigger on one of its functions is removed, or narrowed to
+ * the rest of the kernel's if a glob. The status says what was dropped
+ * (a run of every function: its roots). A run that traces every function
+ * keeps doing so, the module's functions included.
  */
 void kft_run_module_going(struct kft_run *run, struct module *mod)
 {
-	unsigned int room = kft_module_functions(mod), n, dropped = 0;
+	unsigned int room = kft_module_functions(mod), n, dropped = 0, roots;
 	enum kft_trigger_drop start, stop;
 	unsigned long *addrs;
 
 	lockdep_assert_held(&kft_mutex);
 	if (!room)
 		return;
+	roots = run->hold.nr_roots ? kft_hold_drop_module(&run->hold, mod) : 0;
 	addrs = kvcalloc(room, sizeof(*addrs), GFP_KERNEL);
 	if (!addrs) {
 		/*
@@ -1052,6 +1054,9 @@ void kft_run_module_going(struct kft_run *run, struct module *mod)
 	n = run->nr_traced ?
 	    kft_module_collect(mod, run->cfg.funcs, run->nr_traced, addrs, room) : 0;
 	dropped = run->mode->drop_module(run, mod, addrs, n);
+	/* (A run of every function: its roots are no traced functions of its own.) */
+	if (!run->nr_traced)
+		dropped += roots;
 	start = kft_run_drop_trigger(run, &run->cfg.start, mod, addrs, room);
 	stop = kft_run_drop_trigger(run, &run->cfg.stop, mod, addrs, room);
 	kvfree(addrs);
