@@ -8,6 +8,7 @@
  */
 #include <linux/capability.h>
 #include <linux/proc_fs.h>
+#include <linux/sched/signal.h>
 #include <linux/security.h>
 #include <linux/seq_file.h>
 
@@ -39,10 +40,29 @@ static void *kft_data_start(struct seq_file *m, loff_t *pos)
 	return *pos <= kft_reader_rows(r) ? (void *)(uintptr_t)(*pos + 1) : NULL;
 }
 
-static void *kft_data_next(struct seq_file *m, void *v, loff_t *pos)
+/**
+ * kft_data_next_row() - a seq_file's next row, for kft's files with many
+ * @pos:	the row's position, advanced
+ *
+ * A seek or pread far into the file shows each row before it in one call
+ * (seq_file's traverse()): millions of rows, each symbolized. Every 1024
+ * rows the task lets others run, and a task killed meanwhile stops there
+ * (a later read goes on from the position reached).
+ *
+ * Return: NULL to go on as the file's start() says, or ERR_PTR(-EINTR).
+ */
+void *kft_data_next_row(loff_t *pos)
 {
 	++*pos;
-	return kft_data_start(m, pos);
+	if (*pos & 1023)
+		return NULL;
+	cond_resched();
+	return fatal_signal_pending(current) ? ERR_PTR(-EINTR) : NULL;
+}
+
+static void *kft_data_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	return kft_data_next_row(pos) ?: kft_data_start(m, pos);
 }
 
 static void kft_data_stop(struct seq_file *m, void *v)

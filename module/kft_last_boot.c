@@ -380,8 +380,7 @@ static void *kft_lb_start(struct seq_file *m, loff_t *pos)
 
 static void *kft_lb_next(struct seq_file *m, void *v, loff_t *pos)
 {
-	++*pos;
-	return kft_lb_start(m, pos);
+	return kft_data_next_row(pos) ?: kft_lb_start(m, pos);
 }
 
 static void kft_lb_stop(struct seq_file *m, void *v)
