@@ -290,9 +290,10 @@ static int kft_ctl_open(struct inode *inode, struct file *file)
 	if (security_locked_down(LOCKDOWN_TRACEFS))
 		return -EPERM;
 	if (file->f_mode & FMODE_WRITE) {
-		w = kzalloc(sizeof(*w), GFP_KERNEL);
+		/* (Charged to the opener: any number of opens may hold one.) */
+		w = kzalloc(sizeof(*w), GFP_KERNEL_ACCOUNT);
 		if (w)
-			w->buf = kvmalloc(KFT_CONFIG_MAX_BYTES + 1, GFP_KERNEL);
+			w->buf = kvmalloc(KFT_CONFIG_MAX_BYTES + 1, GFP_KERNEL_ACCOUNT);
 		if (!w || !w->buf) {
 			kfree(w);
 			return -ENOMEM;
