@@ -39,6 +39,11 @@ BUILD := $(CURDIR)/build
 
 CC ?= cc
 WARN := -Wall -Wextra -Werror
+# Every userspace program: 64-bit file offsets where off_t is 32 bits
+# (armhf), so that a log or a record file may pass 2 GiB there
+# (userspace/lib/kftrec.c checks that off_t is 64 bits). Not in CFLAGS or
+# CPPFLAGS: a build that sets those (scripts/deb) keeps it.
+LFS := -D_FILE_OFFSET_BITS=64
 CFLAGS ?= -O2 -g
 # float-cast-overflow: a double out of an integer's range converted (UB),
 # which gcc's -fsanitize=undefined leaves out and clang's has.
@@ -97,8 +102,8 @@ TOOLS := $(BUILD)/bin/addr2sym $(BUILD)/bin/sym2addr $(BUILD)/bin/kd $(BUILD)/bi
 KFT_VERSION := $(shell cat $(CURDIR)/VERSION)
 VERSION_DEF := -DKFT_VERSION='"$(KFT_VERSION)"'
 # -Imodule: the kft command takes the language's limits from kft_config.h.
-TOOL_CFLAGS = $(CPPFLAGS) $(CFLAGS) $(WARN) $(VERSION_DEF) -Iuserspace -Iuserspace/lib -Iuserspace/kd \
-	-Iuserspace/types -Imodule
+TOOL_CFLAGS = $(CPPFLAGS) $(CFLAGS) $(WARN) $(LFS) $(VERSION_DEF) -Iuserspace -Iuserspace/lib \
+	-Iuserspace/kd -Iuserspace/types -Imodule
 # Each tool's own sources (with LIB_SRC).
 SRC_addr2sym := userspace/addr2sym.c
 SRC_sym2addr := userspace/sym2addr.c
@@ -243,7 +248,7 @@ guest-helpers: $(GUEST_HELPERS)
 
 $(BUILD)/guest/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
-	$(CC) -static -O2 $(WARN) -o $@ $<
+	$(CC) -static -O2 $(WARN) $(LFS) -o $@ $<
 
 # The analyzers and the kft command in the guest too: the log goes
 # through them where it is made.
@@ -305,9 +310,9 @@ UNIT_OBJ := $(BUILD)/unit/obj
 unit_objs = $(patsubst %.c,$(UNIT_OBJ)/%.o,$(1))
 $(UNIT_OBJ)/%.o: %.c VERSION
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) $(VERSION_DEF) $(SAN) -DKD_NO_MAIN -DADDR2SYM_NO_MAIN -DKFT_NO_MAIN -Itests/unit \
-		-Imodule -Iuserspace -Iuserspace/lib -Iuserspace/kd -Iuserspace/kft -Iuserspace/types \
-		-MMD -MP -c -o $@ $<
+	$(CC) $(CFLAGS) $(WARN) $(LFS) $(VERSION_DEF) $(SAN) -DKD_NO_MAIN -DADDR2SYM_NO_MAIN \
+		-DKFT_NO_MAIN -Itests/unit -Imodule -Iuserspace -Iuserspace/lib -Iuserspace/kd \
+		-Iuserspace/kft -Iuserspace/types -MMD -MP -c -o $@ $<
 -include $(shell find $(UNIT_OBJ) -name '*.d' 2>/dev/null)
 # Kept: made through pattern rules only, make would delete them as
 # intermediate files after the first build, and the next one (make
@@ -347,9 +352,9 @@ $(BUILD)/unit/types_module.o: tests/unit/types_module.c $(BUILD)/unit/types_samp
 # ASan and UBSan; kd_MODE are one harness built once per kd mode.
 # make fuzz runs each for FUZZ_SECONDS (scripts/fuzz).
 FUZZ_CC ?= clang
-FUZZ_FLAGS := -g -O1 $(WARN) $(VERSION_DEF) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-fno-omit-frame-pointer -DKD_NO_MAIN -DKFT_NO_MAIN -Imodule -Iuserspace -Iuserspace/lib \
-	-Iuserspace/kd -Iuserspace/kft -Iuserspace/types
+FUZZ_FLAGS := -g -O1 $(WARN) $(LFS) $(VERSION_DEF) -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=all -fno-omit-frame-pointer -DKD_NO_MAIN -DKFT_NO_MAIN -Imodule \
+	-Iuserspace -Iuserspace/lib -Iuserspace/kd -Iuserspace/kft -Iuserspace/types
 FUZZ_KD_MODES := summary calltree folded json svg flamegraph tasks
 FUZZERS := config kftlog kftrec ksyms kftstacks proto typedlog $(addprefix kd_,$(FUZZ_KD_MODES))
 FUZZ_DEPS_config := module/kft_config.c

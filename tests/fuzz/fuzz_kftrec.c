@@ -3,7 +3,8 @@
  * libFuzzer harness: kft record's file as text (userspace/lib/kftrec.c),
  * on arbitrary bytes, written out (kft report) and read as a stream (kd,
  * addr2sym). Its text is bounded by its input: the header as it is, a
- * line of less than KFTREC_TEXT_MAX bytes a row of 64 or more.
+ * line of less than KFTREC_TEXT_MAX bytes a row of 64 or more. The same
+ * bytes as a read of /proc/kft_stream, each row checked as kft record does.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +13,19 @@
 #include "kftrec.h"
 
 #define FUZZ_ASSERT(cond) do { if (!(cond)) __builtin_trap(); } while (0)
+
+/* Each call the bytes hold, whole, within them, and checked. */
+static void fuzz_stream_rows(const uint8_t *data, size_t size)
+{
+	struct kftrec_call call;
+	size_t at = 0, n;
+
+	while ((n = kftrec_call_from(data + at, size - at, &call)) > 0) {
+		FUZZ_ASSERT(n >= sizeof(call.row) && n <= size - at);
+		kftrec_call_invalid(&call, KFTREC_VERSION);
+		at += n;
+	}
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -43,5 +57,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fclose(stream);
 	fclose(in);
 	fclose(warn);
+	fuzz_stream_rows(data, size);
 	return 0;
 }

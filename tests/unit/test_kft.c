@@ -137,6 +137,35 @@ static void test_funccount_config(void)
 	}
 }
 
+/*
+ * Every number of seconds is at least a millisecond: an interval of
+ * 1e-300 added nothing to the clock, and funccount -i looped for ever.
+ * The message names the option (or profile, for its operand).
+ */
+static void test_seconds_least(void)
+{
+	static const struct parse_case cases[] = {
+		{ "kft funccount -i 1e-300 -d 0.05 vfs_read", -1, KFT_SUB_FUNCCOUNT,
+		  "-i: less than 0.001 seconds, the least kft takes: '1e-300'" },
+		{ "kft funccount -d 0.0009 x", -1, KFT_SUB_FUNCCOUNT,
+		  "-d: less than 0.001 seconds" },
+		{ "kft funccount -i 1e-400 x", -1, KFT_SUB_FUNCCOUNT,
+		  "-i: less than 0.001 seconds" },
+		{ "kft funccount -i 0.001 -d 0.05 x", 0, KFT_SUB_FUNCCOUNT, "" },
+		{ "kft funclatency -i 1e-9 f", -1, KFT_SUB_FUNCLATENCY,
+		  "-i: less than 0.001 seconds" },
+		{ "kft stackcount -i 0.0001 x", -1, KFT_SUB_STACKCOUNT,
+		  "-i: less than 0.001 seconds" },
+		{ "kft stackcount -D 1e-5 x", -1, KFT_SUB_STACKCOUNT,
+		  "-D: less than 0.001 seconds" },
+		{ "kft errtrace -d 1e-300 f", -1, KFT_SUB_ERRTRACE, "-d: less than 0.001 seconds" },
+		{ "kft profile 1e-300", -1, KFT_SUB_PROFILE, "profile: less than 0.001 seconds" },
+		{ "kft profile 0.001", 0, KFT_SUB_PROFILE, "" },
+	};
+
+	check_parse(cases, ARRAY_SIZE(cases));
+}
+
 /* stackcount, stacksnoop, profile: bcc's options, every error with its message. */
 static void test_parse_stacks_args(void)
 {
@@ -996,7 +1025,7 @@ static void test_module_option(void)
 	CHECK_STR(kft_bcc_name("vfs_read", 0), "vfs_read", "no module");
 }
 
-UNIT_MAIN(test_parse_args, test_parse_stacks_args, test_parse_stacks_fields,
+UNIT_MAIN(test_parse_args, test_seconds_least, test_parse_stacks_args, test_parse_stacks_fields,
 	  test_funccount_config, test_stacks_configs, test_config_too_long, test_status,
 	  test_counts_read, test_counts_hidden_addresses, test_counts_not_count_logs,
 	  test_counts_many, test_delta_and_print, test_counts_per_value, test_errchain, test_errchain_wide,

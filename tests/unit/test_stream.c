@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <sys/utsname.h>
 #include "unit.h"
+#include "array.h"
 #include "kftlog.h"
 #include "ksyms.h"
 #include "linereader.h"
@@ -130,6 +131,57 @@ static void test_row_limit(void)
 	      "3 rows with a limit of 3, names interned");
 	kftlog__free(log);
 	fclose(in);
+}
+
+/*
+ * The rows' array doubles, but never past the row limit: a log of 300
+ * rows read with a limit of 300 has room for 300, not 1024 or 512.
+ */
+static void test_rows_room_within_limit(void)
+{
+	size_t n = 300, i, len = 0;
+	char *text = NULL;
+	FILE *f = open_memstream(&text, &len), *in;
+	struct kftlog *log;
+
+	fputs("--------\n", f);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%zu 1 1.0 f c\n", i);
+	fclose(f);
+	in = fmemopen(text, len, "r");
+	log = kftlog__read(in, "t", NULL, n);
+	CHECK(log && log->nr == n && log->cap <= n, "%zu rows with a limit of %zu: room for %zu",
+	      log ? log->nr : 0, n, log ? log->cap : 0);
+	kftlog__free(log);
+	fclose(in);
+	free(text);
+}
+
+/*
+ * array_room() clamps its room to the limit, and refuses room whose bytes
+ * a size_t cannot count: two elements of half a size_t and 8 bytes would
+ * have asked realloc() for the product's remainder, 16 bytes.
+ */
+static void test_array_room_bounds(void)
+{
+	size_t cap = 0, half = (SIZE_MAX >> 1) + 9;
+	char *v = array_room(NULL, &cap, 0, 1, 300), *w;
+
+	CHECK(v && cap == 256, "first room: %zu, expected 256", cap);
+	w = array_room(v, &cap, 256, 1, 300);
+	CHECK(w && cap == 300, "room past 256 with a limit of 300: %zu", cap);
+	v = w ? w : v;
+	errno = 0;
+	CHECK(!array_room(v, &cap, 300, 1, 300) && errno == EFBIG && cap == 300,
+	      "at the limit: errno %d, room %zu", errno, cap);
+	free(v);
+	v = malloc(1);
+	cap = 1;
+	errno = 0;
+	w = array_room(v, &cap, 1, half, 1000);
+	CHECK(!w && errno == ENOMEM && cap == 1,
+	      "2 elements of %zu bytes: %p, errno %d, room %zu", half, (void *)w, errno, cap);
+	free(w ? w : v);
 }
 
 static void test_map_without_symbols(void)
@@ -315,6 +367,7 @@ static void test_kernel_line_twice(void)
 }
 
 UNIT_MAIN(test_line_read_parts, test_strtab_interns_and_limits, test_what_is_a_log,
-	  test_long_line_is_malformed, test_row_with_a_nul_is_malformed, test_row_limit, test_map_without_symbols,
+	  test_long_line_is_malformed, test_row_with_a_nul_is_malformed, test_row_limit,
+	  test_rows_room_within_limit, test_array_room_bounds, test_map_without_symbols,
 	  test_symbolize_to_a_stream, test_log_cut_short, test_kernel_line_checked,
 	  test_kernel_line_twice)

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "hash.h"
 #include "kft.h"
 #include "kftlog.h"
@@ -87,7 +88,7 @@ static int kft_counts_grow(struct kft_counts *c)
 	size_t i, n;
 	void *p;
 
-	p = kft_array_room(c->v, &c->cap, c->nr, sizeof(*c->v), KFT_COUNTS_MAX);
+	p = array_room(c->v, &c->cap, c->nr, sizeof(*c->v), KFT_COUNTS_MAX);
 	if (!p)
 		return -1;
 	c->v = p;

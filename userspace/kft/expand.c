@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "kft.h"
 #include "ksyms.h"
 #include "words.h"
@@ -51,7 +52,7 @@ static int kft_funcs_line(void *ctx, char *line)
 	/* ftrace's placeholders (__ftrace_invalid_address___N) are no symbol. */
 	if (!ksyms__find_name(r->ks, key))
 		return 0;
-	v = kft_array_room(f->names, &f->cap, f->nr, sizeof(*f->names), KFT_FUNCS_MAX);
+	v = array_room(f->names, &f->cap, f->nr, sizeof(*f->names), KFT_FUNCS_MAX);
 	if (!v)
 		return -1;
 	f->names = v;

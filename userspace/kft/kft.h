@@ -195,6 +195,7 @@ struct kft_status {
 	int has_stream_read;	/* a stream run's "stream: N calls read": */
 	unsigned long long stream_read;	/* what its readers took */
 	char line[256];		/* the first line, for messages */
+	char states[128];	/* the line after the id ("primed, triggered, ...") */
 	char error[1024];	/* the error: line, without "error: "; "" if none */
 };
 
@@ -383,13 +384,6 @@ struct kft_stacks {
 	uint64_t events_lost;	/* Events lost, ring full (snoop) */
 	size_t malformed;	/* lines that are none of the format's */
 };
-
-/*
- * Room for one more element of size bytes in the array v (nr used of *cap,
- * at most max): v, or the array it moved to, or NULL (errno ENOMEM, or
- * EFBIG at max) with v as it was. (counts.c's arrays grow so too.)
- */
-void *kft_array_room(void *v, size_t *cap, size_t nr, size_t size, size_t max);
 
 /* Far above what the module keeps (KFT_MAX_STACKENTRIES stacks, KFT_MAX_SNOOP events). */
 #define KFT_STACKS_MAX		(1 << 21)
@@ -727,6 +721,13 @@ void kft_stream_lost_put(const struct kft_stream_read *r, FILE *out);
  * -1 after saying why.
  */
 int kft_configure(const struct kft_paths *paths, const char *name, const char *config);
+
+/*
+ * The mode of a log file kft trace -o or kft record creates. A log holds
+ * raw kernel addresses, which the module shows only to readers with
+ * CAP_SYSLOG, so its file is readable by its owner alone.
+ */
+#define KFT_LOG_FILE_MODE	0600
 
 /* The subcommands: exit statuses. */
 int kft_trace(const struct kft_params *p, const struct kft_paths *paths);

@@ -12,15 +12,35 @@
 #include "errname.h"
 #include "kft.h"
 
-/* Seconds: a positive finite number, at most a year. */
-static int kft_seconds(const char *s, double *v)
+/*
+ * The fewest seconds an interval or a duration may have, a millisecond: a
+ * summary takes longer than that to read. An interval far less (1e-300)
+ * adds nothing to the clock, and the loop of summaries would never end.
+ */
+#define KFT_SECONDS_MIN		0.001
+
+/*
+ * Seconds, the argument of @what (an option, or a subcommand for its
+ * operand): a finite number from KFT_SECONDS_MIN to a year. 0, or -1
+ * with err.
+ */
+static int kft_seconds(const char *what, const char *s, double *v, char *err, size_t errlen)
 {
 	char *end;
 
 	errno = 0;
 	*v = strtod(s, &end);
-	return errno || end == s || *end || !isfinite(*v) || *v <= 0 || *v > 366 * 86400.0 ?
-	       -1 : 0;
+	/* (ERANGE with a finite value is an underflow: a number below the least.) */
+	if (end == s || *end || !isfinite(*v) || *v > 366 * 86400.0 ||
+	    (*v <= 0 && errno != ERANGE)) {
+		snprintf(err, errlen, "%s: not a number of seconds '%s'", what, s);
+		return -1;
+	}
+	if (*v >= KFT_SECONDS_MIN)
+		return 0;
+	snprintf(err, errlen, "%s: less than %g seconds, the least kft takes: '%s'", what,
+		 KFT_SECONDS_MIN, s);
+	return -1;
 }
 
 /*
@@ -54,14 +74,17 @@ static int kft_opt_error(const char *cmd, int opt, char **argv, char *err, size_
 	return -1;
 }
 
-/* -d or -i: seconds into p's duration (its text too) or interval; 0, or -1 with err. */
+/*
+ * -i, or -d (stackcount's -D): seconds into p's interval, or its duration
+ * (its text too); 0, or -1 with err.
+ */
 static int kft_opt_seconds(struct kft_params *p, int opt, char *err, size_t errlen)
 {
-	if (kft_seconds(optarg, opt == 'd' ? &p->duration : &p->interval)) {
-		snprintf(err, errlen, "-%c: not a number of seconds '%s'", opt, optarg);
+	char what[3] = { '-', (char)opt, '\0' };
+
+	if (kft_seconds(what, optarg, opt == 'i' ? &p->interval : &p->duration, err, errlen))
 		return -1;
-	}
-	if (opt == 'd')
+	if (opt != 'i')
 		p->duration_arg = optarg;
 	return 0;
 }
@@ -803,13 +826,7 @@ static int kft_stacks_opt(struct kft_params *p, int opt, char *err, size_t errle
 		return srcline_files__add(&p->srcline, "kft", optarg, err, errlen);
 	case 'D':
 	case 'i':
-		if (kft_seconds(optarg, opt == 'D' ? &p->duration : &p->interval)) {
-			snprintf(err, errlen, "-%c: not a number of seconds '%s'", opt, optarg);
-			return -1;
-		}
-		if (opt == 'D')
-			p->duration_arg = optarg;
-		return 0;
+		return kft_opt_seconds(p, opt, err, errlen);
 	case 'U':
 	case KFT_OPT_HASH_STORAGE:
 	case KFT_OPT_CGROUPMAP:
@@ -859,10 +876,8 @@ static int kft_profile_operands(int n, char **args, struct kft_params *p,
 		snprintf(err, errlen, "profile: unexpected '%s' after the duration", args[1]);
 		return -1;
 	}
-	if (n && kft_seconds(args[0], &p->duration)) {
-		snprintf(err, errlen, "profile: not a number of seconds '%s'", args[0]);
+	if (n && kft_seconds("profile", args[0], &p->duration, err, errlen))
 		return -1;
-	}
 	p->duration_arg = n ? args[0] : NULL;
 	return 0;
 }

@@ -93,6 +93,9 @@ static void kft_status_line(const char *line, unsigned int lineno, struct kft_st
 		if (sscanf(line, "status: run id %u,%n", &st->id, &n) == 1 && n) {
 			st->registered = 1;
 			kft_status_states(line + n, st);
+			/* (Kept apart from the line: an id of many digits cuts that.) */
+			snprintf(st->states, sizeof(st->states), "%.127s",
+				 line + n + strspn(line + n, " "));
 		}
 	} else if (!strncmp(line, "  trigger start ", 16)) {
 		st->start_trigger = strcmp(line + 16, "not set") != 0;
@@ -336,7 +339,7 @@ int kft_claim(const struct kft_paths *paths, struct kft_status *st)
 	if (kft_status_active(st)) {
 		fprintf(stderr, "kft: run %u is %s (%s): 'kft stop' ends it, 'kft status' shows it\n",
 			st->id, st->triggered ? "running" : "primed, waiting for its start trigger",
-			strchr(st->line, ',') + 2);
+			st->states);
 		close(fd);
 		return -1;
 	}

@@ -63,6 +63,7 @@ struct kft_rec {
 	int have_last;
 	unsigned long long total;	/* rows written */
 	unsigned long long elsewhere;	/* rows another reader took */
+	unsigned long long refused;	/* rows read, none kft writes: not written */
 	int problems;			/* disagreements said: exit 1 */
 	int rows_failed;		/* the rows file could not be written: no FILE */
 	int rows_renamed;		/* rows_path became FILE: nothing to unlink */
@@ -178,29 +179,58 @@ static int kft_rec_stream_open(struct kft_rec *rec)
 	return -1;
 }
 
+/* What a read of the stream holds. */
+struct kft_rec_rows {
+	long long n;		/* whole rows */
+	long long good;		/* rows before the first that kft does not write */
+	size_t good_len;	/* their bytes */
+	const char *why;	/* what is wrong with that row; NULL: every row is kft's */
+};
+
 /*
- * The rows of a read of len bytes, each the size its flags say: how many,
- * or -1 when they are not whole rows kft writes.
+ * The rows of a read of len bytes, each the size its flags say, checked
+ * as kft report checks a record file's: 0, or -1 when they are not whole
+ * rows of flags kft knows.
  */
-static long long kft_rec_rows_in(const uint64_t *buf, size_t len)
+static int kft_rec_rows_in(const uint64_t *buf, size_t len, struct kft_rec_rows *r)
 {
 	const unsigned char *bytes = (const unsigned char *)buf;
-	struct kft_stream_row row;
-	long long n = 0;
-	size_t at = 0;
+	struct kftrec_call call;
+	size_t at = 0, size;
 
+	*r = (struct kft_rec_rows){ 0 };
 	while (at < len) {
-		if (len - at < sizeof(row))
-			return -1;
-		memcpy(&row, bytes + at, sizeof(row));
 		/* (A read that ends inside a row's extensions is no whole rows.) */
-		if (row.flags & ~KFT_STREAM_ROW_FLAGS ||
-		    len - at - sizeof(row) < kftrec_extras_size(row.flags))
+		size = kftrec_call_from(bytes + at, len - at, &call);
+		if (!size || call.row.flags & ~KFT_STREAM_ROW_FLAGS)
 			return -1;
-		at += sizeof(row) + kftrec_extras_size(row.flags);
-		n++;
+		if (!r->why)
+			r->why = kftrec_call_invalid(&call, KFTREC_VERSION);
+		at += size;
+		r->n++;
+		if (!r->why) {
+			r->good++;
+			r->good_len = at;
+		}
 	}
-	return n;
+	return 0;
+}
+
+/*
+ * A read whose row none kft writes (as kft report would refuse it in the
+ * file): the rows before it are written, it and the rest of the read are
+ * not, and the recording ends, the file whole. -1 after saying so.
+ */
+static int kft_rec_refuse(struct kft_rec *rec, const struct kft_rec_rows *rows)
+{
+	unsigned long long left = (unsigned long long)(rows->n - rows->good);
+
+	fprintf(stderr, "kft: record: %s: row %llu is none kft writes (%s): it and the rest of "
+		"its read, %llu call%s, are not in the file\n", rec->s.paths->stream,
+		rec->total + 1, rows->why, left, left == 1 ? "" : "s");
+	rec->refused += left;
+	rec->problems++;
+	return -1;
 }
 
 /*
@@ -213,7 +243,7 @@ static int kft_rec_take(struct kft_rec *rec, unsigned long long *n)
 {
 	const size_t size = KFT_REC_READ_BYTES;
 	double give_up = kft_now() + KFT_REC_DRAIN_S;
-	long long rows;
+	struct kft_rec_rows rows;
 	ssize_t got;
 
 	*n = 0;
@@ -233,21 +263,23 @@ static int kft_rec_take(struct kft_rec *rec, unsigned long long *n)
 				strerror(errno));
 			return -1;
 		}
-		rows = kft_rec_rows_in(rec->buf, (size_t)got);
-		if (rows < 0) {
+		if (kft_rec_rows_in(rec->buf, (size_t)got, &rows)) {
 			fprintf(stderr, "kft: record: %s: a read of %zd bytes, no whole rows kft "
 				"writes\n", rec->s.paths->stream, got);
 			rec->problems++;
 			return -1;
 		}
-		if (got && fwrite(rec->buf, 1, (size_t)got, rec->rows) != (size_t)got) {
+		if (rows.good_len &&
+		    fwrite(rec->buf, 1, rows.good_len, rec->rows) != rows.good_len) {
 			rec->rows_failed = 1;
 			fprintf(stderr, "kft: record: %s: write error: %s\n", rec->rows_path,
 				strerror(errno));
 			return -1;
 		}
-		*n += (unsigned long long)rows;
-		rec->total += (unsigned long long)rows;
+		*n += (unsigned long long)rows.good;
+		rec->total += (unsigned long long)rows.good;
+		if (rows.why)
+			return kft_rec_refuse(rec, &rows);
 		/* A read that took fewer rows than fit: the stream had no more. */
 		if (size - (size_t)got >= KFT_REC_ROW_MAX || kft_now() > give_up)
 			break;
@@ -291,13 +323,19 @@ static int kft_rec_poll(void *ctx)
 	return complete && !n;
 }
 
-/* After our stop: drained until the run is complete and a drain finds nothing. 0, or -1. */
+/*
+ * After our stop: drained until the run is complete and a drain finds
+ * nothing. A Ctrl-C now (a second one, when one ended the recording) cuts
+ * the drain short: the rows read until then are whole in the file, and
+ * the header's read counts those left. 0, or -1.
+ */
 static int kft_rec_finish(struct kft_rec *rec)
 {
 	double stopped = kft_now(), give_up = stopped + KFT_REC_STOP_WAIT_S;
 	unsigned long long n;
 	int complete;
 
+	kft_quit = 0;
 	for (;;) {
 		if (kft_rec_read(rec, &n, &complete))
 			return -1;
@@ -315,9 +353,13 @@ static int kft_rec_finish(struct kft_rec *rec)
 				kft_now() - stopped);
 			return -1;
 		}
-		/* Not complete yet, nothing new: a moment (Ctrl-C does not cut this short). */
-		if (!n)
-			usleep(10000);
+		/* Nothing new: a moment's wait (a pending Ctrl-C comes in either way). */
+		if (kft_wait_until(kft_now() + (n ? 0 : 0.01), &rec->s.orig)) {
+			fprintf(stderr, "kft: record: Ctrl-C: run %u's drain cut short %.1f "
+				"seconds after its stop: any calls it still held are not in the "
+				"file\n", rec->s.run_id, kft_now() - stopped);
+			return -1;
+		}
 	}
 }
 
@@ -330,12 +372,13 @@ static int kft_rec_read_lines(void *obj, FILE *in)
 /*
  * The calls another reader of the stream took during the run (a read of
  * /proc/kft_data or /proc/kft_stream): the run's count of calls read
- * less ours, @text of them in the header's read. Said, and counted: they
- * are in no file of ours. A 32-bit kernel counts modulo 2^32.
+ * less ours (those written, those refused, and @text of them in the
+ * header's read). Said, and counted: they are in no file of ours. A
+ * 32-bit kernel counts modulo 2^32.
  */
 static void kft_rec_elsewhere(struct kft_rec *rec, unsigned long long text)
 {
-	unsigned long long ours = rec->total + text, read;
+	unsigned long long ours = rec->total + rec->refused + text, read;
 	struct kft_status st;
 
 	if (kft_status_read(rec->s.paths, &st) || !st.registered || st.id != rec->s.run_id ||
@@ -506,7 +549,7 @@ static int kft_rec_write(struct kft_rec *rec, const char *path)
 {
 	char tmp[PATH_MAX], *header = NULL;
 	const char *done = rec->rows_path;
-	mode_t mask = umask(0);
+	mode_t mask = umask(0), mode = KFT_LOG_FILE_MODE & ~mask;
 	size_t len = 0;
 	FILE *text;
 	int fd = fileno(rec->rows), err = 0;
@@ -523,9 +566,9 @@ static int kft_rec_write(struct kft_rec *rec, const char *path)
 	}
 	errno = 0;
 	if (len > KFT_REC_HEADER_ROOM) {
-		err = kft_rec_write_apart(rec, header, len, path, tmp, 0666 & ~mask) ? -1 : 0;
+		err = kft_rec_write_apart(rec, header, len, path, tmp, mode) ? -1 : 0;
 		done = tmp;
-	} else if (fchmod(fd, 0666 & ~mask) || kft_rec_header_put(rec, header, len) ||
+	} else if (fchmod(fd, mode) || kft_rec_header_put(rec, header, len) ||
 		   (fsync(fd) && errno != EINVAL && errno != EROFS)) {
 		fprintf(stderr, "kft: record: %s: write error: %s\n", rec->rows_path,
 			strerror(errno));

@@ -22,27 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "kft.h"
 #include "kftlog.h"
-
-void *kft_array_room(void *v, size_t *cap, size_t nr, size_t size, size_t max)
-{
-	size_t n;
-
-	if (nr < *cap)
-		return v;
-	if (nr >= max) {
-		errno = EFBIG;
-		return NULL;
-	}
-	n = *cap ? *cap * 2 : 256;
-	if (n > max)
-		n = max;
-	v = realloc(v, n * size);
-	if (v)
-		*cap = n;
-	return v;
-}
 
 /* "0xHEX" from s to end: 0, or -1. */
 static int kft_hex_to(const char *s, const char *end, uint64_t *v)
@@ -109,8 +91,8 @@ static int kft_frame_line(struct kft_stacks *s, const char *line, struct kft_sta
 	ret = kft_frame_symbol(s, sp + 1, &f);
 	if (ret)
 		return ret;
-	v = kft_array_room(s->frames, &s->cap_frames, s->nr_frames, sizeof(*s->frames),
-			   KFT_STACKS_FRAMES_MAX);
+	v = array_room(s->frames, &s->cap_frames, s->nr_frames, sizeof(*s->frames),
+		       KFT_STACKS_FRAMES_MAX);
 	if (!v)
 		return -1;
 	s->frames = v;
@@ -174,7 +156,7 @@ static int kft_block_keep(struct kft_stacks *s, const struct kft_stack *b, int i
 	struct kft_stack **v = is_event ? &s->events : &s->stacks;
 	size_t *nr = is_event ? &s->nr_events : &s->nr_stacks;
 	size_t *cap = is_event ? &s->cap_events : &s->cap_stacks;
-	void *p = kft_array_room(*v, cap, *nr, sizeof(**v), KFT_STACKS_MAX);
+	void *p = array_room(*v, cap, *nr, sizeof(**v), KFT_STACKS_MAX);
 
 	if (!p)
 		return -1;

@@ -97,7 +97,10 @@ static int kft_trace_wait(const struct kft_paths *paths, unsigned int id, const 
  * fails at once, but emptied only when the log is there to be written:
  * a command that fails before (a run active, no module, the lock held, a
  * configuration refused, the run gone) keeps the log already in FILE, and
- * removes the empty FILE it created.
+ * removes the empty FILE it created. The log holds kernel addresses: a
+ * FILE kft creates is its owner's alone (KFT_LOG_FILE_MODE), and an
+ * existing one must be a regular file, not a symbolic link that someone
+ * could have put where FILE was to be, nor a device or a FIFO.
  */
 struct kft_trace_out {
 	FILE *f;		/* stdout without -o */
@@ -106,6 +109,33 @@ struct kft_trace_out {
 	int begun;		/* emptied for the log */
 };
 
+/*
+ * FILE that exists, opened for writing: a descriptor, or -1 after saying
+ * why. Anything but a regular file is refused before it is opened (a
+ * device may act on an open); O_NOFOLLOW, O_NONBLOCK (a FIFO without a
+ * reader fails instead of waiting) and fstat() refuse what may have
+ * taken its place since.
+ */
+static int kft_trace_out_reopen(const char *path)
+{
+	struct stat st;
+	int fd = -1;
+
+	if (lstat(path, &st) || (S_ISREG(st.st_mode) &&
+	    (fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0)) {
+		fprintf(stderr, "kft: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	    !fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK))
+		return fd;
+	fprintf(stderr, "kft: %s: not a regular file (-o writes the log into a regular file "
+		"only)\n", path);
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
 static int kft_trace_out_open(struct kft_trace_out *o, const char *path)
 {
 	int fd;
@@ -113,29 +143,30 @@ static int kft_trace_out_open(struct kft_trace_out *o, const char *path)
 	*o = (struct kft_trace_out){ .f = stdout, .path = path };
 	if (!path)
 		return 0;
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, KFT_LOG_FILE_MODE);
 	o->created = fd >= 0;
-	if (fd < 0 && errno == EEXIST)
-		fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd >= 0 && !(o->f = fdopen(fd, "w")))
-		close(fd);
-	if (fd < 0 || !o->f) {
+	if (fd < 0 && errno != EEXIST) {
 		fprintf(stderr, "kft: %s: %s\n", path, strerror(errno));
-		if (o->created)
-			unlink(path);
 		return -1;
 	}
-	return 0;
+	if (fd < 0)
+		fd = kft_trace_out_reopen(path);
+	if (fd >= 0 && !(o->f = fdopen(fd, "w"))) {
+		fprintf(stderr, "kft: %s: %s\n", path, strerror(errno));
+		close(fd);
+	}
+	if (fd >= 0 && o->f)
+		return 0;
+	if (o->created)
+		unlink(path);
+	return -1;
 }
 
-/* The file emptied (a regular one: not /dev/null or a pipe) for the log. 0, or -1. */
+/* The file emptied for the log. 0, or -1. */
 static int kft_trace_out_begin(struct kft_trace_out *o, const char *data)
 {
-	struct stat st;
-
 	o->begun = 1;
-	if (!o->path || fstat(fileno(o->f), &st) || !S_ISREG(st.st_mode) ||
-	    !ftruncate(fileno(o->f), 0))
+	if (!o->path || !ftruncate(fileno(o->f), 0))
 		return 0;
 	fprintf(stderr, "kft: %s: %s (the log stays in %s)\n", o->path, strerror(errno), data);
 	return -1;

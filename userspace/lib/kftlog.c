@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "kftlog.h"
 #include "linereader.h"
 #include "words.h"
@@ -484,19 +485,13 @@ const char *kftlog_scan_empty(const struct kftlog_scan *s)
 static int kftlog__add(struct kftlog *log, struct kftlog_row *row,
 		       const struct kftlog_names *names)
 {
-	if (log->nr == log->max_rows) {
-		errno = EFBIG;
-		return -1;
-	}
-	if (log->nr == log->cap) {
-		size_t n = log->cap ? log->cap * 2 : 1024;
-		struct kftlog_row *more = realloc(log->rows, n * sizeof(*more));
+	/* Room for one more row, never past max_rows (EFBIG there). */
+	struct kftlog_row *rows = array_room(log->rows, &log->cap, log->nr, sizeof(*rows),
+					     log->max_rows);
 
-		if (!more)
-			return -1;
-		log->rows = more;
-		log->cap = n;
-	}
+	if (!rows)
+		return -1;
+	log->rows = rows;
 	row->func = strtab__intern(&log->names, names->func, names->func_len);
 	row->caller = strtab__intern(&log->names, names->caller, names->caller_len);
 	row->comm = strtab__intern(&log->names, names->comm, names->comm_len);

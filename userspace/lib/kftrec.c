@@ -22,12 +22,16 @@ static_assert(sizeof(struct kft_stream_row) == 64, "a stream row is 64 bytes");
 static_assert(sizeof(struct kft_stream_sched) == 24, "offcpu's extension is 24 bytes");
 static_assert(sizeof(struct kft_stream_args) == 72, "the arguments' extension is 72 bytes");
 static_assert(sizeof(struct kft_stream_str) == 72, "the string's extension is 72 bytes");
+/*
+ * A record file grows past 2 GiB in a long run: every userspace build
+ * has 64-bit file offsets (the Makefile's LFS), 32-bit ones too.
+ */
+static_assert(sizeof(off_t) == 8, "off_t of 64 bits: build with -D_FILE_OFFSET_BITS=64");
 
 /*
- * Written now: rows with extensions, a string's among them. Version 2's
- * rows have no string, version 1's no extension.
+ * Written now (KFTREC_VERSION): rows with extensions, a string's among
+ * them. Version 2's rows have no string, version 1's no extension.
  */
-#define KFTREC_VERSION		3
 #define KFTREC_VERSION_NO_STR	2
 #define KFTREC_VERSION_PLAIN	1
 /* The bytes of a string the module shows (KFT_STR_LEN). */
@@ -73,6 +77,32 @@ size_t kftrec_extras_size(uint16_t flags)
 	return (flags & KFT_STREAM_ROW_SCHED ? sizeof(struct kft_stream_sched) : 0) +
 	       (flags & KFT_STREAM_ROW_ARGS ? sizeof(struct kft_stream_args) : 0) +
 	       (flags & KFT_STREAM_ROW_STR ? sizeof(struct kft_stream_str) : 0);
+}
+
+size_t kftrec_call_from(const void *bytes, size_t len, struct kftrec_call *call)
+{
+	const unsigned char *b = bytes;
+	size_t at = sizeof(call->row);
+
+	if (len < at)
+		return 0;
+	memcpy(&call->row, b, sizeof(call->row));
+	if (len - at < kftrec_extras_size(call->row.flags))
+		return 0;
+	/* The times, the arguments, the string, in this order. */
+	if (call->row.flags & KFT_STREAM_ROW_SCHED) {
+		memcpy(&call->sched, b + at, sizeof(call->sched));
+		at += sizeof(call->sched);
+	}
+	if (call->row.flags & KFT_STREAM_ROW_ARGS) {
+		memcpy(&call->args, b + at, sizeof(call->args));
+		at += sizeof(call->args);
+	}
+	if (call->row.flags & KFT_STREAM_ROW_STR) {
+		memcpy(&call->str, b + at, sizeof(call->str));
+		at += sizeof(call->str);
+	}
+	return at;
 }
 
 /* The string's copy as the module writes it: NULL, or what is wrong. */

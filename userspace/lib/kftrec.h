@@ -10,7 +10,8 @@
  * log's text, a row as /proc/kft_data writes one.
  *
  * Version 1 files have rows without extensions (kft record before offcpu
- * and args streamed); version 2 is written now, and both are read.
+ * and args streamed), version 2's rows no string; version 3 is written
+ * now, and all three are read.
  */
 #ifndef KFT_KFTREC_H
 #define KFT_KFTREC_H
@@ -33,6 +34,8 @@ struct kftrec_call {
  * with it.
  */
 #define KFTREC_FIRST_BYTE	0x7f
+/* The version kftrec_write_first_line() writes, whose rows kft record checks. */
+#define KFTREC_VERSION		3
 /* The largest header a record file may have, as a stream read's. */
 #define KFTREC_HEADER_MAX	(1 << 20)
 
@@ -61,6 +64,14 @@ FILE *kftrec__text_of(FILE *in, const char *name, FILE *warn, int *cut_said);
 
 /* The bytes of the extensions that follow a row with these flags. */
 size_t kftrec_extras_size(uint16_t flags);
+
+/*
+ * The call that starts len bytes of rows as /proc/kft_stream gives them
+ * (a row, then the extensions its flags name) into *call: its size in
+ * bytes, or 0 when the bytes end before the call does. Flags kft does not
+ * know are not sized: kftrec_call_invalid() names them.
+ */
+size_t kftrec_call_from(const void *bytes, size_t len, struct kftrec_call *call);
 
 /*
  * Why a call read from a file of this version is none kft writes (flags

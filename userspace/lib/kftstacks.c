@@ -4,22 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "kftstacks.h"
 #include "words.h"
 
-/* Grows an array of n items of size bytes to hold one more; -1: no memory. */
-static int kftstacks_grow(void **items, size_t *cap, size_t n, size_t size)
+/* Room for one more of an array's n items of size bytes (at most max); -1: none. */
+static int kftstacks_grow(void **items, size_t *cap, size_t n, size_t size, size_t max)
 {
-	size_t c = *cap ? *cap * 2 : 256;
-	void *more;
+	void *more = array_room(*items, cap, n, size, max);
 
-	if (n < *cap)
-		return 0;
-	more = realloc(*items, c * size);
 	if (!more)
 		return -1;
 	*items = more;
-	*cap = c;
 	return 0;
 }
 
@@ -111,7 +107,7 @@ static int kftstacks_block(struct kftstacks *st, struct strtab *names, const cha
 	comm = kftstacks_comm(line, len, &first);
 	b.comm = strtab__intern(names, comm.s, comm.len);
 	if (!b.comm || kftstacks_full(st, max_items) ||
-	    kftstacks_grow((void **)&st->blocks, &st->cap, st->nr, sizeof(b)))
+	    kftstacks_grow((void **)&st->blocks, &st->cap, st->nr, sizeof(b), max_items))
 		return -1;
 	b.first = st->nr_frames;
 	st->blocks[st->nr++] = b;
@@ -138,7 +134,8 @@ static int kftstacks_frame(struct kftstacks *st, struct strtab *names, const cha
 	if (!st->in_block)
 		return KFTSTACKS_MALFORMED;
 	if (kftstacks_full(st, max_items) ||
-	    kftstacks_grow((void **)&st->frames, &st->cap_frames, st->nr_frames, sizeof(f)))
+	    kftstacks_grow((void **)&st->frames, &st->cap_frames, st->nr_frames, sizeof(f),
+			   max_items))
 		return -1;
 	f.sym = strtab__intern(names, sym->s, sym->len);
 	if (module)
