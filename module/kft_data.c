@@ -4,7 +4,7 @@
  * text of its mode (struct kft_mode's data_*()). Under kernel lockdown
  * (confidentiality) it does not open, as tracefs does not. Raw kernel
  * addresses are shown only to an opener that may see them in
- * /proc/kallsyms (see kft_data_may_show_addrs()).
+ * /proc/kallsyms (see kft_output_may_show_addrs()).
  */
 #include <linux/capability.h>
 #include <linux/proc_fs.h>
@@ -15,6 +15,7 @@
 #include "kft_current.h"
 #include "kft_data.h"
 #include "kft_mode.h"
+#include "kft_output.h"
 #include "kft_run.h"
 
 /*
@@ -90,22 +91,6 @@ static const struct seq_operations kft_data_seq_ops = {
 };
 
 /*
- * Raw addresses for an opener who could read them in /proc/kallsyms: one
- * with CAP_SYSLOG, while kptr_restrict does not hide them from everyone
- * (kallsyms_show_value() is not exported: "%pK", formatted in the opener's
- * context, applies the same sysctl).
- */
-bool kft_data_may_show_addrs(const struct file *file)
-{
-	char probe[32];
-
-	if (!file_ns_capable(file, &init_user_ns, CAP_SYSLOG))
-		return false;
-	snprintf(probe, sizeof(probe), "%pK", &kft_current);
-	return strspn(probe, "0") != strlen(probe);
-}
-
-/*
  * Under kft_mutex: what the header shows, and the mode's hold on what the
  * rows are of (records, counts, stacks).
  */
@@ -142,7 +127,7 @@ static int kft_data_open(struct inode *inode, struct file *file)
 	r = __seq_open_private(file, &kft_data_seq_ops, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	r->show_addrs = kft_data_may_show_addrs(file);
+	r->show_addrs = kft_output_may_show_addrs(file);
 	if (mutex_lock_killable(&kft_mutex)) {
 		seq_release_private(inode, file);
 		return -EINTR;

@@ -8,7 +8,6 @@
 
 extern const struct proc_ops kft_data_ops;
 
-bool kft_data_may_show_addrs(const struct file *file);
 void *kft_data_next_row(loff_t *pos);
 
 #endif

@@ -38,6 +38,7 @@
 #include "kft_log_ring.h"
 #include "kft_mem.h"
 #include "kft_mode.h"
+#include "kft_output.h"
 #include "kft_region.h"
 #include "kft_run.h"
 
@@ -316,7 +317,12 @@ static const char *const kft_lb_reason[] = {
 	[KFT_REASON_PANIC] = "a panic",
 };
 
-static void kft_lb_show_cpus(struct seq_file *m, const struct kft_last_boot *lb)
+/*
+ * @show_addrs: false for a reader who could not see /proc/kallsyms'
+ * addresses; the distance KASLR moved the kernel by tells where this
+ * boot's kernel lies from a dead boot's address.
+ */
+static void kft_lb_show_cpus(struct seq_file *m, const struct kft_last_boot *lb, bool show_addrs)
 {
 	static const char *const check[] = {
 		[KFT_LB_UNSEALED] = "no checksum: each call checked alone",
@@ -327,24 +333,31 @@ static void kft_lb_show_cpus(struct seq_file *m, const struct kft_last_boot *lb)
 
 	for (cpu = 0; cpu < lb->h.nr_cpus; cpu++)
 		seq_printf(m, "CPU %u: %lu calls, %s\n", cpu, lb->calls[cpu], check[lb->check[cpu]]);
-	if (lb->addrs == KFT_LB_ADDRS_MOVED)
+	if (lb->addrs == KFT_LB_ADDRS_MOVED && show_addrs)
 		seq_printf(m, "Addresses: the kernel's moved by %ld onto this boot's (KASLR); a module's are the dead boot's\n",
 			   lb->delta);
+	else if (lb->addrs == KFT_LB_ADDRS_MOVED)
+		seq_puts(m, "Addresses: the kernel's moved onto this boot's (KASLR); a module's are the dead boot's\n");
 	else if (lb->addrs == KFT_LB_ADDRS_RAW)
 		seq_puts(m, "Addresses: the dead boot's (its kernel was elsewhere: KASLR), not this boot's\n");
 }
 
-/* The lines before the rows: the region, its state, then a log's header. */
-static void kft_lb_show_header(struct seq_file *m, const struct kft_last_boot *lb)
+/*
+ * The lines before the rows: the region, its state, then a log's header.
+ * The region's physical address as its other addresses (@show_addrs).
+ */
+static void kft_lb_show_header(struct seq_file *m, const struct kft_last_boot *lb,
+			       bool show_addrs)
 {
 	const struct kft_region_header *h = &lb->h;
+	phys_addr_t hidden = 0;
 
 	if (!kft_region.base) {
 		seq_puts(m, "kft region: none in this boot (Documentation/kft.rst, \"Across a reboot\")\n");
 		return;
 	}
 	seq_printf(m, "kft region: %s, %zu bytes at %pa%s\n", kft_region.source, kft_region.size,
-		   &kft_region.phys, kft_region.held ? ", a run's now" : "");
+		   show_addrs ? &kft_region.phys : &hidden, kft_region.held ? ", a run's now" : "");
 	if (lb->verdict[0]) {
 		seq_printf(m, "Last boot: no calls: %s\n", lb->verdict);
 		return;
@@ -358,7 +371,7 @@ static void kft_lb_show_header(struct seq_file *m, const struct kft_last_boot *l
 	else
 		seq_puts(m, "not frozen: the boot ended otherwise (a reset, a hang, a reboot)\n");
 	seq_printf(m, "Log persistent = %lu entries a CPU, %u CPUs\n", 1UL << h->shift, h->nr_cpus);
-	kft_lb_show_cpus(m, lb);
+	kft_lb_show_cpus(m, lb, show_addrs);
 	seq_printf(m, "\nKernel Instrumentation Run ID %u\nKernel: %s\n", h->run_id, h->release);
 	seq_printf(m, "\nNumber of entries after filters = %lu\n\n", lb->nr);
 	if (lb->times.units_ns)
@@ -393,7 +406,7 @@ static int kft_lb_show(struct seq_file *m, void *v)
 	loff_t i = *(loff_t *)v;
 
 	if (!i)
-		kft_lb_show_header(m, r->lb);
+		kft_lb_show_header(m, r->lb, r->show_addrs);
 	else
 		kft_trace_show_row(m, &r->lb->times, &r->lb->comms, &r->lb->recs[i - 1],
 				   r->show_addrs);
@@ -422,7 +435,7 @@ static int kft_lb_open(struct inode *inode, struct file *file)
 	r = __seq_open_private(file, &kft_lb_seq_ops, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	r->show_addrs = kft_data_may_show_addrs(file);
+	r->show_addrs = kft_output_may_show_addrs(file);
 	if (mutex_lock_killable(&kft_lb_lock)) {
 		seq_release_private(inode, file);
 		return -EINTR;

@@ -13,7 +13,7 @@
  * because a run attaches hooks to arbitrary kernel functions. Under kernel
  * lockdown (confidentiality) none opens, as tracefs does not. Raw
  * kernel addresses are shown only to an opener that may see them in
- * /proc/kallsyms (see kft_may_show_addrs()).
+ * /proc/kallsyms (see kft_output_may_show_addrs()).
  *
  * A configuration may arrive in several write() calls (a shell writing line
  * by line, a pipe): each open file collects its text and parses all of it

@@ -47,11 +47,13 @@ static void kft_output_watch_status(struct seq_file *m, struct kft_run *run,
 		   READ_ONCE(w->threshold));
 	if (left == ULONG_MAX)
 		seq_puts(m, "lowest none yet");
-	else
-		seq_printf(m, "lowest %lu bytes left at %pS (pid %d, CPU %u, %s)", left,
-			   (void *)kft_output_func_start(READ_ONCE(w->low.func)),
-			   READ_ONCE(w->low.pid), READ_ONCE(w->low.cpu),
-			   kft_stack_kind_names[READ_ONCE(w->low.kind) & 3]);
+	else {
+		seq_printf(m, "lowest %lu bytes left at ", left);
+		kft_output_symbol(m, kft_output_func_start(READ_ONCE(w->low.func)), true,
+				  kft_output_may_show_addrs(m->file));
+		seq_printf(m, " (pid %d, CPU %u, %s)", READ_ONCE(w->low.pid),
+			   READ_ONCE(w->low.cpu), kft_stack_kind_names[READ_ONCE(w->low.kind) & 3]);
+	}
 	seq_printf(m, ", snapshots %lu, skipped %lu\n", c->watch_snapshots, c->watch_skipped);
 }
 

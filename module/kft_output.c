@@ -6,6 +6,8 @@
  * task names that cannot forge a line. Formatting happens when read,
  * never on the traced path.
  */
+#include <linux/capability.h>
+#include <linux/fs.h>
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/seq_file.h>
@@ -155,6 +157,22 @@ void kft_output_name(struct seq_file *m, const char *name, size_t len)
 		else
 			seq_putc(m, name[i]);
 	}
+}
+
+/*
+ * Raw addresses for an opener who could read them in /proc/kallsyms: one
+ * with CAP_SYSLOG, while kptr_restrict does not hide them from everyone
+ * (kallsyms_show_value() is not exported: "%pK", formatted in the opener's
+ * context, applies the same sysctl).
+ */
+bool kft_output_may_show_addrs(const struct file *file)
+{
+	char probe[32];
+
+	if (!file_ns_capable(file, &init_user_ns, CAP_SYSLOG))
+		return false;
+	snprintf(probe, sizeof(probe), "%pK", kft_output_may_show_addrs);
+	return strspn(probe, "0") != strlen(probe);
 }
 
 /*

@@ -5,6 +5,7 @@
 
 #include <linux/types.h>
 
+struct file;
 struct kft_counters;
 struct kft_rec_args;
 struct kft_run;
@@ -19,6 +20,7 @@ void kft_output_argf_reads(struct seq_file *m, const struct kft_run *run,
 u64 kft_output_since_boot_us(const struct kft_run_times *times, u64 t);
 unsigned long kft_output_func_start(unsigned long ip);
 void kft_output_name(struct seq_file *m, const char *name, size_t len);
+bool kft_output_may_show_addrs(const struct file *file);
 void kft_output_addr(struct seq_file *m, unsigned long addr, bool show_addrs);
 void kft_output_symbol(struct seq_file *m, unsigned long ip, bool offset, bool show_addrs);
 void kft_output_value(struct seq_file *m, u64 v, bool show_addrs);

@@ -392,7 +392,7 @@ static int kft_stream_open(struct inode *inode, struct file *file)
 	r = kvzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
 	if (!r)
 		return -ENOMEM;
-	r->show_addrs = kft_data_may_show_addrs(file);
+	r->show_addrs = kft_output_may_show_addrs(file);
 	r->comm.changes = -1;
 	if (mutex_lock_killable(&kft_mutex)) {
 		kvfree(r);
