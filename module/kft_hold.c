@@ -390,6 +390,9 @@ notrace void kft_hold_root_return(struct kft_run *run, struct kft_hold_slot *s,
 				  struct kft_record *rec, const struct kft_call *call, u64 dur,
 				  unsigned long retval)
 {
+	/* The slot is read from now on: an interrupt's calls are not held. */
+	WRITE_ONCE(s->closing, true);
+	barrier();
 	/* Acquire: the log and generation belong to this state (kft_run_prime()). */
 	if (smp_load_acquire(&run->state) == KFT_RUNNING &&
 	    kft_hold_keeps(run, call, kft_hold_ns(run->cycles_khz, dur), retval)) {

@@ -33,6 +33,12 @@
  * no lock: a preempted owner finishes its own write when it runs again, on
  * whatever CPU.
  *
+ * Once the root has returned, its exit reads the slot to flush it: a call
+ * of an interrupt that comes meanwhile is not held (kft_hold_put()). It
+ * lies outside the root's time, which the flush leaves out anyway, and a
+ * full slot's ring would give it a record the flush has counted or is
+ * copying.
+ *
  * A root call that finds no free slot is not held (counted as missed); a
  * subtree larger than the slot is kept cut (kft_hold_room()), its root's
  * record marked and the calls left out counted.
@@ -75,6 +81,7 @@ struct kft_hold_slot {
 	struct kft_rec_str *strs;	/* args string: their copies, else NULL */
 	struct kft_rec_str *open;	/* args string: the open calls' copies, by depth */
 	unsigned int depth;		/* args string: held calls open now */
+	bool closing;			/* the root returned: its flush reads the slot */
 } ____cacheline_aligned;
 
 struct kft_hold {
@@ -210,6 +217,7 @@ static __always_inline struct kft_hold_slot *kft_hold_claim(struct kft_hold *h)
 			s->cut = 0;
 			s->oldest = 0;
 			s->depth = 0;
+			s->closing = false;
 			atomic_inc(&h->owned);
 			raw_cpu_write(*h->last, s);
 			return s;

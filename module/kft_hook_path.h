@@ -430,8 +430,11 @@ static __always_inline void kft_hook_wake(struct kft_run *run, struct kft_hold_s
 {
 	struct kft_sched_wake *wk = kft_sched_wake_of(&run->sched, s);
 
-	/* Claimed first: a nested call of the task's must not write it again. */
-	if (READ_ONCE(wk->pending) && xchg(&wk->pending, 0)) {
+	/*
+	 * Claimed first: a nested call of the task's must not write it again.
+	 * Not into a slot whose root returned (kft_hold_put()).
+	 */
+	if (READ_ONCE(wk->pending) && !READ_ONCE(hs->closing) && xchg(&wk->pending, 0)) {
 		kft_wake_hold(&run->sched, &run->hold, hs, wk);
 		this_cpu_inc(run->counters->wakes_held);
 	}
@@ -801,7 +804,8 @@ static __always_inline void kft_hold_str_exit(const struct kft_hold *h, struct k
 /*
  * A call that returned after @dur into current's slot @s, with what is
  * kept beside its record: offcpu's times, the registers its entry kept
- * (@args, in a run with args). Return: its record.
+ * (@args, in a run with args). Return: its record, or NULL when the
+ * slot's root returned already (an interrupt's call during its flush).
  */
 static __always_inline struct kft_record *kft_hold_put(struct kft_hold *h, struct kft_hold_slot *s,
 						       unsigned long ip, unsigned long ret_ip,
@@ -809,8 +813,11 @@ static __always_inline struct kft_record *kft_hold_put(struct kft_hold *h, struc
 						       unsigned long retval,
 						       struct kft_rec_args *args)
 {
-	struct kft_record *rec = kft_hold_room(h, s);
+	struct kft_record *rec;
 
+	if (unlikely(READ_ONCE(s->closing)))
+		return NULL;
+	rec = kft_hold_room(h, s);
 	if (unlikely(h->sides)) {
 		if (s->sched)
 			kft_rec_sched_fill(&s->sched[rec - s->recs], call);
