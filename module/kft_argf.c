@@ -44,6 +44,7 @@
 #include "kft_argf.h"
 #include "kft_argstr.h"
 #include "kft_compat.h"
+#include "kft_own.h"
 
 /* A glob reads the longest text and one byte more: a longer string's first bytes. */
 static_assert(KFT_ARGF_STR_MAX + 1 <= U8_MAX, "a test's read holds the bytes a glob reads");
@@ -195,7 +196,7 @@ static __always_inline bool kft_argf_head_differs(const struct kft_argf_test *t,
 /*
  * Whether the string at @addr passes the string test @t, of @set: its
  * first word, then its read (kft_str_read()), unless a read is already
- * under way at this context level of this CPU (kft_str_guard_take()):
+ * under way at this context level of this CPU (kft_own_take()):
  * then the call is the read's own, and fails. (The first word's load
  * takes the guard too: it can fault, and the fault's calls be traced.)
  * Preemption is off (every hook's entry).
@@ -215,7 +216,7 @@ static __always_inline bool kft_argf_str_pass(const struct kft_argf_set *set,
 		u64 words[DIV_ROUND_UP(KFT_ARGF_STR_MAX + 2, sizeof(u64))];
 	} buf __uninitialized;
 	char *s = buf.c;
-	u8 *reading = kft_str_guard_take();
+	u8 *reading = kft_own_take();
 	bool differs;
 	long ret = 0;
 
@@ -227,7 +228,7 @@ static __always_inline bool kft_argf_str_pass(const struct kft_argf_set *set,
 		if (ret > 0)
 			ret = kft_str_read(s, addr, t->read, t->user);
 	}
-	kft_str_guard_drop(reading);
+	kft_own_drop(reading);
 	/* (A string that could not be read was not: NULL, a fault.) */
 	if (!differs && !ret)
 		this_cpu_inc(*set->reads);

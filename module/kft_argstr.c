@@ -26,6 +26,7 @@
 
 #include "kft_argstr.h"
 #include "kft_config.h"
+#include "kft_own.h"
 #include "kft_str_text.h"
 
 /* args struct copies into the room a string has: at most as many bytes. */
@@ -46,8 +47,6 @@ notrace noinline long kft_str_read_pages(char *dst, unsigned long addr, size_t w
 	return 0;
 }
 NOKPROBE_SYMBOL(kft_str_read_pages);
-
-DEFINE_PER_CPU(u8 [4], kft_str_reading);
 
 /* kft_str_take()'s copy, its guard taken. */
 static __always_inline void kft_str_take_read(struct kft_rec_str *out, unsigned long addr,
@@ -90,10 +89,10 @@ notrace noinline void kft_str_take(struct kft_rec_str *out, unsigned long addr, 
 	u8 *reading;
 
 	preempt_disable_notrace();
-	reading = kft_str_guard_take();
+	reading = kft_own_take();
 	if (reading) {
 		kft_str_take_read(out, addr, user, mem_len);
-		kft_str_guard_drop(reading);
+		kft_own_drop(reading);
 	} else {
 		out->s[0] = '\0';
 		out->state = KFT_STR_NONE;

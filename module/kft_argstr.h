@@ -39,40 +39,6 @@ struct kft_rec_str {
 };
 static_assert(sizeof(struct kft_rec_str) == 64);
 
-/* Per CPU and context level (task, softirq, hardirq, NMI): a string is being read. */
-DECLARE_PER_CPU(u8 [4], kft_str_reading);
-
-/*
- * A string read's guard (kft_argstr.c), with preemption off: the flag of
- * this CPU's context level, or NULL when a read is already under way
- * there (the call is the read's own).
- */
-static __always_inline u8 *kft_str_guard_take(void)
-{
-	u8 *reading = &(*this_cpu_ptr(&kft_str_reading))[interrupt_context_level()];
-
-	if (*reading)
-		return NULL;
-	*reading = 1;
-	barrier();
-	return reading;
-}
-
-/*
- * Whether a string is being read at this CPU's context level: a call
- * made now is the read's own (preemption off, as at every hook's entry).
- */
-static __always_inline bool kft_str_copying(void)
-{
-	return (*this_cpu_ptr(&kft_str_reading))[interrupt_context_level()];
-}
-
-static __always_inline void kft_str_guard_drop(u8 *reading)
-{
-	barrier();
-	*reading = 0;
-}
-
 /*
  * @n bytes at @addr into @dst, without faulting. A user string only of a
  * task with user memory of its own: a kernel thread runs on the memory

@@ -481,10 +481,11 @@ static ftrace_func_t kft_fast_entry_for(const struct kft_fhook *hook)
 	if (hook->run->entry_quick)
 		return kft_fast_entry_quick;
 	/*
-	 * (A run that reads strings: a call its read makes is left alone
-	 * before a frame is pushed, not counted as the frame's recursion.)
+	 * (A run whose work calls traced functions, kft_own.h: a call that
+	 * work makes is left alone before a frame is pushed, not counted as
+	 * the frame's recursion, and the unwinder meets no fast frame.)
 	 */
-	if (hook->run->argf.nr || hook->run->ctx_filter || hook->run->str_reads)
+	if (hook->run->argf.nr || hook->run->ctx_filter || hook->run->own_calls)
 		return kft_fast_entry_filtered;
 	return kft_fast_entry;
 }

@@ -512,14 +512,14 @@ static __always_inline int kft_hook_entry_take(struct kft_run *run, unsigned lon
 }
 
 /*
- * filter arg's test of a call's registers, and the string reads' own
- * calls (kft_run_own_read()): not traced. Return: true to leave the call (counted
+ * filter arg's test of a call's registers, and kft's own calls
+ * (kft_run_own_call()): not traced. Return: true to leave the call (counted
  * when filter arg refused it).
  */
 static __always_inline bool kft_hook_entry_args_refused(struct kft_run *run, unsigned long ip,
 							const struct kft_args_src *args)
 {
-	if (kft_run_own_read(run))
+	if (kft_run_own_call(run))
 		return true;
 	if (run->argf.nr && !kft_argf_passes(&run->argf, ip, args->fregs, args->regs)) {
 		this_cpu_inc(run->counters->filtered_args);
@@ -620,8 +620,9 @@ static __always_inline int kft_hook_entry(struct kft_fhook *hook, unsigned long 
 	bool irq;
 
 	call->gen = READ_ONCE(run->gen);
+	/* An exit trigger's call: not one of kft's own work (kft_own.h). */
 	if (unlikely(hook->role != KFT_HOOK_TRACE))
-		return state != KFT_PRIMED && state != KFT_RUNNING;
+		return (state != KFT_PRIMED && state != KFT_RUNNING) || kft_run_own_call(run);
 	if (state != KFT_RUNNING) {
 		/*
 		 * Entered before the start: its exit counts as "not found", as

@@ -66,7 +66,7 @@ NOKPROBE_SYMBOL(kft_count_slow);
 static notrace noinline void kft_count_argf(struct kft_run *run, unsigned long ip,
 					    struct ftrace_regs *fregs)
 {
-	if (!kft_count_wanted(run) || kft_run_own_read(run))
+	if (!kft_count_wanted(run) || kft_run_own_call(run))
 		return;
 	if (!kft_argf_passes(&run->argf, ip, fregs, NULL)) {
 		this_cpu_inc(run->counters->filtered_args);
@@ -86,7 +86,7 @@ static notrace noinline void kft_count_value(struct kft_run *run, unsigned long 
 {
 	unsigned int n = run->cfg.per_arg - 1;
 
-	if (!kft_count_wanted(run) || kft_run_own_read(run))
+	if (!kft_count_wanted(run) || kft_run_own_call(run))
 		return;
 	if (run->argf.nr && !kft_argf_passes(&run->argf, ip, fregs, NULL)) {
 		this_cpu_inc(run->counters->filtered_args);

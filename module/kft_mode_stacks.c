@@ -109,7 +109,7 @@ static notrace void kft_stacks_fn(unsigned long ip, unsigned long parent_ip,
 	preempt_disable_notrace();
 	/* Acquire: a new state comes with its emptied table (kft_run_prime()). */
 	if (smp_load_acquire(&run->state) == KFT_RUNNING &&
-	    !kft_run_context_refused(run, !in_task()) && !kft_run_own_read(run)) {
+	    !kft_run_context_refused(run, !in_task()) && !kft_run_own_call(run)) {
 		if (run->argf.nr && !kft_argf_passes(&run->argf, ip, fregs, NULL))
 			this_cpu_inc(run->counters->filtered_args);
 		else

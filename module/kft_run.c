@@ -677,7 +677,7 @@ struct kft_run *kft_run_create(struct kft_run *old, char *text, const struct kft
 	/* (Count mode's per-arg reads the register at the entry it counts.) */
 	run->keep_args = cfg->args || (run->histogram && cfg->per_arg);
 	kft_argf_compile(&run->argf, cfg->argf, cfg->nr_argf);
-	run->str_reads = cfg->str_arg || kft_argf_reads_strings(&run->argf);
+	run->own_calls = cfg->str_arg || kft_argf_reads_strings(&run->argf) || cfg->wakers;
 	kft_watch_reset(&run->watch, cfg->watch_bytes);
 	INIT_WORK(&run->detach_work, kft_run_detach_work);
 	kft_hrtimer_setup(&run->timer, kft_timer_fn, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);

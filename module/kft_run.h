@@ -46,6 +46,7 @@
 #include "kft_hold.h"
 #include "kft_sched.h"
 #include "kft_log.h"
+#include "kft_own.h"
 #include "kft_snoop.h"
 #include "kft_stack.h"
 #include "kft_task.h"
@@ -217,8 +218,12 @@ struct kft_run {
 	bool keep_args;
 	/* log persistent: the run holds the kft region (kft_region_let_go()). */
 	bool holds_region;
-	/* The run reads strings at entries: args string or struct, filter arg's tests. */
-	bool str_reads;
+	/*
+	 * Its hooks or probes do work that calls functions it may trace
+	 * (kft_own.h): string reads at entries (args string or struct,
+	 * filter arg's tests), wakers' unwinding.
+	 */
+	bool own_calls;
 
 	/* Timeline, kft_now() ns. */
 	struct kft_run_times times;
@@ -340,14 +345,14 @@ void kft_run_module_going(struct kft_run *run, struct module *mod);
 void kft_run_module_live(struct kft_run *run, struct module *mod);
 
 /*
- * A call that a string read of @run makes (the kernel's nofault copy, its
- * checks): kft's own, not the traced code's, so every mode leaves it
+ * A call that kft's own work for @run makes (kft_own.h: a string read, a
+ * waker's unwinding): not the traced code's, so every mode leaves it
  * alone, neither judged nor counted. A filter arg statement that names
  * its function judges no other, and would let it through.
  */
-static __always_inline bool kft_run_own_read(const struct kft_run *run)
+static __always_inline bool kft_run_own_call(const struct kft_run *run)
 {
-	return unlikely(run->str_reads) && kft_str_copying();
+	return unlikely(run->own_calls) && kft_own_now();
 }
 
 #endif

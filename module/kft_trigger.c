@@ -17,8 +17,11 @@
 #include "kft_run.h"
 #include "kft_trigger.h"
 
+/* With preemption off. A call of kft's own work (kft_own.h) is not the traced code's: no fire. */
 static notrace void kft_entry_trigger_fire(struct kft_entry_trigger *t)
 {
+	if (kft_run_own_call(t->run))
+		return;
 	if (t->is_start)
 		kft_run_start(t->run, KFT_REASON_ENTRY);
 	else

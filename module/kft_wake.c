@@ -16,6 +16,7 @@
 #include "kft_ftrace.h"
 #include "kft_hold.h"
 #include "kft_mem.h"
+#include "kft_own.h"
 #include "kft_sched.h"
 #include "kft_symbol.h"
 #include "kft_wake.h"
@@ -72,6 +73,7 @@ static notrace void kft_wake_waking(void *data, struct task_struct *p)
 	struct kft_sched_wake *wk;
 	struct kft_waker *w;
 	unsigned int n, i;
+	u8 *working;
 	u64 asleep;
 
 	if (!atomic_read(&sc->owned))
@@ -95,7 +97,15 @@ static notrace void kft_wake_waking(void *data, struct task_struct *p)
 		memset(w->comm, 0, sizeof(w->comm));
 	}
 	w->cpu = raw_smp_processor_id();
-	n = stack_trace_save(raw, ARRAY_SIZE(raw), 0);
+	/*
+	 * The unwinder's calls are kft's own (kft_own.h): no run holds them in
+	 * the waker's tree, nor takes their exits (a fast frame would end
+	 * the walk). Interrupts are off: one level, one flag.
+	 */
+	working = kft_own_take();
+	n = working ? stack_trace_save(raw, ARRAY_SIZE(raw), 0) : 0;
+	if (working)
+		kft_own_drop(working);
 	i = kft_wake_first_frame(sc, raw, n);
 	w->nr = min_t(unsigned int, n - i, KFT_WAKE_FRAMES);
 	memcpy(w->frames, raw + i, w->nr * sizeof(*raw));

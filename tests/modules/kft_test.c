@@ -100,6 +100,11 @@
  * registers a kprobe at SYMBOL (any module's too) and takes it off again:
  * the write fails with register_kprobe()'s error (kprobes' blacklist),
  * where kprobe_events would refuse any function ftrace cannot trace first.
+ *
+ *	echo ucopy >/proc/kft_test
+ *
+ * calls copy_from_user_nofault() on the writer's text, as kft's user string
+ * reads do: a call of it that is not kft's own.
  * Durations are spun on the clocksource (ktime_get_mono_fast_ns()), which
  * advances also with interrupts off on this CPU; interrupts may only make
  * a call longer.
@@ -232,6 +237,17 @@ static int kft_test_kprobe_at(const char *buf)
 	return -EOPNOTSUPP;
 }
 #endif
+
+/*
+ * ucopy: the kernel's copy_from_user_nofault() of the writer's first
+ * byte, as a string read of kft's makes it: a call of the traced code's.
+ */
+static int kft_test_ucopy(const char __user *ubuf)
+{
+	char c;
+
+	return copy_from_user_nofault(&c, ubuf, 1) ? -EFAULT : 0;
+}
 
 static noinline void kft_test_busy_20us(void)
 {
@@ -1136,6 +1152,8 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 		return kft_test_wide_cmd(buf + 5) ?: count;
 	if (!strncmp(buf, "kprobe_at ", 10))
 		return kft_test_kprobe_at(buf + 10) ?: count;
+	if (sysfs_streq(buf, "ucopy"))
+		return kft_test_ucopy(ubuf) ?: count;
 	if (sscanf(buf, "%31s %u", name, &n) < 1 || n > 1000000)
 		return -EINVAL;
 	if (!strcmp(name, "recurse") || !strcmp(name, "irq_recurse") ||
