@@ -28,13 +28,20 @@ enum kft_argf_kind {
 	KFT_ARGF_TEST_SUFFIX,		/* the string ends with the text (a glob "*TEXT") */
 };
 
+/*
+ * A test's function that went with its module (or its module's init
+ * code): no hook's address lies within 0 bytes of it, so the test judges
+ * no function, as a function of a module loaded there later is another.
+ */
+#define KFT_ARGF_FUNC_GONE	1UL
+
 /* One filter arg statement, ready for the traced path. */
 struct kft_argf_test {
 	unsigned long lo;
 	unsigned long span;
 	unsigned long mask;		/* '&': the bits, else 0 */
 	unsigned long bias;		/* a signed type's sign bit, else 0 */
-	unsigned long func;		/* the function it judges (its start), or 0: all */
+	unsigned long func;		/* its function's start, 0: all, or KFT_ARGF_FUNC_GONE */
 	unsigned long func_sites;	/* how far past its start its call site may lie */
 	unsigned char index;		/* the register; a string test's + KFT_ARGF_STR_INDEX */
 	bool narrow;			/* int or uint, on a 64-bit kernel */

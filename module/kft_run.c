@@ -976,6 +976,39 @@ static enum kft_trigger_drop kft_run_drop_trigger(struct kft_run *run, const str
 	return KFT_TRIGGER_NARROWED;
 }
 
+/*
+ * The filter arg statements whose function went with an earlier load of
+ * a module (KFT_ARGF_FUNC_GONE) judge the function of that name again
+ * if @mod, coming, has it.
+ */
+static void kft_run_argf_coming(struct kft_run *run, struct module *mod)
+{
+	const struct kft_config *cfg = &run->cfg;
+	struct ftrace_ops scratch = {};
+	struct kft_parse_error err;
+	struct kft_argf_test found;
+	unsigned int i;
+
+	for (i = 0; i < cfg->nr_argf; i++) {
+		struct kft_argf_test *t = &run->argf.tests[i];
+
+		if (!cfg->argf[i].has_func || t->func != KFT_ARGF_FUNC_GONE)
+			continue;
+		found = *t;
+		if (kft_run_argf_function(&scratch, &cfg->argf[i].func, &found, &err) ||
+		    !within_module(found.func, mod))
+			continue;
+		/*
+		 * The hooks read both unlocked: one that reads the function
+		 * with the span of none (0) judges a call site at its very
+		 * start only, for that moment.
+		 */
+		WRITE_ONCE(t->func_sites, found.func_sites);
+		WRITE_ONCE(t->func, found.func);
+	}
+	ftrace_free_filter(&scratch);
+}
+
 /**
  * kft_run_module_coming() - hook a coming module's functions where the run traces every function
  * @run:	the run (kft_mutex held)
@@ -983,17 +1016,54 @@ static enum kft_trigger_drop kft_run_drop_trigger(struct kft_run *run, const str
  *
  * Count mode and fast hooks take them in already (an empty ftrace filter);
  * the kernel's mechanism may need them added. The module loads either way:
- * the kernel log says when its functions could not be.
+ * the kernel log says when its functions could not be. A filter arg
+ * statement whose function went with the module's earlier load judges
+ * the new one.
  */
 void kft_run_module_coming(struct kft_run *run, struct module *mod)
 {
 	int ret;
 
 	lockdep_assert_held(&kft_mutex);
+	kft_run_argf_coming(run, mod);
 	ret = kft_fhook_module_coming(&run->trace, mod);
 	if (ret)
 		pr_warn("run %u: module %s loaded: its functions are not traced (error %d)\n",
 			run->id, mod->name, ret);
+}
+
+/*
+ * The filter arg statements that name a function of @mod (of its init
+ * code, with @init) judge no function from now on (KFT_ARGF_FUNC_GONE):
+ * code loaded there later is another's. Return: how many.
+ */
+static unsigned int kft_run_drop_argf(struct kft_run *run, struct module *mod, bool init)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < run->argf.nr; i++) {
+		struct kft_argf_test *t = &run->argf.tests[i];
+
+		if (t->func == 0 || t->func == KFT_ARGF_FUNC_GONE ||
+		    !(init ? within_module_init(t->func, mod) : within_module(t->func, mod)))
+			continue;
+		/* The hooks read both unlocked: either order judges the old function at most. */
+		WRITE_ONCE(t->func_sites, 0);
+		WRITE_ONCE(t->func, KFT_ARGF_FUNC_GONE);
+		n++;
+	}
+	return n;
+}
+
+/* A module's loss of @argf filter arg statements' functions, in the status. */
+static void kft_run_dropped_argf(struct kft_run *run, struct module *mod, unsigned int argf)
+{
+	if (!argf)
+		return;
+	strscpy(run->dropped.module, mod->name, sizeof(run->dropped.module));
+	run->dropped.argf += argf;
+	pr_info("run %u: module %s: dropped %u filter arg statements' functions\n",
+		run->id, mod->name, argf);
 }
 
 /**
@@ -1004,11 +1074,13 @@ void kft_run_module_coming(struct kft_run *run, struct module *mod)
  * The kernel frees the module's init code once it is live, and may load
  * other code there later: counts of its init functions (a count or
  * histogram run of every function) are retired as a going module's are,
- * named while its init symbols are still there.
+ * named while its init symbols are still there; a filter arg statement
+ * that names one judges no function from then on.
  */
 void kft_run_module_live(struct kft_run *run, struct module *mod)
 {
 	lockdep_assert_held(&kft_mutex);
+	kft_run_dropped_argf(run, mod, kft_run_drop_argf(run, mod, true));
 	if (run->table.ips)
 		kft_count_retire_module(&run->table, mod, true);
 }
@@ -1031,6 +1103,7 @@ void kft_run_module_going(struct kft_run *run, struct module *mod)
 	unsigned long *addrs;
 
 	lockdep_assert_held(&kft_mutex);
+	kft_run_dropped_argf(run, mod, kft_run_drop_argf(run, mod, false));
 	if (!room)
 		return;
 	roots = run->hold.nr_roots ? kft_hold_drop_module(&run->hold, mod) : 0;

@@ -162,6 +162,7 @@ struct kft_dropped {
 	unsigned int functions;		/* traced functions no longer traced */
 	enum kft_trigger_drop start_trigger;	/* the worst since the configuration */
 	enum kft_trigger_drop stop_trigger;
+	unsigned int argf;		/* filter arg statements whose function went */
 };
 
 /*

@@ -150,9 +150,12 @@ static void kft_output_dropped(struct seq_file *m, const struct kft_dropped *d)
 {
 	if (!d->module[0])
 		return;
-	seq_printf(m, "dropped: module %s unloaded: traced functions %u, start trigger %s, stop trigger %s\n",
+	seq_printf(m, "dropped: module %s unloaded: traced functions %u, start trigger %s, stop trigger %s",
 		   d->module, d->functions, kft_trigger_drop_name(d->start_trigger),
 		   kft_trigger_drop_name(d->stop_trigger));
+	if (d->argf)
+		seq_printf(m, ", filter arg statements %u", d->argf);
+	seq_putc(m, '\n');
 }
 
 /**
