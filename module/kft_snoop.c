@@ -121,21 +121,31 @@ NOKPROBE_SYMBOL(kft_snoop_args);
  */
 notrace bool kft_snoop_add(struct kft_snoop *sn, u64 time_ns, u32 slot, struct ftrace_regs *fregs)
 {
-	long head = atomic_long_read(&sn->head);
 	struct kft_snoop_event *e;
-	unsigned long held;
+	unsigned long held, tail;
+	long head;
 
-	do {
-		/* Pairs with smp_store_release() in kft_snoop_consume(). */
-		held = kft_snoop_held(sn, head, smp_load_acquire(&sn->tail));
+	for (;;) {
 		/*
-		 * The ring never holds more than its size: more is a head read
-		 * before other writers and the reader moved past it, which the
-		 * exchange refuses and reads again.
+		 * The tail first, then the head: a head read before it could
+		 * be newer than the tail (the loads may pass each other), and
+		 * a stale tail would count a full ring as more than full.
+		 * Pairs with smp_store_release() in kft_snoop_consume().
 		 */
+		tail = smp_load_acquire(&sn->tail);
+		head = atomic_long_read(&sn->head);
+		held = kft_snoop_held(sn, head, tail);
 		if (held == sn->size)
 			return false;
-	} while (!atomic_long_try_cmpxchg(&sn->head, &head, kft_snoop_next(sn, head)));
+		/*
+		 * More than its size: the reader moved on and writers
+		 * filled the room after the tail was read. Read both again.
+		 */
+		if (held > sn->size)
+			continue;
+		if (atomic_long_try_cmpxchg(&sn->head, &head, kft_snoop_next(sn, head)))
+			break;
+	}
 	e = &sn->events[(unsigned long)head % sn->size];
 	e->time_ns = time_ns;
 	e->slot = slot;
