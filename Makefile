@@ -285,6 +285,7 @@ UNIT_DEPS_stacks := $(LIB_SRC) $(KD_NOLIBS)
 UNIT_DEPS_flame := $(LIB_SRC) $(KD_NOLIBS)
 UNIT_DEPS_stream := $(LIB_SRC)
 UNIT_DEPS_hash := $(LIB_SRC)
+UNIT_DEPS_opterr := $(LIB_SRC)
 UNIT_DEPS_kftrec := $(LIB_SRC)
 # The tests of the kft command's options parse lines (kftargs.c).
 KFT_ARGS := $(LIB_SRC) $(KFT_NOLIBS) tests/unit/kftargs.c

@@ -14,6 +14,7 @@
 #include "kftlog.h"
 #include "kftrec.h"
 #include "ksyms.h"
+#include "opterr.h"
 #include "symbolize.h"
 #include "version.h"
 #include "addr2sym.h"
@@ -64,13 +65,13 @@ int addr2sym__parse_args(int argc, char **argv, struct addr2sym_params *p,
 		{ "version", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt;
+	int opt, at;
 
 	memset(p, 0, sizeof(*p));
 	p->map = "/proc/kallsyms";
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+am:h", longs, NULL)) != -1) {
+	/* 0, not 1: glibc forgets the rest of an earlier parse (the tests parse many). */
+	optind = 0;
+	while ((opt = opterr_next(argc, argv, "+:am:h", longs, &at)) != -1) {
 		switch (opt) {
 		case 'a':
 			p->any_text = 1;
@@ -85,13 +86,11 @@ int addr2sym__parse_args(int argc, char **argv, struct addr2sym_params *p,
 			p->version = 1;
 			return 0;
 		default:
-			if (optopt)
-				snprintf(err, errlen, "unknown option '-%c'", optopt);
-			else
-				snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
-			return -1;
+			return opterr_message(NULL, longs, opt, argv[at], err, errlen);
 		}
 	}
+	if (opterr_operands(NULL, argc, argv, "FILE", err, errlen))
+		return -1;
 	if (argc - optind > 1) {
 		snprintf(err, errlen, "more than one FILE");
 		return -1;

@@ -17,6 +17,7 @@
 #include "closeout.h"
 #include "ksyms.h"
 #include "linereader.h"
+#include "opterr.h"
 #include "version.h"
 
 /* /proc/kft takes 64 KiB: a longer line is no configuration. */
@@ -148,52 +149,92 @@ static void sym2addr_file(struct sym2addr *s, FILE *in)
 	s->errors++;
 }
 
-int main(int argc, char **argv)
+/* The usage text, to @out. */
+static void sym2addr_usage_to(FILE *out)
 {
-	const char *map = "/proc/kallsyms";
-	struct sym2addr s = { 0 };
-	FILE *in;
-	int opt;
+	int i;
 
+	for (i = 0; sym2addr_usage[i]; i++)
+		fprintf(out, "%s\n", sym2addr_usage[i]);
+}
+
+/* What the command line asks for. */
+struct sym2addr_params {
+	const char *map;
+	const char *file;
+	int help;
+	int version;
+};
+
+/* No side effects beyond getopt's state: fills p, or -1 with a message in err. */
+static int sym2addr_parse_args(int argc, char **argv, struct sym2addr_params *p, char *err,
+			       size_t errlen)
+{
 	static const struct option longs[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
 	};
+	int opt, at;
 
-	while ((opt = getopt_long(argc, argv, "m:h", longs, NULL)) != -1) {
-		if (opt == 'm') {
-			map = optarg;
-		} else if (opt == 'h') {
-			for (opt = 0; sym2addr_usage[opt]; opt++)
-				puts(sym2addr_usage[opt]);
-			return close_stdout("sym2addr") ? 1 : 0;
-		} else if (opt == 'v') {
-			return print_version("sym2addr");
-		} else {
-			for (opt = 0; sym2addr_usage[opt]; opt++)
-				fprintf(stderr, "%s\n", sym2addr_usage[opt]);
-			return 2;
+	p->map = "/proc/kallsyms";
+	while ((opt = opterr_next(argc, argv, "+:m:h", longs, &at)) != -1) {
+		switch (opt) {
+		case 'm':
+			p->map = optarg;
+			break;
+		case 'h':
+			p->help = 1;
+			return 0;
+		case 'v':
+			p->version = 1;
+			return 0;
+		default:
+			return opterr_message(NULL, longs, opt, argv[at], err, errlen);
 		}
 	}
+	if (opterr_operands(NULL, argc, argv, "FILE", err, errlen))
+		return -1;
 	if (argc - optind != 1) {
-		fprintf(stderr, "sym2addr: one FILE expected\n");
+		snprintf(err, errlen, "one FILE expected");
+		return -1;
+	}
+	p->file = argv[optind];
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct sym2addr_params p = { 0 };
+	struct sym2addr s = { 0 };
+	char err[256];
+	FILE *in;
+
+	if (sym2addr_parse_args(argc, argv, &p, err, sizeof(err))) {
+		fprintf(stderr, "sym2addr: %s\n", err);
+		sym2addr_usage_to(stderr);
 		return 2;
 	}
-	s.file = argv[optind];
+	if (p.help) {
+		sym2addr_usage_to(stdout);
+		return close_stdout("sym2addr") ? 1 : 0;
+	}
+	if (p.version)
+		return print_version("sym2addr");
+	s.file = p.file;
 	in = fopen(s.file, "r");
 	if (!in) {
 		fprintf(stderr, "sym2addr: %s: %s\n", s.file, strerror(errno));
 		return 1;
 	}
-	s.ks = ksyms__load(map);
+	s.ks = ksyms__load(p.map);
 	if (!s.ks) {
-		fprintf(stderr, "sym2addr: %s: %s\n", map, ksyms__strerror(errno));
+		fprintf(stderr, "sym2addr: %s: %s\n", p.map, ksyms__strerror(errno));
 		return 1;
 	}
-	ksyms__say_skipped(s.ks, "sym2addr", map, stderr);
+	ksyms__say_skipped(s.ks, "sym2addr", p.map, stderr);
 	if (ksyms__hidden(s.ks)) {
-		ksyms__say_hidden("sym2addr", map, stderr);
+		ksyms__say_hidden("sym2addr", p.map, stderr);
 		ksyms__free((struct ksyms *)s.ks);
 		fclose(in);
 		return 1;

@@ -463,6 +463,10 @@ static void test_parse_args(void)
 		{ { "kd", "-c", "-d", "2147483647", NULL }, 1, "" },
 		{ { "kd", "-m", "4294967336", NULL }, 0, "-m: bad number '4294967336'" },
 		{ { "kd", "a", "b", NULL }, 0, "more than one FILE" },
+		/* getopt's errors as every tool says them (test_opterr.c has the rest). */
+		{ { "kd", "-c", "-lQi", NULL }, 0, "unknown option '-Q'" },
+		{ { "kd", "--w", "3", NULL }, 0, "option '--w' is ambiguous: --weigh, --width" },
+		{ { "kd", "a", "-c", NULL }, 0, "-c: options go before FILE" },
 		{ { "kd", "--flamegraph", "--snapshots", "--title", "T", NULL }, 1, "" },
 		{ { "kd", "--folded", "--snapshots", NULL }, 1, "" },
 		{ { "kd", "-s", "B", "-f", "FoqbOQB", NULL }, 1, "" },
@@ -522,34 +526,6 @@ static void test_parse_args(void)
 }
 
 /*
- * getopt's errors name the option in question: the one of several short
- * ones together, one without its argument, a long one given one it does
- * not take, an abbreviation of several.
- */
-static void test_parse_option_errors(void)
-{
-	static const struct parse_case cases[] = {
-		{ { "kd", "-Qc", "x", NULL }, 0, "unknown option '-Q'" },
-		{ { "kd", "-cQ", NULL }, 0, "unknown option '-Q'" },
-		{ { "kd", "-c", "-lQi", NULL }, 0, "unknown option '-Q'" },
-		{ { "kd", "-c", "-i", NULL }, 1, "" },
-		{ { "kd", "--bogus", NULL }, 0, "unknown option '--bogus'" },
-		{ { "kd", "--bogus=1", NULL }, 0, "unknown option '--bogus'" },
-		{ { "kd", "-m", NULL }, 0, "option -m needs an argument" },
-		{ { "kd", "-c", "-lm", NULL }, 0, "option -m needs an argument" },
-		{ { "kd", "-c", "-d", NULL }, 0, "option -d needs an argument" },
-		{ { "kd", "--flamegraph", "--title", NULL }, 0, "option --title needs an argument" },
-		{ { "kd", "--flamegraph", "--ti", NULL }, 0, "option --title needs an argument" },
-		{ { "kd", "--srcline", NULL }, 0, "option --srcline needs an argument" },
-		{ { "kd", "--json=yes", NULL }, 0, "option --json takes no argument" },
-		{ { "kd", "--w", "3", NULL }, 0, "option '--w' is ambiguous: --weigh, --width" },
-		{ { "kd", "--wi", "3", "-c", NULL }, 1, "" },
-	};
-
-	check_parse_cases(cases, ARRAY_SIZE(cases));
-}
-
-/*
  * An option of a mode given with another, which would ignore it, is
  * refused, naming both; so is a second mode. Each with the mode that
  * takes it is no error.
@@ -600,4 +576,4 @@ UNIT_MAIN(test_malformed_lines_are_counted, test_summary, test_summary_long_sort
 	  test_two_pids_same_function, test_microsecond_ties_use_the_caller,
 	  test_tail_call_keeps_time_nesting, test_huge_times_saturate, test_folded, test_raw_addresses_with_a_map,
 	  test_json_events, test_json_irq_tid_no_pid, test_svg_lanes_and_bars, test_parse_args,
-	  test_parse_option_errors, test_parse_mode_bound_options)
+	  test_parse_mode_bound_options)

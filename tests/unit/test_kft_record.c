@@ -26,7 +26,7 @@ static void test_record_args(void)
 		{ "kft record -h", 0, "" },
 		{ "kft record", -1, "record: no -o FILE" },
 		{ "kft record vfs_read", -1, "record: no -o FILE" },
-		{ "kft record -o", -1, "record: -o needs an argument" },
+		{ "kft record -o", -1, "record: option -o needs an argument" },
 		{ "kft record -o f -e 0", -1, "-e: not a number of calls a CPU (1..16777216): '0'" },
 		{ "kft record -o f -e 16777217", -1, "-e: not a number of calls a CPU" },
 		{ "kft record -o f -d 0", -1, "-d: not a number of seconds '0'" },
@@ -35,7 +35,10 @@ static void test_record_args(void)
 		{ "kft record -o f -n 5", -1, "record: unknown option '-n'" },
 		{ "kft record -o f --nosuch", -1, "record: unknown option '--nosuch'" },
 		{ "kft record -o f -a --offcpu vfs_read", 0, "" },
-		{ "kft record -o f --offcpu=1", -1, "record: unknown option" },
+		{ "kft record -o f --offcpu=1", -1, "record: option --offcpu takes no argument" },
+		{ "kft record -o f --st 2", -1,
+		  "record: option '--st' is ambiguous: --string, --struct" },
+		{ "kft record -o f vfs_read -a", -1, "record: -a: options go before FUNCTION" },
 	};
 	struct kft_params p;
 	char err[256];

@@ -337,12 +337,48 @@ static void test_addr2sym_args(void)
 	CHECK(addr2sym__parse_args(2, bad, &p, err, sizeof(err)) == -1, "-x accepted");
 	CHECK_STR(err, "unknown option '-x'", "message");
 	CHECK(addr2sym__parse_args(3, two, &p, err, sizeof(err)) == -1, "two files accepted");
+	CHECK_STR(err, "more than one FILE", "two files");
 	CHECK(addr2sym__parse_args(1, ok, &p, err, sizeof(err)) == 0 && !p.file &&
 	      !strcmp(p.map, "/proc/kallsyms"), "defaults");
+}
+
+/*
+ * getopt's errors as every tool says them (test_opterr.c has the rest):
+ * -m without its map, a long option given a value it takes none of, an
+ * option after FILE.
+ */
+static void test_addr2sym_option_errors(void)
+{
+	static const struct {
+		const char *args[4];
+		const char *err;
+	} cases[] = {
+		{ { "-m", NULL }, "option -m needs an argument" },
+		{ { "-am", NULL }, "option -m needs an argument" },
+		{ { "--help=1", NULL }, "option --help takes no argument" },
+		{ { "log", "-m", "map", NULL }, "-m: options go before FILE" },
+	};
+	struct addr2sym_params p;
+	char err[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *argv[5] = { (char *)"addr2sym" };
+		int argc = 1;
+
+		while (cases[i].args[argc - 1]) {
+			argv[argc] = (char *)cases[i].args[argc - 1];
+			argc++;
+		}
+		err[0] = '\0';
+		CHECK(addr2sym__parse_args(argc, argv, &p, err, sizeof(err)) == -1,
+		      "%s: accepted", cases[i].args[0]);
+		CHECK_STR(err, cases[i].err, cases[i].args[0]);
+	}
 }
 
 UNIT_MAIN(test_load_skips_malformed_and_absolute, test_load_line_forms, test_say_skipped,
 	  test_map_addr, test_map_addr_gap, test_load_crlf, test_arm_mapping_symbols,
 	  test_riscv_local_labels,
 	  test_find_name, test_find_all,
-	  test_symbolize_line, test_addr2sym_args)
+	  test_symbolize_line, test_addr2sym_args, test_addr2sym_option_errors)

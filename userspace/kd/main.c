@@ -13,6 +13,7 @@
 
 #include "flame.h"
 #include "kd.h"
+#include "opterr.h"
 #include "srcline/srcline.h"
 
 static const char *const kd_usage_text[] = {
@@ -325,71 +326,6 @@ static int kd_check_fields(const struct kd_params *p, char *err, size_t errlen)
 	return 0;
 }
 
-/* The long option of getopt_long's value @val that has @has_arg: its name. */
-static const char *kd_long_name(const struct option *longs, int val, int has_arg)
-{
-	for (; longs->name; longs++)
-		if (longs->val == val && longs->has_arg == has_arg)
-			return longs->name;
-	return "?";
-}
-
-/*
- * getopt_long's '?' or ':' for the long option @arg ("--name", or
- * "--name=value") as a message, -1. optopt is the option's value, or 0
- * when no option has that name, or several begin so (each long option
- * has a value of its own: any two that @arg abbreviates are ambiguous).
- */
-static int kd_long_opt_error(const struct option *longs, int opt, const char *arg,
-			     char *err, size_t errlen)
-{
-	int len = (int)strcspn(arg, "="), n = 0;
-	const struct option *o;
-	size_t at;
-
-	if (opt == ':') {
-		snprintf(err, errlen, "option --%s needs an argument",
-			 kd_long_name(longs, optopt, required_argument));
-		return -1;
-	}
-	if (optopt) {
-		snprintf(err, errlen, "option --%s takes no argument",
-			 kd_long_name(longs, optopt, no_argument));
-		return -1;
-	}
-	for (o = longs; o->name; o++)
-		n += !strncmp(o->name, arg + 2, len - 2);
-	if (n < 2) {
-		snprintf(err, errlen, "unknown option '%.*s'", len, arg);
-		return -1;
-	}
-	at = snprintf(err, errlen, "option '%.*s' is ambiguous:", len, arg);
-	for (o = longs, n = 0; o->name && at < errlen; o++)
-		if (!strncmp(o->name, arg + 2, len - 2))
-			at += snprintf(err + at, errlen - at, "%s --%s", n++ ? "," : "", o->name);
-	return -1;
-}
-
-/*
- * getopt_long's '?' (an unknown option) or ':' (one without its argument:
- * the option string starts with ':') as a message naming the option, -1.
- * @arg is the argument getopt_long was reading: a long option, or short
- * ones together ("-cQ"), of which optopt is the one in question.
- */
-static int kd_opt_error(const struct option *longs, int opt, const char *arg, char *err,
-			size_t errlen)
-{
-	if (!strncmp(arg, "--", 2))
-		return kd_long_opt_error(longs, opt, arg, err, errlen);
-	if (opt == ':')
-		snprintf(err, errlen, "option -%c needs an argument", optopt);
-	else if (isgraph((unsigned char)optopt))
-		snprintf(err, errlen, "unknown option '-%c'", optopt);
-	else
-		snprintf(err, errlen, "unknown option in '%s'", arg);
-	return -1;
-}
-
 /* -n, -t, -d and --width (@opt 'W'): their numbers into p; 0, or -1 with a message. */
 static int kd_parse_number(struct kd_params *p, int opt, char *err, size_t errlen)
 {
@@ -550,20 +486,16 @@ int kd_parse_args(int argc, char **argv, struct kd_params *p, char *err, size_t 
 	p->max_rows = KFTLOG_MAX_ROWS;
 	/* 0, not 1: glibc forgets the rest of an earlier parse (the tests parse many). */
 	optind = 0;
-	opterr = 0;
-	for (;;) {
-		/* The argument getopt_long reads: an error's message names it. */
-		at = optind ? optind : 1;
-		opt = getopt_long(argc, argv, "+:cPf:ln:t:s:id:m:Vh", longs, NULL);
-		if (opt == -1)
-			break;
+	while ((opt = opterr_next(argc, argv, "+:cPf:ln:t:s:id:m:Vh", longs, &at)) != -1) {
 		if (opt == '?' || opt == ':')
-			return kd_opt_error(longs, opt, argv[at], err, errlen);
+			return opterr_message(NULL, longs, opt, argv[at], err, errlen);
 		p->given |= kd_given_of(opt);
 		ret = kd_parse_opt(p, opt, err, errlen);
 		if (ret)
 			return ret < 0 ? -1 : 0;
 	}
+	if (opterr_operands(NULL, argc, argv, "FILE", err, errlen))
+		return -1;
 	if (argc - optind > 1) {
 		snprintf(err, errlen, "more than one FILE");
 		return -1;

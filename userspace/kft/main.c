@@ -11,6 +11,7 @@
 
 #include "errname.h"
 #include "kft.h"
+#include "opterr.h"
 
 /*
  * The fewest seconds an interval or a duration may have, a millisecond: a
@@ -60,21 +61,6 @@ static int kft_number(const char *s, long min, long max, long *v)
 }
 
 /*
- * getopt's '?' (an unknown option) or ':' (one without its argument; the
- * option strings start with ':') as a message: -1.
- */
-static int kft_opt_error(const char *cmd, int opt, char **argv, char *err, size_t errlen)
-{
-	if (opt == ':')
-		snprintf(err, errlen, "%s: %s needs an argument", cmd, argv[optind - 1]);
-	else if (optopt > 0 && optopt < 256)
-		snprintf(err, errlen, "%s: unknown option '-%c'", cmd, optopt);
-	else
-		snprintf(err, errlen, "%s: unknown option '%s'", cmd, argv[optind - 1]);
-	return -1;
-}
-
-/*
  * -i, or -d (stackcount's -D): seconds into p's interval, or its duration
  * (its text too); 0, or -1 with err.
  */
@@ -108,15 +94,15 @@ static int kft_parse_opts(int argc, char **argv, struct kft_params *p, const cha
 			  const char *what, char *err, size_t errlen)
 {
 	const char *name = kft_subcmd_name(p->sub);
-	int opt;
+	int opt, at;
 
-	while ((opt = getopt_long(argc, argv, opts, longs, NULL)) != -1) {
+	while ((opt = opterr_next(argc, argv, opts, longs, &at)) != -1) {
 		if (opt == 'h') {
 			p->help = 1;
 			return 0;
 		}
 		if (opt == '?' || opt == ':')
-			return kft_opt_error(name, opt, argv, err, errlen);
+			return opterr_message(name, longs, opt, argv[at], err, errlen);
 		if (opt_fn(p, opt, err, errlen))
 			return -1;
 	}
@@ -124,6 +110,8 @@ static int kft_parse_opts(int argc, char **argv, struct kft_params *p, const cha
 		snprintf(err, errlen, "%s: no %s", name, what);
 		return -1;
 	}
+	if (opterr_operands(name, argc, argv, what, err, errlen))
+		return -1;
 	p->patterns = argv + optind;
 	p->nr_patterns = argc - optind;
 	return 0;
@@ -191,9 +179,9 @@ static int kft_parse_funccount(int argc, char **argv, struct kft_params *p,
 		TYPEDLOG_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt;
+	int opt, at;
 
-	while ((opt = getopt_long(argc, argv, "+:A:d:hi:Mt:T", longs, NULL)) != -1) {
+	while ((opt = opterr_next(argc, argv, "+:A:d:hi:Mt:T", longs, &at)) != -1) {
 		switch (kft_opt_arg_types(p, opt, err, errlen)) {
 		case 0:
 			continue;
@@ -226,7 +214,7 @@ static int kft_parse_funccount(int argc, char **argv, struct kft_params *p,
 			p->help = 1;
 			return 0;
 		default:
-			return kft_opt_error("funccount", opt, argv, err, errlen);
+			return opterr_message("funccount", longs, opt, argv[at], err, errlen);
 		}
 	}
 	if (kft_arg_types_need_per_arg(p, err, errlen))
@@ -235,6 +223,8 @@ static int kft_parse_funccount(int argc, char **argv, struct kft_params *p,
 		snprintf(err, errlen, "funccount: no PATTERN");
 		return -1;
 	}
+	if (opterr_operands("funccount", argc, argv, "PATTERN", err, errlen))
+		return -1;
 	p->patterns = argv + optind;
 	p->nr_patterns = argc - optind;
 	return 0;
@@ -249,9 +239,9 @@ static int kft_parse_trace(int argc, char **argv, struct kft_params *p,
 		SRCLINE_LONG_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt;
+	int opt, at;
 
-	while ((opt = getopt_long(argc, argv, "+:o:haT", longs, NULL)) != -1) {
+	while ((opt = opterr_next(argc, argv, "+:o:haT", longs, &at)) != -1) {
 		switch (opt) {
 		case 'o':
 			p->output = optarg;
@@ -274,9 +264,11 @@ static int kft_parse_trace(int argc, char **argv, struct kft_params *p,
 			p->help = 1;
 			return 0;
 		default:
-			return kft_opt_error("trace", opt, argv, err, errlen);
+			return opterr_message("trace", longs, opt, argv[at], err, errlen);
 		}
 	}
+	if (opterr_operands("trace", argc, argv, "CONFIG", err, errlen))
+		return -1;
 	/* The saved log is for kd, which takes --srcline itself. */
 	if (p->srcline.nr && !p->types.wanted) {
 		snprintf(err, errlen, "trace: --srcline ends each line of -T's listing of the "
@@ -518,18 +510,20 @@ static int kft_parse_record(int argc, char **argv, struct kft_params *p,
 		{ "struct", required_argument, NULL, KFT_OPT_STRUCT },
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt;
+	int opt, at;
 
-	while ((opt = getopt_long(argc, argv, "+:ac:d:e:ho:p:", longs, NULL)) != -1) {
+	while ((opt = opterr_next(argc, argv, "+:ac:d:e:ho:p:", longs, &at)) != -1) {
 		if (opt == 'h') {
 			p->help = 1;
 			return 0;
 		}
 		if (opt == '?' || opt == ':')
-			return kft_opt_error("record", opt, argv, err, errlen);
+			return opterr_message("record", longs, opt, argv[at], err, errlen);
 		if (kft_record_opt(p, opt, err, errlen))
 			return -1;
 	}
+	if (opterr_operands("record", argc, argv, "FUNCTION", err, errlen))
+		return -1;
 	if (!p->output) {
 		snprintf(err, errlen, "record: no -o FILE");
 		return -1;
@@ -910,7 +904,7 @@ static int kft_parse_stacks(int argc, char **argv, struct kft_params *p,
 {
 	const struct option *longs = kft_longs_profile;
 	const char *opts = "+:aC:c:dfF:hIKL:Mp:U";
-	int opt;
+	int opt, at;
 
 	if (p->sub == KFT_SUB_STACKCOUNT) {
 		longs = kft_longs_stackcount;
@@ -919,18 +913,21 @@ static int kft_parse_stacks(int argc, char **argv, struct kft_params *p,
 		longs = kft_longs_stacksnoop;
 		opts = "+:ahMp:sTv";
 	}
-	while ((opt = getopt_long(argc, argv, opts, longs, NULL)) != -1) {
+	while ((opt = opterr_next(argc, argv, opts, longs, &at)) != -1) {
 		if (opt == 'h') {
 			p->help = 1;
 			return 0;
 		}
 		if (opt == '?' || opt == ':')
-			return kft_opt_error(argv[0], opt, argv, err, errlen);
+			return opterr_message(argv[0], longs, opt, argv[at], err, errlen);
 		if ((p->sub == KFT_SUB_STACKSNOOP ? kft_snoop_opt : kft_stacks_opt)(p, opt, err,
 										     errlen))
 			return -1;
 	}
 	if (p->sub == KFT_SUB_STACKSNOOP && kft_types_need_args("stacksnoop", p, err, errlen))
+		return -1;
+	if (opterr_operands(argv[0], argc, argv, p->sub == KFT_SUB_PROFILE ? "duration" :
+			    p->sub == KFT_SUB_STACKSNOOP ? "FUNCTION" : "PATTERN", err, errlen))
 		return -1;
 	return kft_stacks_operands(argc, argv, p, err, errlen);
 }
@@ -943,11 +940,11 @@ static int kft_parse_report(int argc, char **argv, struct kft_params *p,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt;
+	int opt, at;
 
-	while ((opt = getopt_long(argc, argv, "+:h", longs, NULL)) != -1) {
+	while ((opt = opterr_next(argc, argv, "+:h", longs, &at)) != -1) {
 		if (opt != 'h')
-			return kft_opt_error("report", opt, argv, err, errlen);
+			return opterr_message("report", longs, opt, argv[at], err, errlen);
 		p->help = 1;
 		return 0;
 	}
@@ -955,6 +952,8 @@ static int kft_parse_report(int argc, char **argv, struct kft_params *p,
 		snprintf(err, errlen, "report: no FILE");
 		return -1;
 	}
+	if (opterr_operands("report", argc, argv, "FILE", err, errlen))
+		return -1;
 	if (optind + 1 < argc) {
 		snprintf(err, errlen, "report: unexpected '%s'", argv[optind + 1]);
 		return -1;
@@ -973,9 +972,9 @@ static int kft_parse_last_boot(int argc, char **argv, struct kft_params *p,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt;
+	int opt, at;
 
-	while ((opt = getopt_long(argc, argv, "+:h", longs, NULL)) != -1) {
+	while ((opt = opterr_next(argc, argv, "+:h", longs, &at)) != -1) {
 		switch (opt) {
 		case 'f':
 			p->forget = 1;
@@ -984,7 +983,7 @@ static int kft_parse_last_boot(int argc, char **argv, struct kft_params *p,
 			p->help = 1;
 			return 0;
 		default:
-			return kft_opt_error("last-boot", opt, argv, err, errlen);
+			return opterr_message("last-boot", longs, opt, argv[at], err, errlen);
 		}
 	}
 	if (optind < argc) {
@@ -1071,7 +1070,6 @@ int kft_parse_args(int argc, char **argv, struct kft_params *p, char *err, size_
 	p->stack_storage = KFT_DEFAULT_STACKENTRIES;
 	/* 0, not 1: glibc forgets the rest of an earlier parse (tests parse many). */
 	optind = 0;
-	opterr = 0;
 	if (!strcmp(name, "-h") || !strcmp(name, "--help") || !strcmp(name, "help")) {
 		p->help = 1;
 		return 0;
