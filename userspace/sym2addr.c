@@ -2,8 +2,8 @@
 /*
  * sym2addr: function names in a kft configuration to 0x addresses, for
  * kernels whose /proc/kft takes only addresses (the original KFT). Lines,
- * comments and spacing are kept; keywords, numbers, globs and addresses are
- * left alone.
+ * comments and spacing are kept; keywords, numbers, strings, globs and
+ * addresses are left alone. Which words name functions: cfgnames.h.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cfgnames.h"
+#include "cfgword.h"
 #include "closeout.h"
 #include "ksyms.h"
 #include "linereader.h"
@@ -27,15 +29,17 @@ static const char *const sym2addr_usage[] = {
 	"usage: sym2addr [-m MAP] FILE",
 	"",
 	"Writes the kft configuration FILE to standard output with every function",
-	"name (after 'trigger start|stop entry|exit' and in 'filter funclist ...",
-	"fend') replaced by its address. Globs, addresses, keywords, numbers and",
-	"comments are kept as they are. A name not in MAP is an error:",
-	"FILE:LINE: unknown function NAME.",
+	"name replaced by its address: after 'trigger start|stop entry|exit|error',",
+	"a 'filter arg' statement's function, and in 'filter funclist ... fend'",
+	"and 'filter roots ... fend'. Globs, addresses, keywords, numbers, strings",
+	"in quotes, comm's task and comments are kept as they are. A name not in",
+	"MAP is an error: FILE:LINE: unknown function NAME.",
 	"",
 	"A name that several functions share (static functions of different",
 	"files) becomes all of their addresses in a funclist, as ftrace's",
-	"filter matches them all; after a trigger, which takes one function,",
-	"it is an error: FILE:LINE: NAME names N functions; a trigger takes one.",
+	"filter matches them all; a trigger, a root and filter arg take one",
+	"function, so there it is an error: FILE:LINE: NAME names N functions;",
+	"a trigger takes one.",
 	"",
 	"  -m MAP   System.map or a copy of /proc/kallsyms (default: /proc/kallsyms)",
 	"  -h       this help",
@@ -46,12 +50,10 @@ static const char *const sym2addr_usage[] = {
 	NULL,
 };
 
-enum sym2addr_state { WORDS, FUNCTION_NEXT, FUNCLIST };
-
 struct sym2addr {
 	const struct ksyms *ks;
 	const char *file;
-	enum sym2addr_state state;
+	struct cfgnames names;
 	int errors;
 };
 
@@ -64,20 +66,22 @@ static int is_function_name(const char *w)
 
 /*
  * A function's name, as its addresses. Static functions in different
- * files share names: in a funclist the name stands for all of them, as
- * ftrace's filter matches it, so each address is written. A
- * trigger takes one function: there such a name is an error, which says
- * how many functions it names. The word is kept on any error.
+ * files share names: in a funclist (@one NULL) the name stands for all of
+ * them, as ftrace's filter matches it, so each address is written. A
+ * trigger, a root and filter arg take one function (@one says which):
+ * there such a name is an error, which says how many functions it names.
+ * The word is kept on any error.
  */
-static void sym2addr_name(struct sym2addr *s, const char *w, unsigned int line)
+static void sym2addr_name(struct sym2addr *s, const char *w, const char *one,
+			  unsigned int line)
 {
 	size_t first, n = ksyms__find_all(s->ks, w, &first), i;
 
 	if (!n) {
 		fprintf(stderr, "%s:%u: unknown function %s\n", s->file, line, w);
-	} else if (n > 1 && s->state == FUNCTION_NEXT) {
-		fprintf(stderr, "%s:%u: %s names %zu functions; a trigger takes one: write its "
-			"address\n", s->file, line, w, n);
+	} else if (n > 1 && one) {
+		fprintf(stderr, "%s:%u: %s names %zu functions; %s takes one: write its "
+			"address\n", s->file, line, w, n, one);
 	} else {
 		for (i = 0; i < n; i++)
 			printf("%s0x%" PRIx64, i ? " " : "", s->ks->by_name[first + i]->addr);
@@ -87,46 +91,39 @@ static void sym2addr_name(struct sym2addr *s, const char *w, unsigned int line)
 	fputs(w, stdout);
 }
 
-/* One word: printed as it is or as addresses; updates the state. */
+/* One word: printed as it is, or as addresses where it names functions. */
 static void sym2addr_word(struct sym2addr *s, const char *w, unsigned int line)
 {
-	int is_func = s->state == FUNCTION_NEXT ||
-		      (s->state == FUNCLIST && strcmp(w, "fend"));
+	const char *one = NULL;
+	enum cfgname kind = cfgnames_word(&s->names, w, &one);
 
-	if (is_func && is_function_name(w))
-		sym2addr_name(s, w, line);
+	if (kind != CFGNAME_NONE && is_function_name(w))
+		sym2addr_name(s, w, kind == CFGNAME_ONE ? one : NULL, line);
 	else
 		fputs(w, stdout);
-	if (s->state == FUNCTION_NEXT)
-		s->state = WORDS;
-	else if (s->state == FUNCLIST && !strcmp(w, "fend"))
-		s->state = WORDS;
-	else if (s->state == WORDS && (!strcmp(w, "entry") || !strcmp(w, "exit")))
-		s->state = FUNCTION_NEXT;
-	else if (s->state == WORDS && !strcmp(w, "funclist"))
-		s->state = FUNCLIST;
 }
 
+/* A line's words, as the module's lexer splits them; blanks and comments kept. */
 static void sym2addr_line(struct sym2addr *s, char *line, unsigned int lineno)
 {
-	char *p = line, *start, saved;
+	size_t at = 0, end;
+	char saved;
 
-	while (*p) {
-		if (*p == '#') {
-			fputs(p, stdout);	/* the comment, and the newline */
+	while (line[at]) {
+		if (line[at] == '#') {
+			fputs(line + at, stdout);	/* the comment, and the newline */
 			return;
 		}
-		if (isspace((unsigned char)*p)) {
-			putchar(*p++);
+		if (isspace((unsigned char)line[at])) {
+			putchar(line[at++]);
 			continue;
 		}
-		start = p;
-		while (*p && !isspace((unsigned char)*p) && *p != '#')
-			p++;
-		saved = *p;
-		*p = '\0';
-		sym2addr_word(s, start, lineno);
-		*p = saved;
+		end = cfgword_end(line, at);
+		saved = line[end];
+		line[end] = '\0';
+		sym2addr_word(s, line + at, lineno);
+		line[end] = saved;
+		at = end;
 	}
 }
 

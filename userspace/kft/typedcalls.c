@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cfgword.h"
 #include "kft.h"
 #include "kftrow.h"
 #include "ksyms.h"
@@ -27,44 +28,6 @@
 #define KFT_TYPED_NAME_MAX	512
 /* A call's text is cut at this length. */
 #define KFT_TYPED_CALL_MAX	4096
-
-/*
- * The end of the quoted string at text[n] (its opening quote), as the
- * module's lexer reads a string filter's text: past its closing quote, a
- * backslash taking the byte after it; at its line's end if it has none.
- */
-static size_t kft_quoted_end(const char *text, size_t n)
-{
-	for (n++; text[n] && text[n] != '"' && text[n] != '\n'; n++)
-		if (text[n] == '\\' && text[n + 1] && text[n + 1] != '\n')
-			n++;
-	return text[n] == '"' ? n + 1 : n;
-}
-
-/*
- * The next word of a configuration at or after text[*i], as the module's
- * lexer splits words (white space between them; '#' begins a comment to
- * the end of its line; a word that opens with '"', a string filter's text,
- * runs to its closing quote, blanks and '#' in it): its start and length,
- * and *i past it; 0 at the end.
- */
-static size_t kft_next_word(const char *text, size_t *i, size_t *start)
-{
-	size_t n = *i;
-
-	for (;;) {
-		n += strspn(text + n, " \t\r\n");
-		if (text[n] != '#')
-			break;
-		n += strcspn(text + n, "\n");
-	}
-	*start = n;
-	if (text[n] == '"')
-		n = kft_quoted_end(text, n);
-	n += strcspn(text + n, " \t\r\n#");
-	*i = n;
-	return n - *start;
-}
 
 static int kft_is_word(const char *text, size_t start, size_t len, const char *w)
 {
@@ -76,7 +39,7 @@ static int kft_config_has_args(const char *config)
 {
 	size_t i = 0, start, len;
 
-	while ((len = kft_next_word(config, &i, &start)))
+	while ((len = cfgword_next(config, &i, &start)))
 		if (kft_is_word(config, start, len, "args"))
 			return 1;
 	return 0;
@@ -97,7 +60,7 @@ char *kft_config_with_args(const char *config, char *err, size_t errlen)
 		snprintf(err, errlen, "%s", strerror(errno));
 		return NULL;
 	}
-	while (!has_args && (n = kft_next_word(config, &i, &start))) {
+	while (!has_args && (n = cfgword_next(config, &i, &start))) {
 		if (!kft_is_word(config, start, n, "begin"))
 			continue;
 		memcpy(text + o, config + from, i - from);
