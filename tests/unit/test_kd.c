@@ -355,6 +355,26 @@ static void test_raw_addresses_with_a_map(void)
 	free(out);
 }
 
+/*
+ * kallsyms' names have up to 511 bytes since 6.1: a module's function of
+ * 507 is named whole, its module before it, whatever its offset.
+ */
+static void test_long_names_with_a_map(void)
+{
+	static const char raw[] = HEADER
+		"       0      100     10.0  0xffffffffc00001f4               0xffffffff81000000\n";
+	char name[508], map[600], want[600], *out;
+	struct kd_params p = kd_params_of(KD_FOLDED);
+
+	memset(name, 'n', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	snprintf(map, sizeof(map), "ffffffffc0000000 t %s\t[mymod]\n", name);
+	snprintf(want, sizeof(want), "mymod:%s 100\n", name);
+	out = kd_run(raw, &p, map);
+	CHECK_STR(out, want, "a module's 507-byte name");
+	free(out);
+}
+
 static void test_json_events(void)
 {
 	struct kd_params p = kd_params_of(KD_JSON);
@@ -575,5 +595,6 @@ UNIT_MAIN(test_malformed_lines_are_counted, test_summary, test_summary_long_sort
 	  test_summary_fields_and_threshold, test_summary_many_children, test_calltree, test_calltree_depth_width_interlace,
 	  test_two_pids_same_function, test_microsecond_ties_use_the_caller,
 	  test_tail_call_keeps_time_nesting, test_huge_times_saturate, test_folded, test_raw_addresses_with_a_map,
+	  test_long_names_with_a_map,
 	  test_json_events, test_json_irq_tid_no_pid, test_svg_lanes_and_bars, test_parse_args,
 	  test_parse_mode_bound_options)

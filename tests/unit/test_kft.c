@@ -9,6 +9,7 @@
 #include "unit.h"
 #include "kft.h"
 #include "kftargs.h"
+#include "ksyms.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -1052,10 +1053,37 @@ static void test_module_option(void)
 	CHECK_STR(kft_bcc_name("vfs_read", 0), "vfs_read", "no module");
 }
 
+/*
+ * kft trace -T's listing names a call's function by its symbol: a name of
+ * 507 bytes (kallsyms has them up to 511 since 6.1) at +0x1f4 is whole.
+ */
+static void test_typed_calls_long_name(void)
+{
+	static const char log[] = "--------\n"
+		"       5       10      1.0  0xffffffff810001f4               0xffffffff81000000 sh\n";
+	char name[508], map[600], want[600], *text = NULL;
+	size_t len = 0;
+	struct ksyms *ks;
+	FILE *in = fmemopen((void *)log, sizeof(log) - 1, "r"), *out = open_memstream(&text, &len);
+
+	memset(name, 'n', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	snprintf(map, sizeof(map), "ffffffff81000000 T %s\n", name);
+	ks = ksyms__parse(map, strlen(map));
+	CHECK(!kft_typed_calls(in, "log", out, ks, NULL, NULL), "kft_typed_calls failed");
+	fclose(out);
+	fclose(in);
+	snprintf(want, sizeof(want), " %s+0x1f4\n", name);
+	CHECK(len > strlen(want) && !strcmp(text + len - strlen(want), want),
+	      "expected a line ending '%s', got '%s'", want, text);
+	free(text);
+	ksyms__free(ks);
+}
+
 UNIT_MAIN(test_parse_args, test_seconds_least, test_parse_stacks_args, test_parse_stacks_fields,
 	  test_funccount_config, test_stacks_configs, test_config_too_long, test_status,
 	  test_counts_read, test_counts_hidden_addresses, test_counts_not_count_logs,
 	  test_counts_many, test_delta_and_print, test_counts_per_value, test_errchain, test_errchain_wide,
 	  test_errseen,
 	  test_errtrace_args, test_hists, test_hists_per_value, test_funclatency_args,
-	  test_module_option)
+	  test_module_option, test_typed_calls_long_name)

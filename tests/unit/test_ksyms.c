@@ -322,6 +322,32 @@ static void test_symbolize_line(void)
 	ksyms__free(ks);
 }
 
+/*
+ * kallsyms' names have up to 511 bytes since 6.1: a name of 507 with its
+ * offset, "+0x1f4", and with a module's name before it, is written whole.
+ */
+static void test_symbolize_long_names(void)
+{
+	char name[508], text[1200], want[1100], out[1100];
+	const char *sym;
+	struct ksyms *ks;
+
+	memset(name, 'n', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	snprintf(text, sizeof(text), "ffffffff81000000 T %s\nffffffffc0000000 t %s\t[mymod]\n",
+		 name, name);
+	ks = ksyms__parse(text, strlen(text));
+	snprintf(want, sizeof(want), "%s+0x1f4", name);
+	symbolize_line(ks, "0xffffffff810001f4", out, sizeof(out));
+	CHECK_STR(out, want, "a 507-byte name at +0x1f4 (symbolize_line)");
+	sym = symbolize_word(ks, "0xffffffff810001f4", out, sizeof(out));
+	CHECK_STR(sym, want, "a 507-byte name at +0x1f4 (symbolize_word)");
+	snprintf(want, sizeof(want), "mymod:%s+0x1f4", name);
+	symbolize_line(ks, "0xffffffffc00001f4", out, sizeof(out));
+	CHECK_STR(out, want, "a module's 507-byte name at +0x1f4");
+	ksyms__free(ks);
+}
+
 static void test_addr2sym_args(void)
 {
 	char a0[] = "addr2sym", a1[] = "-m", a2[] = "map.txt", a3[] = "log", a4[] = "-x";
@@ -381,4 +407,4 @@ UNIT_MAIN(test_load_skips_malformed_and_absolute, test_load_line_forms, test_say
 	  test_map_addr, test_map_addr_gap, test_load_crlf, test_arm_mapping_symbols,
 	  test_riscv_local_labels,
 	  test_find_name, test_find_all,
-	  test_symbolize_line, test_addr2sym_args, test_addr2sym_option_errors)
+	  test_symbolize_line, test_symbolize_long_names, test_addr2sym_args, test_addr2sym_option_errors)

@@ -37,7 +37,7 @@ static int kd_is_zero(const char *word)
 static int kd_frame_add(struct kd_tree *t, size_t *cap, const char *word,
 			const struct ksyms *ks)
 {
-	char buf[512];
+	char buf[KSYMS_FORMAT_MAX];
 	const char *sym = ks ? symbolize_word(ks, word, buf, sizeof(buf)) : NULL;
 	const char *s = sym ? sym : word;
 

@@ -21,7 +21,7 @@
 static long kd_fold_frame(struct kd_folds *f, long parent, const struct kftstacks_frame *fr,
 			  const struct ksyms *ks)
 {
-	char buf[512];
+	char buf[KSYMS_FORMAT_MAX];
 	const char *sym = ks ? symbolize_word(ks, fr->sym, buf, sizeof(buf)) : NULL;
 	const char *s = sym ? sym : fr->sym;
 

@@ -42,7 +42,7 @@ struct kd_stacks {
 static const char *kd_function_of(struct kd_tree *t, const char *word,
 				  const struct ksyms *ks)
 {
-	char buf[512];
+	char buf[KSYMS_FORMAT_MAX];
 	const char *sym = ks ? symbolize_word(ks, word, buf, sizeof(buf)) : NULL;
 	const char *s = sym ? sym : word;
 

@@ -99,7 +99,7 @@ static const char *kft_et_name(const struct ksyms *ks, uint64_t addr, char *buf,
 static const char *kft_et_call(const struct kft_et *et, const struct kft_errcall *c,
 			       char *buf, size_t size)
 {
-	char fn[KSYMS_LINE_MAX];
+	char fn[KSYMS_FORMAT_MAX];
 
 	if (!et->p->args)
 		return kft_et_name(et->ks, c->func, buf, size);
@@ -116,7 +116,7 @@ static int kft_et_print(const struct kft_et *et, const struct kft_errcall *calls
 {
 	const struct kft_errcall *root = &calls[chain[len - 1]];
 	const char *name = errname(root->err);
-	char fn[KFT_ET_CALL_MAX], caller[KSYMS_LINE_MAX];
+	char fn[KFT_ET_CALL_MAX], caller[KSYMS_FORMAT_MAX];
 	uint64_t t_us;
 	size_t i;
 

@@ -73,7 +73,7 @@ static void kft_st_us(long long ns)
 static int kft_st_call(const struct kft_st *st, const struct kft_slowcall *c)
 {
 	const struct kftlog_row *r = c->row;
-	char fn[KSYMS_LINE_MAX], call[KFT_ST_CALL_MAX];
+	char fn[KSYMS_FORMAT_MAX], call[KFT_ST_CALL_MAX];
 	const char *name;
 
 	kft_st_us(r->delta);
@@ -110,7 +110,7 @@ static int kft_st_waker_frame(const struct kft_st *st, const char *func, bool fi
 {
 	uint64_t addr = strtoull(func, NULL, 16);
 	const struct ksym *sym = ksyms__map_addr(st->ks, addr);
-	char fn[KSYMS_LINE_MAX];
+	char fn[KSYMS_FORMAT_MAX];
 	enum srcline_at at;
 
 	printf("%s%s", first ? " " : " <- ", kft_st_name(st->ks, addr, fn, sizeof(fn)));

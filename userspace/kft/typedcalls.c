@@ -24,8 +24,6 @@
 #include "ksyms.h"
 #include "symbolize.h"
 
-/* A function's name, symbolized, at most this long. */
-#define KFT_TYPED_NAME_MAX	512
 /* A call's text is cut at this length. */
 #define KFT_TYPED_CALL_MAX	4096
 
@@ -178,7 +176,7 @@ int kft_call_srcline(FILE *out, struct srcline *sl, const struct ksyms *ks,
 static int kft_typed_row(FILE *out, const struct kftlog_row *r, const struct ksyms *ks,
 			 struct typedlog *types, struct srcline *sl)
 {
-	char name[KFT_TYPED_NAME_MAX], call[KFT_TYPED_CALL_MAX];
+	char name[KSYMS_FORMAT_MAX], call[KFT_TYPED_CALL_MAX];
 	const char *func = kft_typed_name(ks, r->func, name, sizeof(name));
 
 	kft_call_text(types, func, r, call, sizeof(call));

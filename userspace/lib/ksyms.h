@@ -21,6 +21,12 @@
 #define KSYMS_MAX_SYMS		(4 << 20)
 #define KSYMS_MAX_NAME_BYTES	(256 << 20)
 #define KSYMS_LINE_MAX		1024	/* a longer line is skipped */
+/*
+ * A buffer that holds any text of ksyms__format(): the name and its module
+ * come from one line of at most KSYMS_LINE_MAX bytes, then "+0x" and 16
+ * hex digits at most. (kallsyms' names have up to 511 bytes since 6.1.)
+ */
+#define KSYMS_FORMAT_MAX	(KSYMS_LINE_MAX + 20)
 
 struct ksym {
 	uint64_t addr;

@@ -89,7 +89,7 @@ static int symbolize_to(const struct ksyms *ks, const char *line, const char *en
 	size_t len, w;
 	const struct ksym *sym;
 	int replaced = 0;
-	char name[512];
+	char name[KSYMS_FORMAT_MAX];
 	uint64_t addr;
 
 	while (line < end && *line && !sink_full(s)) {

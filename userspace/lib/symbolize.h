@@ -50,7 +50,10 @@ int symbolize_stream(const struct ksyms *ks, FILE *in, FILE *out, struct kftlog_
 int symbolize_check_kernel(const char *map, const struct kftlog_scan *scan, const char *tool,
 			   const char *name, FILE *warn);
 
-/* The symbol for one address word, or NULL: "0xffffffff81000000" -> name. */
+/*
+ * The symbol for one address word, or NULL: "0xffffffff81000000" -> name.
+ * A buf of KSYMS_FORMAT_MAX bytes holds any symbol; a shorter one cuts it.
+ */
 const char *symbolize_word(const struct ksyms *ks, const char *word, char *buf, size_t size);
 
 #endif
