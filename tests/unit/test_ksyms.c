@@ -293,6 +293,32 @@ static void test_find_all(void)
 	ksyms__free(ks);
 }
 
+/*
+ * A line repeated with another module's symbol of the same name and
+ * address between the two (vmlinux's here) is still one symbol.
+ */
+static void test_find_all_repeats_apart(void)
+{
+	static const char map3[] =
+		"ffffffffc0001000 t foo\t[m1]\n"
+		"ffffffffc0001000 t foo\n"
+		"ffffffffc0001000 t foo\t[m1]\n"
+		"ffffffffc0001000 t foo\t[m2]\n"
+		"ffffffffc0001000 t foo\n";
+	struct ksyms *ks = ksyms__parse(map3, sizeof(map3) - 1);
+	size_t first, n;
+
+	n = ksyms__find_all(ks, "m1:foo", &first);
+	CHECK(n == 1, "m1:foo: %zu symbols, expected 1", n);
+	n = ksyms__find_all(ks, "foo", &first);
+	CHECK(n == 3, "foo: %zu symbols, expected 3 (vmlinux's, m1's, m2's)", n);
+	CHECK(n == 3 && !ks->by_name[first]->module &&
+	      !strcmp(ks->by_name[first + 1]->module, "m1") &&
+	      !strcmp(ks->by_name[first + 2]->module, "m2"), "foo: vmlinux's first, then m1, m2");
+	CHECK(ks->nr == 3, "%zu symbols kept, expected 3", ks->nr);
+	ksyms__free(ks);
+}
+
 static void test_symbolize_line(void)
 {
 	static const struct { const char *in, *out; } cases[] = {
@@ -406,5 +432,5 @@ static void test_addr2sym_option_errors(void)
 UNIT_MAIN(test_load_skips_malformed_and_absolute, test_load_line_forms, test_say_skipped,
 	  test_map_addr, test_map_addr_gap, test_load_crlf, test_arm_mapping_symbols,
 	  test_riscv_local_labels,
-	  test_find_name, test_find_all,
+	  test_find_name, test_find_all, test_find_all_repeats_apart,
 	  test_symbolize_line, test_symbolize_long_names, test_addr2sym_args, test_addr2sym_option_errors)

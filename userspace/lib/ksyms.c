@@ -30,13 +30,30 @@ static int ksyms__mapping_symbol(const char *name)
 	       (name[0] == 'L' && name[1] == '0');
 }
 
+/* Two symbols' modules: vmlinux's (NULL) first, then by name. */
+static int cmp_module(const char *x, const char *y)
+{
+	if (x == y)
+		return 0;
+	if (!x || !y)
+		return x ? 1 : -1;
+	return strcmp(x, y);
+}
+
+/*
+ * By address, then name, then module: a line the map repeats lands next
+ * to its twin for ksyms__drop_repeats(), whatever lines lie between them
+ * in the map (another module's symbol of the same name and address).
+ */
 static int cmp_addr(const void *a, const void *b)
 {
 	const struct ksym *x = a, *y = b;
+	int c;
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	return strcmp(x->name, y->name);
+	c = strcmp(x->name, y->name);
+	return c ? c : cmp_module(x->module, y->module);
 }
 
 /*
@@ -51,13 +68,9 @@ static int cmp_name(const void *a, const void *b)
 
 	if (c)
 		return c;
-	if (x->module != y->module) {
-		if (!x->module || !y->module)
-			return x->module ? 1 : -1;
-		c = strcmp(x->module, y->module);
-		if (c)
-			return c;
-	}
+	c = cmp_module(x->module, y->module);
+	if (c)
+		return c;
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
