@@ -680,6 +680,84 @@ static void test_btf_modules_share(void)
 	kfttypes__free(t);
 }
 
+/*
+ * A module's function ("module:name") is typed by that module's source,
+ * or by one that is anyone's (written prototypes), never by vmlinux's or
+ * another module's: their function of that name is another (a module's
+ * static function may share vmlinux's name). Each is kept by its name as
+ * logged: vmlinux's prototype, asked first, is not a module's.
+ */
+static void test_module_names(void)
+{
+	static const struct call_case cases[] = {
+		{ "kft_sample_ints", 1, { 7 }, { NONE }, false, 0, 0,
+		  "kft_sample_ints(a=7, b=?, c=?, d=?, e=?, f=?)" },
+		{ "types_module:kft_sample_ints", 1, { 7 }, { NONE }, false, 0, 0,
+		  "types_module:kft_sample_ints(0x7)" },
+		{ "other:kft_sample_ints", 1, { 7 }, { NONE }, false, 0, 0,
+		  "other:kft_sample_ints(0x7)" },
+		{ "types_module:kft_module_fn", 2, { 0, 0x1bb }, { NONE }, false, 0, 0,
+		  "types_module:kft_module_fn(f=0x0, port=443)" },
+		{ "other:kft_module_fn", 2, { 0, 0x1bb }, { NONE }, false, 0, 0,
+		  "other:kft_module_fn(0x0, 0x1bb)" },
+		{ "other:only_written", 1, { 7 }, { NONE }, true, 1, 0,
+		  "other:only_written(x=7) = true" },
+	};
+	struct kfttypes *t = kfttypes__new(8);
+	struct kfttypes_error err;
+	char path[PATH_MAX], base[PATH_MAX];
+	size_t i;
+	int e;
+
+	e = kfttypes__add_btf(t, sample_path(base, sizeof(base)), NULL, &err);
+	CHECK(e == 0, "%s: %d %s", base, e, err.msg);
+	e = kfttypes__add_module_btf(t, "types_module",
+				     object_path("types_module.o", path, sizeof(path)), base, &err);
+	CHECK(e == 0, "%s over %s: %d %s", path, base, e, err.msg);
+	e = kfttypes__add_prototype(t, "bool only_written(int x)", &err);
+	CHECK(e == 0, "%d %s", e, err.msg);
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		check_call(t, &cases[i], "vmlinux's and a module's BTF");
+	kfttypes__free(t);
+}
+
+/*
+ * Whose functions a DWARF file describes, by its name: MODULE.ko a
+ * module's (kbuild's '_' for the file's '-'), a vmlinux the kernel
+ * proper's. Both here are the sample's DWARF, under those names.
+ */
+static void test_module_names_dwarf(void)
+{
+	static const struct call_case cases[] = {
+		{ "kft_sample_ints", 1, { 7 }, { NONE }, false, 0, 0,
+		  "kft_sample_ints(a=7, b=?, c=?, d=?, e=?, f=?)" },
+		{ "my_mod:kft_sample_ints", 1, { 7 }, { NONE }, false, 0, 0,
+		  "my_mod:kft_sample_ints(a=7, b=?, c=?, d=?, e=?, f=?)" },
+		{ "other:kft_sample_ints", 1, { 7 }, { NONE }, false, 0, 0,
+		  "other:kft_sample_ints(0x7)" },
+	};
+	char dir[] = "/tmp/kft-unit-dwarf-XXXXXX", sample[PATH_MAX], path[PATH_MAX + 16];
+	struct kfttypes *t = kfttypes__new(8);
+	struct kfttypes_error err;
+	const char *const names[] = { "vmlinux", "my-mod.ko" };
+	size_t i;
+	int e;
+
+	CHECK(mkdtemp(dir) != NULL, "%s: %s", dir, strerror(errno));
+	sample_path(sample, sizeof(sample));
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		CHECK(!symlink(sample, path), "%s: %s", path, strerror(errno));
+		e = kfttypes__add_dwarf(t, path, &err);
+		CHECK(e == 0, "%s: %d %s", path, e, err.msg);
+		unlink(path);
+	}
+	rmdir(dir);
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		check_call(t, &cases[i], "vmlinux's and my-mod.ko's DWARF");
+	kfttypes__free(t);
+}
+
 /* BTF first, DWARF next, written prototypes last, whatever the order added. */
 static void test_source_order(void)
 {
@@ -766,6 +844,7 @@ static void test_vmlinux(void)
 }
 
 UNIT_MAIN(test_written, test_written_arm32, test_register, test_written_errors, test_written_twice, test_written_bad_input,
-	  test_huge_counts, test_buffer_sizes, test_btf_sample, test_btf_split, test_btf_modules_share, test_dwarf_sample,
+	  test_huge_counts, test_buffer_sizes, test_btf_sample, test_btf_split, test_btf_modules_share, test_module_names,
+	  test_module_names_dwarf, test_dwarf_sample,
 	  test_source_order, test_source_errors, test_vmlinux, test_struct_members, test_dwarf_type_units,
 	  test_struct_written)

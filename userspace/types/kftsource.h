@@ -14,6 +14,18 @@
 
 enum kftsource_rank { KFTSOURCE_BTF, KFTSOURCE_DWARF, KFTSOURCE_WRITTEN };
 
+/*
+ * Whose functions a source describes: a module's (its name in
+ * kftsource.module), the kernel proper's (vmlinux), or anyone's (written
+ * prototypes, a file that is neither). A source of another module or of
+ * the kernel proper never types a module's function: its function of
+ * that name is another.
+ */
+enum kftsource_owner { KFTSOURCE_ANY, KFTSOURCE_KERNEL, KFTSOURCE_MODULE };
+
+/* A module's name as the kernel keeps it (MODULE_NAME_LEN), with its NUL. */
+#define KFTSOURCE_MODULE_MAX	56
+
 struct kftsource;
 
 struct kftsource_ops {
@@ -30,6 +42,8 @@ struct kftsource_ops {
 struct kftsource {
 	const struct kftsource_ops *ops;
 	struct kftsource *next;		/* kfttypes' list */
+	enum kftsource_owner owner;	/* set by kfttypes, from the file's name */
+	char module[KFTSOURCE_MODULE_MAX];	/* KFTSOURCE_MODULE's */
 };
 
 /*

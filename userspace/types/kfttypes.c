@@ -9,6 +9,12 @@
  * that need them (a module's BTF before its first call is printed), and
  * asking again would make a new prototype of each function for every
  * module added.
+ *
+ * A function is kept by its name as the log names it: "module:name" is a
+ * module's, whose static function may share its name with vmlinux's or
+ * another module's. Each source knows whose functions it describes
+ * (kftsource.h): a module's function is asked of that module's sources
+ * first, then of those that are anyone's, never of the others.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -93,21 +99,79 @@ static int kfttypes_added(struct kfttypes *t, struct kftsource *src)
 	return 0;
 }
 
-int kfttypes__add_btf(struct kfttypes *t, const char *path, const char *base_path,
-		      struct kfttypes_error *err)
+/* @src is of the module whose name is name[0..len): kbuild's '_' for a file's '-'. */
+static void kfttypes_owned_by(struct kftsource *src, const char *name, size_t len)
 {
-	struct kftsource *base = NULL;
+	size_t i;
+
+	if (!len || len >= sizeof(src->module))
+		return;		/* no module's name: anyone's */
+	for (i = 0; i < len; i++)
+		src->module[i] = name[i] == '-' ? '_' : name[i];
+	src->module[len] = '\0';
+	src->owner = KFTSOURCE_MODULE;
+}
+
+/*
+ * Whose functions the DWARF at @path describes, by the file's name:
+ * MODULE.ko's (or MODULE.ko.debug's) are that module's, kbuild names a
+ * module's file after it; a vmlinux's are the kernel proper's; any other
+ * file's are anyone's (an object, whose functions may be either).
+ */
+static void kfttypes_dwarf_owner(struct kftsource *src, const char *path)
+{
+	const char *base = strrchr(path, '/'), *ko;
+
+	base = base ? base + 1 : path;
+	ko = strstr(base, ".ko");
+	if (ko && (!ko[3] || ko[3] == '.'))
+		kfttypes_owned_by(src, base, (size_t)(ko - base));
+	else if (!strncmp(base, "vmlinux", 7))
+		src->owner = KFTSOURCE_KERNEL;
+}
+
+/* The BTF at @path, split over @base_path's; @module: whose it is (NULL: see below). */
+static int kfttypes_add_btf(struct kfttypes *t, const char *path, const char *base_path,
+			    const char *module, struct kfttypes_error *err)
+{
+	struct kftsource *base = NULL, *src;
 
 	/* Every module's BTF over one copy of vmlinux's, where it is a source. */
 	if (base_path)
 		for (base = t->sources; base && !kftbtf__read_from(base, base_path);)
 			base = base->next;
-	return kfttypes_added(t, kftbtf__open(path, base, base_path, err));
+	src = kftbtf__open(path, base, base_path, err);
+	/*
+	 * BTF without a base is a vmlinux's. Split BTF of a module not named
+	 * (a --btf file's: its name need not be the module's) is anyone's: it
+	 * knows its own functions only, not its base's.
+	 */
+	if (src && module)
+		kfttypes_owned_by(src, module, strlen(module));
+	else if (src && !base_path)
+		src->owner = KFTSOURCE_KERNEL;
+	return kfttypes_added(t, src);
+}
+
+int kfttypes__add_btf(struct kfttypes *t, const char *path, const char *base_path,
+		      struct kfttypes_error *err)
+{
+	return kfttypes_add_btf(t, path, base_path, NULL, err);
+}
+
+int kfttypes__add_module_btf(struct kfttypes *t, const char *module, const char *path,
+			     const char *base_path, struct kfttypes_error *err)
+{
+	return kfttypes_add_btf(t, path, base_path, module, err);
 }
 
 int kfttypes__add_dwarf(struct kfttypes *t, const char *path, struct kfttypes_error *err)
 {
-	return kfttypes_added(t, kftdwarf__open(path, err));
+	struct kftsource *src = kftdwarf__open(path, err);
+
+	if (src)
+		kfttypes_dwarf_owner(src, path);
+	return kfttypes_added(t, src);
 }
 
 int kfttypes__add_prototype(struct kfttypes *t, const char *text, struct kfttypes_error *err)
@@ -135,17 +199,42 @@ int kfttypes__add_prototype_text(struct kfttypes *t, const char *text, size_t le
 	return e;
 }
 
-/* The first source's prototype of @func: NULL when none knows it. */
-static struct kftproto *kfttypes_ask(struct kfttypes *t, const char *func)
+/*
+ * Whether @s is asked, in @pass (0, then 1), about a function of
+ * module[0..len) (NULL: a name without a module, of which every source is
+ * asked in the first pass): the module's own sources first, then
+ * anyone's.
+ */
+static bool kfttypes_asks(const struct kftsource *s, const char *module, size_t len, int pass)
+{
+	if (!module)
+		return !pass;
+	if (pass)
+		return s->owner == KFTSOURCE_ANY;
+	return s->owner == KFTSOURCE_MODULE && !strncmp(s->module, module, len) &&
+	       !s->module[len];
+}
+
+/*
+ * The first source's prototype of @name, a function of module[0..len)
+ * (NULL: none named): NULL when none knows it.
+ */
+static struct kftproto *kfttypes_ask(struct kfttypes *t, const char *module, size_t len,
+				     const char *name)
 {
 	struct kftsource *s;
 	struct kftproto *p;
+	int pass;
 
-	for (s = t->sources; s; s = s->next) {
-		errno = 0;
-		p = s->ops->find(s, func);
-		if (p || errno != ENOENT)
-			return p;
+	for (pass = 0; pass < 2; pass++) {
+		for (s = t->sources; s; s = s->next) {
+			if (!kfttypes_asks(s, module, len, pass))
+				continue;
+			errno = 0;
+			p = s->ops->find(s, name);
+			if (p || errno != ENOENT)
+				return p;
+		}
 	}
 	return NULL;
 }
@@ -172,20 +261,21 @@ static bool kfttypes_keep(struct kfttypes *t, const char *func, struct kftproto 
 const struct kftproto *kfttypes__find(struct kfttypes *t, const char *func)
 {
 	const char *colon = strchr(func, ':');
+	const char *name = colon ? colon + 1 : func;
+	size_t i, len = colon ? (size_t)(colon - func) : 0;
 	struct kftproto *p;
-	size_t i;
 
-	if (colon)
-		func = colon + 1;	/* "module:name": the name */
-	if (!func[0] || strnlen(func, KFTTYPES_MAX_NAME + 1) > KFTTYPES_MAX_NAME)
+	if (!name[0] || strnlen(name, KFTTYPES_MAX_NAME + 1) > KFTTYPES_MAX_NAME ||
+	    len >= KFTSOURCE_MODULE_MAX)
 		return NULL;
+	/* Kept as the log names it: "module:name" is not vmlinux's name. */
 	if (namemap__get(&t->kept, func, &i)) {
 		if (i < KFTTYPES_NONE_BASE)
 			return t->protos[i];
 		if (i == KFTTYPES_NONE(t->sources_gen))
 			return NULL;
 	}
-	p = kfttypes_ask(t, func);
+	p = kfttypes_ask(t, colon ? func : NULL, len, name);
 	if (!kfttypes_keep(t, func, p)) {
 		kftproto__free(p);
 		return NULL;

@@ -85,7 +85,19 @@ void kfttypes__free(struct kfttypes *t);
  */
 int kfttypes__add_btf(struct kfttypes *t, const char *path, const char *base_path,
 		      struct kfttypes_error *err);
-/* The DWARF of an ELF file (vmlinux, a module, an object): 0, or a negative errno. */
+/*
+ * The same of the module @module's split BTF (the running kernel's
+ * /sys/kernel/btf/MODULE): that module's functions ("module:name") are
+ * asked of it first, and another's never. Split BTF added without a
+ * module's name (kfttypes__add_btf) types any module's function it knows.
+ */
+int kfttypes__add_module_btf(struct kfttypes *t, const char *module, const char *path,
+			     const char *base_path, struct kfttypes_error *err);
+/*
+ * The DWARF of an ELF file (vmlinux, a module, an object): 0, or a
+ * negative errno. MODULE.ko's is that module's, a vmlinux's the kernel
+ * proper's, any other file's anyone's.
+ */
 int kfttypes__add_dwarf(struct kfttypes *t, const char *path, struct kfttypes_error *err);
 /*
  * A prototype the user wrote, "int my_fn(unsigned int flags, const char

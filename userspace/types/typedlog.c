@@ -268,7 +268,7 @@ static void typedlog_module_btf(struct typedlog *tl, const char *func)
 		return;
 	snprintf(path, sizeof(path), "%s/%s", tl->btf_dir, module);
 	if (!access(path, R_OK))
-		kfttypes__add_btf(tl->types, path, tl->vmlinux, &e);
+		kfttypes__add_module_btf(tl->types, module, path, tl->vmlinux, &e);
 }
 
 size_t typedlog__format(struct typedlog *tl, const char *func, const char *shown,
