@@ -332,9 +332,14 @@ $(BUILD)/unit/test_%: $(UNIT_OBJ)/tests/unit/test_%.o $$(call unit_objs,$(UNIT_L
 # module's is split BTF over the sample's, as a kernel module's over vmlinux's.
 # The sample again in DWARF 4, whose bit-fields say DW_AT_bit_offset; and
 # with its types in DWARF 4's type units, linked (an object keeps each unit
-# in a .debug_types of its own, and libdw reads only the first).
+# in a .debug_types of its own, and libdw reads only the first). And DWARF
+# no compiler writes, assembled (types_crafted.s says what is in it).
 $(BUILD)/unit/test_types: | $(BUILD)/unit/types_sample.o $(BUILD)/unit/types_module.o \
-	$(BUILD)/unit/types_sample_dwarf4.o $(BUILD)/unit/types_sample_tu.so
+	$(BUILD)/unit/types_sample_dwarf4.o $(BUILD)/unit/types_sample_tu.so \
+	$(BUILD)/unit/types_crafted.o
+$(BUILD)/unit/types_crafted.o: tests/unit/types_crafted.s
+	@mkdir -p $(dir $@)
+	$(CC) -c -o $@ $<
 $(BUILD)/unit/types_sample_dwarf4.o: tests/unit/types_sample.c
 	@mkdir -p $(dir $@)
 	$(CC) -gdwarf-4 -O0 -c -o $@ $<

@@ -597,6 +597,44 @@ static void test_struct_members(void)
 	check_dwarf_object("types_sample_dwarf4.o", "DWARF 4", false);
 }
 
+/*
+ * DWARF no compiler writes (types_crafted.s): a bit-field's storage unit
+ * of 0x7fffffff bytes is no unit (the member is placed at its byte, not
+ * by a sum that overflows), a DW_AT_data_bit_offset past 32 bits is past
+ * every capture (not cut to 8); a definition whose DW_AT_specification is
+ * its declaration is a definition; a type unit's subprogram is no
+ * function (its offset is .debug_types', where .debug_info has another).
+ */
+static void test_dwarf_crafted(void)
+{
+	struct kfttypes *t = kfttypes__new(8);
+	const struct kftproto *p;
+	struct kfttypes_error err;
+	char path[PATH_MAX];
+	int e;
+
+	e = kfttypes__add_dwarf(t, object_path("types_crafted.o", path, sizeof(path)), &err);
+	CHECK(e == 0, "%s: %d %s", path, e, err.msg);
+	p = kfttypes__find(t, "bitfield_fn");
+	CHECK(p && p->nr_params == 1 && p->params[0].type.nr_members == 3,
+	      "bitfield_fn: %d parameters, %zu members", p ? p->nr_params : -1,
+	      p ? p->params[0].type.nr_members : 0);
+	if (p && p->params[0].type.nr_members == 3) {
+		const struct kftmember *m = p->params[0].type.members;
+
+		CHECK(m[0].bit_offset == 16, "wide_unit at bit %u, expected 16", m[0].bit_offset);
+		CHECK(m[1].bit_offset == UINT_MAX, "far at bit %u, expected %u", m[1].bit_offset,
+		      UINT_MAX);
+		CHECK(m[2].bit_offset == 32, "plain at bit %u, expected 32", m[2].bit_offset);
+	}
+	p = kfttypes__find(t, "spec_fn");
+	CHECK(p && p->nr_params == 1 && !strcmp(p->params[0].name, "s"),
+	      "spec_fn: %s", p ? p->name : "not found");
+	p = kfttypes__find(t, "tu_fn");
+	CHECK(!p, "tu_fn: found as %s", p ? p->name : "");
+	kfttypes__free(t);
+}
+
 /* A written prototype knows no members: the captured struct is "{...}". */
 static void test_struct_written(void)
 {
@@ -846,5 +884,5 @@ static void test_vmlinux(void)
 UNIT_MAIN(test_written, test_written_arm32, test_register, test_written_errors, test_written_twice, test_written_bad_input,
 	  test_huge_counts, test_buffer_sizes, test_btf_sample, test_btf_split, test_btf_modules_share, test_module_names,
 	  test_module_names_dwarf, test_dwarf_sample,
-	  test_source_order, test_source_errors, test_vmlinux, test_struct_members, test_dwarf_type_units,
+	  test_source_order, test_source_errors, test_vmlinux, test_struct_members, test_dwarf_type_units, test_dwarf_crafted,
 	  test_struct_written)

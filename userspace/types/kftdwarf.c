@@ -13,6 +13,7 @@
  * DIE) and shared by the prototypes (kfttables.h).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,12 +68,17 @@ static bool die_type(Dwarf_Die *die, Dwarf_Die *to)
 	return true;
 }
 
-static bool die_flag(Dwarf_Die *die, unsigned int name)
+/*
+ * Whether @die says it is a declaration, itself: a definition whose
+ * DW_AT_specification is the declaration (integrated, its attributes
+ * would be the definition's) is none.
+ */
+static bool die_declaration(Dwarf_Die *die)
 {
 	Dwarf_Attribute attr;
 	bool flag = false;
 
-	return dwarf_formflag(dwarf_attr_integrate(die, name, &attr), &flag) == 0 && flag;
+	return dwarf_formflag(dwarf_attr(die, DW_AT_declaration, &attr), &flag) == 0 && flag;
 }
 
 static bool tag_is_qualifier(int tag)
@@ -263,10 +269,22 @@ static int die_kftype(struct kftdwarf *d, Dwarf_Die *die, struct kftype *type)
 }
 
 /*
+ * A bit offset as a member keeps it: one past what that holds is past
+ * every copy of a struct kft reads, and is kept as the farthest, never
+ * cut to a small one that would read another member's bits.
+ */
+static unsigned int die_bits(Dwarf_Word bits)
+{
+	return bits > UINT_MAX ? UINT_MAX : (unsigned int)bits;
+}
+
+/*
  * Where a member starts, in bits from its struct's start: its
  * DW_AT_data_member_location, and a bit-field's DW_AT_data_bit_offset
  * (DWARF 4 on) or DW_AT_bit_offset (before it, counted from the top of
- * its storage unit: the kernels kft reads are little-endian).
+ * its storage unit: the kernels kft reads are little-endian). The DWARF
+ * may say anything: a storage unit is an integer of at most 8 bytes,
+ * and the sums are made in 64 bits.
  */
 static unsigned int die_member_bit_offset(Dwarf_Die *m, int bit_size)
 {
@@ -275,13 +293,16 @@ static unsigned int die_member_bit_offset(Dwarf_Die *m, int bit_size)
 	int unit, old;
 
 	if (dwarf_formudata(dwarf_attr(m, DW_AT_data_bit_offset, &attr), &bits) == 0)
-		return bits;
+		return die_bits(bits);
 	dwarf_formudata(dwarf_attr(m, DW_AT_data_member_location, &attr), &loc);
+	if (loc > UINT_MAX / 8)
+		return UINT_MAX;
 	old = bit_size > 0 ? dwarf_bitoffset(m) : -1;
 	unit = dwarf_bytesize(m);
-	if (old < 0 || unit <= 0 || unit * 8 < old + bit_size)
-		return loc * 8;
-	return loc * 8 + unit * 8 - old - bit_size;
+	if (old < 0 || unit <= 0 || unit > 8 ||
+	    (Dwarf_Word)unit * 8 < (Dwarf_Word)old + (Dwarf_Word)bit_size)
+		return die_bits(loc * 8);
+	return die_bits(loc * 8 + (Dwarf_Word)unit * 8 - (Dwarf_Word)old - (Dwarf_Word)bit_size);
 }
 
 /*
@@ -389,7 +410,11 @@ err_free_proto:
 	return NULL;
 }
 
-/* Each unit's top-level subprograms that define a function, by name. */
+/*
+ * Each unit's top-level subprograms that define a function, by name. A
+ * type unit defines none, and its DIEs' offsets are of .debug_types
+ * (DWARF 4), which dwarf_offdie() would read in .debug_info: left out.
+ */
 static int dwarf_index(struct kftdwarf *d)
 {
 	Dwarf_CU *cu = NULL;
@@ -399,13 +424,14 @@ static int dwarf_index(struct kftdwarf *d)
 
 	d->index.max = KFTDWARF_MAX_FUNCS;
 	while (!err && dwarf_get_units(d->dw, cu, &cu, NULL, &unit_type, &cudie, NULL) == 0) {
-		if (dwarf_child(&cudie, &die))
+		if (unit_type == DW_UT_type || unit_type == DW_UT_split_type ||
+		    dwarf_child(&cudie, &die))
 			continue;
 		do {
 			const char *name;
 			size_t ignored;
 
-			if (dwarf_tag(&die) != DW_TAG_subprogram || die_flag(&die, DW_AT_declaration))
+			if (dwarf_tag(&die) != DW_TAG_subprogram || die_declaration(&die))
 				continue;
 			name = die_name(&die);
 			if (name && !namemap__get(&d->index, name, &ignored))
