@@ -294,7 +294,7 @@ static int kft_et_finish(struct kft_et *et, int ret)
  */
 static int kft_et_prepare(struct kft_et *et, const struct kft_paths *paths)
 {
-	et->ks = ksyms__load(paths->kallsyms);
+	et->ks = kft_ksyms_load(paths->kallsyms);
 	if (!et->ks) {
 		fprintf(stderr, "kft: %s: %s\n", paths->kallsyms, ksyms__strerror(errno));
 		return -1;

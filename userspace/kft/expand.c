@@ -284,7 +284,7 @@ char *kft_globs_name(const char *text, const struct kft_funcs *f, size_t *named,
 static char *kft_globs_name_from_kernel(const struct kft_paths *paths, const char *name,
 					const char *config, const char *refusal)
 {
-	struct ksyms *ks = ksyms__load(paths->kallsyms);
+	struct ksyms *ks = kft_ksyms_load(paths->kallsyms);
 	struct kft_funcs f = { 0 };
 	char err[512], *text = NULL;
 	FILE *in = NULL;

@@ -633,6 +633,12 @@ int kft_session_end(struct kft_session *s, int ret);
 int kft_session_log(struct kft_session *s, long entries, struct kft_head *head,
 		    struct kftlog **log);
 /*
+ * The kernel's symbols from kallsyms at @path, its lines that are no
+ * symbol said in one warning (as addr2sym's and kd's), once a process;
+ * NULL with errno (ksyms__load's), for the caller to say.
+ */
+struct ksyms *kft_ksyms_load(const char *path);
+/*
  * Whether kallsyms hides its addresses from us (all zero): said, for the
  * subcommand sub that names calls by their addresses.
  */

@@ -60,7 +60,7 @@ int kft_last_boot(const struct kft_params *p, const struct kft_paths *paths)
 	if (calls >= 0 && fseek(in, 0, SEEK_SET))
 		calls = -1;
 	if (calls >= 0)
-		ks = ksyms__load(paths->kallsyms);
+		ks = kft_ksyms_load(paths->kallsyms);
 	if (ks)
 		kft_say_unsymbolized(ks, paths->kallsyms);
 	if (calls < 0 || !ks)

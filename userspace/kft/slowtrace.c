@@ -370,7 +370,7 @@ static char *kft_st_prepare(struct kft_st *st, const struct kft_paths *paths)
 {
 	char *config;
 
-	st->ks = ksyms__load(paths->kallsyms);
+	st->ks = kft_ksyms_load(paths->kallsyms);
 	if (!st->ks) {
 		fprintf(stderr, "kft: %s: %s\n", paths->kallsyms, ksyms__strerror(errno));
 		return NULL;

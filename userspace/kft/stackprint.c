@@ -215,7 +215,7 @@ int kft_stack_srclines_open(const struct kft_params *p, const char *sub,
 {
 	if (!p->srcline.nr)
 		return 0;
-	style->ks = ksyms__load(paths->kallsyms);
+	style->ks = kft_ksyms_load(paths->kallsyms);
 	if (!style->ks) {
 		fprintf(stderr, "kft: %s: %s\n", paths->kallsyms, ksyms__strerror(errno));
 		return -1;

@@ -198,7 +198,7 @@ struct kft_trace_sources {
 static int kft_trace_save(const struct kft_paths *paths, struct kft_trace_out *out,
 			  const struct kft_trace_sources *src)
 {
-	struct ksyms *ks = ksyms__load(paths->kallsyms);
+	struct ksyms *ks = kft_ksyms_load(paths->kallsyms);
 	FILE *in;
 	int ret = -1;
 
