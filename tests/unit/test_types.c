@@ -317,6 +317,35 @@ static void test_written_twice(void)
 	kfttypes__free(t);
 }
 
+/*
+ * A refused second prototype keeps none of its names: 25,000 of 7
+ * parameters of 120-byte names (21 MiB of names, past the table's 16) are
+ * refused as seconds, and a new function's prototype is still taken.
+ */
+static void test_written_twice_many(void)
+{
+	struct kfttypes *t = kfttypes__new(8);
+	struct kfttypes_error err;
+	char text[KFTPARSE_MAX_LEN], name[121];
+	size_t n = 0;
+	int i, e = 0;
+
+	memset(name, 'p', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	n += snprintf(text + n, sizeof(text) - n, "int twice(");
+	for (i = 0; i < 7; i++)
+		n += snprintf(text + n, sizeof(text) - n, "%sint %s%d", i ? ", " : "", name, i);
+	snprintf(text + n, sizeof(text) - n, ")");
+	e = kfttypes__add_prototype(t, text, &err);
+	CHECK(e == 0, "the first: %d %s", e, err.msg);
+	for (i = 0; i < 25000 && e != -EINVAL; i++)
+		e = kfttypes__add_prototype(t, text, &err);
+	CHECK(e == -EEXIST, "second %d: %d %s", i, e, err.msg);
+	e = kfttypes__add_prototype(t, "int other(int a)", &err);
+	CHECK(e == 0, "after the refused ones: %d, column %d: %s", e, err.column, err.msg);
+	kfttypes__free(t);
+}
+
 /* Every cut of good prototypes, bytes at random, NUL bytes, absurd lengths: said, not a crash. */
 static void test_written_bad_input(void)
 {
@@ -881,7 +910,8 @@ static void test_vmlinux(void)
 	kfttypes__free(t);
 }
 
-UNIT_MAIN(test_written, test_written_arm32, test_register, test_written_errors, test_written_twice, test_written_bad_input,
+UNIT_MAIN(test_written, test_written_arm32, test_register, test_written_errors, test_written_twice, test_written_twice_many,
+	  test_written_bad_input,
 	  test_huge_counts, test_buffer_sizes, test_btf_sample, test_btf_split, test_btf_modules_share, test_module_names,
 	  test_module_names_dwarf, test_dwarf_sample,
 	  test_source_order, test_source_errors, test_vmlinux, test_struct_members, test_dwarf_type_units, test_dwarf_crafted,

@@ -23,8 +23,12 @@
 #include "words.h"
 
 /* Far above any kernel's traceable functions (about 60,000). */
-#define KFT_FUNCS_MAX		(1 << 20)
-#define KFT_FUNCS_NAME_BYTES	(64 << 20)
+#define KFT_FUNCS_MAX		1048576
+#define KFT_FUNCS_NAME_MIB	64
+#define KFT_FUNCS_NAME_BYTES	(KFT_FUNCS_NAME_MIB << 20)
+/* A number macro's digits, as a string. */
+#define KFT_STR_(x)		#x
+#define KFT_STR(x)		KFT_STR_(x)
 
 struct kft_funcs_reader {
 	struct kft_funcs *f;
@@ -82,6 +86,15 @@ int kft_funcs_read(struct kft_funcs *f, const struct ksyms *ks, FILE *traceable)
 			f->names[n++] = f->names[i];
 	f->nr = n;
 	return 0;
+}
+
+const char *kft_funcs_strerror(int errnum)
+{
+	if (errnum == EFBIG)
+		return "more than " KFT_STR(KFT_FUNCS_MAX) " traceable functions, or "
+		       KFT_STR(KFT_FUNCS_NAME_MIB) " MiB of their names: more than any "
+		       "kernel has, so no list of them";
+	return strerror(errnum);
 }
 
 void kft_funcs_free(struct kft_funcs *f)
@@ -292,9 +305,11 @@ static char *kft_globs_name_from_kernel(const struct kft_paths *paths, const cha
 
 	if (!ks)
 		fprintf(stderr, "kft: %s: %s\n", paths->kallsyms, ksyms__strerror(errno));
-	else if (!(in = fopen(paths->traceable, "r")) || kft_funcs_read(&f, ks, in))
+	else if (!(in = fopen(paths->traceable, "r")))
 		fprintf(stderr, "kft: %s: %s (kft names the functions of globs from it on "
 			"this kernel: mount tracefs)\n", paths->traceable, strerror(errno));
+	else if (kft_funcs_read(&f, ks, in))
+		fprintf(stderr, "kft: %s: %s\n", paths->traceable, kft_funcs_strerror(errno));
 	else if (!(text = kft_globs_name(config, &f, &named, err, sizeof(err))))
 		fprintf(stderr, "kft: %s: %s\n", err[0] ? name : paths->ctl, err[0] ? err : refusal);
 	else

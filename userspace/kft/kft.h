@@ -480,6 +480,8 @@ struct kft_funcs {
 
 /* Reads them; 0, or -1 with errno (ENOMEM, EFBIG, the read's). Free f either way. */
 int kft_funcs_read(struct kft_funcs *f, const struct ksyms *ks, FILE *traceable);
+/* kft_funcs_read()'s errno as a message: EFBIG's is kft's bound, no read's error. */
+const char *kft_funcs_strerror(int errnum);
 void kft_funcs_free(struct kft_funcs *f);
 /*
  * text (a configuration) with each glob of its funclist replaced by the

@@ -306,9 +306,12 @@ static char *kft_st_config(const struct kft_params *p, const struct kft_paths *p
 
 	if (!roots)
 		fprintf(stderr, "kft: slowtrace: out of memory\n");
-	else if (!(in = fopen(paths->traceable, "r")) || kft_funcs_read(&f, ks, in))
+	else if (!(in = fopen(paths->traceable, "r")))
 		fprintf(stderr, "kft: slowtrace: %s: %s (the traceable functions: mount "
 			"tracefs)\n", paths->traceable, strerror(errno));
+	else if (kft_funcs_read(&f, ks, in))
+		fprintf(stderr, "kft: slowtrace: %s: %s\n", paths->traceable,
+			kft_funcs_strerror(errno));
 	else
 		nr = kft_st_roots(p, &f, roots);
 	if (nr >= 0) {

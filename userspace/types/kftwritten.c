@@ -96,30 +96,48 @@ static int kftwritten_room(struct kftwritten *w, struct kfttypes_error *err)
 	return 0;
 }
 
-int kftwritten__add(struct kftsource *src, const char *text, size_t len,
-		    struct kfttypes_error *err)
+/*
+ * Whether the prototype in text[0..len) may be added: it parses, there is
+ * room, and its function has none yet. Its names go to a table of their
+ * own, dropped: a refused prototype leaves none in the source's table,
+ * whose limit would else be reached by prototypes never kept. 0, or a
+ * negative errno with @err said.
+ */
+static int kftwritten_check(struct kftwritten *w, const char *text, size_t len,
+			    struct kfttypes_error *err)
 {
-	struct kftwritten *w = (struct kftwritten *)src;
-	struct kftproto *p;
+	struct strtab scratch = { .limit = KFTWRITTEN_MAX_NAMES };
+	struct kftproto *p = kftparse__prototype(text, len, w->word_bytes, &scratch, err);
 	size_t i;
-	int e;
+	int e = p ? kftwritten_room(w, err) : -EINVAL;
 
-	p = kftparse__prototype(text, len, w->word_bytes, &w->names, err);
-	if (!p)
-		return -EINVAL;
-	e = kftwritten_room(w, err);
 	if (!e && namemap__get(&w->by_name, p->name, &i)) {
 		snprintf(err->msg, sizeof(err->msg), "%s has a prototype already", p->name);
 		err->column = 0;
 		e = -EEXIST;
 	}
-	if (!e && namemap__set(&w->by_name, p->name, w->nr)) {
-		snprintf(err->msg, sizeof(err->msg), "out of memory");
-		e = -ENOMEM;
-	}
-	if (e) {
-		kftproto__free(p);
+	kftproto__free(p);
+	strtab__free(&scratch);
+	return e;
+}
+
+int kftwritten__add(struct kftsource *src, const char *text, size_t len,
+		    struct kfttypes_error *err)
+{
+	struct kftwritten *w = (struct kftwritten *)src;
+	struct kftproto *p;
+	int e = kftwritten_check(w, text, len, err);
+
+	if (e)
 		return e;
+	/* Parsed again, its names now in the table the kept prototypes use. */
+	p = kftparse__prototype(text, len, w->word_bytes, &w->names, err);
+	if (!p)
+		return -EINVAL;
+	if (namemap__set(&w->by_name, p->name, w->nr)) {
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+		kftproto__free(p);
+		return -ENOMEM;
 	}
 	w->protos[w->nr++] = p;
 	return 0;
