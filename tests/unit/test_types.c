@@ -16,11 +16,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/inotify.h>
+
 #include "unit.h"
 #include "kftcall.h"
+#include "kftlog.h"
 #include "kftparse.h"
 #include "kfttypes.h"
 #include "strtab.h"
+#include "typedlog.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define NONE ((struct kfttypes_capture){ .bytes = NULL })
@@ -825,6 +829,62 @@ static void test_module_names_dwarf(void)
 	kfttypes__free(t);
 }
 
+/* A copy of the file @from at @to: false when it cannot be made. */
+static bool copy_file(const char *from, const char *to)
+{
+	int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	bool ok = in >= 0 && out >= 0;
+	char chunk[4096];
+	ssize_t n;
+
+	while (ok && (n = read(in, chunk, sizeof(chunk))) > 0)
+		ok = write(out, chunk, (size_t)n) == n;
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	return ok;
+}
+
+/*
+ * A row of "vmlinux:name" (the kernel proper's name where a module's
+ * would be): typed by the running kernel's BTF (here a directory whose
+ * vmlinux is the sample's), which is not read again as a module's over
+ * itself: the directory sees no open.
+ */
+static void test_typedlog_vmlinux_prefix(void)
+{
+	static const char text[] = "--------\n"
+		"       0        5     10.0 vmlinux:kft_sample_ints outer+0x8 sh 0x0 args=0x7\n";
+	char dir[] = "/tmp/kft-unit-btf-XXXXXX", path[PATH_MAX + 16], base[PATH_MAX];
+	char buf[256], err[256], events[4096];
+	struct typedlog_files files = { 0 };
+	struct kftlog *log = kftlog__parse(text, sizeof(text) - 1, "test", NULL);
+	struct typedlog *tl = NULL;
+	int fd = -1;
+
+	CHECK(mkdtemp(dir) != NULL, "%s: %s", dir, strerror(errno));
+	snprintf(path, sizeof(path), "%s/vmlinux", dir);
+	CHECK(copy_file(sample_path(base, sizeof(base)), path), "%s: %s", path, strerror(errno));
+	tl = typedlog__open(&files, dir, 8, err, sizeof(err));
+	CHECK(tl != NULL, "typedlog__open(%s): %s", dir, err);
+	fd = inotify_init1(IN_NONBLOCK);
+	CHECK(fd >= 0 && inotify_add_watch(fd, dir, IN_OPEN) >= 0, "inotify: %s", strerror(errno));
+	if (tl && log && log->nr == 1 && fd >= 0) {
+		typedlog__format(tl, "vmlinux:kft_sample_ints", NULL, &log->rows[0], false, buf,
+				 sizeof(buf));
+		CHECK(!strncmp(buf, "vmlinux:kft_sample_ints(a=7, b=?", 32), "typed: %s", buf);
+		CHECK(read(fd, events, sizeof(events)) < 0 && errno == EAGAIN,
+		      "%s opened again for vmlinux:kft_sample_ints", path);
+	}
+	if (fd >= 0)
+		close(fd);
+	typedlog__free(tl);
+	kftlog__free(log);
+	unlink(path);
+	rmdir(dir);
+}
+
 /* BTF first, DWARF next, written prototypes last, whatever the order added. */
 static void test_source_order(void)
 {
@@ -913,6 +973,6 @@ static void test_vmlinux(void)
 UNIT_MAIN(test_written, test_written_arm32, test_register, test_written_errors, test_written_twice, test_written_twice_many,
 	  test_written_bad_input,
 	  test_huge_counts, test_buffer_sizes, test_btf_sample, test_btf_split, test_btf_modules_share, test_module_names,
-	  test_module_names_dwarf, test_dwarf_sample,
+	  test_module_names_dwarf, test_typedlog_vmlinux_prefix, test_dwarf_sample,
 	  test_source_order, test_source_errors, test_vmlinux, test_struct_members, test_dwarf_type_units, test_dwarf_crafted,
 	  test_struct_written)

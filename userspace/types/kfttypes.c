@@ -203,7 +203,8 @@ int kfttypes__add_prototype_text(struct kfttypes *t, const char *text, size_t le
  * Whether @s is asked, in @pass (0, then 1), about a function of
  * module[0..len) (NULL: a name without a module, of which every source is
  * asked in the first pass): the module's own sources first, then
- * anyone's.
+ * anyone's. "vmlinux" is no module's name: the kernel proper's sources
+ * are its own.
  */
 static bool kfttypes_asks(const struct kftsource *s, const char *module, size_t len, int pass)
 {
@@ -211,6 +212,8 @@ static bool kfttypes_asks(const struct kftsource *s, const char *module, size_t 
 		return !pass;
 	if (pass)
 		return s->owner == KFTSOURCE_ANY;
+	if (len == strlen(KFTTYPES_KERNEL) && !strncmp(module, KFTTYPES_KERNEL, len))
+		return s->owner == KFTSOURCE_KERNEL;
 	return s->owner == KFTSOURCE_MODULE && !strncmp(s->module, module, len) &&
 	       !s->module[len];
 }

@@ -26,6 +26,12 @@
 struct kfttypes;
 struct kftproto;
 
+/*
+ * The kernel proper's name where a module's would be ("vmlinux:name"):
+ * no module has it, and its functions are vmlinux's.
+ */
+#define KFTTYPES_KERNEL		"vmlinux"
+
 /* The arguments a call can have logged (8 registers on riscv64). */
 #define KFTTYPES_MAX_ARGS	8
 

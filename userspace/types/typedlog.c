@@ -235,12 +235,17 @@ void typedlog__free(struct typedlog *tl)
 	free(tl);
 }
 
-/* Whether @name can be a module's (and so a file's name under btf_dir). */
+/*
+ * Whether @name can be a module's (and so a file's name under btf_dir).
+ * "vmlinux" is the kernel proper's, whose BTF is read already: read as a
+ * module's, it would be parsed again over itself.
+ */
 static bool typedlog_module_name(const char *name, size_t len)
 {
 	size_t i;
 
-	if (!len || len >= TYPEDLOG_MODULE_MAX)
+	if (!len || len >= TYPEDLOG_MODULE_MAX ||
+	    (len == strlen(KFTTYPES_KERNEL) && !strncmp(name, KFTTYPES_KERNEL, len)))
 		return false;
 	for (i = 0; i < len; i++)
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-",
