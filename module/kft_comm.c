@@ -10,6 +10,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/threads.h>
 #include <linux/vmalloc.h>
 
 #include "kft_comm.h"
@@ -22,6 +23,8 @@
 
 static_assert(sizeof(((struct kft_comm_slot *)0)->name) == KFT_COMM_LEN);
 static_assert(sizeof(((struct task_struct *)0)->comm) == KFT_COMM_LEN);
+/* A key, pid + 1, leaves KFT_COMM_SUPERSEDED's bit free. */
+static_assert(PID_MAX_LIMIT + 1 < KFT_COMM_SUPERSEDED, "a key never has the bit");
 
 /**
  * kft_comms_alloc() - the name table of a log
@@ -69,7 +72,7 @@ void kft_comms_reset(struct kft_comms *c)
 static __always_inline bool kft_comm_slot_is(const struct kft_comm_slot *s, u32 key,
 					     u64 n0, u64 n1)
 {
-	/* Acquire: ready is released after the name (kft_comm_slot_get()). */
+	/* Acquire: ready is released after the name (kft_comm_slot_claim()). */
 	return READ_ONCE(s->key) == key && smp_load_acquire(&s->ready) &&
 	       s->name[0] == n0 && s->name[1] == n1;
 }
@@ -83,29 +86,50 @@ static __always_inline void kft_comm_slot_seen_at(struct kft_comm_slot *s, u64 e
 		;
 }
 
-/* The pair's slot, found or claimed; NULL when the probes run out. */
+/* A free slot claimed for the pair, ready; false when it is not free. */
+static __always_inline bool kft_comm_slot_claim(struct kft_comms *c, struct kft_comm_slot *s,
+						u32 key, u64 n0, u64 n1, u64 entry_ns)
+{
+	if (READ_ONCE(s->key) || cmpxchg(&s->key, 0, key))
+		return false;
+	s->name[0] = n0;
+	s->name[1] = n1;
+	s->first_ns = entry_ns;
+	/* Release: a reader that sees ready sees the name. */
+	smp_store_release(&s->ready, 1);
+	/* After ready: a memo taken before this pair was seen fails. */
+	atomic_long_inc(&c->changes);
+	return true;
+}
+
+/*
+ * The pair's slot: the pid's current one if it has this name, else a new
+ * one, claimed, which supersedes it; NULL when the probes run out. Only
+ * the pid's own task writes its pairs (the task of an interrupt's early
+ * calls too, on its own CPU), and a pid's later pairs lie after its
+ * earlier ones in the probe order (slots are never freed): the first free
+ * slot comes after all of them.
+ */
 static notrace struct kft_comm_slot *kft_comm_slot_get(struct kft_comms *c, u32 key,
 						       u64 n0, u64 n1, u64 entry_ns)
 {
+	struct kft_comm_slot *current_pair = NULL;
 	u32 h = hash_32(key, 32);
 	unsigned int i;
 
 	for (i = 0; i < KFT_COMM_PROBES; i++) {
 		struct kft_comm_slot *s = &c->slots[(h + i) & c->mask];
 
-		if (!READ_ONCE(s->key) && !cmpxchg(&s->key, 0, key)) {
-			s->name[0] = n0;
-			s->name[1] = n1;
-			s->first_ns = entry_ns;
-			/* Release: a reader that sees ready sees the name. */
-			smp_store_release(&s->ready, 1);
-			/* After ready: a memo taken before this pair was seen fails. */
-			atomic_long_inc(&c->changes);
+		if (kft_comm_slot_claim(c, s, key, n0, n1, entry_ns)) {
+			if (current_pair)
+				WRITE_ONCE(current_pair->key, key | KFT_COMM_SUPERSEDED);
 			return s;
 		}
-		/* Only its own task (not running elsewhere) writes a pair. */
+		if (READ_ONCE(s->key) != key)
+			continue;
 		if (kft_comm_slot_is(s, key, n0, n1))
 			return s;
+		current_pair = s;
 	}
 	return NULL;
 }
@@ -170,8 +194,8 @@ static const char *kft_comms_name(const struct kft_comms *c, s32 pid, u64 entry_
 
 		if (!k)
 			break;
-		/* Acquire: pairs with the release in kft_comm_slot_get(). */
-		if (k != key || !smp_load_acquire(&s->ready))
+		/* Acquire: pairs with the release in kft_comm_slot_claim(). */
+		if ((k & ~KFT_COMM_SUPERSEDED) != key || !smp_load_acquire(&s->ready))
 			continue;
 		(*pairs)++;
 		/*

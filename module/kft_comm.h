@@ -5,6 +5,9 @@
  * were written under, with the earliest entry time of each, and the output
  * gives a row the name its pid had by then (the last pair of that pid that
  * started at or before the row's entry; a task that execs changes name).
+ * A pid has one current pair: a task that takes a name it had before gets
+ * a new pair (the old one's start would name the rows after it by the
+ * name between), and its old pair is marked superseded in its key.
  *
  * Writers are the hooks, in any task context: a per-CPU note of the last
  * pair written makes a run of records from one task cost a compare; a new
@@ -26,8 +29,11 @@
 
 #include "kft_config.h"
 
+/* In a slot's key: a later pair of the pid was claimed. */
+#define KFT_COMM_SUPERSEDED	0x80000000U
+
 struct kft_comm_slot {
-	u32 key;		/* pid + 1; 0: free */
+	u32 key;		/* pid + 1, | KFT_COMM_SUPERSEDED; 0: free */
 	u32 ready;		/* name and first_ns written (release) */
 	u64 first_ns;		/* the earliest entry of its records */
 	u64 name[2];		/* the task's comm, KFT_COMM_LEN bytes */
@@ -75,7 +81,8 @@ void kft_comms_note_slow(struct kft_comms *c, u32 key, u64 n0, u64 n1, u64 entry
  * From a hook, in task context. Inline for the common case, the CPU's
  * last pair again (about 40 instructions a record as a call; a few
  * compares here): a slot noted as a CPU's last is ready, and its pair
- * stays while the log lives. That last pair is a hint whose contents are
+ * stays while the log lives (a superseded one fails the key's compare).
+ * That last pair is a hint whose contents are
  * checked: a caller preempted and moved between the read and the write
  * uses another CPU's, as right, so raw_cpu_*() (no preemption needed).
  */
