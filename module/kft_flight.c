@@ -30,11 +30,14 @@
 #include "kft_run.h"
 
 /*
- * At most KFT_PANIC_CALLS_MAX a CPU: a serial console at 115200 baud
- * prints about a hundred rows a second, and a panic=N reboot waits for
- * the printing to end.
+ * At most KFT_PANIC_CALLS_MAX a CPU, and KFT_PANIC_ROWS_MAX in all: a
+ * serial console at 115200 baud prints about a hundred rows a second,
+ * the oops's CPU prints them with interrupts off, a panic=N reboot waits
+ * for the printing to end, and the rows (about 160 bytes each) must leave
+ * the oops's own report in a kernel log of 128 KiB.
  */
-#define KFT_PANIC_CALLS_MAX	1024
+#define KFT_PANIC_CALLS_MAX	512
+#define KFT_PANIC_ROWS_MAX	512
 
 static unsigned int panic_calls = 16;
 
@@ -58,7 +61,7 @@ static const struct kernel_param_ops kft_panic_calls_ops = {
 module_param_cb(panic_calls, &kft_panic_calls_ops, &panic_calls, 0644);
 __MODULE_PARM_TYPE(panic_calls, "uint");
 MODULE_PARM_DESC(panic_calls,
-		 "each CPU's last calls a ring run prints to the kernel log at an oops or a panic (0: none, at most 1024)");
+		 "each CPU's last calls a ring run prints to the kernel log at an oops or a panic (0: none, at most 512)");
 
 /* One row or header at a time; rows are short, the header's lines too. */
 static char kft_flight_buf[1024];
@@ -113,9 +116,9 @@ static void kft_flight_freeze(enum kft_reason why)
 		kft_flight_seal(run, why);
 	if (!calls || atomic_xchg(&kft_flight_printing, 1))
 		goto out;
-	pr_emerg("=== last calls before %s: run %u, each CPU's last %u, oldest first ===\n",
-		 kft_flight_why[why], run->id, calls);
-	kft_trace_print_last(run, calls, &kft_flight_seq);
+	pr_emerg("=== last calls before %s: run %u, each CPU's last %u, at most %u in all, oldest first ===\n",
+		 kft_flight_why[why], run->id, calls, KFT_PANIC_ROWS_MAX);
+	kft_trace_print_last(run, calls, KFT_PANIC_ROWS_MAX, &kft_flight_seq);
 	pr_emerg("=== end of last calls ===\n");
 out:
 	rcu_read_unlock();

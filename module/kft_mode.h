@@ -104,7 +104,8 @@ void kft_trace_quiesce(struct kft_run *run);
 unsigned int kft_trace_drop_module(struct kft_run *run, struct module *mod,
 				   const unsigned long *addrs, unsigned int nr);
 unsigned long kft_trace_missed(struct kft_run *run);
-void kft_trace_print_last(struct kft_run *run, unsigned int calls, struct seq_file *m);
+void kft_trace_print_last(struct kft_run *run, unsigned int calls, unsigned long max_rows,
+			  struct seq_file *m);
 void kft_trace_show_columns(struct seq_file *m);
 void kft_trace_show_row(struct seq_file *m, const struct kft_run_times *times,
 			const struct kft_comms *comms, const struct kft_record *rec,

@@ -406,10 +406,65 @@ static void kft_trace_print_lines(struct seq_file *m)
 	m->count = 0;
 }
 
+/* How many of @cpu's calls the console gets: its last @calls at most. */
+static unsigned long kft_trace_last_wanted(const struct kft_log_buf *buf, unsigned int cpu,
+					   unsigned int calls)
+{
+	return min_t(unsigned long, kft_ring_stored(&buf->ring, cpu), calls);
+}
+
+/* The rows each CPU prints, kft_trace_last_plan()'s. */
+struct kft_trace_last_shares {
+	unsigned int self;		/* the printing CPU, the crash's */
+	bool cut;			/* false: each prints all it wants */
+	unsigned long self_rows;
+	unsigned long other_rows;	/* each other CPU's */
+};
+
+/*
+ * Each CPU's share of @max_rows, the rows of all CPUs (a console prints
+ * a few hundred a second, with interrupts off): all it wants while the
+ * wants fit; else the CPU that prints, the crash's, up to half, or more
+ * where the others want less, and the others the rest in equal parts.
+ */
+static void kft_trace_last_plan(const struct kft_log_buf *buf, unsigned int calls,
+				unsigned long max_rows, struct kft_trace_last_shares *sh)
+{
+	unsigned long self_wants, others_want = 0, others = 0, w;
+	unsigned int cpu;
+
+	sh->self = raw_smp_processor_id();
+	self_wants = kft_trace_last_wanted(buf, sh->self, calls);
+	for_each_possible_cpu(cpu) {
+		if (cpu == sh->self)
+			continue;
+		w = kft_trace_last_wanted(buf, cpu, calls);
+		others_want += w;
+		others += w != 0;
+	}
+	sh->cut = self_wants + others_want > max_rows;
+	if (!sh->cut)
+		return;
+	sh->self_rows = min(self_wants, max(max_rows / 2, max_rows - min(others_want, max_rows)));
+	sh->other_rows = others ? (max_rows - sh->self_rows) / others : 0;
+}
+
+static unsigned long kft_trace_last_rows(const struct kft_log_buf *buf, unsigned int cpu,
+					 unsigned int calls,
+					 const struct kft_trace_last_shares *sh)
+{
+	unsigned long w = kft_trace_last_wanted(buf, cpu, calls);
+
+	if (!sh->cut)
+		return w;
+	return min(w, cpu == sh->self ? sh->self_rows : sh->other_rows);
+}
+
 /**
  * kft_trace_print_last() - each CPU's last calls of a ring, to the kernel log
  * @run:	a ring run, frozen (its readers' lock may be held by anyone)
  * @calls:	how many of each CPU's
+ * @max_rows:	how many in all (kft_trace_last_plan() shares them)
  * @m:		a seq_file over a buffer of the caller's, for one row or line
  *
  * The log's own header and rows (/proc/kft_data's, addresses shown), from
@@ -417,9 +472,11 @@ static void kft_trace_print_lines(struct seq_file *m)
  * rows come oldest first, CPU after CPU; a row ends with its function's
  * name, for whoever reads the console without kd.
  */
-void kft_trace_print_last(struct kft_run *run, unsigned int calls, struct seq_file *m)
+void kft_trace_print_last(struct kft_run *run, unsigned int calls, unsigned long max_rows,
+			  struct seq_file *m)
 {
 	const struct kft_log_buf *buf = run->log.buf;
+	struct kft_trace_last_shares shares;
 	struct kft_counters c;
 	struct kft_record rec;
 	struct kft_rec_sched sched;
@@ -430,15 +487,15 @@ void kft_trace_print_last(struct kft_run *run, unsigned int calls, struct seq_fi
 	unsigned int cpu;
 
 	kft_run_sum_counters(run, &c);
+	kft_trace_last_plan(buf, calls, max_rows, &shares);
 	for_each_possible_cpu(cpu)
-		rows += min_t(unsigned long, kft_ring_stored(&buf->ring, cpu), calls);
+		rows += kft_trace_last_rows(buf, cpu, calls, &shares);
 	m->count = 0;
 	kft_output_log_header(m, run, &run->times, &c, buf, kft_trace_overwritten(buf), NULL, rows);
 	kft_trace_print_lines(m);
 	for_each_possible_cpu(cpu) {
 		head = kft_ring_head(&buf->ring, cpu);
-		for (n = head - min_t(unsigned long, kft_ring_stored(&buf->ring, cpu), calls);
-		     n != head; n++) {
+		for (n = head - kft_trace_last_rows(buf, cpu, calls, &shares); n != head; n++) {
 			if (!kft_ring_copy(buf, cpu, n, &rec, &sched, &args, &str))
 				continue;
 			side = (struct kft_row_side){
