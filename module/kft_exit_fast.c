@@ -98,12 +98,18 @@ module_param(fast_tasks, uint, 0444);
 MODULE_PARM_DESC(fast_tasks,
 		 "tasks that can be inside calls timed by fast hooks at once (default: 1024)");
 
+/*
+ * A frame's id once its hook was detached and a pass found its return
+ * slot held by another exit hook (kft_fast_unhijack_slot()): no hook's.
+ */
+#define KFT_FAST_ID_HELD	0UL
+
 struct kft_fast_frame {
 	unsigned long sp;		/* the stack pointer after its return */
 	unsigned long orig;		/* the return address (the caller, or another hook) */
 	unsigned long ip;		/* the function */
 	unsigned long ret_ip;		/* its caller, for the record */
-	unsigned long id;		/* the hook, in kft_fast_regs */
+	unsigned long id;		/* the hook, in kft_fast_regs, or KFT_FAST_ID_HELD */
 	struct kft_call call;
 	bool claimed;			/* this frame claimed the slot */
 	u32 entering;			/* kft_fast_context() while its entry calls out, else 0 */
@@ -799,10 +805,12 @@ static notrace void kft_fast_unhijack_slot(struct kft_fast_slot *s, struct task_
 		if (kft_fast_hook_of(f->id))
 			continue;
 		link = kft_fast_link(s, d, drop, newer, nr_newer);
-		if (link && READ_ONCE(*link) == tramp)
+		if (link && READ_ONCE(*link) == tramp) {
 			WRITE_ONCE(*link, f->orig);
-		else if (link || !kft_blocked_ret_swap(t, f->sp, tramp, f->orig))
+		} else if (link || !kft_blocked_ret_swap(t, f->sp, tramp, f->orig)) {
+			f->id = KFT_FAST_ID_HELD;
 			continue;
+		}
 		drop[d] = true;
 	}
 	for (d = 0; d < depth; d++) {
@@ -867,27 +875,19 @@ static notrace bool kft_fast_givable(struct task_struct *t)
 	return t == READ_ONCE(kft_fast_unloader) || kft_fast_blocked(t);
 }
 
-/* @h with @v mixed in, one field at a time (no field's bits cancel another's). */
-static notrace unsigned long kft_fast_hash(unsigned long h, unsigned long v)
-{
-	return hash_long(h + v, BITS_PER_LONG) + 1;
-}
-
 /*
- * What kft_fast_unhijack() would find to undo now, as a hash (0: nothing)
- * of the blocked tasks' frames of detached hooks, with their slots and
- * return slots. Under kft_mutex or stop_machine(): the registry is
- * stable; and under kft_fast_owners_lock or stop_machine(): the owners'
- * task_structs are. Read while tasks run, it is a hint (no stack is read):
- * equal to what the last pass under stop_machine() left, that pass would
- * change nothing again (those frames' return slots hold another hook's
- * address).
+ * Whether kft_fast_unhijack() would find something to undo now: a blocked
+ * task's frame of a detached hook, not found held by another exit hook
+ * by the last pass (@held_too: those too). Under kft_mutex or
+ * stop_machine(): the registry is stable; and under kft_fast_owners_lock
+ * or stop_machine(): the owners' task_structs are. Read while tasks run,
+ * it is a hint (no stack is read).
  */
-static notrace unsigned long kft_fast_undoable_locked(void)
+static notrace bool kft_fast_undoable_locked(bool held_too)
 {
-	unsigned long h = 0, id;
 	struct kft_fast_slot *s;
 	struct task_struct *t;
+	unsigned long id;
 	unsigned int i, d;
 
 	for (i = 0; i <= kft_fast_mask; i++) {
@@ -897,36 +897,31 @@ static notrace unsigned long kft_fast_undoable_locked(void)
 			continue;
 		for (d = min_t(unsigned int, READ_ONCE(s->depth), KFT_FAST_DEPTH); d-- > 0;) {
 			id = READ_ONCE(s->frames[d].id);
-			if (kft_fast_hook_of(id))
-				continue;
-			h = kft_fast_hash(h, (unsigned long)t);
-			h = kft_fast_hash(h, i);
-			h = kft_fast_hash(h, d);
-			h = kft_fast_hash(h, id);
-			h = kft_fast_hash(h, READ_ONCE(s->frames[d].sp));
-			h |= 1;
+			if (!kft_fast_hook_of(id) && (held_too || id != KFT_FAST_ID_HELD))
+				return true;
 		}
 	}
-	return h;
+	return false;
 }
 
-static unsigned long kft_fast_undoable(void)
+static bool kft_fast_undoable(bool held_too)
 {
-	unsigned long flags, h;
+	unsigned long flags;
+	bool undoable;
 
 	raw_spin_lock_irqsave(&kft_fast_owners_lock, flags);
-	h = kft_fast_undoable_locked();
+	undoable = kft_fast_undoable_locked(held_too);
 	raw_spin_unlock_irqrestore(&kft_fast_owners_lock, flags);
-	return h;
+	return undoable;
 }
 
 /*
  * Under stop_machine() (so no kft_fast_task_free() runs, and the owners'
- * task_structs stay); @left, if not NULL: what remains to undo, the frames
- * this pass could not (kft_fast_undoable()). A dead task's stack may be
- * freed already: its slot is only given back.
+ * task_structs stay). A frame whose return slot holds another exit hook's
+ * address is left, marked held (kft_fast_unhijack_slot()). A dead task's
+ * stack may be freed already: its slot is only given back.
  */
-static notrace int kft_fast_unhijack(void *left)
+static notrace int kft_fast_unhijack(void *unused)
 {
 	struct kft_fast_slot *s;
 	struct task_struct *t;
@@ -942,8 +937,6 @@ static notrace int kft_fast_unhijack(void *left)
 			 s == &kft_fast_table[i])
 			kft_fast_unhijack_task(t);
 	}
-	if (left)
-		*(unsigned long *)left = kft_fast_undoable_locked();
 	return 0;
 }
 
@@ -957,34 +950,26 @@ static notrace int kft_fast_unhijack(void *left)
 static unsigned int kft_fast_nr_attached;	/* under kft_mutex */
 static bool kft_fast_pinned;			/* under kft_mutex */
 
-/*
- * Under kft_mutex: when the last detach was (jiffies), what the last pass
- * left, and when it was.
- */
+/* Under kft_mutex: when the last detach was, and the last pass (jiffies). */
 static unsigned long kft_fast_unpin_from;
-static unsigned long kft_fast_unpin_left;
 static unsigned long kft_fast_unpin_pass;
 
 /*
  * Gives blocked tasks their return addresses under stop_machine(), which
- * halts every CPU: only if there is something to undo that the last pass
- * did not already find held by another exit hook, so that a frame such a
- * hook holds does not stop the machine at every look. What held a frame
- * may have gone since while the frames stayed the same (function_graph
- * stopped, and the task woke and blocked again in the same call): once a
- * minute the pass runs anyway.
+ * halts every CPU: only if there is a frame to undo that no pass found
+ * held by another exit hook, so that frames such a hook holds do not stop
+ * the machine at every look (nor tasks that wake and block again in
+ * them, changing which are blocked). What held a frame may have let go of
+ * it since (a kretprobe unregistered gives its return slot back): once a
+ * minute the held ones count too.
  */
 static void kft_fast_undo_blocked(void)
 {
-	unsigned long undoable;
-
 	lockdep_assert_held(&kft_mutex);
-	undoable = kft_fast_undoable();
-	if (!undoable || (undoable == kft_fast_unpin_left &&
-			  time_before(jiffies, kft_fast_unpin_pass + 60 * HZ)))
+	if (!kft_fast_undoable(time_after_eq(jiffies, kft_fast_unpin_pass + 60 * HZ)))
 		return;
 	kft_fast_unpin_pass = jiffies;
-	stop_machine(kft_fast_unhijack, &kft_fast_unpin_left, NULL);
+	stop_machine(kft_fast_unhijack, NULL, NULL);
 }
 
 /*
@@ -1017,7 +1002,8 @@ static DECLARE_DELAYED_WORK(kft_fast_unpin, kft_fast_unpin_work);
  * that was running at the detach, and then slept inside the call (a
  * syscall preempted, then waiting for I/O), would otherwise hold kft until
  * it returns, which may be hours. stop_machine() halts every CPU, so it
- * runs only when kft_fast_undoable() finds blocked frames it has not met.
+ * runs only when kft_fast_undoable() finds blocked frames no pass found
+ * held by another exit hook.
  */
 static void kft_fast_unpin_work(struct work_struct *work)
 {
@@ -1129,7 +1115,10 @@ static int kft_fast_register(struct kft_fhook *hook)
 	for (i = 0; i < KFT_FAST_HOOKS; i++) {
 		if (kft_fast_regs[i].hook)
 			continue;
-		hook->fast.id = ++kft_fast_seq * KFT_FAST_HOOKS + i;
+		/* (A 32-bit kernel's ids wrap: none is a held frame's.) */
+		do
+			hook->fast.id = ++kft_fast_seq * KFT_FAST_HOOKS + i;
+		while (hook->fast.id == KFT_FAST_ID_HELD);
 		WRITE_ONCE(kft_fast_regs[i].id, hook->fast.id);
 		/* The id before the hook: pairs with kft_fast_hook_of(). */
 		smp_store_release(&kft_fast_regs[i].hook, hook);

@@ -47,6 +47,8 @@
  *			thread polls: a task RCU tasks waits for)
  *	nap_poked	kft_test_nap_poked: asleep until "poke" is written
  *			(at most COUNT milliseconds)
+ *	doze_poked	kft_test_doze_poked: until "poke" (at most 60 s), by
+ *			turns spun and asleep for COUNT milliseconds each
  *	poke		ends the spin of spin_poked or poll_poked, and the sleep
  *			of nap_poked
  *	hot_ms		COUNT is milliseconds spun in kft_test_hot_loop, which
@@ -328,6 +330,26 @@ static noinline void kft_test_spin_poked(unsigned int ms, unsigned int pokes)
 		schedule();
 	wait_event_timeout(kft_test_poke_wait, READ_ONCE(kft_test_pokes) - pokes >= 2,
 			   msecs_to_jiffies(ms));
+}
+
+/*
+ * Until "poke" (or 60 s), by turns spun for @ms (runnable) and asleep for
+ * @ms (blocked): two tasks in it are each blocked at some of a test's
+ * looks and not at others.
+ */
+static noinline void kft_test_doze_poked(unsigned int ms)
+{
+	u64 start = ktime_get_mono_fast_ns(), turn;
+
+	while (!READ_ONCE(kft_test_poked) &&
+	       ktime_get_mono_fast_ns() - start < 60ULL * NSEC_PER_SEC) {
+		turn = ktime_get_mono_fast_ns();
+		while (!READ_ONCE(kft_test_poked) &&
+		       ktime_get_mono_fast_ns() - turn < (u64)ms * NSEC_PER_MSEC)
+			schedule();
+		wait_event_timeout(kft_test_poke_wait, READ_ONCE(kft_test_poked),
+				   msecs_to_jiffies(ms));
+	}
 }
 
 /*
@@ -1054,6 +1076,13 @@ static int kft_test_with_arg(const char *name, unsigned int n)
 		kft_test_nap_poked(n);
 		return 0;
 	}
+	if (!strcmp(name, "doze_poked")) {
+		if (n < 1 || n > 10000)
+			return -EINVAL;
+		WRITE_ONCE(kft_test_poked, false);
+		kft_test_doze_poked(n);
+		return 0;
+	}
 	if (!strcmp(name, "poke")) {
 		WRITE_ONCE(kft_test_pokes, kft_test_pokes + 1);
 		WRITE_ONCE(kft_test_poked, true);
@@ -1161,7 +1190,7 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 	    !strcmp(name, "naps") ||
 	    !strcmp(name, "err_chain") || !strcmp(name, "ret_errptr") || !strcmp(name, "ret_u32") ||
 	    !strcmp(name, "ret_ptr") || !strcmp(name, "spin_poked") || !strcmp(name, "poke") ||
-	    !strcmp(name, "poll_poked") || !strcmp(name, "nap_poked") ||
+	    !strcmp(name, "poll_poked") || !strcmp(name, "nap_poked") || !strcmp(name, "doze_poked") ||
 	    !strcmp(name, "busy_us") || !strcmp(name, "slow_root") || !strcmp(name, "lock_wait") ||
 	    !strcmp(name, "seq") || !strcmp(name, "oops") || !strcmp(name, "oops_exiting") ||
 	    !strcmp(name, "kprobe"))
