@@ -433,6 +433,16 @@ static inline void kft_graph_unpause(struct task_struct *t)
 {
 	atomic_dec(&t->tracing_graph_pause);
 }
+
+/*
+ * A new task's pauses, none: fork copies the parent's count, which before
+ * 6.9 function_graph's start of the task (ftrace_graph_init_task()) set
+ * to 0 where function_graph ran, and from 6.9 on never does.
+ */
+static inline void kft_graph_unpause_new(struct task_struct *t)
+{
+	atomic_set(&t->tracing_graph_pause, 0);
+}
 #define KFT_HAVE_GRAPH_PAUSE	1
 #else
 static __always_inline bool kft_graph_paused(struct task_struct *t)

@@ -18,18 +18,55 @@
  * later, perhaps after kft was unloaded or before it was loaded. So kft
  * undoes only a pause of its own, on the task it paused, and undoes it
  * too when it is unloaded first.
+ *
+ * A task forked in between (by the snapshot device's user) copies the
+ * pause count, kft's pause among it (and function_graph's own, where it
+ * runs: it pauses the task too), which nobody would undo: its calls, and
+ * its children's, would never be hooked. A probe on sched_process_fork,
+ * while a pause of kft's lasts, clears the child's count before it first
+ * runs: the pauses were its parent's, for the hibernation it prepares.
  */
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/suspend.h>
+#include <linux/tracepoint.h>
 
 #include "kft_compat.h"
+#include "kft_ftrace.h"
 #include "kft_hibernate.h"
 
 #if defined(CONFIG_HIBERNATION) && KFT_HAVE_GRAPH_PAUSE
 
 /* The task kft paused, held; written by the notifier (one at a time). */
 static struct task_struct *kft_hibernating;
+static struct tracepoint *kft_hibernate_fork_tp;
+static bool kft_hibernate_fork_on;
+
+/* A child of the task kft paused: its parent's pauses are not its. */
+static notrace void kft_hibernate_fork(void *data, struct task_struct *parent,
+				       struct task_struct *child)
+{
+	if (parent == READ_ONCE(kft_hibernating))
+		kft_graph_unpause_new(child);
+}
+
+/* The fork probe on; without it (no such tracepoint), children keep the pause. */
+static void kft_hibernate_fork_watch(void)
+{
+	if (!kft_hibernate_fork_tp)
+		kft_hibernate_fork_tp = kft_tracepoint("sched_process_fork");
+	kft_hibernate_fork_on = kft_hibernate_fork_tp &&
+		!tracepoint_probe_register(kft_hibernate_fork_tp, kft_hibernate_fork, NULL);
+}
+
+static void kft_hibernate_fork_unwatch(void)
+{
+	if (!kft_hibernate_fork_on)
+		return;
+	tracepoint_probe_unregister(kft_hibernate_fork_tp, kft_hibernate_fork, NULL);
+	tracepoint_synchronize_unregister();
+	kft_hibernate_fork_on = false;
+}
 
 static void kft_hibernate_unpause(void)
 {
@@ -37,8 +74,15 @@ static void kft_hibernate_unpause(void)
 
 	if (!t)
 		return;
-	kft_hibernating = NULL;
+	/*
+	 * The probe stops clearing children's pauses first: a child forked
+	 * after the unpause copies none of kft's. (One forked between the two,
+	 * by the paused task while another closes the snapshot device, keeps
+	 * it.)
+	 */
+	WRITE_ONCE(kft_hibernating, NULL);
 	kft_graph_unpause(t);
+	kft_hibernate_fork_unwatch();
 	put_task_struct(t);
 }
 
@@ -48,8 +92,9 @@ static int kft_hibernate_notify(struct notifier_block *nb, unsigned long action,
 	switch (action) {
 	case PM_HIBERNATION_PREPARE:
 		if (!kft_hibernating) {
-			kft_hibernating = get_task_struct(current);
+			WRITE_ONCE(kft_hibernating, get_task_struct(current));
 			kft_graph_pause(current);
+			kft_hibernate_fork_watch();
 		}
 		break;
 	case PM_POST_HIBERNATION:
