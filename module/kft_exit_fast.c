@@ -615,6 +615,19 @@ NOKPROBE_SYMBOL(kft_fast_return);
  */
 static DEFINE_RAW_SPINLOCK(kft_fast_owners_lock);
 
+/*
+ * The table's walks take the lock for this many slots at a time: with
+ * interrupts off for a few microseconds, not for a whole table of
+ * fast_tasks slots (a cache miss or more each).
+ */
+#define KFT_FAST_WALK_CHUNK	64U
+
+/* The end of the walk's chunk that starts at slot @i. */
+static unsigned int kft_fast_chunk_end(unsigned int i)
+{
+	return min(i + KFT_FAST_WALK_CHUNK, kft_fast_mask + 1);
+}
+
 /* Empties slot @s of a task that will never run again, and gives it back. */
 static notrace void kft_fast_slot_free(struct kft_fast_slot *s)
 {
@@ -680,16 +693,18 @@ static int kft_fast_cpu_idle_drop(unsigned int cpu)
 	struct kft_fast_slot *s;
 	struct task_struct *t;
 	unsigned long flags;
-	unsigned int i;
+	unsigned int i = 0, end;
 
-	raw_spin_lock_irqsave(&kft_fast_owners_lock, flags);
-	for (i = 0; i <= kft_fast_mask; i++) {
-		s = &kft_fast_table[i];
-		t = READ_ONCE(s->owner);
-		if (t && is_idle_task(t) && task_cpu(t) == cpu)
-			kft_fast_slot_free(s);
+	while (i <= kft_fast_mask) {
+		raw_spin_lock_irqsave(&kft_fast_owners_lock, flags);
+		for (end = kft_fast_chunk_end(i); i < end; i++) {
+			s = &kft_fast_table[i];
+			t = READ_ONCE(s->owner);
+			if (t && is_idle_task(t) && task_cpu(t) == cpu)
+				kft_fast_slot_free(s);
+		}
+		raw_spin_unlock_irqrestore(&kft_fast_owners_lock, flags);
 	}
-	raw_spin_unlock_irqrestore(&kft_fast_owners_lock, flags);
 	return 0;
 }
 
@@ -697,15 +712,16 @@ static int kft_fast_cpu_idle_drop(unsigned int cpu)
  * Gives back the slots of tasks that ran for the last time (a zombie not
  * yet reaped keeps its task_struct, and kft_fast_task_free() would wait
  * for its parent), then counts the tasks inside hooked calls, and gives
- * one of them in @one. Under kft_fast_owners_lock.
+ * one of them in @one. The slots from @i to @end, under
+ * kft_fast_owners_lock; @n: the count so far.
  */
-static notrace unsigned int kft_fast_busy_locked(pid_t *one)
+static notrace unsigned int kft_fast_busy_locked(unsigned int i, unsigned int end,
+						 unsigned int n, pid_t *one)
 {
 	struct kft_fast_slot *s;
 	struct task_struct *t;
-	unsigned int i, n = 0;
 
-	for (i = 0; i <= kft_fast_mask; i++) {
+	for (; i < end; i++) {
 		s = &kft_fast_table[i];
 		t = READ_ONCE(s->owner);
 		if (!t)
@@ -723,12 +739,14 @@ static notrace unsigned int kft_fast_busy_locked(pid_t *one)
 /* Tasks inside hooked calls, and one of them; the dead ones' slots freed. */
 static unsigned int kft_fast_busy(pid_t *one)
 {
+	unsigned int i, n = 0;
 	unsigned long flags;
-	unsigned int n;
 
-	raw_spin_lock_irqsave(&kft_fast_owners_lock, flags);
-	n = kft_fast_busy_locked(one);
-	raw_spin_unlock_irqrestore(&kft_fast_owners_lock, flags);
+	for (i = 0; i <= kft_fast_mask; i = kft_fast_chunk_end(i)) {
+		raw_spin_lock_irqsave(&kft_fast_owners_lock, flags);
+		n = kft_fast_busy_locked(i, kft_fast_chunk_end(i), n, one);
+		raw_spin_unlock_irqrestore(&kft_fast_owners_lock, flags);
+	}
 	return n;
 }
 
@@ -878,19 +896,19 @@ static notrace bool kft_fast_givable(struct task_struct *t)
 /*
  * Whether kft_fast_unhijack() would find something to undo now: a blocked
  * task's frame of a detached hook, not found held by another exit hook
- * by the last pass (@held_too: those too). Under kft_mutex or
- * stop_machine(): the registry is stable; and under kft_fast_owners_lock
- * or stop_machine(): the owners' task_structs are. Read while tasks run,
- * it is a hint (no stack is read).
+ * by a pass (@held_too: those too). The slots from @i to @end, under
+ * kft_mutex (the registry is stable) and kft_fast_owners_lock (the
+ * owners' task_structs are). Read while tasks run, it is a hint (no
+ * stack is read).
  */
-static notrace bool kft_fast_undoable_locked(bool held_too)
+static notrace bool kft_fast_undoable_locked(unsigned int i, unsigned int end, bool held_too)
 {
 	struct kft_fast_slot *s;
 	struct task_struct *t;
 	unsigned long id;
-	unsigned int i, d;
+	unsigned int d;
 
-	for (i = 0; i <= kft_fast_mask; i++) {
+	for (; i < end; i++) {
 		s = &kft_fast_table[i];
 		t = READ_ONCE(s->owner);
 		if (!t || kft_fast_dead(t) || !kft_fast_givable(t))
@@ -906,12 +924,15 @@ static notrace bool kft_fast_undoable_locked(bool held_too)
 
 static bool kft_fast_undoable(bool held_too)
 {
+	bool undoable = false;
 	unsigned long flags;
-	bool undoable;
+	unsigned int i;
 
-	raw_spin_lock_irqsave(&kft_fast_owners_lock, flags);
-	undoable = kft_fast_undoable_locked(held_too);
-	raw_spin_unlock_irqrestore(&kft_fast_owners_lock, flags);
+	for (i = 0; i <= kft_fast_mask && !undoable; i = kft_fast_chunk_end(i)) {
+		raw_spin_lock_irqsave(&kft_fast_owners_lock, flags);
+		undoable = kft_fast_undoable_locked(i, kft_fast_chunk_end(i), held_too);
+		raw_spin_unlock_irqrestore(&kft_fast_owners_lock, flags);
+	}
 	return undoable;
 }
 
