@@ -164,6 +164,7 @@ static const char *const kft_parse_messages[] = {
 		"unknown escape: a string takes \\\", \\\\, \\n, \\t and \\xHH (not \\x00)",
 	[KFT_ERR_ARGF_STRING_LEN] = "a string filter compares at most " KFT_ARGF_STR_MAX_TEXT " bytes",
 	[KFT_ERR_ARGF_AFTER_QUOTE] = "expected white space after a string's closing quote",
+	[KFT_ERR_WRITER_KILLED] = "the writer was killed while the run attached to its functions",
 };
 
 _Static_assert(KFT_ARGF_MAX == 4, "the message of KFT_ERR_ARGF_TOO_MANY says 4");

@@ -11,6 +11,7 @@
 #include <linux/bitmap.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
@@ -409,6 +410,16 @@ int kft_ftrace_filter_add(struct ftrace_ops *ops, const struct kft_func_ref *f,
 	int ret;
 
 	*addr = 0;
+	/*
+	 * A name is a pass over every traceable function (ftrace's match):
+	 * a list of thousands takes minutes under emulation, under kft_mutex.
+	 * Its writer may be killed meanwhile, and others may run.
+	 */
+	if (fatal_signal_pending(current)) {
+		kft_func_error(err, KFT_ERR_WRITER_KILLED, f);
+		return -EINTR;
+	}
+	cond_resched();
 	if (!f->is_addr && strchr(f->text, ':')) {
 		if (f->is_glob)
 			return kft_func_error(err, KFT_ERR_MODULE_GLOB, f);
