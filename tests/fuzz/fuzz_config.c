@@ -32,7 +32,7 @@ static void fuzz_check_stacks(const struct kft_config *cfg)
 	bool stacks = cfg->mode == KFT_MODE_STACKS, profile = cfg->mode == KFT_MODE_PROFILE;
 	unsigned long max = stacks || profile ? KFT_MAX_STACKENTRIES : KFT_MAX_LOGENTRIES;
 
-	FUZZ_ASSERT(cfg->mode <= KFT_MODE_PROFILE);
+	FUZZ_ASSERT(cfg->mode <= KFT_MODE_HISTOGRAM);
 	FUZZ_ASSERT(cfg->logentries >= 1 && cfg->logentries <= max);
 	FUZZ_ASSERT(!(cfg->filter_pid && cfg->filter_tid));
 	FUZZ_ASSERT(cfg->filter_pid >= 0 && cfg->filter_pid <= KFT_MAX_PID);
@@ -47,7 +47,11 @@ static void fuzz_check_stacks(const struct kft_config *cfg)
 	FUZZ_ASSERT(stacks || (!cfg->per_process && !cfg->snoop));
 	/* The task filters hold in every mode; a name fits with its NUL. */
 	FUZZ_ASSERT(memchr(cfg->filter_comm, '\0', KFT_COMM_LEN));
-	FUZZ_ASSERT(cfg->mode == KFT_MODE_TRACE || !cfg->units_ns);
+	/* Units are a trace log's columns or a histogram's buckets (ns by default). */
+	FUZZ_ASSERT(cfg->mode == KFT_MODE_TRACE || cfg->mode == KFT_MODE_HISTOGRAM ||
+		    (!cfg->units_ns && !cfg->units_ms));
+	FUZZ_ASSERT(!(cfg->units_ns && cfg->units_ms));
+	FUZZ_ASSERT(!cfg->units_ms || cfg->mode == KFT_MODE_HISTOGRAM);
 	FUZZ_ASSERT(!stacks || cfg->has_funclist);
 	FUZZ_ASSERT(!profile || !cfg->has_funclist);
 }
