@@ -185,6 +185,12 @@ static int __init kft_static_apply_override(struct kft_static_parse *run,
 		       kft_parse_strerror(KFT_ERR_MIN_OVER_MAX));
 		return -EINVAL;
 	}
+	/* As the language refuses it: filter oncpu with no time to judge. */
+	if (run->cfg.filter_oncpu && !run->cfg.mintime_us && !run->cfg.maxtime_us) {
+		pr_err("static run not started: kft.static_mintime: %s\n",
+		       kft_parse_strerror(KFT_ERR_ONCPU_NEEDS_TIME));
+		return -EINVAL;
+	}
 	if (kft_static_override_fits(&run->cfg, static_funcs, KFT_STMT_FUNCLIST,
 				     "kft.static_funcs") ||
 	    kft_static_override_fits(&run->cfg, static_mintime, KFT_STMT_MINTIME,
@@ -289,8 +295,13 @@ static int __init kft_static_install(char *text, struct kft_config *cfg)
 	}
 	ret = kft_run_prime(run, &err);
 	if (ret) {
-		pr_err("static run not started: prime: %s\n",
-		       kft_parse_strerror(err.code ?: KFT_ERR_ATTACH_FAILED));
+		/* Also on /proc/kft's error line, as a prime written there would be. */
+		if (err.code == KFT_ERR_NONE) {
+			err.code = KFT_ERR_ATTACH_FAILED;
+			err.pos = (struct kft_pos){ 1, 1 };
+		}
+		kft_report(&err);
+		pr_err("static run not started: prime: %s\n", kft_parse_strerror(err.code));
 		return ret;
 	}
 	if (cfg->start.kind == KFT_TRIGGER_NONE)
