@@ -584,7 +584,7 @@ static bool parse_hex_address(const char *s, unsigned long *addr)
 		return false;
 	for (s += 2; *s; s++, digits++) {
 		d = hex_digit(*s);
-		if (d < 0 || digits == (int)(2 * sizeof(long)))
+		if (d < 0 || digits == KFT_LONG_BITS / 4)
 			return false;
 		v = (v << 4) | d;
 	}
@@ -837,13 +837,13 @@ static const struct {
 	unsigned int bits;
 	bool is_signed;
 } kft_argf_types[] = {
-	[KFT_ARGF_LONG] = { "long", 8 * sizeof(long), true },
-	[KFT_ARGF_ULONG] = { "ulong", 8 * sizeof(long), false },
+	[KFT_ARGF_LONG] = { "long", KFT_LONG_BITS, true },
+	[KFT_ARGF_ULONG] = { "ulong", KFT_LONG_BITS, false },
 	[KFT_ARGF_INT] = { "int", 32, true },
 	[KFT_ARGF_UINT] = { "uint", 32, false },
 	/* (A pointer's: no value of its own is compared.) */
-	[KFT_ARGF_STRING] = { "string", 8 * sizeof(long), false },
-	[KFT_ARGF_USTRING] = { "ustring", 8 * sizeof(long), false },
+	[KFT_ARGF_STRING] = { "string", KFT_LONG_BITS, false },
+	[KFT_ARGF_USTRING] = { "ustring", KFT_LONG_BITS, false },
 };
 
 static const char *const kft_argf_ops[] = {
@@ -909,6 +909,8 @@ const char *kft_argf_op_word(enum kft_argf_op op)
 {
 	return kft_argf_ops[op];
 }
+
+_Static_assert(KFT_LONG_BITS <= 8 * sizeof(long), "the target's address fits in the parser's long");
 
 /* The largest value of @bits bits, unsigned. */
 static unsigned long long width_max(unsigned int bits)

@@ -214,22 +214,41 @@ enum kft_hooks {
 #define KFT_DEFAULT_HOLDTASKS	32UL		/* tasks inside roots at once */
 #define KFT_MAX_HOLDTASKS	65536UL
 
+#define KFT_STRINGIFY_(x)	#x
+#define KFT_STRINGIFY(x)	KFT_STRINGIFY_(x)
+
+/*
+ * The architecture's facts the language depends on: the compiler's own,
+ * so that the parser says the same in userspace, but for kft_confgen, a
+ * host program that checks a kernel's compiled-in configuration for that
+ * kernel's architecture (module/Kbuild passes KFT_TARGET_LONG_BITS and
+ * KFT_TARGET_ARGF_REGS: a cross-built 32-bit ARM kernel's are not the
+ * host's).
+ *
+ * KFT_LONG_BITS: a long's, the width of an address and of filter arg's
+ * long and ulong.
+ */
+#ifdef KFT_TARGET_LONG_BITS
+#define KFT_LONG_BITS		KFT_TARGET_LONG_BITS
+#else
+#define KFT_LONG_BITS		(8 * (int)sizeof(long))
+#endif
+
 /*
  * filter arg: the argument registers a call's entry can be judged by, the
  * ones the architecture passes a function's first arguments in (as
- * KFT_ARGS_MAX, kft_arch.h, which the module checks against this): the
- * compiler's own macros, so that the parser says the same in userspace.
+ * KFT_ARGS_MAX, kft_arch.h, which the module checks against this).
  */
-#if defined(__arm__)
+#if defined(KFT_TARGET_ARGF_REGS)
+#define KFT_ARGF_REGS		KFT_TARGET_ARGF_REGS
+#elif defined(__arm__)
 #define KFT_ARGF_REGS		4
-#define KFT_ARGF_REGS_TEXT	"4"
 #elif defined(__riscv)
 #define KFT_ARGF_REGS		8
-#define KFT_ARGF_REGS_TEXT	"8"
 #else
 #define KFT_ARGF_REGS		6
-#define KFT_ARGF_REGS_TEXT	"6"
 #endif
+#define KFT_ARGF_REGS_TEXT	KFT_STRINGIFY(KFT_ARGF_REGS)
 #define KFT_ARGF_MAX		4	/* filter arg statements a block may hold */
 
 /*
