@@ -242,31 +242,71 @@ void kft_count_table_reset(struct kft_count_table *t)
 }
 
 /*
+ * Claims slot @i, free again after a retirement, for @key: true when it
+ * is @key's now (this CPU's claim, or another's of the same key).
+ */
+static __always_inline bool kft_count_reclaim(struct kft_count_table *t, unsigned long i,
+					      unsigned long key)
+{
+	unsigned long cur = cmpxchg(&t->ips[i], KFT_COUNT_REUSABLE, key);
+
+	return cur == KFT_COUNT_REUSABLE || cur == key;
+}
+
+/*
  * The slot of a traced address when it is not the first one probed:
  * claimed on the function's first call. Every CPU probes the same way from
  * the same start, so a function has one slot; two CPUs claiming the same
- * free slot agree through the cmpxchg. -1: no slot within reach.
+ * free slot agree through the cmpxchg. A slot free again after a
+ * retirement is taken only once the address is known to be nowhere
+ * further on (a free slot or the end of the probes). A CPU that began
+ * probing before that slot was freed may claim a later one for the same
+ * address: then the function has two slots, which a reader adds up
+ * (kft_count_view_merge()). -1: no slot within reach.
  */
 notrace noinline long kft_count_slot_slow(struct kft_count_table *t,
 						 unsigned long ip)
 {
 	unsigned long mask = (1UL << t->bits) - 1;
 	unsigned long i = kft_count_hash(t, ip), cur;
+	long reusable = -1;
 	unsigned int n;
 
 	for (n = 0; n < KFT_COUNT_MAX_PROBES; n++, i = (i + 1) & mask) {
 		cur = READ_ONCE(t->ips[i]);
 		if (cur == ip)
 			return i;
-		if (!cur) {
-			cur = cmpxchg(&t->ips[i], 0, ip);
-			if (!cur || cur == ip)
-				return i;
-		}
+		if (cur == KFT_COUNT_REUSABLE && reusable < 0)
+			reusable = i;
+		if (cur)
+			continue;
+		if (reusable >= 0 && kft_count_reclaim(t, reusable, ip))
+			return reusable;
+		cur = cmpxchg(&t->ips[i], 0, ip);
+		if (!cur || cur == ip)
+			return i;
 	}
+	if (reusable >= 0 && kft_count_reclaim(t, reusable, ip))
+		return reusable;
 	return -1;
 }
 NOKPROBE_SYMBOL(kft_count_slot_slow);
+
+/*
+ * Claims slot @i, free (@free: 0 or KFT_COUNT_REUSABLE), for the pair of
+ * @ip and @value: true when it is theirs now.
+ */
+static __always_inline bool kft_count_claim_value(struct kft_count_table *t, unsigned long i,
+						  unsigned long free, unsigned long ip,
+						  unsigned long value)
+{
+	if (cmpxchg(&t->ips[i], free, KFT_COUNT_CLAIMING) != free)
+		return false;
+	WRITE_ONCE(t->values[i], value);
+	/* The value before the address that makes it a pair's. */
+	smp_store_release(&t->ips[i], ip);
+	return true;
+}
 
 /*
  * The slot of a function and a value (a table by_value), claimed at the
@@ -277,34 +317,46 @@ NOKPROBE_SYMBOL(kft_count_slot_slow);
  * that meets a slot being claimed does not wait for it (the claimer may
  * be the task this CPU interrupted) but probes on: two CPUs that first
  * call one pair at once may claim two slots for it, which a reader's
- * view adds up (kft_count_view_merge()). -1: no slot within reach.
+ * view adds up (kft_count_view_merge()). A slot free again after a
+ * retirement is taken as kft_count_slot_slow() takes one. -1: no slot
+ * within reach.
  */
 notrace noinline long kft_count_slot_value(struct kft_count_table *t, unsigned long ip,
 					   unsigned long value)
 {
 	unsigned long mask = (1UL << t->bits) - 1;
 	unsigned long i = kft_count_value_hash(t, ip, value), cur;
+	long reusable = -1;
 	unsigned int n;
 
 	for (n = 0; n < KFT_COUNT_MAX_PROBES; n++, i = (i + 1) & mask) {
-		/* Pairs with the release below: an address seen, its value is. */
+		/* Pairs with the release above: an address seen, its value is. */
 		cur = smp_load_acquire(&t->ips[i]);
-		if (!cur && !cmpxchg(&t->ips[i], 0, KFT_COUNT_CLAIMING)) {
-			WRITE_ONCE(t->values[i], value);
-			/* The value before the address that makes it a pair's. */
-			smp_store_release(&t->ips[i], ip);
-			return i;
-		}
+		if (cur == KFT_COUNT_REUSABLE && reusable < 0)
+			reusable = i;
 		if (!cur) {
+			if (reusable >= 0 &&
+			    kft_count_claim_value(t, reusable, KFT_COUNT_REUSABLE, ip, value))
+				return reusable;
+			if (kft_count_claim_value(t, i, 0, ip, value))
+				return i;
 			/* Lost the claim: the winner's pair may be this one. */
 			cur = smp_load_acquire(&t->ips[i]);
 		}
 		if (cur == ip && READ_ONCE(t->values[i]) == value)
 			return i;
 	}
+	if (reusable >= 0 && kft_count_claim_value(t, reusable, KFT_COUNT_REUSABLE, ip, value))
+		return reusable;
 	return -1;
 }
 NOKPROBE_SYMBOL(kft_count_slot_value);
+
+/* Whether a slot's key is a function's (claimed, retired or being claimed). */
+static bool kft_count_taken(unsigned long key)
+{
+	return key && key != KFT_COUNT_REUSABLE;
+}
 
 u64 kft_count_sum_at(const struct kft_count_table *t, unsigned long i)
 {
@@ -346,7 +398,7 @@ void kft_count_totals(struct kft_count_table *t, u64 *calls,
 	for (slot = 0; slot < kft_count_table_slots(t); slot++) {
 		if (!(slot & 1023))
 			cond_resched();
-		if (!READ_ONCE(t->ips[slot]))
+		if (!kft_count_taken(READ_ONCE(t->ips[slot])))
 			continue;
 		++*used;
 		n = kft_count_sum(t, slot);
@@ -400,8 +452,9 @@ static void kft_count_view_add_counters(struct kft_count_view *view, unsigned in
 }
 
 /*
- * A pair that two CPUs claimed at once has two slots (kft_count_slot_value()):
- * one row, their sum (a histogram's: bucket by bucket). A retired slot
+ * A function (or a pair) that two CPUs claimed at once has two slots
+ * (kft_count_slot_slow(), kft_count_slot_value()): one row, their sum (a
+ * histogram's: bucket by bucket). A retired slot
  * keeps apart from a live one of the same function (its ip has
  * KFT_COUNT_RETIRED, not in the entry's), and from one of another
  * module's function that was at the same address (another name).
@@ -439,7 +492,11 @@ static void kft_count_view_add(struct kft_count_table *t, struct kft_count_view 
 	u64 n = 0, *counters = NULL;
 	unsigned long b;
 
-	/* Its first call is still being counted: it belongs to the next read. */
+	/*
+	 * Its first call is still being counted: it belongs to the next read.
+	 * (A slot freed again after the first pass cannot be: retiring waits
+	 * for the sum's lock.)
+	 */
 	if (ip == KFT_COUNT_CLAIMING)
 		return;
 
@@ -496,7 +553,7 @@ int kft_count_view_build(struct kft_count_table *t, struct kft_count_view *view)
 	if (!claimed)
 		return -ENOMEM;
 	for (slot = 0; slot < slots; slot++) {
-		if (READ_ONCE(t->ips[slot])) {
+		if (kft_count_taken(READ_ONCE(t->ips[slot]))) {
 			__set_bit(slot, claimed);
 			used++;
 		}
@@ -530,8 +587,7 @@ int kft_count_view_build(struct kft_count_table *t, struct kft_count_view *view)
 			cond_resched();
 	}
 	bitmap_free(claimed);
-	if (t->by_value)
-		kft_count_view_merge(view, t->width);
+	kft_count_view_merge(view, t->width);
 	sort(view->entries, view->nr, sizeof(*view->entries), kft_count_entry_cmp, NULL);
 	return 0;
 }
@@ -552,7 +608,7 @@ void kft_count_view_free(struct kft_count_view *view)
 /* Whether the key @ip of a slot is a function of @mod, not yet retired. */
 static bool kft_count_of_module(unsigned long ip, struct module *mod, bool init)
 {
-	return ip && ip != KFT_COUNT_CLAIMING && !(ip & KFT_COUNT_RETIRED) &&
+	return kft_count_taken(ip) && ip != KFT_COUNT_CLAIMING && !(ip & KFT_COUNT_RETIRED) &&
 	       (init ? within_module_init(ip, mod) : within_module(ip, mod));
 }
 
@@ -560,6 +616,7 @@ static bool kft_count_of_module(unsigned long ip, struct module *mod, bool init)
 struct kft_count_retiring {
 	unsigned long start;
 	unsigned long slot;
+	unsigned long first;	/* the first slot its key probed, while live */
 };
 
 static int kft_count_retiring_cmp(const void *a, const void *b)
@@ -585,6 +642,7 @@ static struct kft_count_gone *kft_count_gone_new(struct kft_count_table *t, unsi
 	g = kmalloc(struct_size(g, name, len), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (g) {
 		memcpy(g->name, name, len);
+		g->slots = 0;
 		list_add(&g->list, &t->gone);
 		t->gone_bytes += struct_size(g, name, len);
 	}
@@ -606,6 +664,8 @@ static void kft_count_gone_name_all(struct kft_count_table *t, struct kft_count_
 		if (!i || r[i].start != r[i - 1].start)
 			g = kft_count_gone_new(t, r[i].start);
 		t->gone_of[r[i].slot] = g;
+		if (g)
+			g->slots++;
 	}
 }
 
@@ -625,6 +685,104 @@ static struct kft_count_retiring *kft_count_retiring_alloc(struct kft_count_tabl
 	return kvmalloc_array(nr, sizeof(struct kft_count_retiring), KFT_COUNT_GFP);
 }
 
+/* Counter @i (slot * width + b) of CPU @cpu. */
+static u64 *kft_count_counter(const struct kft_count_table *t, unsigned long i, int cpu)
+{
+	return &per_cpu_ptr(t->chunks[i >> KFT_COUNT_CHUNK_SHIFT], cpu)[i & (KFT_COUNT_CHUNK - 1)];
+}
+
+/*
+ * An older retired slot of the same function as the retired slot @slot
+ * (same start, value and name) in the probes of its key, that began at
+ * @first; -1: none. A slot keeps to the probes it was claimed in, and no
+ * slot between their start and it is ever free again until a reset.
+ */
+static long kft_count_older_retired(const struct kft_count_table *t, unsigned long slot,
+				    unsigned long first)
+{
+	const struct kft_count_gone *g = kft_count_gone_of(t, slot), *og;
+	unsigned long mask = kft_count_table_slots(t) - 1, key = t->ips[slot], i = first, cur;
+	unsigned int n;
+
+	for (n = 0; g && n < KFT_COUNT_MAX_PROBES; n++, i = (i + 1) & mask) {
+		/* (Other CPUs claim free slots meanwhile, not retired ones.) */
+		cur = READ_ONCE(t->ips[i]);
+		if (!cur)
+			break;
+		if (i == slot || cur != key)
+			continue;
+		if (t->values && t->values[i] != t->values[slot])
+			continue;
+		og = kft_count_gone_of(t, i);
+		if (og && (og == g || !strcmp(og->name, g->name)))
+			return i;
+	}
+	return -1;
+}
+
+/* A name no slot has any more: its memory back. */
+static void kft_count_gone_put(struct kft_count_table *t, struct kft_count_gone *g)
+{
+	if (--g->slots)
+		return;
+	list_del(&g->list);
+	t->gone_bytes -= struct_size(g, name, strlen(g->name) + 1);
+	kfree(g);
+}
+
+/*
+ * Retired slot @from's counts added to slot @to's, of the same function;
+ * @from is free again. No CPU counts in either: a call matches neither
+ * key, and one that matched @from's before its retirement ended within
+ * the grace period the caller waited for.
+ */
+static void kft_count_fold(struct kft_count_table *t, unsigned long from, unsigned long to)
+{
+	unsigned long b;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		for (b = 0; b < t->width; b++) {
+			u64 *src = kft_count_counter(t, from * t->width + b, cpu);
+
+			*kft_count_counter(t, to * t->width + b, cpu) += *src;
+			*src = 0;
+		}
+	}
+	kft_count_gone_put(t, t->gone_of[from]);
+	t->gone_of[from] = NULL;
+	/* Its counters empty before any CPU can claim it and count. */
+	smp_store_release(&t->ips[from], KFT_COUNT_REUSABLE);
+}
+
+/*
+ * The @nr slots retired in @r that have an older retired slot of their
+ * function (the module was here before, at the same addresses): their
+ * counts go there, and they are free again. Each of a module's functions
+ * keeps one slot however often the module comes and goes.
+ */
+static void kft_count_fold_all(struct kft_count_table *t, const struct kft_count_retiring *r,
+			       unsigned long nr)
+{
+	unsigned long i;
+	bool waited = false;
+	long to;
+
+	for (i = 0; i < nr; i++) {
+		if (!(i & 1023))
+			cond_resched();
+		to = kft_count_older_retired(t, r[i].slot, r[i].first);
+		if (to < 0)
+			continue;
+		/* The calls that found the slot before it retired end first. */
+		if (!waited) {
+			synchronize_rcu();
+			waited = true;
+		}
+		kft_count_fold(t, r[i].slot, to);
+	}
+}
+
 /**
  * kft_count_retire_module() - the slots of a module's code that goes away
  * @t:		the table
@@ -635,7 +793,9 @@ static struct kft_count_retiring *kft_count_retiring_alloc(struct kft_count_tabl
  * call matches it, and a new function at the same address gets a slot of
  * its own), and the name of their function, taken now, while the module's
  * symbols are there: one a function, whatever its slots (per-arg has one
- * a value). Without memory for the names, the rows show none.
+ * a value). Without memory for the names, the rows show none. A slot whose
+ * function has an older retired slot gives it its counts
+ * (kft_count_fold_all()).
  */
 void kft_count_retire_module(struct kft_count_table *t, struct module *mod, bool init)
 {
@@ -660,10 +820,16 @@ void kft_count_retire_module(struct kft_count_table *t, struct module *mod, bool
 		WRITE_ONCE(t->ips[slot], (ip - off) | KFT_COUNT_RETIRED);
 		/* (A slot claimed since the count goes without a name.) */
 		if (r && i < nr)
-			r[i++] = (struct kft_count_retiring){ .start = ip - off, .slot = slot };
+			r[i++] = (struct kft_count_retiring){
+				.start = ip - off, .slot = slot,
+				.first = t->values ? kft_count_value_hash(t, ip, t->values[slot]) :
+					 kft_count_hash(t, ip),
+			};
 	}
-	if (r)
+	if (r) {
 		kft_count_gone_name_all(t, r, i);
+		kft_count_fold_all(t, r, i);
+	}
 	kvfree(r);
 	mutex_unlock(&t->sum_lock);
 }

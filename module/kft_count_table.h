@@ -11,6 +11,13 @@
  * is 32 KiB). The traced path takes no lock, allocates nothing, and writes
  * only its own CPU's counter, with one this_cpu_inc().
  *
+ * A module's unload retires its functions' slots: they keep their counts
+ * under their function's name, and no call matches them. When the module
+ * comes back at the same addresses and goes again, each function's newer
+ * retired slot adds its counts to the older one and is free again, for
+ * any function's first call: a module loaded and unloaded over and over
+ * holds no more slots than once, and each of its functions one row.
+ *
  * A run per value of an argument (per-arg, in count or histogram mode)
  * keys a slot by the function and the value: the table then has an array of values beside
  * the addresses, and a call that finds its pair nowhere claims a slot in
@@ -43,6 +50,11 @@ struct module;
 #define KFT_COUNT_CHUNK_SHIFT	12
 #define KFT_COUNT_CHUNK		(1UL << KFT_COUNT_CHUNK_SHIFT)	/* counters */
 #define KFT_COUNT_RETIRED	1UL	/* ip | 1: a function of a module gone */
+/*
+ * A retired slot whose counts went to an older retired slot of the same
+ * function: free again, for whichever function's first call probes it.
+ */
+#define KFT_COUNT_REUSABLE	2UL
 /* A slot whose value is being written: no function's, not yet counted. */
 #define KFT_COUNT_CLAIMING	(~0UL)
 
@@ -51,7 +63,8 @@ struct kft_count_table {
 	unsigned int shift;		/* BITS_PER_LONG - bits: the hash's */
 	unsigned int width;		/* counters a slot */
 	bool by_value;			/* per-arg: values beside the addresses */
-	unsigned long *ips;		/* 0: free; start | 1: retired (module gone) */
+	/* 0: free; start | 1: retired (module gone); 2: free again */
+	unsigned long *ips;
 	unsigned long *values;		/* per-arg: each slot's value, else NULL */
 	/* Slot i counts in chunks[i / KFT_COUNT_CHUNK][i % KFT_COUNT_CHUNK]. */
 	u64 __percpu **chunks;
@@ -74,7 +87,8 @@ struct kft_count_entry {
 	unsigned long value;		/* per-arg: the argument's */
 	u64 count;
 	bool gone;			/* a function of an unloaded module */
-	const struct kft_count_gone *gone_id;	/* its name, or NULL; freed by a reset */
+	/* its name, or NULL: valid while the sum lock is held */
+	const struct kft_count_gone *gone_id;
 	char *gone_name;		/* a copy of that name, or NULL: none kept */
 	const u64 *counters;		/* width > 1: the slot's, summed (count: theirs) */
 };
@@ -86,6 +100,7 @@ struct kft_count_entry {
  */
 struct kft_count_gone {
 	struct list_head list;
+	unsigned long slots;		/* the retired slots that have this name */
 	char name[];
 };
 
