@@ -261,6 +261,17 @@ static __always_inline unsigned long kft_kretprobe_ret_ip(struct kretprobe_insta
 	((struct irq_work){ .flags = ATOMIC_INIT(IRQ_WORK_HARD_IRQ), .func = (_func) })
 #endif
 
+/*
+ * Whether a call in interrupt context can still leave its CPU: under
+ * PREEMPT_RT a softirq runs in a task (ksoftirqd, the timers' thread, or
+ * one that enabled bottom halves), which the scheduler preempts and a
+ * sleeping lock blocks; a hard interrupt or an NMI never leaves it.
+ */
+static __always_inline bool kft_softirq_in_task(void)
+{
+	return IS_ENABLED(CONFIG_PREEMPT_RT) && !(preempt_count() & (NMI_MASK | HARDIRQ_MASK));
+}
+
 /* get_unaligned(): <linux/unaligned.h> from 6.12 on, <asm/unaligned.h> before. */
 #if KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE
 #include <linux/unaligned.h>

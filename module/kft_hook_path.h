@@ -441,8 +441,9 @@ static __always_inline void kft_hook_wake(struct kft_run *run, struct kft_hold_s
 }
 
 /*
- * offcpu, at a timed call's entry in task context: the task's totals
- * kept (kft_sched.h), or none when its table had no slot for it.
+ * offcpu, at a timed call's entry in task context (or in a softirq that
+ * runs in a task, under PREEMPT_RT): the task's totals kept
+ * (kft_sched.h), or none when its table had no slot for it.
  */
 static __always_inline void kft_hook_entry_sched(struct kft_run *run, bool irq,
 						 struct kft_call *call)
@@ -450,7 +451,7 @@ static __always_inline void kft_hook_entry_sched(struct kft_run *run, bool irq,
 	struct kft_sched_slot *s;
 
 	call->sched = false;
-	if (!run->sched.slots || irq)
+	if (!run->sched.slots || (irq && !kft_softirq_in_task()))
 		return;
 	s = kft_sched_enter(&run->sched, &call->sched_at.runnable_ns,
 			    &call->sched_at.blocked_ns);

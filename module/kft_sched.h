@@ -9,7 +9,8 @@
  * Per task, a slot {owner, calls open, switched out at, how, runnable and
  * blocked totals}, found by a hash of the task pointer (kft_tasktab.h).
  * A task claims its slot at the entry of its first timed call (task
- * context only: an interrupt's calls do not leave their CPU) and gives it
+ * context only: an interrupt's calls do not leave their CPU; but under
+ * PREEMPT_RT a softirq runs in a task, as that task's) and gives it
  * back when its last one returns. A call keeps the task's totals at its
  * entry; at its exit the differences are its runnable and blocked times.
  *

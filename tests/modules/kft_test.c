@@ -96,6 +96,14 @@
  *			from kft_test_lock_release; meanwhile the writer calls
  *			kft_test_lock_root, which blocks on the mutex until the
  *			holder wakes it (wakers)
+ *	bh_lock		COUNT is milliseconds (1..1000): a kernel thread on
+ *			the first CPU takes kft_test_bh_spin (a spinlock_t),
+ *			a timer on the second calls kft_test_bh_locked, which
+ *			takes the lock too, and the thread lets it go COUNT ms
+ *			after the callback came to it: a call in softirq
+ *			context that spins on the lock, or, under PREEMPT_RT
+ *			(softirqs run in a task, the lock sleeps, and a
+ *			real-time thread keeps the holder off its CPU), blocks
  *
  *	echo "kprobe_at SYMBOL" >/proc/kft_test
  *
@@ -114,6 +122,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/completion.h>
+#include <linux/cpumask.h>
 #include <linux/crc32.h>
 #include <linux/delay.h>
 #include <linux/err.h>
@@ -128,7 +137,9 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sizes.h>
+#include <linux/spinlock.h>
 #include <linux/timekeeping.h>
+#include <linux/timer.h>
 #include <linux/string.h>
 #include <linux/task_work.h>
 #include <linux/uaccess.h>
@@ -477,6 +488,144 @@ static int kft_test_lock_wait(unsigned int ms)
 	kft_test_lock_root();
 	kthread_stop(t);
 	put_task_struct(t);
+	return 0;
+}
+
+static DEFINE_SPINLOCK(kft_test_bh_spin);
+static struct timer_list kft_test_bh_timer;
+/* kft_test_bh_locked is about to take the lock (set by it, read by the holder and the hog). */
+static bool kft_test_bh_locking;
+
+static noinline __attribute__((__noipa__)) void kft_test_bh_locked(void)
+{
+	WRITE_ONCE(kft_test_bh_locking, true);
+	spin_lock(&kft_test_bh_spin);
+	spin_unlock(&kft_test_bh_spin);
+}
+
+static void kft_test_bh_fn(struct timer_list *timer)
+{
+	kft_test_bh_locked();
+}
+
+/*
+ * Spins until @ms after kft_test_bh_locked came to the lock (a callback
+ * late on a stalled host still waits the whole time), or 5 s without it.
+ */
+static void kft_test_bh_spin_out(unsigned int ms)
+{
+	u64 start = ktime_get_mono_fast_ns(), came = 0, now;
+
+	for (;;) {
+		now = ktime_get_mono_fast_ns();
+		if (!came && READ_ONCE(kft_test_bh_locking))
+			came = now;
+		if (came ? now - came >= (u64)ms * NSEC_PER_MSEC : now - start >= 5ULL * NSEC_PER_SEC)
+			return;
+		cpu_relax();
+	}
+}
+
+struct kft_test_bh {
+	unsigned int ms;
+	unsigned int other;		/* the timer's CPU */
+	struct completion taken;
+};
+
+/*
+ * Takes the lock, arms the timer on the other CPU, and holds the lock
+ * until the callback has waited for it @ms (armed here, not by the
+ * writer: without PREEMPT_RT the holder keeps its CPU, where the writer
+ * may be).
+ */
+static int kft_test_bh_holder(void *arg)
+{
+	struct kft_test_bh *bh = arg;
+
+	/* Bottom halves off: a lock the timer's callback takes too. */
+	spin_lock_bh(&kft_test_bh_spin);
+	kft_test_bh_timer.expires = jiffies;
+	add_timer_on(&kft_test_bh_timer, bh->other);
+	/* The writer and the hog wait for it. */
+	complete_all(&bh->taken);
+	kft_test_bh_spin_out(bh->ms);
+	spin_unlock_bh(&kft_test_bh_spin);
+	return 0;
+}
+
+/*
+ * Under PREEMPT_RT: once the lock is taken, keeps the holder off its CPU
+ * (a real-time task, above the callback's thread that boosts the holder),
+ * so that the callback sleeps on the lock: a waiter spins while the owner
+ * runs.
+ */
+static int kft_test_bh_hog(void *arg)
+{
+	struct kft_test_bh *bh = arg;
+
+	wait_for_completion(&bh->taken);
+	kft_test_bh_spin_out(bh->ms);
+	return 0;
+}
+
+/* A kernel thread on @cpu, started; NULL if none could be made. */
+static struct task_struct *kft_test_bh_thread(int (*fn)(void *), struct kft_test_bh *bh,
+					      unsigned int cpu, bool fifo)
+{
+	struct task_struct *t = kthread_create(fn, bh, "kft_test_bh");
+
+	if (IS_ERR(t))
+		return NULL;
+	get_task_struct(t);
+	kthread_bind(t, cpu);
+	if (fifo)
+		sched_set_fifo(t);
+	wake_up_process(t);
+	return t;
+}
+
+static void kft_test_bh_join(struct task_struct *t)
+{
+	kthread_stop(t);
+	put_task_struct(t);
+}
+
+/*
+ * A holder on the first CPU takes the lock (under PREEMPT_RT a hog there
+ * waits for that), and a timer on the second calls kft_test_bh_locked.
+ * The threads and the timer are waited for: the module's code stays until
+ * they are done.
+ */
+static int kft_test_bh_lock(unsigned int ms)
+{
+	unsigned int cpu = cpumask_first(cpu_online_mask);
+	struct kft_test_bh bh = { .ms = ms, .other = cpumask_next(cpu, cpu_online_mask) };
+	struct task_struct *holder, *hog = NULL;
+
+	if (bh.other >= nr_cpu_ids)
+		return -ENODEV;
+	init_completion(&bh.taken);
+	WRITE_ONCE(kft_test_bh_locking, false);
+	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
+		hog = kft_test_bh_thread(kft_test_bh_hog, &bh, cpu, true);
+		if (!hog)
+			return -ENOMEM;
+	}
+	holder = kft_test_bh_thread(kft_test_bh_holder, &bh, cpu, false);
+	if (!holder) {
+		if (hog) {
+			/* The hog's wait ends. */
+			complete_all(&bh.taken);
+			kft_test_bh_join(hog);
+		}
+		return -ENOMEM;
+	}
+	/* A thread stopped before it first ran would never run its function. */
+	wait_for_completion(&bh.taken);
+	if (hog)
+		kft_test_bh_join(hog);
+	kft_test_bh_join(holder);
+	timer_delete_sync(&kft_test_bh_timer);
 	return 0;
 }
 
@@ -1109,6 +1258,8 @@ static int kft_test_with_arg(const char *name, unsigned int n)
 	}
 	if (!strcmp(name, "lock_wait"))
 		return n > 20000 ? -EINVAL : kft_test_lock_wait(n);
+	if (!strcmp(name, "bh_lock"))
+		return n < 1 || n > 1000 ? -EINVAL : kft_test_bh_lock(n);
 	if (!strcmp(name, "kprobe"))
 		return kft_test_kprobe_set(n);
 	if (!strcmp(name, "err_chain") || !strcmp(name, "ret_errptr")) {
@@ -1192,6 +1343,7 @@ static ssize_t kft_test_write(struct file *file, const char __user *ubuf,
 	    !strcmp(name, "ret_ptr") || !strcmp(name, "spin_poked") || !strcmp(name, "poke") ||
 	    !strcmp(name, "poll_poked") || !strcmp(name, "nap_poked") || !strcmp(name, "doze_poked") ||
 	    !strcmp(name, "busy_us") || !strcmp(name, "slow_root") || !strcmp(name, "lock_wait") ||
+	    !strcmp(name, "bh_lock") ||
 	    !strcmp(name, "seq") || !strcmp(name, "oops") || !strcmp(name, "oops_exiting") ||
 	    !strcmp(name, "kprobe"))
 		return kft_test_with_arg(name, n) ?: count;
@@ -1216,6 +1368,7 @@ static const struct proc_ops kft_test_ops = {
 
 static int __init kft_test_init(void)
 {
+	timer_setup(&kft_test_bh_timer, kft_test_bh_fn, 0);
 	return proc_create("kft_test", 0200, NULL, &kft_test_ops) ? 0 : -ENOMEM;
 }
 
