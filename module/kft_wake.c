@@ -100,7 +100,8 @@ static notrace void kft_wake_waking(void *data, struct task_struct *p)
 	/*
 	 * The unwinder's calls are kft's own (kft_own.h): no run holds them in
 	 * the waker's tree, nor takes their exits (a fast frame would end
-	 * the walk). Interrupts are off: one level, one flag.
+	 * the walk). The flag is this context level's: interrupts are off,
+	 * or preemption where a task wakes itself.
 	 */
 	working = kft_own_take();
 	n = working ? stack_trace_save(raw, ARRAY_SIZE(raw), 0) : 0;
@@ -109,7 +110,12 @@ static notrace void kft_wake_waking(void *data, struct task_struct *p)
 	i = kft_wake_first_frame(sc, raw, n);
 	w->nr = min_t(unsigned int, n - i, KFT_WAKE_FRAMES);
 	memcpy(w->frames, raw + i, w->nr * sizeof(*raw));
-	WRITE_ONCE(w->valid, true);
+	/*
+	 * @p, running until it sleeps, may have left its last timed call
+	 * during the unwind, and another task taken the slot: this waker is
+	 * not that task's.
+	 */
+	WRITE_ONCE(w->valid, READ_ONCE(s->owner) == p);
 }
 NOKPROBE_SYMBOL(kft_wake_waking);
 
