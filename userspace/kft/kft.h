@@ -813,6 +813,14 @@ int kft_last_boot(const struct kft_params *p, const struct kft_paths *paths);
 /* Ctrl-C and kin: set by the handler kft_signals_catch() installs. */
 extern volatile sig_atomic_t kft_quit;
 void kft_signals_catch(sigset_t *orig);
+/*
+ * After the run is cleaned up: when a write found that a reader closed
+ * kft's output (kft ... | head), kft ends by SIGPIPE, saying nothing, as
+ * kd and any pipe's writer do; otherwise it returns. Called before
+ * close_stdout() and after it (its flush may be the write that finds it,
+ * which close_stdout() does not say).
+ */
+void kft_pipe_closed_exit(void);
 /* Sleeps until the monotonic time deadline (seconds) or a signal; 1 on quit. */
 int kft_wait_until(double deadline, const sigset_t *orig);
 double kft_now(void);

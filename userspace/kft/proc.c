@@ -439,6 +439,7 @@ int kft_head_check(const struct kft_head *h, const char *path, enum kft_data_mod
 }
 
 volatile sig_atomic_t kft_quit;
+static volatile sig_atomic_t kft_pipe_closed;
 
 static void kft_on_signal(int sig)
 {
@@ -446,11 +447,18 @@ static void kft_on_signal(int sig)
 	kft_quit = 1;
 }
 
+static void kft_on_sigpipe(int sig)
+{
+	(void)sig;
+	kft_pipe_closed = 1;
+}
+
 /*
  * Ctrl-C (and SIGTERM, SIGHUP, SIGQUIT) set kft_quit. They stay blocked
  * but while kft_wait_until() sleeps, so no system call elsewhere is
  * interrupted, and none comes between the check and the sleep. SIGPIPE
- * is ignored: a closed output is a write error, and the run still stops.
+ * is only noted: a closed output is a failed write, the run still stops,
+ * and kft then ends as the writer of a closed pipe (kft_pipe_closed_exit()).
  */
 void kft_signals_catch(sigset_t *orig)
 {
@@ -466,7 +474,17 @@ void kft_signals_catch(sigset_t *orig)
 	sa.sa_mask = set;
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	sa.sa_handler = kft_on_sigpipe;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+void kft_pipe_closed_exit(void)
+{
+	if (!kft_pipe_closed)
+		return;
+	signal(SIGPIPE, SIG_DFL);
+	raise(SIGPIPE);
 }
 
 double kft_now(void)

@@ -197,9 +197,11 @@ int kft_session_stop(struct kft_session *s, int ret)
 
 int kft_session_end(struct kft_session *s, int ret)
 {
+	close(s->lock);
+	kft_pipe_closed_exit();
 	if (close_stdout("kft"))
 		ret = -1;
-	close(s->lock);
+	kft_pipe_closed_exit();
 	return ret < 0 ? 1 : 0;
 }
 

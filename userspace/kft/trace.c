@@ -175,8 +175,14 @@ static int kft_trace_out_begin(struct kft_trace_out *o, const char *data)
 /* Closed, its write errors said; removed if created for nothing. 0, or -1. */
 static int kft_trace_out_close(struct kft_trace_out *o)
 {
-	if (!o->path)
-		return close_stdout("kft");
+	if (!o->path) {
+		int ret;
+
+		kft_pipe_closed_exit();
+		ret = close_stdout("kft");
+		kft_pipe_closed_exit();
+		return ret;
+	}
 	if (close_file(o->f, "kft", o->path))
 		return -1;
 	if (o->created && !o->begun)

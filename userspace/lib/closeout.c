@@ -16,6 +16,9 @@ int close_stdout(const char *prog)
 	failed |= fflush(stdout) != 0;
 	if (!failed)
 		return 0;
+	/* A reader that closed the pipe (| head) chose to: nothing to say. */
+	if (errno == EPIPE)
+		return -1;
 	if (errno)
 		fprintf(stderr, "%s: write error: %s\n", prog, strerror(errno));
 	else
