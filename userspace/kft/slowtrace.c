@@ -76,7 +76,13 @@ static int kft_st_call(const struct kft_st *st, const struct kft_slowcall *c)
 	char fn[KSYMS_FORMAT_MAX], call[KFT_ST_CALL_MAX];
 	const char *name;
 
-	kft_st_us(r->delta);
+	/* A call with no exit in the log, or a stack watch's row: no duration. */
+	if (r->delta == KFTLOG_DELTA_OPEN)
+		printf(" %14s", "(open)");
+	else if (r->delta < 0)
+		printf(" %14s", "(stack)");
+	else
+		kft_st_us(r->delta);
 	if (r->has_sched) {
 		kft_st_us(r->oncpu);
 		kft_st_us(r->runnable);
