@@ -363,36 +363,50 @@ const struct ksym *ksyms__map_addr(const struct ksyms *ks, uint64_t addr)
 	return &ks->syms[ksyms__first_at(ks, lo - 1)];
 }
 
-/* Whether k is in the module named by the modlen bytes at module. */
-static int ksyms__in_module(const struct ksym *k, const char *module, size_t modlen)
+/*
+ * k against a name and, with a module (@modlen bytes at @module, or NULL
+ * for any), that module, in by_name's order (cmp_name(): the name, then
+ * the module, the kernel's own first).
+ */
+static int ksyms__cmp_key(const struct ksym *k, const char *sym, const char *module,
+			  size_t modlen)
 {
-	return k->module && strlen(k->module) == modlen && !strncmp(k->module, module, modlen);
+	int c = strcmp(k->name, sym);
+	size_t len;
+
+	if (c || !module)
+		return c;
+	if (!k->module)
+		return -1;
+	c = strncmp(k->module, module, modlen);
+	if (c)
+		return c;
+	len = strlen(k->module);
+	return len > modlen;
 }
 
 size_t ksyms__find_all(const struct ksyms *ks, const char *name, size_t *first)
 {
 	const char *colon = strchr(name, ':');
-	const char *sym = colon ? colon + 1 : name;
-	size_t lo = 0, hi = ks->nr, modlen = colon ? (size_t)(colon - name) : 0, n = 0;
+	const char *sym = colon ? colon + 1 : name, *module = colon ? name : NULL;
+	size_t lo = 0, hi = ks->nr, modlen = colon ? (size_t)(colon - name) : 0, n;
 
+	/*
+	 * The first of the name's run (with a module: of the module's run
+	 * inside it), a binary search on both: a name that thousands of
+	 * modules share is no walk.
+	 */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (strcmp(ks->by_name[mid]->name, sym) < 0)
+		if (ksyms__cmp_key(ks->by_name[mid], sym, module, modlen) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	/* The name's run; with a module, the module's run inside it. */
-	for (; lo < ks->nr && !strcmp(ks->by_name[lo]->name, sym); lo++) {
-		if (colon && !ksyms__in_module(ks->by_name[lo], name, modlen)) {
-			if (n)
-				break;
-			continue;
-		}
-		if (!n++)
-			*first = lo;
-	}
+	*first = lo;
+	for (n = 0; lo + n < ks->nr && !ksyms__cmp_key(ks->by_name[lo + n], sym, module, modlen);)
+		n++;
 	return n;
 }
 
