@@ -80,8 +80,8 @@ NOKPROBE_SYMBOL(kft_fprobe_exit);
  * each address once. References are checked one by one first, with
  * ftrace's own matching on a scratch ftrace_ops, so that an error points at
  * the reference that matches nothing. The exit path no longer goes through
- * rethook: what kft left out of "every function" for 6.12's rethook (its
- * lockdep helpers) is left out here too, as a glob.
+ * rethook: what kft leaves out of every glob for 6.12's rethook (its
+ * lockdep helpers) is left out of every glob here too.
  */
 #define KFT_FPROBE_UNSAFE	"rcu_read_lock*_held*"
 
@@ -95,8 +95,7 @@ static int kft_fprobe_add(struct kft_fprobe *p, struct kft_fhook *hook,
 	p->fp.exit_handler = kft_fprobe_exit;
 	p->fp.entry_data_size = kft_fhook_call_size(hook);
 	if (glob)
-		ret = register_fprobe(&p->fp, glob, glob[0] == '*' && !glob[1] ?
-				      KFT_FPROBE_UNSAFE : NULL);
+		ret = register_fprobe(&p->fp, glob, KFT_FPROBE_UNSAFE);
 	else
 		ret = register_fprobe_ips(&p->fp, addrs, nr);
 	p->registered = !ret;
@@ -386,7 +385,8 @@ int kft_safe_module_coming(struct kft_fhook *hook, struct module *mod)
  * lockdep (CONFIG_DEBUG_LOCK_ALLOC) that function is traceable. Hooked, its
  * return runs the trampoline again, which calls it again: a recursion that
  * only the end of the stack stops (seen on the debug kernel, KASAN in
- * arch_rethook_prepare()). "Every function" leaves them out.
+ * arch_rethook_prepare()). Every registration leaves them out: every
+ * function, a glob that matches them (rcu_*), and their names.
  */
 static const char *const kft_fprobe_unsafe[] = {
 	"rcu_read_lock_any_held",
@@ -480,6 +480,8 @@ static int kft_fprobe_register(struct kft_fhook *hook,
 	}
 	/* Removing a going module's functions must never empty the filter. */
 	ret = kft_ftrace_filter_add_sentinel(&hook->fp.ops);
+	if (!ret)
+		ret = kft_ftrace_notrace_names(&hook->fp.ops, &kft_fprobe_unsafe_names);
 	if (ret) {
 		kft_fprobe_unfilter(hook);
 		return ret;
