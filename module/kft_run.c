@@ -448,7 +448,8 @@ static void kft_alloc_error(const struct kft_run *run, int ret, struct kft_parse
  */
 static u8 kft_run_extras(const struct kft_config *cfg)
 {
-	if (cfg->nr_argf || cfg->nr_roots || cfg->offcpu || cfg->args || cfg->per_arg)
+	if (cfg->nr_argf || cfg->nr_roots || cfg->offcpu || cfg->args || cfg->per_arg ||
+	    cfg->watch_bytes)
 		return KFT_EXTRAS_MORE;
 	if (cfg->mode != KFT_MODE_TRACE || cfg->log == KFT_LOG_LINEAR)
 		return KFT_EXTRAS_NONE;
@@ -677,7 +678,8 @@ struct kft_run *kft_run_create(struct kft_run *old, char *text, const struct kft
 	/* (Count mode's per-arg reads the register at the entry it counts.) */
 	run->keep_args = cfg->args || (run->histogram && cfg->per_arg);
 	kft_argf_compile(&run->argf, cfg->argf, cfg->nr_argf);
-	run->own_calls = cfg->str_arg || kft_argf_reads_strings(&run->argf) || cfg->wakers;
+	run->own_calls = cfg->str_arg || kft_argf_reads_strings(&run->argf) || cfg->wakers ||
+			 cfg->watch_bytes;
 	kft_watch_reset(&run->watch, cfg->watch_bytes);
 	INIT_WORK(&run->detach_work, kft_run_detach_work);
 	kft_hrtimer_setup(&run->timer, kft_timer_fn, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);

@@ -169,8 +169,9 @@ struct kft_dropped {
  * What a run's traced path does beyond recording into a linear log
  * (kft_hook_path.h): a ring's or a stream's log and nothing else (trace
  * mode), or more: filter arg (a test at entry), filter roots or offcpu
- * (per-task slots at entry and exit), args, with any log, or a
- * histogram's per-arg (the registers kept from the entry to the exit).
+ * (per-task slots at entry and exit), args, with any log, a
+ * histogram's per-arg (the registers kept from the entry to the exit),
+ * or a stack watch (its snapshot's unwinding is kft's own, left out).
  */
 enum kft_extras {
 	KFT_EXTRAS_NONE,

@@ -18,6 +18,7 @@
 #include <linux/preempt.h>
 #include <linux/sched.h>
 
+#include "kft_own.h"
 #include "kft_run.h"
 
 void kft_watch_reset(struct kft_watch *w, unsigned long threshold)
@@ -123,6 +124,7 @@ notrace void kft_watch_entry(struct kft_run *run, unsigned long ip,
 	unsigned long left, was = 0, *buf;
 	unsigned int level, nr;
 	bool truncated;
+	u8 *working;
 	int kind;
 
 	kind = kft_stack_left(&left);
@@ -139,10 +141,17 @@ notrace void kft_watch_entry(struct kft_run *run, unsigned long ip,
 		kft_watch_unfire(run, left, was);
 		return;
 	}
+	/*
+	 * The unwinder's calls are kft's own (kft_own.h): the run traces none
+	 * of them, nor watches its own unwinding.
+	 */
+	working = kft_own_take();
 	if (regs && KFT_WATCH_UNWINDS_KPROBE_REGS)
 		nr = kft_unwind_regs(regs, buf, KFT_STACK_MAX_DEPTH, &truncated);
 	else
 		nr = kft_stack_capture(buf, KFT_STACK_BUF, ret_ip, ip, &truncated);
+	if (working)
+		kft_own_drop(working);
 	if (truncated)
 		this_cpu_inc(run->counters->stacks_truncated);
 	kft_watch_log(run, buf, nr, left, now, pid);
