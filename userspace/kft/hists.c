@@ -107,7 +107,8 @@ void kft_hist_print(FILE *out, const uint64_t *buckets, const char *unit)
 	width = idx_max <= 32 ? 10 : 20;
 	for (i = 0; i <= idx_max; i++) {
 		low = (1ULL << (i + 1)) >> 1;
-		high = (1ULL << (i + 1)) - 1;
+		/* The module's last bucket takes every longer call too. */
+		high = i == KFT_HIST_BUCKETS - 1 ? UINT64_MAX : (1ULL << (i + 1)) - 1;
 		if (low == high)
 			low -= 1;
 		fprintf(out, "%*llu -> %-*llu : %-8" PRIu64 " |", width, low, width, high,
