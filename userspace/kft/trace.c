@@ -55,6 +55,11 @@ static char *kft_trace_config(const char *path)
 	/* The module waits for more after a last word without a newline. */
 	if (!n || text[n - 1] != '\n')
 		text[n++] = '\n';
+	if (n > KFT_CONFIG_MAX) {
+		fprintf(stderr, "kft: %s: larger than kft takes (%d bytes, with the newline "
+			"that ends its last line)\n", name, KFT_CONFIG_MAX);
+		goto fail;
+	}
 	text[n] = '\0';
 	if (in != stdin)
 		fclose(in);
