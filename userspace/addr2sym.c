@@ -24,7 +24,7 @@ static const char *const addr2sym_usage[] = {
 	"",
 	"Replaces every kernel address in the kft log FILE (default: standard",
 	"input) by its symbol: name, name+0xoff, or module:name+0xoff. Addresses",
-	"are hex words with 0x (any length), or without it of exactly 8 or 16",
+	"are hex words with 0x (1 to 16 digits), or without it of exactly 8 or 16",
 	"digits, in any case; columns stay aligned; an address outside every",
 	"symbol is kept; a line over 64 KiB is copied as it is. In a trace",
 	"log's rows only the function and caller are symbolized (the return",
