@@ -3,8 +3,9 @@
  * kft's own work inside a hook or a probe that calls functions a run may
  * trace: a string read (the kernel's nofault copy and its checks: args
  * string and struct, filter arg's string tests), a waker's unwinding
- * (wakers) and a stack watch's snapshot. A call it makes is kft's, not the traced code's: every mode
- * leaves it alone (kft_run_own_call()), and the work is not done again
+ * (wakers) and a stack watch's snapshot. A call it makes is kft's, not
+ * the traced code's: every mode leaves it alone (kft_run_own_call()), and
+ * the work is not done again
  * from inside itself. A flag per CPU and context level (task, softirq,
  * hardirq, NMI), taken with preemption off: an interrupt's calls are its
  * own, at their own level.
