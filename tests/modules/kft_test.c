@@ -492,6 +492,8 @@ static int kft_test_lock_wait(unsigned int ms)
 }
 
 static DEFINE_SPINLOCK(kft_test_bh_spin);
+/* One bh_lock at a time: they share the timer and the flag. */
+static DEFINE_MUTEX(kft_test_bh_mutex);
 static struct timer_list kft_test_bh_timer;
 /* kft_test_bh_locked is about to take the lock (set by it, read by the holder and the hog). */
 static bool kft_test_bh_locking;
@@ -1258,8 +1260,16 @@ static int kft_test_with_arg(const char *name, unsigned int n)
 	}
 	if (!strcmp(name, "lock_wait"))
 		return n > 20000 ? -EINVAL : kft_test_lock_wait(n);
-	if (!strcmp(name, "bh_lock"))
-		return n < 1 || n > 1000 ? -EINVAL : kft_test_bh_lock(n);
+	if (!strcmp(name, "bh_lock")) {
+		int ret;
+
+		if (n < 1 || n > 1000)
+			return -EINVAL;
+		mutex_lock(&kft_test_bh_mutex);
+		ret = kft_test_bh_lock(n);
+		mutex_unlock(&kft_test_bh_mutex);
+		return ret;
+	}
 	if (!strcmp(name, "kprobe"))
 		return kft_test_kprobe_set(n);
 	if (!strcmp(name, "err_chain") || !strcmp(name, "ret_errptr")) {
